@@ -1,0 +1,28 @@
+/**
+ * The Express application, without `listen` (the supertest target). Order: request id → request log → JSON body
+ * rules → routes → 404 → central error handler.
+ */
+import cookieParser from "cookie-parser";
+import express, { type Express } from "express";
+import type { AppDeps } from "./deps";
+import { errorHandler, unknownRoute } from "./http/error-handler";
+import { jsonBody } from "./http/json-body";
+import { requestId } from "./http/request-id";
+import { requestLog } from "./http/request-log";
+import { mountRoutes } from "./routes";
+
+/** Builds the HTTP application over `deps`. */
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  // No proxy is trusted unless configured: a client's X-Forwarded-For is not believed.
+  app.set("trust proxy", false);
+  app.use(requestId);
+  app.use(requestLog(deps.logger));
+  app.use(jsonBody());
+  app.use(cookieParser());
+  mountRoutes(app, deps);
+  app.use(unknownRoute);
+  app.use(errorHandler(deps.logger));
+  return app;
+}

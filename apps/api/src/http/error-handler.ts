@@ -1,0 +1,55 @@
+/**
+ * The one place where errors become replies, in the spec's envelope
+ * `{error: {type, code, message, param?, request_id}}` (SPEC "Error envelope", DESIGN §2). Anything that is not an
+ * {@link ApiError} is logged and answered as a bare 500 `internal_error`: internals never leak.
+ */
+import type { NextFunction, Request, Response } from "express";
+import { ApiError } from "@lm/domain";
+import type { Logger } from "@lm/logging";
+
+/** Maps the body parser's errors to ours. */
+function fromBodyParser(err: unknown): ApiError | undefined {
+  const type = (err as { type?: unknown } | null)?.type;
+  if (type === "entity.too.large") return new ApiError("payload_too_large", "Request body exceeds 100 kB.");
+  if (type === "entity.parse.failed") return new ApiError("validation_failed", "Request body is not valid JSON.");
+  if (type === "encoding.unsupported" || type === "charset.unsupported") {
+    return new ApiError("unsupported_media_type", "Request bodies must be UTF-8 JSON.");
+  }
+  return undefined;
+}
+
+/** Writes `err` to `res` in the spec's envelope. */
+export function sendError(res: Response, err: ApiError): void {
+  for (const [name, value] of Object.entries(err.options.headers ?? {})) res.setHeader(name, value);
+  res.status(err.status).json({
+    error: {
+      type: err.type,
+      code: err.code,
+      message: err.message,
+      ...(err.param === undefined ? {} : { param: err.param }),
+      request_id: res.locals.requestId,
+    },
+  });
+}
+
+/** Express error middleware (four arguments). */
+export function errorHandler(logger: Logger) {
+  return (err: unknown, _req: Request, res: Response, _next: NextFunction): void => {
+    const known = err instanceof ApiError ? err : fromBodyParser(err);
+    if (known) {
+      sendError(res, known);
+      return;
+    }
+    logger.error("unhandled error", { request_id: res.locals.requestId, err });
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    sendError(res, new ApiError("internal_error", "An internal error occurred."));
+  };
+}
+
+/** Final middleware: no route matched → 404 `resource_not_found`. */
+export function unknownRoute(_req: Request, _res: Response, next: NextFunction): void {
+  next(new ApiError("resource_not_found", "Unrecognised request URL."));
+}

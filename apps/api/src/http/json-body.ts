@@ -1,0 +1,45 @@
+/**
+ * JSON bodies only (DESIGN §3): a request that carries a body must say `application/json` (else 415), must be at most
+ * 100 kB (else 413) and must parse (else 400 `validation_failed`). The raw bytes are kept on `req.rawBody` for
+ * signature checks of inbound notifications.
+ */
+import express, { type NextFunction, type Request, type Response } from "express";
+import { ApiError } from "@lm/domain";
+
+/** Largest accepted body, bytes. */
+export const MAX_BODY_BYTES = 100 * 1024;
+
+declare module "express-serve-static-core" {
+  interface Request {
+    /** Exact bytes of a JSON body, as received. */
+    rawBody?: Buffer;
+  }
+}
+
+function hasBody(req: Request): boolean {
+  const length = req.get("content-length");
+  return req.get("transfer-encoding") !== undefined || (length !== undefined && length !== "0");
+}
+
+/** Refuses a body that is not JSON with 415 `unsupported_media_type`. */
+function requireJsonContentType(req: Request, _res: Response, next: NextFunction): void {
+  if (hasBody(req) && !req.is("application/json")) {
+    next(new ApiError("unsupported_media_type", "Request bodies must be JSON (Content-Type: application/json)."));
+    return;
+  }
+  next();
+}
+
+/** The body middlewares, in order. Parser errors are mapped by the central error handler. */
+export function jsonBody() {
+  return [
+    requireJsonContentType,
+    express.json({
+      limit: MAX_BODY_BYTES,
+      strict: true,
+      verify: (req, _res, buf) => {
+        (req as Request).rawBody = Buffer.from(buf);
+      },
+    }),
+  ];
+}

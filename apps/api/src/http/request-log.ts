@@ -1,0 +1,24 @@
+/**
+ * One JSON log line per request: method, path, status, duration_ms, request_id. The path is the matched route
+ * pattern (`/v1/me/auth/invites/:token`) so that ids and tokens in paths never reach the log; the query is dropped.
+ */
+import type { NextFunction, Request, Response } from "express";
+import type { Logger } from "@lm/logging";
+
+/** Express middleware writing the request line when the reply is finished. */
+export function requestLog(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const started = process.hrtime.bigint();
+    res.on("finish", () => {
+      const routePath: unknown = req.route?.path;
+      logger.info("request", {
+        method: req.method,
+        path: typeof routePath === "string" ? `${req.baseUrl}${routePath}` : "(unmatched)",
+        status: res.statusCode,
+        duration_ms: Number((process.hrtime.bigint() - started) / 1_000_000n),
+        request_id: res.locals.requestId,
+      });
+    });
+    next();
+  };
+}

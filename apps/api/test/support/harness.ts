@@ -1,0 +1,42 @@
+/**
+ * Integration harness for a test file: its own database (cloned from the template), its own queue prefix, the real
+ * API over real PostgreSQL and Redis. Call once at the top of a file; the returned context is filled in `beforeAll`
+ * and everything is closed and dropped in `afterAll`.
+ */
+import type { Config } from "@lm/config";
+import type { Db } from "@lm/db";
+import { createLogger } from "@lm/logging";
+import { createTestDatabase, deleteQueueKeys, testConfig, type TestDatabase } from "@lm/testing";
+import type { Express } from "express";
+import { createApp } from "../../src/app";
+import { closeAppDeps, createAppDeps, type AppDeps } from "../../src/deps";
+
+/** What a test file works with. */
+export interface ApiTestContext {
+  config: Config;
+  deps: AppDeps;
+  db: Db;
+  app: Express;
+}
+
+/**
+ * Registers `beforeAll`/`afterAll` that set up and tear down the file's infrastructure.
+ * @param env - configuration overrides in environment form
+ */
+export function useApiTestContext(env: Record<string, string> = {}): ApiTestContext {
+  const ctx = {} as ApiTestContext;
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    ctx.config = testConfig(database.url, env);
+    ctx.deps = createAppDeps(ctx.config, { logger: createLogger({ level: "error", service: "api", silent: true }) });
+    ctx.db = ctx.deps.db;
+    ctx.app = createApp(ctx.deps);
+  });
+  afterAll(async () => {
+    if (ctx.deps) await closeAppDeps(ctx.deps);
+    if (ctx.config) await deleteQueueKeys(ctx.config.redisUrl, ctx.config.queuePrefix);
+    await database?.drop();
+  });
+  return ctx;
+}

@@ -1,0 +1,14 @@
+/**
+ * The operators' commands by name (DESIGN §5 "Operators' command line").
+ */
+import { apiKeyCreate } from "./api-key-create";
+import type { Command } from "./command";
+import { sellerCreate } from "./seller-create";
+import { sellerKyc } from "./seller-kyc";
+
+/** Every command, by the name typed after `npm run ops --`. */
+export const COMMANDS: Record<string, Command> = {
+  "seller:create": sellerCreate,
+  "seller:kyc": sellerKyc,
+  "api-key:create": apiKeyCreate,
+};

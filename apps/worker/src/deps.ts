@@ -1,0 +1,45 @@
+/**
+ * What the worker's processors need, created once per process (or per test file) and passed down.
+ */
+import type { Config } from "@lm/config";
+import { createDb, type Db } from "@lm/db";
+import { createLogger, type Logger } from "@lm/logging";
+import { closeRedis, createProducer, createRedis, whenSettled, type Producer } from "@lm/queue";
+import type { Redis } from "ioredis";
+
+/** Dependencies of the worker process. */
+export interface WorkerDeps {
+  config: Config;
+  db: Db;
+  /** Blocking connection shared by the BullMQ workers. */
+  redis: Redis;
+  /** Producer for follow-up jobs (retries, expiry), on {@link producerRedis}. */
+  producer: Producer;
+  /** Non-blocking connection of the producer. */
+  producerRedis: Redis;
+  logger: Logger;
+  now: () => Date;
+}
+
+/** Opens the worker's connections. Close them with {@link closeWorkerDeps}. */
+export function createWorkerDeps(config: Config, options: { logger?: Logger } = {}): WorkerDeps {
+  const producerRedis = createRedis(config.redisUrl, "worker");
+  const logger = options.logger ?? createLogger({ level: config.logLevel, service: "worker" });
+  return {
+    config,
+    db: createDb(config.databaseUrl, { maxConnections: Math.min(50, config.workerConcurrency + 5) }),
+    redis: createRedis(config.redisUrl, "worker"),
+    producer: createProducer(producerRedis, config.queuePrefix, (err) => logger.warn("queue error", { err: err.message })),
+    producerRedis,
+    logger,
+    now: () => new Date(),
+  };
+}
+
+/** Closes the producer, Redis connections and the database pool. */
+export async function closeWorkerDeps(deps: WorkerDeps): Promise<void> {
+  await whenSettled(deps.producerRedis);
+  await deps.producer.close();
+  await Promise.all([closeRedis(deps.producerRedis), closeRedis(deps.redis)]);
+  await deps.db.$disconnect();
+}

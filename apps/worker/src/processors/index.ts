@@ -1,0 +1,17 @@
+/**
+ * The processor of each queue the worker consumes. A processor is a thin function of the job's ids: it loads rows,
+ * calls domain rules and writes rows; BullMQ only decides when it runs.
+ */
+import type { JobPayloads, QueueName } from "@lm/queue";
+import type { WorkerDeps } from "../deps";
+import { reconcile } from "../sweepers/reconciler";
+
+/** Handles one job's payload. Throwing makes BullMQ record the job as failed. */
+export type Processor<N extends QueueName> = (deps: WorkerDeps, data: JobPayloads[N]) => Promise<void>;
+
+/** The queues this worker consumes and their processors. */
+export const PROCESSORS: { [N in QueueName]?: Processor<N> } = {
+  reconciler: async (deps) => {
+    await reconcile(deps);
+  },
+};

@@ -1,0 +1,147 @@
+/**
+ * Process configuration, read from the environment and validated with joi (DESIGN §6).
+ *
+ * `loadConfig(env)` is pure: it reads only the object it is given and either returns a typed {@link Config} or throws
+ * one {@link ConfigError} that lists every problem at once, so an operator fixes them in one go.
+ */
+import Joi from "joi";
+
+/** Default retry delays in seconds between attempts 1→2, …, 5→6 (SPEC "Retry schedule"). */
+export const DEFAULT_RETRY_SCHEDULE_SECONDS = [60, 300, 1800, 7200, 43200] as const;
+
+/** A fixed development key, refused in production (where `ENCRYPTION_KEY` is required). */
+const DEVELOPMENT_ENCRYPTION_KEY = Buffer.alloc(32, "lm-pix-development-only-key!").toString("base64");
+
+/** Validated, typed configuration of the API, worker and ops processes. */
+export interface Config {
+  /** PostgreSQL connection string. */
+  databaseUrl: string;
+  /** Redis connection string (BullMQ, rate limits). */
+  redisUrl: string;
+  /** HTTP port of the API; 0 picks a free one. */
+  port: number;
+  nodeEnv: "development" | "test" | "production";
+  logLevel: "error" | "warn" | "info" | "http" | "verbose" | "debug" | "silly";
+  /** 32-byte AES-256-GCM key for secrets at rest (DESIGN §3). */
+  encryptionKey: Buffer;
+  /** Origin used to build links in mail and the sandbox BR Code host, never taken from a request. */
+  publicBaseUrl: string;
+  /** Origins allowed to make cookie-authenticated state changes (CSRF, DESIGN §3). */
+  panelOrigins: string[];
+  /** Whether session cookies carry `Secure`. */
+  cookieSecure: boolean;
+  /** Terms version that `POST /v1/me/terms/accept` must name. */
+  termsVersion: string;
+  /** Life of a step-up window, seconds. */
+  stepUpWindowSeconds: number;
+  /** Admits `http`, any port, `localhost` and loopback as webhook destinations (development and tests only). */
+  webhookAllowLocalDestinations: boolean;
+  /** Jobs each worker process runs at once per queue. */
+  workerConcurrency: number;
+  /** SMTP transport URL; when absent, mail is written as JSON files under {@link mailOutboxDir}. */
+  smtpUrl: string | undefined;
+  mailOutboxDir: string;
+  /** Delays in seconds before attempts 2..6 (five numbers). */
+  retryScheduleSeconds: number[];
+  /** Prefix of every BullMQ key in Redis; tests use one per file. */
+  queuePrefix: string;
+}
+
+/** Thrown by {@link loadConfig}; `problems` has one line per invalid or missing variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+const booleanString = Joi.boolean().truthy("true", "1").falsy("false", "0");
+
+const schema = Joi.object({
+  NODE_ENV: Joi.string().valid("development", "test", "production").default("development"),
+  DATABASE_URL: Joi.string()
+    .uri({ scheme: ["postgres", "postgresql"] })
+    .default("postgresql://postgres@127.0.0.1:5432/lm_pix")
+    .when("NODE_ENV", { is: "production", then: Joi.required() }),
+  REDIS_URL: Joi.string()
+    .uri({ scheme: ["redis", "rediss"] })
+    .default("redis://127.0.0.1:6379")
+    .when("NODE_ENV", { is: "production", then: Joi.required() }),
+  PORT: Joi.number().integer().min(0).max(65535).default(3000),
+  LOG_LEVEL: Joi.string().valid("error", "warn", "info", "http", "verbose", "debug", "silly").default("info"),
+  ENCRYPTION_KEY: Joi.string()
+    .base64()
+    .custom((value: string, helpers) =>
+      Buffer.from(value, "base64").length === 32 ? value : helpers.error("any.invalid"),
+    )
+    .messages({ "any.invalid": '"ENCRYPTION_KEY" must be 32 bytes, base64 encoded' })
+    .default(DEVELOPMENT_ENCRYPTION_KEY)
+    .when("NODE_ENV", { is: "production", then: Joi.required().invalid(DEVELOPMENT_ENCRYPTION_KEY) }),
+  PUBLIC_BASE_URL: Joi.string().uri({ scheme: ["http", "https"] }).default("http://localhost:3000"),
+  PANEL_ORIGINS: Joi.string()
+    .custom((value: string, helpers) => {
+      const origins = value.split(",").map((o) => o.trim()).filter(Boolean);
+      const ok = origins.length > 0 && origins.every((o) => /^https?:\/\/[^/\s]+$/.test(o));
+      return ok ? value : helpers.error("any.invalid");
+    })
+    .messages({ "any.invalid": '"PANEL_ORIGINS" must be a comma-separated list of origins like https://panel.example' })
+    .default("http://localhost:3000"),
+  COOKIE_SECURE: booleanString.default(true),
+  TERMS_VERSION: Joi.string().min(1).default("2026-01-01"),
+  STEP_UP_WINDOW_SECONDS: Joi.number().integer().min(1).max(86400).default(600),
+  WEBHOOK_ALLOW_LOCAL_DESTINATIONS: booleanString
+    .default(false)
+    .when("NODE_ENV", { is: "production", then: Joi.valid(false) })
+    .messages({ "any.only": '"WEBHOOK_ALLOW_LOCAL_DESTINATIONS" cannot be true when NODE_ENV is production' }),
+  WORKER_CONCURRENCY: Joi.number().integer().min(1).max(1000).default(50),
+  SMTP_URL: Joi.string().uri({ scheme: ["smtp", "smtps"] }).optional(),
+  MAIL_OUTBOX_DIR: Joi.string().default("var/mail"),
+  RETRY_SCHEDULE_SECONDS: Joi.string()
+    .pattern(/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?){4}\s*$/)
+    .messages({ "string.pattern.base": '"RETRY_SCHEDULE_SECONDS" must be five comma-separated numbers of seconds' })
+    .default(DEFAULT_RETRY_SCHEDULE_SECONDS.join(",")),
+  QUEUE_PREFIX: Joi.string().pattern(/^[a-z0-9_-]{1,40}$/).default("lm"),
+}).unknown(true);
+
+/**
+ * Validates `env` and returns the typed configuration.
+ * @param env - variables to read, usually `process.env`
+ * @throws {ConfigError} listing every missing or invalid variable by name
+ */
+export function loadConfig(env: NodeJS.ProcessEnv): Config {
+  const { value, error } = schema.validate(env, { abortEarly: false, convert: true });
+  if (error) throw new ConfigError(error.details.map((d) => d.message));
+  return {
+    databaseUrl: value.DATABASE_URL,
+    redisUrl: value.REDIS_URL,
+    port: value.PORT,
+    nodeEnv: value.NODE_ENV,
+    logLevel: value.LOG_LEVEL,
+    encryptionKey: Buffer.from(value.ENCRYPTION_KEY, "base64"),
+    publicBaseUrl: value.PUBLIC_BASE_URL.replace(/\/+$/, ""),
+    panelOrigins: value.PANEL_ORIGINS.split(",").map((o: string) => o.trim()).filter(Boolean),
+    cookieSecure: value.COOKIE_SECURE,
+    termsVersion: value.TERMS_VERSION,
+    stepUpWindowSeconds: value.STEP_UP_WINDOW_SECONDS,
+    webhookAllowLocalDestinations: value.WEBHOOK_ALLOW_LOCAL_DESTINATIONS,
+    workerConcurrency: value.WORKER_CONCURRENCY,
+    smtpUrl: value.SMTP_URL,
+    mailOutboxDir: value.MAIL_OUTBOX_DIR,
+    retryScheduleSeconds: value.RETRY_SCHEDULE_SECONDS.split(",").map(Number),
+    queuePrefix: value.QUEUE_PREFIX,
+  };
+}
+
+/**
+ * Loads the configuration for a process entry point; on failure prints the problems and exits with code 1.
+ * @param env - variables to read, usually `process.env`
+ */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv): Config {
+  try {
+    return loadConfig(env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  }
+}

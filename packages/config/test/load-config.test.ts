@@ -1,0 +1,75 @@
+import { ConfigError, DEFAULT_RETRY_SCHEDULE_SECONDS, loadConfig } from "../src";
+
+function problemsOf(env: NodeJS.ProcessEnv): string[] {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+describe("loadConfig", () => {
+  test("when nothing is set outside production, then development defaults apply", () => {
+    const config = loadConfig({});
+
+    expect(config.port).toBe(3000);
+    expect(config.retryScheduleSeconds).toEqual([...DEFAULT_RETRY_SCHEDULE_SECONDS]);
+    expect(config.encryptionKey).toHaveLength(32);
+    expect(config.cookieSecure).toBe(true);
+    expect(config.webhookAllowLocalDestinations).toBe(false);
+    expect(config.stepUpWindowSeconds).toBe(600);
+    expect(config.smtpUrl).toBeUndefined();
+    expect(config.mailOutboxDir).toBe("var/mail");
+  });
+
+  test("when several variables are bad, then one error lists every one of them by name", () => {
+    const problems = problemsOf({ DATABASE_URL: "nonsense", PORT: "http", WORKER_CONCURRENCY: "0", COOKIE_SECURE: "maybe" });
+
+    expect(problems).toHaveLength(4);
+    expect(problems.join("\n")).toMatch(/DATABASE_URL/);
+    expect(problems.join("\n")).toMatch(/PORT/);
+    expect(problems.join("\n")).toMatch(/WORKER_CONCURRENCY/);
+    expect(problems.join("\n")).toMatch(/COOKIE_SECURE/);
+  });
+
+  test("when NODE_ENV is production, then DATABASE_URL, REDIS_URL and ENCRYPTION_KEY are required", () => {
+    const problems = problemsOf({ NODE_ENV: "production" }).join("\n");
+
+    expect(problems).toMatch(/DATABASE_URL" is required/);
+    expect(problems).toMatch(/REDIS_URL" is required/);
+    expect(problems).toMatch(/ENCRYPTION_KEY" is required/);
+  });
+
+  test("when production allows local webhook destinations, then start-up is refused", () => {
+    const problems = problemsOf({
+      NODE_ENV: "production",
+      DATABASE_URL: "postgresql://db/x",
+      REDIS_URL: "redis://r:6379",
+      ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+      WEBHOOK_ALLOW_LOCAL_DESTINATIONS: "true",
+    });
+
+    expect(problems).toEqual([expect.stringMatching(/WEBHOOK_ALLOW_LOCAL_DESTINATIONS/)]);
+  });
+
+  test("when ENCRYPTION_KEY is not 32 bytes, then it is refused", () => {
+    expect(problemsOf({ ENCRYPTION_KEY: Buffer.alloc(16).toString("base64") })).toEqual([
+      expect.stringMatching(/ENCRYPTION_KEY" must be 32 bytes/),
+    ]);
+  });
+
+  test("when RETRY_SCHEDULE_SECONDS has five numbers, then they become the schedule; otherwise it is refused", () => {
+    expect(loadConfig({ RETRY_SCHEDULE_SECONDS: "1, 2,3,4 ,5" }).retryScheduleSeconds).toEqual([1, 2, 3, 4, 5]);
+    expect(problemsOf({ RETRY_SCHEDULE_SECONDS: "1,2,3" })).toEqual([expect.stringMatching(/RETRY_SCHEDULE_SECONDS/)]);
+  });
+
+  test("when PANEL_ORIGINS lists origins, then they are split and trimmed; a path is refused", () => {
+    expect(loadConfig({ PANEL_ORIGINS: "https://a.example, https://b.example:8443" }).panelOrigins).toEqual([
+      "https://a.example",
+      "https://b.example:8443",
+    ]);
+    expect(problemsOf({ PANEL_ORIGINS: "https://a.example/panel" })).toHaveLength(1);
+  });
+});

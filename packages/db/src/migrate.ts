@@ -1,0 +1,42 @@
+/**
+ * `npm run migrate`: creates the database named by `DATABASE_URL` when it does not exist (the JavaScript schema engine
+ * does not), then applies pending migrations with `prisma migrate deploy`.
+ */
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { Client } from "pg";
+import { loadConfigOrExit } from "@lm/config";
+
+const REPO_ROOT = path.resolve(__dirname, "../../..");
+
+/** Creates the database of `databaseUrl` if it is missing, connecting to the server's `postgres` database. */
+export async function ensureDatabaseExists(databaseUrl: string): Promise<void> {
+  const url = new URL(databaseUrl);
+  const name = decodeURIComponent(url.pathname.slice(1));
+  url.pathname = "/postgres";
+  const client = new Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    const found = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+    if (!found.rowCount) await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit(process.env);
+  await ensureDatabaseExists(config.databaseUrl);
+  execFileSync(path.join(REPO_ROOT, "node_modules", ".bin", "prisma"), ["migrate", "deploy"], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, DATABASE_URL: config.databaseUrl },
+    stdio: "inherit",
+  });
+}
+
+if (require.main === module) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`migration failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}

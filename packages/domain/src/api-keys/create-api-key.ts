@@ -1,0 +1,57 @@
+/**
+ * Use case: create an API key for a seller's store (DESIGN §3; used by the ops command line and the panel).
+ */
+import type { ApiKey, DbClient } from "@lm/db";
+import { ApiError, notFound } from "../errors";
+import { newId } from "../ids";
+import { generateApiKey, MAX_ACTIVE_API_KEYS_PER_MODE, type Mode } from "./api-key";
+
+/** The stored key and, once, its secret. */
+export interface CreatedApiKey {
+  apiKey: ApiKey;
+  /** The full key; never stored, never shown again. */
+  key: string;
+}
+
+/**
+ * Creates a key named `name` of `mode` on `storeId`.
+ * @param input.now - creation time; keys whose `revoke_at` is past it do not count as active
+ * @throws ApiError `resource_not_found` when the store does not exist; `kyc_required` for a live key of a seller
+ *   whose KYC is not approved; `invalid_state` when the store already has 10 active keys of that mode
+ */
+export async function createApiKey(
+  db: DbClient,
+  input: { storeId: string; name: string; mode: Mode; now: Date },
+): Promise<CreatedApiKey> {
+  const store = await db.store.findUnique({ where: { id: input.storeId }, include: { seller: true } });
+  if (!store) throw notFound("store");
+  if (input.mode === "live" && store.seller.kyc_status !== "approved") {
+    throw new ApiError("kyc_required", "Live keys need the seller's KYC to be approved.");
+  }
+  const active = await db.apiKey.count({
+    where: {
+      store_id: store.id,
+      mode: input.mode,
+      revoked_at: null,
+      OR: [{ revoke_at: null }, { revoke_at: { gt: input.now } }],
+    },
+  });
+  if (active >= MAX_ACTIVE_API_KEYS_PER_MODE) {
+    throw new ApiError(
+      "invalid_state",
+      `A store may have at most ${MAX_ACTIVE_API_KEYS_PER_MODE} active ${input.mode} keys; revoke one first.`,
+    );
+  }
+  const generated = generateApiKey(input.mode);
+  const apiKey = await db.apiKey.create({
+    data: {
+      id: newId("apiKey"),
+      store_id: store.id,
+      name: input.name,
+      mode: input.mode,
+      key_hash: generated.hash,
+      key_prefix: generated.prefix,
+    },
+  });
+  return { apiKey, key: generated.key };
+}

@@ -1,0 +1,44 @@
+/**
+ * Public identifiers: a type prefix and a ULID body, so ids sort by creation time (DESIGN §2).
+ */
+import { ulid } from "ulid";
+
+/** Prefix of each resource kind's public id (DESIGN §2). */
+export const ID_PREFIX = {
+  transaction: "txn",
+  withdrawal: "wd",
+  seller: "sel",
+  store: "sto",
+  apiKey: "key",
+  webhookEndpoint: "we",
+  delivery: "whd",
+  event: "evt",
+  inboxItem: "inb",
+  acquirer: "acq",
+  payoutKey: "pk",
+  notification: "ntf",
+  request: "req",
+} as const;
+
+/** A resource kind that has a prefixed public id. */
+export type IdKind = keyof typeof ID_PREFIX;
+
+const ULID_BODY = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/**
+ * Makes a new public id, e.g. `newId("transaction")` → `txn_01JD3Z…` (prefix, underscore, 26-character ULID).
+ * @param kind - resource kind
+ * @param time - creation time in ms since the epoch (defaults to now); ids made later sort after
+ */
+export function newId(kind: IdKind, time?: number): string {
+  return `${ID_PREFIX[kind]}_${ulid(time)}`;
+}
+
+/**
+ * Whether `value` is a well-formed id of `kind`. Routes use it so that an id of another kind answers 404 without
+ * a database look-up.
+ */
+export function isId(kind: IdKind, value: string): boolean {
+  const prefix = `${ID_PREFIX[kind]}_`;
+  return value.startsWith(prefix) && ULID_BODY.test(value.slice(prefix.length));
+}

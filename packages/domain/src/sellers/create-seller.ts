@@ -1,0 +1,56 @@
+/**
+ * Use case: register a seller and its default store (ops command line `seller:create`).
+ */
+import { inTransaction, isUniqueViolation, type Db, type Seller, type Store } from "@lm/db";
+import { ApiError, validationFailed } from "../errors";
+import { newId } from "../ids";
+import { parseTaxDocument } from "../documents";
+
+/** The created seller and its store. */
+export interface CreatedSeller {
+  seller: Seller;
+  store: Store;
+}
+
+/**
+ * Creates a seller with KYC `pending` and one store named after it, in one transaction.
+ * @param input.name - legal name, 1 to 200 characters after trimming
+ * @param input.document - CPF or CNPJ, punctuation allowed
+ * @throws ApiError `validation_failed` (param `name`, `document` or `email`); `invalid_state` when a seller with
+ *   that document exists
+ */
+export async function createSeller(
+  db: Db,
+  input: { name: string; document: string; email?: string | undefined },
+): Promise<CreatedSeller> {
+  const name = input.name.trim();
+  if (name.length < 1 || name.length > 200) throw validationFailed("Name must have 1 to 200 characters.", "name");
+  const document = parseTaxDocument(input.document);
+  if (!document) throw validationFailed("Document must be a valid CPF or CNPJ.", "document");
+  const email = input.email?.trim().toLowerCase();
+  if (email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
+    throw validationFailed("Email is not a valid address.", "email");
+  }
+  try {
+    return await inTransaction(db, async (tx) => {
+      const seller = await tx.seller.create({
+        data: { id: newId("seller"), legal_name: name, document: document.digits, email: email ?? null },
+      });
+      const store = await tx.store.create({ data: { id: newId("store"), seller_id: seller.id, name } });
+      return { seller, store };
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new ApiError("invalid_state", "A seller with this document already exists.");
+    throw err;
+  }
+}
+
+/**
+ * Sets a seller's KYC status (ops command line `seller:kyc`).
+ * @throws ApiError `resource_not_found` for an unknown seller
+ */
+export async function setSellerKyc(db: Db, sellerId: string, status: "pending" | "approved" | "rejected"): Promise<Seller> {
+  const found = await db.seller.findUnique({ where: { id: sellerId } });
+  if (!found) throw new ApiError("resource_not_found", "No such seller.");
+  return db.seller.update({ where: { id: sellerId }, data: { kyc_status: status } });
+}

@@ -1,0 +1,62 @@
+/**
+ * The typed producer: one BullMQ `Queue` per name, sharing a connection, under one key prefix.
+ */
+import { Queue, type JobsOptions } from "bullmq";
+import type { Redis } from "ioredis";
+import { QUEUE_NAMES, type JobPayloads, type QueueName } from "./queues";
+
+/** Default job options: finished jobs are dropped from Redis (rows in PostgreSQL are the record). */
+const DEFAULT_JOB_OPTIONS: JobsOptions = { removeOnComplete: true, removeOnFail: 1000 };
+
+/** Enqueues jobs by queue name with the payload type of that queue. */
+export interface Producer {
+  /**
+   * Adds a job. Give `jobId` (the row id) to make a repeat a no-op while the job exists.
+   * @param options.delayMs - run no earlier than this many ms from now
+   */
+  enqueue<N extends QueueName>(name: N, data: JobPayloads[N], options?: { jobId?: string; delayMs?: number }): Promise<void>;
+  /** Enqueues many jobs of one queue in one round trip. */
+  enqueueBulk<N extends QueueName>(
+    name: N,
+    jobs: Array<{ data: JobPayloads[N]; jobId?: string; delayMs?: number }>,
+  ): Promise<void>;
+  /** The BullMQ queue behind a name (for repeatable jobs, metrics and tests). */
+  queue<N extends QueueName>(name: N): Queue<JobPayloads[N]>;
+  /** Closes every queue (not the shared connection). */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates the producer over `connection` with keys under `prefix` (`QUEUE_PREFIX`).
+ * @param onError - called with a queue's connection errors (which would otherwise be unhandled events)
+ */
+export function createProducer(connection: Redis, prefix: string, onError: (err: Error) => void): Producer {
+  const queues = new Map<QueueName, Queue>(
+    QUEUE_NAMES.map((name) => {
+      const queue = new Queue(name, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+      queue.on("error", onError);
+      return [name, queue];
+    }),
+  );
+  const get = <N extends QueueName>(name: N) => queues.get(name) as Queue<JobPayloads[N]>;
+  const jobOptions = (jobId?: string, delayMs?: number): JobsOptions => ({
+    ...(jobId === undefined ? {} : { jobId }),
+    ...(delayMs === undefined || delayMs <= 0 ? {} : { delay: Math.ceil(delayMs) }),
+  });
+  return {
+    async enqueue(name, data, options = {}) {
+      // BullMQ's generic job names are typed loosely; the payload is typed by our map.
+      await (get(name) as Queue).add(name, data, jobOptions(options.jobId, options.delayMs));
+    },
+    async enqueueBulk(name, jobs) {
+      if (jobs.length === 0) return;
+      await (get(name) as Queue).addBulk(
+        jobs.map((job) => ({ name, data: job.data, opts: jobOptions(job.jobId, job.delayMs) })),
+      );
+    },
+    queue: get,
+    async close() {
+      await Promise.all([...queues.values()].map((q) => q.close()));
+    },
+  };
+}

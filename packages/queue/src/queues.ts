@@ -1,0 +1,33 @@
+/**
+ * The typed contract between producers (API, worker, ops) and consumers (worker): queue names and job payloads.
+ * Jobs carry ids only, never payloads or secrets (DESIGN §1); the row in PostgreSQL is the truth.
+ */
+
+/** Every queue of the service and the payload of its jobs. */
+export interface JobPayloads {
+  /** Send one delivery attempt (a `webhook_deliveries` row in status `pending`). */
+  "webhook-delivery": { deliveryId: string };
+  /** Process one stored inbound acquirer notification. */
+  "inbox-processing": { inboxItemId: string };
+  /** Expire one charge at its `expires_at` if it is still pending. */
+  "charge-expiry": { transactionId: string };
+  /** Mark API keys whose `revoke_at` has passed as revoked. */
+  "key-revocation": Record<string, never>;
+  /** Repeatable sweep that enqueues due rows that have no job (DESIGN §1). */
+  reconciler: Record<string, never>;
+}
+
+/** Name of a queue. */
+export type QueueName = keyof JobPayloads;
+
+/** All queue names, in the order the worker starts them. */
+export const QUEUE_NAMES = [
+  "webhook-delivery",
+  "inbox-processing",
+  "charge-expiry",
+  "key-revocation",
+  "reconciler",
+] as const satisfies readonly QueueName[];
+
+/** How often the reconciler sweeps, ms (DESIGN §1: every 30 s). */
+export const RECONCILER_INTERVAL_MS = 30_000;

@@ -1,0 +1,4 @@
+export * from "./queue-cleanup";
+export * from "./template-database";
+export * from "./test-config";
+export * from "./test-database";

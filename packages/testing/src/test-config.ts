@@ -1,0 +1,31 @@
+/**
+ * Configuration for a test file: its own database and queue prefix, local webhook destinations allowed, a shortened
+ * retry schedule (through configuration, never by faking the code path), quiet logs.
+ */
+import { randomBytes } from "node:crypto";
+import { loadConfig, type Config } from "@lm/config";
+
+/** A unique BullMQ key prefix for one test file. */
+export function uniqueQueuePrefix(): string {
+  return `t${randomBytes(5).toString("hex")}`;
+}
+
+/**
+ * Builds a validated {@link Config} for tests.
+ * @param env - variables that override the test defaults, in environment form (`{RETRY_SCHEDULE_SECONDS: "1,1,1,1,1"}`)
+ */
+export function testConfig(databaseUrl: string, env: Record<string, string> = {}): Config {
+  return loadConfig({
+    NODE_ENV: "test",
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379",
+    QUEUE_PREFIX: uniqueQueuePrefix(),
+    LOG_LEVEL: "error",
+    WEBHOOK_ALLOW_LOCAL_DESTINATIONS: "true",
+    RETRY_SCHEDULE_SECONDS: "0.2,0.2,0.2,0.2,0.2",
+    COOKIE_SECURE: "false",
+    PANEL_ORIGINS: "http://panel.test",
+    PUBLIC_BASE_URL: "http://api.test",
+    ...env,
+  });
+}
