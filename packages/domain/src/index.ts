@@ -5,3 +5,4 @@ export * from "./errors";
 export * from "./ids";
 export * from "./secret-box";
 export * from "./sellers/create-seller";
+export * from "./events/envelope";
