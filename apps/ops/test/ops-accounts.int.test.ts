@@ -32,7 +32,7 @@ describe("ops commands for panel accounts", () => {
 
     expect(out.exitCode).toBe(0);
     const printed = JSON.parse(out.stdout);
-    expect(printed).toMatchObject({ seller_id: sellerId, email: "new.owner@example.com", token: expect.stringMatching(/^[\w-]{43}$/) });
+    expect(printed).toMatchObject({ seller_id: sellerId, email: "new.owner@example.com", mailed: "mailed", token: expect.stringMatching(/^[\w-]{43}$/) });
     const invite = await db.invite.findUniqueOrThrow({ where: { id: printed.invite_id } });
     expect(invite.token_hash).toBe(hashToken(printed.token));
     expect(invite.expires_at.getTime() - invite.created_at.getTime()).toBe(7 * 24 * 3_600_000);
@@ -41,6 +41,18 @@ describe("ops commands for panel accounts", () => {
     const mail = mails.find((m) => m.to[0].address === "new.owner@example.com");
     expect(mail.text).toContain(`http://api.test/sign-up?invite=${printed.token}`);
     expect(mail.text).toContain("Mercado Azul LTDA");
+  });
+
+  test("when the invite mail cannot be sent, then the invite exists and its token is still printed", async () => {
+    const sellerId = await newSeller("Correio Fora LTDA", "45.997.418/0001-53");
+    const unreachableSmtp = { ...config, smtpUrl: "smtp://127.0.0.1:1" };
+
+    const out = await runOps(["invite:create", "--email", "late@example.com", "--seller", sellerId, "--json"], { config: unreachableSmtp, db, now: () => new Date() });
+
+    expect(out.exitCode).toBe(0);
+    const printed = JSON.parse(out.stdout);
+    expect(printed.mailed).toMatch(/^not mailed: /);
+    expect(await db.invite.findUnique({ where: { token_hash: hashToken(printed.token) } })).not.toBeNull();
   });
 
   test("when invite:create names a seller by legal name, then that seller is used; unknown or ambiguous names are refused", async () => {

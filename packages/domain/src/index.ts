@@ -8,3 +8,4 @@ export * from "./sellers/create-seller";
 export * from "./events/envelope";
 export * from "./accounts";
 export * from "./email";
+export * from "./two-factor";

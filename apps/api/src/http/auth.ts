@@ -5,7 +5,7 @@
  */
 import type { NextFunction, Request, Response } from "express";
 import type { Session, User } from "@lm/db";
-import { ApiError, authenticateSession, type ClientInfo } from "@lm/domain";
+import { ApiError, assertStepUp, authenticateSession, type ClientInfo, type StepUpKind } from "@lm/domain";
 import type { AppDeps } from "../deps";
 import { readCookie, SESSION_COOKIE, setPanelCookie } from "./cookies";
 import { assertPanelOrigin } from "./csrf";
@@ -42,22 +42,34 @@ export function panelAuth(res: Response): PanelAuth {
 }
 
 /**
- * Loads the live session of the `lm.session` cookie onto `res.locals.panel`, slides it, and for state-changing
- * methods enforces the CSRF origin check. A sliding refresh re-sets a persistent cookie so its Max-Age follows.
+ * Authenticates the request by its `lm.session` cookie: loads the live session and its user, slides it, and for
+ * state-changing methods enforces the CSRF origin check. A sliding refresh re-sets a persistent cookie so its
+ * Max-Age follows.
  * @throws ApiError `authentication_required` (401) without a live session; `permission_denied` (403) for a
  *   state-changing request from an origin outside `PANEL_ORIGINS`
  */
+export async function authenticatePanel(
+  deps: Pick<AppDeps, "db" | "config" | "now">,
+  req: Request,
+  res: Response,
+): Promise<PanelAuth> {
+  const token = readCookie(req, SESSION_COOKIE);
+  const now = deps.now();
+  const found = token === undefined ? null : await authenticateSession(deps.db, token, now);
+  if (!found || token === undefined) throw new ApiError("authentication_required", "Sign in to use the panel.");
+  assertPanelOrigin(req, deps.config);
+  if (found.refreshed && found.session.persistent) {
+    setPanelCookie(res, deps.config, { name: SESSION_COOKIE, value: token, expiresAt: found.session.expires_at, now });
+  }
+  const auth: PanelAuth = { session: found.session, user: found.user, token };
+  res.locals.panel = auth;
+  return auth;
+}
+
+/** Middleware form of {@link authenticatePanel}: routes after it read the result with {@link panelAuth}. */
 export function requireSession(deps: Pick<AppDeps, "db" | "config" | "now">) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const token = readCookie(req, SESSION_COOKIE);
-    const now = deps.now();
-    const found = token === undefined ? null : await authenticateSession(deps.db, token, now);
-    if (!found || token === undefined) throw new ApiError("authentication_required", "Sign in to use the panel.");
-    assertPanelOrigin(req, deps.config);
-    if (found.refreshed && found.session.persistent) {
-      setPanelCookie(res, deps.config, { name: SESSION_COOKIE, value: token, expiresAt: found.session.expires_at, now });
-    }
-    res.locals.panel = { session: found.session, user: found.user, token } satisfies PanelAuth;
+    await authenticatePanel(deps, req, res);
     next();
   };
 }
@@ -74,15 +86,14 @@ export function requireRole(role: User["role"]) {
 }
 
 /**
- * Which step-up rule an action follows (DESIGN §3): `always` (API key create/rotate, webhook endpoint create,
- * withdrawals, payout-key changes, step-up-prefs change), or only while the seller's `webhook` / `account` toggle is on.
+ * Lets an action through only with a live step-up on this session (DESIGN §3), after {@link requireSession}:
+ * `always`, or only while the seller's `webhook` / `account` toggle is on. See `StepUpKind` in @lm/domain.
+ * @throws ApiError `mfa_required` (403)
  */
-export type StepUpKind = "always" | "webhook" | "account";
-
-/**
- * Hook point for actions that need a recent step-up (after {@link requireSession}). The step-up itself arrives with
- * two-factor authentication; until then every action passes.
- */
-export function requireStepUp(_deps: Pick<AppDeps, "db" | "now">, _kind: StepUpKind) {
-  return (_req: Request, _res: Response, next: NextFunction): void => next();
+export function requireStepUp(deps: Pick<AppDeps, "db" | "now">, kind: StepUpKind) {
+  return async (_req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const { session, user } = panelAuth(res);
+    await assertStepUp(deps, { session, user, kind });
+    next();
+  };
 }

@@ -5,7 +5,7 @@
  */
 import type { CookieOptions, Request, Response } from "express";
 import type { Config } from "@lm/config";
-import type { IssuedSession } from "@lm/domain";
+import { CHALLENGE_TTL_MS, type IssuedChallenge, type IssuedSession, type IssuedTrustedDevice } from "@lm/domain";
 
 /** Names of the panel cookies. */
 export const SESSION_COOKIE = "lm.session";
@@ -52,4 +52,28 @@ export function setSessionCookie(res: Response, config: Pick<Config, "cookieSecu
   const { session } = issued;
   const expiresAt = session.persistent ? session.expires_at : null;
   setPanelCookie(res, config, { name: SESSION_COOKIE, value: issued.token, expiresAt, now: session.last_seen_at });
+}
+
+/**
+ * The cookies of a completed sign-in: the new session, the rotated or new trusted-device token if any, and the end
+ * of a 2FA challenge cookie.
+ */
+export function setSignInCookies(
+  res: Response,
+  config: Pick<Config, "cookieSecure">,
+  signedIn: { session: IssuedSession; trustedDevice: IssuedTrustedDevice | null },
+): void {
+  setSessionCookie(res, config, signedIn.session);
+  const device = signedIn.trustedDevice;
+  if (device) {
+    const now = signedIn.session.session.created_at;
+    setPanelCookie(res, config, { name: TRUST_DEVICE_COOKIE, value: device.token, expiresAt: device.expiresAt, now });
+  }
+  clearPanelCookie(res, config, TWO_FACTOR_COOKIE);
+}
+
+/** Sets `lm.two_factor` for a sign-in waiting for its second factor (Max-Age: the challenge's 10 minutes). */
+export function setChallengeCookie(res: Response, config: Pick<Config, "cookieSecure">, challenge: IssuedChallenge): void {
+  const now = new Date(challenge.expiresAt.getTime() - CHALLENGE_TTL_MS);
+  setPanelCookie(res, config, { name: TWO_FACTOR_COOKIE, value: challenge.token, expiresAt: challenge.expiresAt, now });
 }

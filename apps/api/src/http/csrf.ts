@@ -6,7 +6,7 @@
  */
 import type { NextFunction, Request, Response } from "express";
 import type { Config } from "@lm/config";
-import { ApiError } from "@lm/domain";
+import { ApiError, validationFailed } from "@lm/domain";
 import { hasPanelCookie } from "./cookies";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -27,6 +27,16 @@ function originOf(value: string | undefined): string | null {
 export function isPanelOrigin(config: Pick<Config, "panelOrigins">, url: string): boolean {
   const origin = originOf(url);
   return origin !== null && config.panelOrigins.some((allowed) => originOf(allowed) === origin);
+}
+
+/**
+ * Checks a post-action destination (`callbackURL`, `redirectTo`, `redirect_to`) against the panel's origins.
+ * @throws ApiError `validation_failed` naming `param` when it is elsewhere (an open redirect otherwise)
+ */
+export function assertPanelUrl(config: Pick<Config, "panelOrigins">, url: string | undefined, param: string): void {
+  if (url !== undefined && !isPanelOrigin(config, url)) {
+    throw validationFailed(`${param} must be on one of the panel's origins.`, param);
+  }
 }
 
 /**

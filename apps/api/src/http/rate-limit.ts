@@ -30,6 +30,15 @@ export interface PanelRateLimits {
   inviteLookupPerIp: RateLimiterRedis;
   /** Password reset mails per normalised email: 3 an hour (further requests still answer 200, without a mail). */
   resetMailPerEmail: RateLimiterRedis;
+  /** Step-up attempts per user: 5 a minute. */
+  stepUpPerUser: RateLimiterRedis;
+  /** 2FA enrolment and changes per signed-in user (enable, verify-totp, disable, new backup codes): 5 a minute. */
+  twoFactorPerUser: RateLimiterRedis;
+  /** Second-factor attempts at sign-in per client IP: 5 a minute (each challenge also allows only 5 tries). */
+  twoFactorChallengePerIp: RateLimiterRedis;
+  /** Lost-2FA recovery requests per client IP and per normalised email: 5 a minute each. */
+  recoveryPerIp: RateLimiterRedis;
+  recoveryPerEmail: RateLimiterRedis;
 }
 
 /**
@@ -46,6 +55,11 @@ export function createPanelRateLimits(redis: Redis, queuePrefix: string): PanelR
     signInFailures: limiter("sign-in-failures", SIGN_IN_LOCK_FAILURES, 24 * 60 * MINUTE_S),
     inviteLookupPerIp: limiter("invite-lookup-ip", 5, MINUTE_S),
     resetMailPerEmail: limiter("reset-mail-email", 3, 60 * MINUTE_S),
+    stepUpPerUser: limiter("step-up-user", 5, MINUTE_S),
+    twoFactorPerUser: limiter("two-factor-user", 5, MINUTE_S),
+    twoFactorChallengePerIp: limiter("two-factor-ip", 5, MINUTE_S),
+    recoveryPerIp: limiter("recovery-ip", 5, MINUTE_S),
+    recoveryPerEmail: limiter("recovery-email", 5, MINUTE_S),
   };
 }
 

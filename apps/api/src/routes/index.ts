@@ -10,6 +10,9 @@ import { accountLinksRouter } from "./auth/account-links.router";
 import { authRouter } from "./auth/auth.router";
 import { sessionsRouter } from "./sessions/sessions.router";
 import { termsRouter } from "./terms/terms.router";
+import { stepUpRouter } from "./step-up/step-up.router";
+import { recoveryRouter } from "./two-factor/recovery.router";
+import { twoFactorRouter } from "./two-factor/two-factor.router";
 
 /** Mounts the routers on `app`. */
 export function mountRoutes(app: Express, deps: AppDeps): void {
@@ -20,4 +23,7 @@ export function mountRoutes(app: Express, deps: AppDeps): void {
   app.use(accountLinksRouter(deps, panelLimits));
   app.use(sessionsRouter(deps));
   app.use(termsRouter(deps));
+  app.use(twoFactorRouter(deps, panelLimits));
+  app.use(recoveryRouter(deps, panelLimits));
+  app.use(stepUpRouter(deps, panelLimits));
 }

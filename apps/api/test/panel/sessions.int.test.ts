@@ -47,8 +47,13 @@ describe("sessions", () => {
     expect(res.body.data.map((s: { ip_address: string }) => s.ip_address)).toContain("127.0.0.1");
   });
 
+  /** Session revocation needs a step-up while the seller's `account` toggle is on (two-factor tests cover that). */
+  const withoutAccountStepUp = (sellerId: string) =>
+    ctx.db.seller.update({ where: { id: sellerId }, data: { step_up_account: false } });
+
   test("when a session is revoked by ses_ id or by uuid, then 204 and its cookie is refused", async () => {
     const owner = await signUpOwner(ctx);
+    await withoutAccountStepUp(owner.seller.id);
     const a = await signIn(owner.email, owner.password);
     const b = await signIn(owner.email, owner.password);
     const sessions = (await list(owner.cookie)).body.data as { id: string; current: boolean }[];
@@ -66,6 +71,7 @@ describe("sessions", () => {
 
   test("when another user's session id, an unknown, a revoked or a malformed id is deleted, then 404", async () => {
     const owner = await signUpOwner(ctx);
+    await withoutAccountStepUp(owner.seller.id);
     const stranger = await signUpOwner(ctx);
     const strangerId = (await list(stranger.cookie)).body.data[0].id as string;
     const mine = await signIn(owner.email, owner.password);

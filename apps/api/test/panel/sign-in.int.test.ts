@@ -89,11 +89,13 @@ describe("sign-in", () => {
     };
     await time(uniqueEmail("warm-up"));
 
-    const unknown = Math.min(await time(uniqueEmail("nobody")), await time(uniqueEmail("nobody")));
-    const wrong = Math.min(await time(owner.email), await time(owner.email));
+    // The fastest of three (load only ever adds time); without the dummy compare the ratio would be below 0.1.
+    const fastest = async (email: () => string) => Math.min(await time(email()), await time(email()), await time(email()));
+    const unknown = await fastest(() => uniqueEmail("nobody"));
+    const wrong = await fastest(() => owner.email);
 
-    expect(unknown).toBeGreaterThan(wrong * 0.5);
-    expect(wrong).toBeGreaterThan(unknown * 0.5);
+    expect(unknown).toBeGreaterThan(wrong * 0.3);
+    expect(wrong).toBeGreaterThan(unknown * 0.3);
   });
 
   test("when one email is tried 6 times in a minute from different IPs, then the 6th is 429 with Retry-After", async () => {

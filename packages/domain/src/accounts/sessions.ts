@@ -4,7 +4,7 @@
  * browser-session cookie (`rememberMe: false`). Sign-out and revocation mark the row; a revoked row never comes back.
  */
 import { randomUUID } from "node:crypto";
-import type { DbClient, Session, User } from "@lm/db";
+import { inTransaction, type Db, type DbClient, type Session, type User } from "@lm/db";
 import { notFound } from "../errors";
 import { generateToken, hashToken, isWellFormedToken } from "./credentials";
 
@@ -133,4 +133,18 @@ export function parseSessionReference(reference: string): string | null {
 export async function endSession(db: DbClient, token: string, now: Date): Promise<void> {
   if (!isWellFormedToken(token)) return;
   await db.session.updateMany({ where: { token_hash: hashToken(token), revoked_at: null }, data: { revoked_at: now } });
+}
+
+/**
+ * Swaps a session for a new one with the same persistence (DESIGN §3: a new session id when 2FA is completed), so
+ * that a token captured before the change is worth nothing after it.
+ */
+export async function replaceSession(
+  db: Db,
+  input: { session: Session; client: ClientInfo; now: Date },
+): Promise<IssuedSession> {
+  return inTransaction(db, async (tx) => {
+    await tx.session.update({ where: { id: input.session.id }, data: { revoked_at: input.now } });
+    return createSession(tx, { userId: input.session.user_id, persistent: input.session.persistent, client: input.client, now: input.now });
+  });
 }

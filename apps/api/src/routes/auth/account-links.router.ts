@@ -3,23 +3,14 @@
  * `callbackURL` and `redirectTo` are accepted only on `PANEL_ORIGINS`; links are built on `PUBLIC_BASE_URL`.
  */
 import { Router } from "express";
-import { requestPasswordReset, resetPassword, validationFailed, verifyEmail } from "@lm/domain";
+import { requestPasswordReset, resetPassword, verifyEmail } from "@lm/domain";
 import type { AppDeps } from "../../deps";
 import { clearPanelCookie, SESSION_COOKIE } from "../../http/cookies";
-import { isPanelOrigin } from "../../http/csrf";
+import { assertPanelUrl } from "../../http/csrf";
+import { afterReply } from "../../http/after-reply";
 import { emailKey, tryConsume, type PanelRateLimits } from "../../http/rate-limit";
 import { validate } from "../../http/validate";
 import { requestPasswordResetSchema, resetPasswordSchema, verifyEmailQuery } from "./auth.schemas";
-
-/**
- * Checks a post-action destination against the panel's origins.
- * @throws ApiError `validation_failed` naming `param` when it is elsewhere (an open redirect otherwise)
- */
-function assertPanelUrl(deps: AppDeps, url: string | undefined, param: string): void {
-  if (url !== undefined && !isPanelOrigin(deps.config, url)) {
-    throw validationFailed(`${param} must be on one of the panel's origins.`, param);
-  }
-}
 
 /** Router of `/v1/me/auth/{verify-email, request-password-reset, reset-password}`. */
 export function accountLinksRouter(deps: AppDeps, limits: PanelRateLimits): Router {
@@ -27,21 +18,18 @@ export function accountLinksRouter(deps: AppDeps, limits: PanelRateLimits): Rout
 
   router.get("/v1/me/auth/verify-email", async (req, res) => {
     const query = validate(verifyEmailQuery, req.query);
-    assertPanelUrl(deps, query.callbackURL, "callbackURL");
+    assertPanelUrl(deps.config, query.callbackURL, "callbackURL");
     await verifyEmail(deps, query.token);
     res.json({ status: true });
   });
 
   router.post("/v1/me/auth/request-password-reset", async (req, res) => {
     const body = validate(requestPasswordResetSchema, req.body);
-    assertPanelUrl(deps, body.redirectTo, "redirectTo");
+    assertPanelUrl(deps.config, body.redirectTo, "redirectTo");
     if (await tryConsume(limits, limits.resetMailPerEmail, emailKey(body.email))) {
-      // After the reply, so that its timing does not tell whether the address has an account.
-      setImmediate(() => {
-        requestPasswordReset(deps, { email: body.email, redirectTo: body.redirectTo }).catch((err: unknown) =>
-          deps.logger.error("password reset request failed", { err }),
-        );
-      });
+      afterReply(deps.logger, "password reset request", () =>
+        requestPasswordReset(deps, { email: body.email, redirectTo: body.redirectTo }),
+      );
     }
     res.json({ status: true });
   });

@@ -1,11 +1,20 @@
 /**
- * Sign-up, sign-in, sign-out and the invite look-up (SPEC "Auth and account", DESIGN §3).
+ * Sign-up, sign-in (with the 2FA challenge when it is on), sign-out and the invite look-up (SPEC "Auth and
+ * account", DESIGN §3).
  */
 import { Router } from "express";
 import { findActiveInvite, signIn, signUp, endSession, dummyPasswordHash } from "@lm/domain";
 import type { AppDeps } from "../../deps";
 import { clientInfo, clientIp } from "../../http/auth";
-import { clearPanelCookie, readCookie, SESSION_COOKIE, setSessionCookie } from "../../http/cookies";
+import {
+  clearPanelCookie,
+  readCookie,
+  SESSION_COOKIE,
+  setChallengeCookie,
+  setSessionCookie,
+  setSignInCookies,
+  TRUST_DEVICE_COOKIE,
+} from "../../http/cookies";
 import { consumeOrReject, limitSignIn, type PanelRateLimits } from "../../http/rate-limit";
 import { validate } from "../../http/validate";
 import { inviteParams, signInSchema, signUpSchema } from "./auth.schemas";
@@ -32,11 +41,17 @@ export function authRouter(deps: AppDeps, limits: PanelRateLimits): Router {
 
   router.post("/v1/me/auth/sign-in/email", async (req, res) => {
     const body = validate(signInSchema, req.body);
-    const { user, session } = await limitSignIn(limits, { ip: clientIp(req), email: body.email }, () =>
-      signIn(deps, { ...body, client: clientInfo(req) }),
+    const trustedDeviceToken = readCookie(req, TRUST_DEVICE_COOKIE);
+    const outcome = await limitSignIn(limits, { ip: clientIp(req), email: body.email }, () =>
+      signIn(deps, { ...body, client: clientInfo(req), trustedDeviceToken }),
     );
-    setSessionCookie(res, deps.config, session);
-    res.json({ user: serializeUser(user) });
+    if (outcome.kind === "two_factor") {
+      setChallengeCookie(res, deps.config, outcome.challenge);
+      res.json({ twoFactorRedirect: true });
+      return;
+    }
+    setSignInCookies(res, deps.config, outcome);
+    res.json({ user: serializeUser(outcome.user) });
   });
 
   router.post("/v1/me/auth/sign-out", async (req, res) => {
