@@ -15,8 +15,8 @@ import { mountRoutes } from "./routes";
 export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable("x-powered-by");
-  // No proxy is trusted unless configured: a client's X-Forwarded-For is not believed.
-  app.set("trust proxy", false);
+  // No proxy is trusted unless configured (TRUST_PROXY): a client's X-Forwarded-For is not believed.
+  app.set("trust proxy", deps.config.trustProxy);
   app.use(requestId);
   app.use(requestLog(deps.logger));
   app.use(jsonBody());

@@ -5,6 +5,7 @@
 import type { Config } from "@lm/config";
 import { createDb, type Db } from "@lm/db";
 import { createLogger, type Logger } from "@lm/logging";
+import { createMailer, type Mailer } from "@lm/mail";
 import { closeRedis, createProducer, createRedis, whenSettled, type Producer } from "@lm/queue";
 import type { Redis } from "ioredis";
 
@@ -16,6 +17,8 @@ export interface AppDeps {
   redis: Redis;
   producer: Producer;
   logger: Logger;
+  /** Sends the account mails (SMTP, or JSON files in `MAIL_OUTBOX_DIR`). */
+  mailer: Mailer;
   /** Current time; injectable so tests can move it. */
   now: () => Date;
 }
@@ -32,6 +35,7 @@ export function createAppDeps(config: Config, options: { logger?: Logger } = {})
     redis,
     producer: createProducer(redis, config.queuePrefix, (err) => logger.warn("queue error", { err: err.message })),
     logger,
+    mailer: createMailer(config),
     now: () => new Date(),
   };
 }
@@ -42,4 +46,5 @@ export async function closeAppDeps(deps: AppDeps): Promise<void> {
   await deps.producer.close();
   await closeRedis(deps.redis);
   await deps.db.$disconnect();
+  deps.mailer.close();
 }

@@ -3,6 +3,8 @@
  */
 import { apiKeyCreate } from "./api-key-create";
 import type { Command } from "./command";
+import { inviteCreate } from "./invite-create";
+import { userCreate } from "./user-create";
 import { sellerCreate } from "./seller-create";
 import { sellerKyc } from "./seller-kyc";
 
@@ -11,4 +13,6 @@ export const COMMANDS: Record<string, Command> = {
   "seller:create": sellerCreate,
   "seller:kyc": sellerKyc,
   "api-key:create": apiKeyCreate,
+  "invite:create": inviteCreate,
+  "user:create": userCreate,
 };

@@ -45,6 +45,15 @@ export interface Config {
   retryScheduleSeconds: number[];
   /** Prefix of every BullMQ key in Redis; tests use one per file. */
   queuePrefix: string;
+  /** bcrypt cost of password hashes (DESIGN §3: 12); tests may lower it, never below 12 elsewhere. */
+  bcryptCost: number;
+  /**
+   * Express `trust proxy`: `false` (the client's socket address is the IP, X-Forwarded-For is ignored), a number of
+   * proxy hops, or the addresses/subnets of the proxies in front of the API.
+   */
+  trustProxy: false | number | string[];
+  /** `From` of every mail the service sends. */
+  mailFrom: string;
 }
 
 /** Thrown by {@link loadConfig}; `problems` has one line per invalid or missing variable. */
@@ -101,7 +110,30 @@ const schema = Joi.object({
     .messages({ "string.pattern.base": '"RETRY_SCHEDULE_SECONDS" must be five comma-separated numbers of seconds' })
     .default(DEFAULT_RETRY_SCHEDULE_SECONDS.join(",")),
   QUEUE_PREFIX: Joi.string().pattern(/^[a-z0-9_-]{1,40}$/).default("lm"),
+  BCRYPT_COST: Joi.number()
+    .integer()
+    .max(15)
+    .default(12)
+    .when("NODE_ENV", { is: "test", then: Joi.number().min(4), otherwise: Joi.number().min(12) }),
+  TRUST_PROXY: Joi.alternatives()
+    .try(
+      Joi.number().integer().min(0).max(10),
+      Joi.string().valid("false"),
+      Joi.string().pattern(/^[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*$|^(loopback|linklocal|uniquelocal)$/),
+    )
+    .messages({
+      "string.pattern.base": '"TRUST_PROXY" must be false, a number of hops, or comma-separated proxy addresses/subnets',
+    })
+    .default("false"),
+  MAIL_FROM: Joi.string().min(3).default("LM Pix <no-reply@localhost>"),
 }).unknown(true);
+
+/** Express `trust proxy` value of `TRUST_PROXY`. */
+function parseTrustProxy(value: string | number): Config["trustProxy"] {
+  if (typeof value === "number") return value === 0 ? false : value;
+  if (value === "false") return false;
+  return value.split(",").map((v) => v.trim());
+}
 
 /**
  * Validates `env` and returns the typed configuration.
@@ -129,6 +161,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     mailOutboxDir: value.MAIL_OUTBOX_DIR,
     retryScheduleSeconds: value.RETRY_SCHEDULE_SECONDS.split(",").map(Number),
     queuePrefix: value.QUEUE_PREFIX,
+    bcryptCost: value.BCRYPT_COST,
+    trustProxy: parseTrustProxy(value.TRUST_PROXY),
+    mailFrom: value.MAIL_FROM,
   };
 }
 

@@ -73,3 +73,27 @@ describe("loadConfig", () => {
     expect(problemsOf({ PANEL_ORIGINS: "https://a.example/panel" })).toHaveLength(1);
   });
 });
+
+describe("account settings", () => {
+  test("when nothing is set, then bcrypt cost 12, no trusted proxy and a default sender", () => {
+    const config = loadConfig({});
+
+    expect(config.bcryptCost).toBe(12);
+    expect(config.trustProxy).toBe(false);
+    expect(config.mailFrom).toMatch(/@/);
+  });
+
+  test("when BCRYPT_COST is below 12 outside tests, then the process refuses to start; in tests 4 is allowed", () => {
+    expect(problemsOf({ BCRYPT_COST: "10" }).join("\n")).toMatch(/BCRYPT_COST/);
+    expect(problemsOf({ NODE_ENV: "production", BCRYPT_COST: "4" }).join("\n")).toMatch(/BCRYPT_COST/);
+    expect(loadConfig({ NODE_ENV: "test", BCRYPT_COST: "4" }).bcryptCost).toBe(4);
+  });
+
+  test("when TRUST_PROXY is a hop count, a list of subnets or a keyword, then Express gets that value", () => {
+    expect(loadConfig({ TRUST_PROXY: "1" }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: "0" }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "10.0.0.0/8, 192.0.2.1" }).trustProxy).toEqual(["10.0.0.0/8", "192.0.2.1"]);
+    expect(loadConfig({ TRUST_PROXY: "loopback" }).trustProxy).toEqual(["loopback"]);
+    expect(problemsOf({ TRUST_PROXY: "everyone please" }).join("\n")).toMatch(/TRUST_PROXY/);
+  });
+});

@@ -6,3 +6,6 @@ export * from "./ids";
 export * from "./secret-box";
 export * from "./sellers/create-seller";
 export * from "./events/envelope";
+export * from "./accounts";
+export * from "./email";
+export * from "./two-factor";

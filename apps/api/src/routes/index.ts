@@ -4,8 +4,26 @@
 import type { Express } from "express";
 import type { AppDeps } from "../deps";
 import { probesRouter } from "./probes/probes.router";
+import { csrfProtection } from "../http/csrf";
+import { createPanelRateLimits } from "../http/rate-limit";
+import { accountLinksRouter } from "./auth/account-links.router";
+import { authRouter } from "./auth/auth.router";
+import { sessionsRouter } from "./sessions/sessions.router";
+import { termsRouter } from "./terms/terms.router";
+import { stepUpRouter } from "./step-up/step-up.router";
+import { recoveryRouter } from "./two-factor/recovery.router";
+import { twoFactorRouter } from "./two-factor/two-factor.router";
 
 /** Mounts the routers on `app`. */
 export function mountRoutes(app: Express, deps: AppDeps): void {
   app.use(probesRouter(deps));
+  app.use("/v1/me", csrfProtection(deps.config));
+  const panelLimits = createPanelRateLimits(deps.redis, deps.config.queuePrefix);
+  app.use(authRouter(deps, panelLimits));
+  app.use(accountLinksRouter(deps, panelLimits));
+  app.use(sessionsRouter(deps));
+  app.use(termsRouter(deps));
+  app.use(twoFactorRouter(deps, panelLimits));
+  app.use(recoveryRouter(deps, panelLimits));
+  app.use(stepUpRouter(deps, panelLimits));
 }

@@ -9,6 +9,7 @@ import type { Db } from "@lm/db";
 import { createLogger } from "@lm/logging";
 import { createTestDatabase, deleteQueueKeys, testConfig, type TestDatabase } from "@lm/testing";
 import type { Express } from "express";
+import { rm } from "node:fs/promises";
 import { createApp } from "../../src/app";
 import { closeAppDeps, createAppDeps, type AppDeps } from "../../src/deps";
 import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from "../../../worker/src/deps";
@@ -50,6 +51,7 @@ export function useApiTestContext(env: Record<string, string> = {}, options: { w
     if (ctx.deps) await closeAppDeps(ctx.deps);
     if (ctx.config) await deleteQueueKeys(ctx.config.redisUrl, ctx.config.queuePrefix);
     await database?.drop();
+    if (ctx.config) await rm(ctx.config.mailOutboxDir, { recursive: true, force: true });
   });
   return ctx;
 }

@@ -5,6 +5,7 @@ import { inTransaction, isUniqueViolation, type Db, type Seller, type Store } fr
 import { ApiError, validationFailed } from "../errors";
 import { newId } from "../ids";
 import { parseTaxDocument } from "../documents";
+import { isEmailAddress, normalizeEmail } from "../email";
 
 /** The created seller and its store. */
 export interface CreatedSeller {
@@ -27,8 +28,8 @@ export async function createSeller(
   if (name.length < 1 || name.length > 200) throw validationFailed("Name must have 1 to 200 characters.", "name");
   const document = parseTaxDocument(input.document);
   if (!document) throw validationFailed("Document must be a valid CPF or CNPJ.", "document");
-  const email = input.email?.trim().toLowerCase();
-  if (email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
+  const email = input.email === undefined ? undefined : normalizeEmail(input.email);
+  if (email !== undefined && !isEmailAddress(email)) {
     throw validationFailed("Email is not a valid address.", "email");
   }
   try {

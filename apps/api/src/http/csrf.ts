@@ -1,0 +1,60 @@
+/**
+ * CSRF protection of the cookie-authenticated panel (DESIGN §3): a state-changing request that carries a panel
+ * cookie must come from an origin in `PANEL_ORIGINS`, shown by its `Origin` header or, failing that, its `Referer`.
+ * Otherwise 403 `permission_denied` (a `permission_error`). Bodies are JSON only (the 415 rule of json-body.ts), so
+ * a cross-site HTML form cannot post one anyway; this closes the rest.
+ */
+import type { NextFunction, Request, Response } from "express";
+import type { Config } from "@lm/config";
+import { ApiError, validationFailed } from "@lm/domain";
+import { hasPanelCookie } from "./cookies";
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+function originOf(value: string | undefined): string | null {
+  if (value === undefined || value === "null") return null;
+  try {
+    return new URL(value).origin;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether `origin` is one of the panel's origins (compared after URL normalisation, so case and default ports match).
+ * Also checks `callbackURL` / `redirectTo` values before they go into a mailed link or a redirect.
+ */
+export function isPanelOrigin(config: Pick<Config, "panelOrigins">, url: string): boolean {
+  const origin = originOf(url);
+  return origin !== null && config.panelOrigins.some((allowed) => originOf(allowed) === origin);
+}
+
+/**
+ * Checks a post-action destination (`callbackURL`, `redirectTo`, `redirect_to`) against the panel's origins.
+ * @throws ApiError `validation_failed` naming `param` when it is elsewhere (an open redirect otherwise)
+ */
+export function assertPanelUrl(config: Pick<Config, "panelOrigins">, url: string | undefined, param: string): void {
+  if (url !== undefined && !isPanelOrigin(config, url)) {
+    throw validationFailed(`${param} must be on one of the panel's origins.`, param);
+  }
+}
+
+/**
+ * Refuses a state-changing request whose `Origin` (or `Referer`) is not a panel origin.
+ * @throws ApiError `permission_denied`
+ */
+export function assertPanelOrigin(req: Request, config: Pick<Config, "panelOrigins">): void {
+  if (SAFE_METHODS.has(req.method)) return;
+  const source = req.get("origin") ?? req.get("referer");
+  if (source === undefined || !isPanelOrigin(config, source)) {
+    throw new ApiError("permission_denied", "Cross-site request refused: the Origin is not an allowed panel origin.");
+  }
+}
+
+/** Middleware: {@link assertPanelOrigin} for requests that carry a panel cookie (routes usable without a session). */
+export function csrfProtection(config: Pick<Config, "panelOrigins">) {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    if (hasPanelCookie(req)) assertPanelOrigin(req, config);
+    next();
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * Rate limits of the panel in Redis with rate-limiter-flexible (DESIGN §3 "Rate limits"), under `QUEUE_PREFIX` so
+ * that processes sharing a prefix share the counts and test files never collide. A refused request is 429
+ * `rate_limited` with `Retry-After` in seconds. Limits count attempts, not only failures; the sign-in lock counts
+ * consecutive failures.
+ */
+import { createHash } from "node:crypto";
+import type { Redis } from "ioredis";
+import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import { ApiError, normalizeEmail } from "@lm/domain";
+import { whenSettled } from "@lm/queue";
+
+const MINUTE_S = 60;
+
+/** Failed sign-ins in a row (within a day) after which an address is locked. */
+export const SIGN_IN_LOCK_FAILURES = 20;
+/** How long the lock lasts, seconds. */
+export const SIGN_IN_LOCK_SECONDS = 15 * MINUTE_S;
+
+/** Every limiter of the panel, by what it counts. */
+export interface PanelRateLimits {
+  redis: Redis;
+  /** Sign-in attempts per normalised email: 5 a minute. */
+  signInPerEmail: RateLimiterRedis;
+  /** Sign-in attempts per client IP: 5 a minute. */
+  signInPerIp: RateLimiterRedis;
+  /** Consecutive failed sign-ins per normalised email; the 20th locks the address for 15 minutes. */
+  signInFailures: RateLimiterRedis;
+  /** Invite look-ups per client IP: 5 a minute. */
+  inviteLookupPerIp: RateLimiterRedis;
+  /** Password reset mails per normalised email: 3 an hour (further requests still answer 200, without a mail). */
+  resetMailPerEmail: RateLimiterRedis;
+  /** Step-up attempts per user: 5 a minute. */
+  stepUpPerUser: RateLimiterRedis;
+  /** 2FA enrolment and changes per signed-in user (enable, verify-totp, disable, new backup codes): 5 a minute. */
+  twoFactorPerUser: RateLimiterRedis;
+  /** Second-factor attempts at sign-in per client IP: 5 a minute (each challenge also allows only 5 tries). */
+  twoFactorChallengePerIp: RateLimiterRedis;
+  /** Lost-2FA recovery requests per client IP and per normalised email: 5 a minute each. */
+  recoveryPerIp: RateLimiterRedis;
+  recoveryPerEmail: RateLimiterRedis;
+}
+
+/**
+ * Creates the limiters over `redis` (the API's producer connection).
+ * @param queuePrefix - `config.queuePrefix`; every key is `<prefix>:rl:<limiter>:<key>`
+ */
+export function createPanelRateLimits(redis: Redis, queuePrefix: string): PanelRateLimits {
+  const limiter = (name: string, points: number, duration: number) =>
+    new RateLimiterRedis({ storeClient: redis, keyPrefix: `${queuePrefix}:rl:${name}`, points, duration });
+  return {
+    redis,
+    signInPerEmail: limiter("sign-in-email", 5, MINUTE_S),
+    signInPerIp: limiter("sign-in-ip", 5, MINUTE_S),
+    signInFailures: limiter("sign-in-failures", SIGN_IN_LOCK_FAILURES, 24 * 60 * MINUTE_S),
+    inviteLookupPerIp: limiter("invite-lookup-ip", 5, MINUTE_S),
+    resetMailPerEmail: limiter("reset-mail-email", 3, 60 * MINUTE_S),
+    stepUpPerUser: limiter("step-up-user", 5, MINUTE_S),
+    twoFactorPerUser: limiter("two-factor-user", 5, MINUTE_S),
+    twoFactorChallengePerIp: limiter("two-factor-ip", 5, MINUTE_S),
+    recoveryPerIp: limiter("recovery-ip", 5, MINUTE_S),
+    recoveryPerEmail: limiter("recovery-email", 5, MINUTE_S),
+  };
+}
+
+/** The key of an address: SHA-256 of its normalised form, so Redis holds no email addresses. */
+export function emailKey(email: string): string {
+  return createHash("sha256").update(normalizeEmail(email), "utf8").digest("hex");
+}
+
+function rateLimited(msBeforeNext: number): ApiError {
+  const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
+  return new ApiError("rate_limited", `Too many requests; try again in ${seconds} s.`, {
+    headers: { "Retry-After": String(seconds) },
+  });
+}
+
+/**
+ * Counts one attempt on each `[limiter, key]` pair; refuses when any is over its limit.
+ * @throws ApiError `rate_limited` with the longest `Retry-After` of the refusals; a Redis failure is rethrown (500)
+ */
+export async function consumeOrReject(limits: PanelRateLimits, ...buckets: [RateLimiterRedis, string][]): Promise<void> {
+  await whenSettled(limits.redis);
+  const outcomes = await Promise.allSettled(buckets.map(([limiter, key]) => limiter.consume(key)));
+  let wait = 0;
+  for (const outcome of outcomes) {
+    if (outcome.status === "fulfilled") continue;
+    if (!(outcome.reason instanceof RateLimiterRes)) throw outcome.reason;
+    wait = Math.max(wait, outcome.reason.msBeforeNext);
+  }
+  if (wait > 0) throw rateLimited(wait);
+}
+
+/** Counts one attempt; whether it was within the limit (for limits that must not change the reply). */
+export async function tryConsume(limits: PanelRateLimits, limiter: RateLimiterRedis, key: string): Promise<boolean> {
+  await whenSettled(limits.redis);
+  try {
+    await limiter.consume(key);
+    return true;
+  } catch (err) {
+    if (err instanceof RateLimiterRes) return false;
+    throw err;
+  }
+}
+
+/**
+ * Runs a sign-in `attempt` under the sign-in limits (DESIGN §3): 5 a minute per IP and per normalised email, and
+ * the lock after 20 failures in a row. A failure (`invalid_credentials`) extends the run; a success ends it.
+ * Unknown addresses count and lock alike, so neither the limits nor the lock reveal whether an account exists.
+ * @throws ApiError `rate_limited` (429, `Retry-After`) when over a limit or locked; whatever `attempt` throws
+ */
+export async function limitSignIn<T>(
+  limits: PanelRateLimits,
+  input: { ip: string; email: string },
+  attempt: () => Promise<T>,
+): Promise<T> {
+  await consumeOrReject(limits, [limits.signInPerIp, input.ip], [limits.signInPerEmail, emailKey(input.email)]);
+  await assertSignInNotLocked(limits, input.email);
+  try {
+    const result = await attempt();
+    await limits.signInFailures.delete(emailKey(input.email));
+    return result;
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "invalid_credentials") await recordSignInFailure(limits, input.email);
+    throw err;
+  }
+}
+
+async function assertSignInNotLocked(limits: PanelRateLimits, email: string): Promise<void> {
+  const state = await limits.signInFailures.get(emailKey(email));
+  if (state && state.consumedPoints >= SIGN_IN_LOCK_FAILURES) throw rateLimited(state.msBeforeNext);
+}
+
+async function recordSignInFailure(limits: PanelRateLimits, email: string): Promise<void> {
+  const key = emailKey(email);
+  const state = await limits.signInFailures.penalty(key, 1);
+  if (state.consumedPoints >= SIGN_IN_LOCK_FAILURES) await limits.signInFailures.block(key, SIGN_IN_LOCK_SECONDS);
+}

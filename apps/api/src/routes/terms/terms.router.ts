@@ -1,0 +1,25 @@
+/**
+ * Terms acceptance (SPEC `POST /v1/me/terms/accept`): the version must be the current `TERMS_VERSION`; the version
+ * and the time are kept on the user.
+ */
+import { Router } from "express";
+import Joi from "joi";
+import { acceptTerms } from "@lm/domain";
+import type { AppDeps } from "../../deps";
+import { panelAuth, requireSession } from "../../http/auth";
+import { validate } from "../../http/validate";
+
+const acceptTermsSchema = Joi.object<{ version: string }>({ version: Joi.string().min(1).max(100).required() });
+
+/** Router of `/v1/me/terms`. */
+export function termsRouter(deps: AppDeps): Router {
+  const router = Router();
+
+  router.post("/v1/me/terms/accept", requireSession(deps), async (req, res) => {
+    const { version } = validate(acceptTermsSchema, req.body);
+    await acceptTerms(deps, { userId: panelAuth(res).user.id, version });
+    res.status(204).end();
+  });
+
+  return router;
+}

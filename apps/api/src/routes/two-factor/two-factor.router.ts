@@ -1,0 +1,84 @@
+/**
+ * Two-factor authentication (SPEC "Auth and account", DESIGN §3): enrolment (`enable`, then `verify-totp` with a
+ * session), the second sign-in factor (`verify-totp` or `verify-backup-code` with the `lm.two_factor` challenge
+ * cookie, optionally trusting the device), `disable` and new backup codes.
+ */
+import { Router, type Request, type Response } from "express";
+import {
+  ApiError,
+  confirmTwoFactor,
+  disableTwoFactor,
+  enableTwoFactor,
+  passChallenge,
+  regenerateBackupCodes,
+  replaceSession,
+} from "@lm/domain";
+import type { AppDeps } from "../../deps";
+import { authenticatePanel, clientInfo, clientIp, panelAuth, requireSession } from "../../http/auth";
+import {
+  clearPanelCookie,
+  readCookie,
+  SESSION_COOKIE,
+  setSessionCookie,
+  setSignInCookies,
+  TRUST_DEVICE_COOKIE,
+  TWO_FACTOR_COOKIE,
+} from "../../http/cookies";
+import { consumeOrReject, type PanelRateLimits } from "../../http/rate-limit";
+import { validate } from "../../http/validate";
+import { serializeUser } from "../auth/user.serializer";
+import { enableSchema, passwordSchema, verifyCodeSchema } from "./two-factor.schemas";
+
+/** Router of `/v1/me/auth/two-factor/{enable, verify-totp, verify-backup-code, disable, generate-backup-codes}`. */
+export function twoFactorRouter(deps: AppDeps, limits: PanelRateLimits): Router {
+  const router = Router();
+  const session = requireSession(deps);
+  const limitUser = (res: Response) => consumeOrReject(limits, [limits.twoFactorPerUser, panelAuth(res).user.id]);
+
+  /** Second sign-in factor: closes the challenge of the cookie and signs in. */
+  const passSignInChallenge = async (req: Request, res: Response, method: "totp" | "backup") => {
+    const body = validate(verifyCodeSchema, req.body);
+    const token = readCookie(req, TWO_FACTOR_COOKIE);
+    if (token === undefined) throw new ApiError("authentication_required", "Sign in with your password first.");
+    await consumeOrReject(limits, [limits.twoFactorChallengePerIp, clientIp(req)]);
+    const passed = await passChallenge(deps, { token, code: body.code, method, trustDevice: body.trustDevice, client: clientInfo(req) });
+    setSignInCookies(res, deps.config, passed);
+    res.json({ user: serializeUser(passed.user) });
+  };
+
+  router.post("/v1/me/auth/two-factor/enable", session, async (req, res) => {
+    const body = validate(enableSchema, req.body);
+    await limitUser(res);
+    const enrolment = await enableTwoFactor(deps, { user: panelAuth(res).user, password: body.password });
+    res.json({ method: "totp", ...enrolment });
+  });
+
+  router.post("/v1/me/auth/two-factor/verify-totp", async (req, res) => {
+    if (readCookie(req, TWO_FACTOR_COOKIE) !== undefined) return passSignInChallenge(req, res, "totp");
+    const body = validate(verifyCodeSchema, req.body);
+    const auth = await authenticatePanel(deps, req, res);
+    await limitUser(res);
+    const user = await confirmTwoFactor(deps, { user: auth.user, code: body.code });
+    setSessionCookie(res, deps.config, await replaceSession(deps.db, { session: auth.session, client: clientInfo(req), now: deps.now() }));
+    res.json({ user: serializeUser(user) });
+  });
+
+  router.post("/v1/me/auth/two-factor/verify-backup-code", (req, res) => passSignInChallenge(req, res, "backup"));
+
+  router.post("/v1/me/auth/two-factor/disable", session, async (req, res) => {
+    const { password } = validate(passwordSchema, req.body);
+    await limitUser(res);
+    await disableTwoFactor(deps, { user: panelAuth(res).user, password });
+    clearPanelCookie(res, deps.config, SESSION_COOKIE);
+    clearPanelCookie(res, deps.config, TRUST_DEVICE_COOKIE);
+    res.json({ status: true });
+  });
+
+  router.post("/v1/me/auth/two-factor/generate-backup-codes", session, async (req, res) => {
+    const { password } = validate(passwordSchema, req.body);
+    await limitUser(res);
+    res.json({ backupCodes: await regenerateBackupCodes(deps, { user: panelAuth(res).user, password }) });
+  });
+
+  return router;
+}

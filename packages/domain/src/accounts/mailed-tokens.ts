@@ -1,0 +1,60 @@
+/**
+ * Single-use tokens sent by mail (DESIGN §3): email verification (24 h), password reset (1 h; an operator's first
+ * password, 24 h) and lost-2FA recovery (1 h). 256 random bits, stored as SHA-256, consumed by one conditional
+ * update so that two concurrent uses cannot both succeed.
+ */
+import { randomUUID } from "node:crypto";
+import type { DbClient, MailedToken, MailedTokenPurpose } from "@lm/db";
+import { generateToken, hashToken, isWellFormedToken } from "./credentials";
+
+const HOUR_MS = 3_600_000;
+/** Life of each kind of mailed token. */
+export const MAILED_TOKEN_TTL_MS = {
+  email_verification: 24 * HOUR_MS,
+  password_reset: HOUR_MS,
+  two_factor_recovery: HOUR_MS,
+} as const satisfies Record<MailedTokenPurpose, number>;
+
+/**
+ * Stores a new token of `purpose` for the user and returns it, once, for the link.
+ * @param input.ttlMs - life of the token; defaults to the purpose's ({@link MAILED_TOKEN_TTL_MS})
+ */
+export async function issueMailedToken(
+  db: DbClient,
+  input: { userId: string; purpose: MailedTokenPurpose; now: Date; ttlMs?: number },
+): Promise<string> {
+  const { token, hash } = generateToken();
+  await db.mailedToken.create({
+    data: {
+      id: randomUUID(),
+      purpose: input.purpose,
+      token_hash: hash,
+      user_id: input.userId,
+      created_at: input.now,
+      expires_at: new Date(input.now.getTime() + (input.ttlMs ?? MAILED_TOKEN_TTL_MS[input.purpose])),
+    },
+  });
+  return token;
+}
+
+/**
+ * Uses a token: marks it used if it is of `purpose`, unused and unexpired.
+ * @returns the token row, or null when it is unknown, of another purpose, used or expired (all alike to the caller)
+ */
+export async function consumeMailedToken(
+  db: DbClient,
+  input: { token: string; purpose: MailedTokenPurpose; now: Date },
+): Promise<MailedToken | null> {
+  if (!isWellFormedToken(input.token)) return null;
+  const where = { token_hash: hashToken(input.token), purpose: input.purpose, used_at: null, expires_at: { gt: input.now } };
+  const used = await db.mailedToken.updateMany({ where, data: { used_at: input.now } });
+  if (used.count !== 1) return null;
+  return db.mailedToken.findUnique({ where: { token_hash: where.token_hash } });
+}
+
+/** A link on `PUBLIC_BASE_URL` (never the request's host) with the token and, when given, where to go after. */
+export function mailedLink(publicBaseUrl: string, path: string, params: Record<string, string | undefined>): string {
+  const url = new URL(path, `${publicBaseUrl}/`);
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(name, value);
+  return url.toString();
+}

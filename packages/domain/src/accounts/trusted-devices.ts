@@ -1,0 +1,51 @@
+/**
+ * Trusted devices (DESIGN §3): after a second factor with `trustDevice: true`, the `lm.trust_device` cookie skips the
+ * 2FA challenge on that device for 30 days. Server-side rows, token stored as SHA-256, rotated on every use (a copied
+ * cookie works once), revoked by 2FA disable, recovery and password reset.
+ */
+import { randomUUID } from "node:crypto";
+import type { DbClient } from "@lm/db";
+import { generateToken, hashToken, isWellFormedToken } from "./credentials";
+
+/** How long a device stays trusted after the second factor that trusted it. */
+export const TRUSTED_DEVICE_TTL_MS = 30 * 24 * 3_600_000;
+
+/** A trusted-device token for the cookie, and when the trust ends. */
+export interface IssuedTrustedDevice {
+  token: string;
+  expiresAt: Date;
+}
+
+/** Trusts the device of a sign-in that has just passed its second factor. */
+export async function trustDevice(db: DbClient, input: { userId: string; now: Date }): Promise<IssuedTrustedDevice> {
+  const { token, hash } = generateToken();
+  const expiresAt = new Date(input.now.getTime() + TRUSTED_DEVICE_TTL_MS);
+  await db.trustedDevice.create({
+    data: { id: randomUUID(), user_id: input.userId, token_hash: hash, created_at: input.now, expires_at: expiresAt },
+  });
+  return { token, expiresAt };
+}
+
+/**
+ * Uses a trusted-device token of `userId`: when it is live, replaces it with a new one (same end of trust).
+ * @returns the new token, or null when the token is not a live trusted device of this user (then 2FA applies)
+ */
+export async function useTrustedDevice(
+  db: DbClient,
+  input: { userId: string; token: string; now: Date },
+): Promise<IssuedTrustedDevice | null> {
+  if (!isWellFormedToken(input.token)) return null;
+  const oldHash = hashToken(input.token);
+  const next = generateToken();
+  const rotated = await db.trustedDevice.updateManyAndReturn({
+    where: { token_hash: oldHash, user_id: input.userId, revoked_at: null, expires_at: { gt: input.now } },
+    data: { token_hash: next.hash, last_used_at: input.now },
+  });
+  const device = rotated[0];
+  return device ? { token: next.token, expiresAt: device.expires_at } : null;
+}
+
+/** Revokes every trusted device of the user. */
+export async function revokeTrustedDevices(db: DbClient, userId: string, now: Date): Promise<void> {
+  await db.trustedDevice.updateMany({ where: { user_id: userId, revoked_at: null }, data: { revoked_at: now } });
+}

@@ -1,0 +1,99 @@
+/**
+ * Use cases: turning 2FA on and off, and new backup codes (SPEC `two-factor/enable`, `verify-totp` without a
+ * challenge, `disable`, `generate-backup-codes`; DESIGN §3). `enable` stores a pending secret and backup codes; 2FA is
+ * on only after the first valid code. Each of these needs the account password.
+ */
+import { inTransaction, type DbClient, type User } from "@lm/db";
+import { twoFactorChangedMail } from "@lm/mail";
+import { randomUUID } from "node:crypto";
+import { ApiError } from "../errors";
+import { encryptSecret } from "../secret-box";
+import { sendMailSafely, type AccountDeps } from "../accounts/account-deps";
+import { confirmPassword } from "../accounts/sign-in";
+import { generateBackupCodes, hashBackupCode } from "./backup-codes";
+import { acceptTotpCode } from "./second-factor";
+import { generateTotpSecret, totpUri } from "./totp";
+import { turnOffTwoFactor } from "./turn-off";
+
+/** What `enable` returns, once: the URI for the authenticator app and the backup codes. */
+export interface TwoFactorEnrolment {
+  totpURI: string;
+  backupCodes: string[];
+}
+
+function alreadyOn(): ApiError {
+  return new ApiError("invalid_state", "Two-factor authentication is already on; disable it first.");
+}
+
+async function replaceBackupCodes(tx: DbClient, encryptionKey: Buffer, userId: string, now: Date): Promise<string[]> {
+  const codes = generateBackupCodes();
+  await tx.backupCode.deleteMany({ where: { user_id: userId } });
+  await tx.backupCode.createMany({
+    data: codes.map((code) => ({ id: randomUUID(), user_id: userId, code_hash: hashBackupCode(encryptionKey, code), created_at: now })),
+  });
+  return codes;
+}
+
+/**
+ * Starts enrolment: a new secret (replacing any pending one) and ten backup codes.
+ * @throws ApiError `invalid_state` when 2FA is already on (the secret stays as it is); `invalid_credentials` for a
+ *   wrong password
+ */
+export async function enableTwoFactor(deps: AccountDeps, input: { user: User; password: string }): Promise<TwoFactorEnrolment> {
+  if (input.user.two_factor_enabled_at !== null) throw alreadyOn();
+  await confirmPassword(deps, input.user, input.password);
+  const now = deps.now();
+  const secret = generateTotpSecret();
+  const backupCodes = await inTransaction(deps.db, async (tx) => {
+    const pending = await tx.user.updateMany({
+      where: { id: input.user.id, two_factor_enabled_at: null },
+      // A new secret starts a new sequence of steps.
+      data: { totp_secret_ciphertext: encryptSecret(deps.config.encryptionKey, secret, input.user.id), totp_last_used_step: null },
+    });
+    if (pending.count !== 1) throw alreadyOn();
+    return replaceBackupCodes(tx, deps.config.encryptionKey, input.user.id, now);
+  });
+  return { totpURI: totpUri(secret, input.user.email), backupCodes };
+}
+
+/**
+ * Completes enrolment with the first valid code and mails a security notice.
+ * @returns the user with 2FA on
+ * @throws ApiError `invalid_state` when 2FA is already on or `enable` was not called; `invalid_mfa_code`
+ */
+export async function confirmTwoFactor(deps: AccountDeps, input: { user: User; code: unknown }): Promise<User> {
+  if (input.user.two_factor_enabled_at !== null) throw alreadyOn();
+  if (input.user.totp_secret_ciphertext === null) {
+    throw new ApiError("invalid_state", "Start with POST /v1/me/auth/two-factor/enable.");
+  }
+  await acceptTotpCode(deps.db, deps.config.encryptionKey, { user: input.user, code: input.code, now: deps.now(), completeEnrolment: true });
+  const user = await deps.db.user.findUniqueOrThrow({ where: { id: input.user.id } });
+  await sendMailSafely(deps, twoFactorChangedMail(user.email, user.name, "enabled"), "2fa enabled");
+  return user;
+}
+
+/**
+ * Turns 2FA off (or drops a pending enrolment): every session and trusted device of the user ends.
+ * @throws ApiError `invalid_state` when 2FA is neither on nor pending; `invalid_credentials` for a wrong password
+ */
+export async function disableTwoFactor(deps: AccountDeps, input: { user: User; password: string }): Promise<void> {
+  const { user } = input;
+  if (user.two_factor_enabled_at === null && user.totp_secret_ciphertext === null) {
+    throw new ApiError("invalid_state", "Two-factor authentication is off.");
+  }
+  await confirmPassword(deps, user, input.password);
+  await inTransaction(deps.db, (tx) => turnOffTwoFactor(tx, user.id, deps.now()));
+  if (user.two_factor_enabled_at !== null) {
+    await sendMailSafely(deps, twoFactorChangedMail(user.email, user.name, "disabled"), "2fa disabled");
+  }
+}
+
+/**
+ * Replaces the backup codes; the old ones stop working.
+ * @throws ApiError `invalid_state` when 2FA is off; `invalid_credentials` for a wrong password
+ */
+export async function regenerateBackupCodes(deps: AccountDeps, input: { user: User; password: string }): Promise<string[]> {
+  if (input.user.two_factor_enabled_at === null) throw new ApiError("invalid_state", "Two-factor authentication is off.");
+  await confirmPassword(deps, input.user, input.password);
+  return inTransaction(deps.db, (tx) => replaceBackupCodes(tx, deps.config.encryptionKey, input.user.id, deps.now()));
+}

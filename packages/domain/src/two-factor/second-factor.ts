@@ -1,0 +1,66 @@
+/**
+ * Checking a second factor (DESIGN §3): a TOTP code, accepted at most once per time step per user, across sign-in,
+ * enrolment and step-up; or a backup code, accepted once. Both refusals are the same 401 `invalid_mfa_code`.
+ *
+ * Replay protection is one conditional update (`totp_last_used_step < step`): when several requests carry the same
+ * code at once, PostgreSQL serialises the row updates and only the first finds the condition true.
+ */
+import type { DbClient, User } from "@lm/db";
+import { ApiError } from "../errors";
+import { decryptSecret } from "../secret-box";
+import { hashBackupCode, normalizeBackupCode } from "./backup-codes";
+import { matchTotpStep } from "./totp";
+
+/** `401 invalid_mfa_code`, worded the same for a wrong, malformed or replayed code. */
+export function invalidMfaCode(): ApiError {
+  return new ApiError("invalid_mfa_code", "The code is not valid.");
+}
+
+/** The user's TOTP secret (hex), decrypted with the user id as associated data; null when none is stored. */
+export function readTotpSecret(encryptionKey: Buffer, user: Pick<User, "id" | "totp_secret_ciphertext">): string | null {
+  return user.totp_secret_ciphertext === null ? null : decryptSecret(encryptionKey, user.totp_secret_ciphertext, user.id);
+}
+
+/**
+ * Accepts `code` for `user` at `now` and records its step so that it is never accepted again.
+ * @param options.completeEnrolment - also turn 2FA on, in the same update (first `verify-totp` after `enable`)
+ * @throws ApiError `invalid_mfa_code` for a malformed, wrong or already used code, or a user without a secret
+ */
+export async function acceptTotpCode(
+  db: DbClient,
+  encryptionKey: Buffer,
+  input: { user: User; code: unknown; now: Date; completeEnrolment?: boolean },
+): Promise<void> {
+  const secret = readTotpSecret(encryptionKey, input.user);
+  const step = secret === null ? null : matchTotpStep(secret, input.code, input.now);
+  if (step === null) throw invalidMfaCode();
+  const recorded = await db.user.updateMany({
+    where: {
+      id: input.user.id,
+      // The secret the code was checked against must still be the user's (not disabled or replaced meanwhile).
+      totp_secret_ciphertext: input.user.totp_secret_ciphertext,
+      two_factor_enabled_at: input.completeEnrolment ? null : { not: null },
+      OR: [{ totp_last_used_step: null }, { totp_last_used_step: { lt: step } }],
+    },
+    data: { totp_last_used_step: step, ...(input.completeEnrolment ? { two_factor_enabled_at: input.now } : {}) },
+  });
+  if (recorded.count !== 1) throw invalidMfaCode();
+}
+
+/**
+ * Uses one of the user's backup codes.
+ * @throws ApiError `invalid_mfa_code` for a malformed, unknown or already used code
+ */
+export async function acceptBackupCode(
+  db: DbClient,
+  encryptionKey: Buffer,
+  input: { userId: string; code: unknown; now: Date },
+): Promise<void> {
+  const code = normalizeBackupCode(input.code);
+  if (code === null) throw invalidMfaCode();
+  const used = await db.backupCode.updateMany({
+    where: { user_id: input.userId, code_hash: hashBackupCode(encryptionKey, code), used_at: null },
+    data: { used_at: input.now },
+  });
+  if (used.count !== 1) throw invalidMfaCode();
+}

@@ -1,0 +1,91 @@
+/**
+ * The account mails (DESIGN §3): links carrying single-use tokens, and security notices. Each has a plain-text and an
+ * HTML body with the same content; names and links are escaped in the HTML.
+ */
+import type { MailMessage } from "./mailer";
+
+const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
+}
+
+/** Builds both bodies from paragraphs and an optional call-to-action link. */
+function compose(to: string, subject: string, paragraphs: string[], action?: { label: string; url: string }): MailMessage {
+  const text = [...paragraphs, ...(action ? [`${action.label}: ${action.url}`] : [])].join("\n\n");
+  const html = [
+    ...paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
+    ...(action ? [`<p><a href="${escapeHtml(action.url)}">${escapeHtml(action.label)}</a></p>`] : []),
+  ].join("\n");
+  return { to, subject, text: `${text}\n`, html };
+}
+
+/** A new owner's address check (verification link, 24 h). */
+export function verifyEmailMail(to: string, name: string, link: string): MailMessage {
+  return compose(
+    to,
+    "Confirm your email address",
+    [`Hello ${name},`, "Please confirm your email address. The link works once, within 24 hours."],
+    { label: "Confirm email address", url: link },
+  );
+}
+
+/** A password reset link (1 h), also used for an operator's first password. */
+export function passwordResetMail(to: string, name: string, link: string): MailMessage {
+  return compose(
+    to,
+    "Reset your password",
+    [
+      `Hello ${name},`,
+      "Someone asked to reset the password of your account. The link works once, within 1 hour.",
+      "If it was not you, ignore this message: your password stays as it is.",
+    ],
+    { label: "Choose a new password", url: link },
+  );
+}
+
+/** An invitation to create a seller's owner account (7 days). */
+export function inviteMail(to: string, sellerName: string, link: string): MailMessage {
+  return compose(
+    to,
+    "You are invited to the seller panel",
+    [`You are invited to manage ${sellerName} in the seller panel. The invitation works once, within 7 days.`],
+    { label: "Create your account", url: link },
+  );
+}
+
+/** The lost-2FA recovery link (1 h); using it locks withdrawals for 24 h. */
+export function twoFactorRecoveryMail(to: string, name: string, link: string): MailMessage {
+  return compose(
+    to,
+    "Recover access without your authenticator",
+    [
+      `Hello ${name},`,
+      "Someone asked to turn off two-factor authentication on your account because the authenticator was lost.",
+      "Following the link turns two-factor authentication off, signs out every session and blocks withdrawals for 24 hours. It works once, within 1 hour.",
+      "If it was not you, ignore this message and change your password.",
+    ],
+    { label: "Turn off two-factor authentication", url: link },
+  );
+}
+
+const TWO_FACTOR_CHANGES = {
+  enabled: {
+    subject: "Two-factor authentication is on",
+    body: "Two-factor authentication was turned on for your account.",
+  },
+  disabled: {
+    subject: "Two-factor authentication is off",
+    body: "Two-factor authentication was turned off for your account and every session was signed out.",
+  },
+  recovered: {
+    subject: "Two-factor authentication was turned off by recovery",
+    body: "Two-factor authentication was turned off through the emailed recovery link. Every session was signed out and withdrawals are blocked for 24 hours.",
+  },
+} as const;
+
+/** Security notice: 2FA was turned on, turned off, or turned off through recovery. */
+export function twoFactorChangedMail(to: string, name: string, change: keyof typeof TWO_FACTOR_CHANGES): MailMessage {
+  const { subject, body } = TWO_FACTOR_CHANGES[change];
+  return compose(to, subject, [`Hello ${name},`, body, "If this was not you, contact support at once."]);
+}
