@@ -6,3 +6,4 @@ export * from "./ids";
 export * from "./secret-box";
 export * from "./sellers/create-seller";
 export * from "./events/envelope";
+export * from "./webhooks/destination";
