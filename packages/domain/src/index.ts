@@ -7,3 +7,4 @@ export * from "./secret-box";
 export * from "./sellers/create-seller";
 export * from "./events/envelope";
 export * from "./webhooks/destination";
+export * from "./webhooks/signature";
