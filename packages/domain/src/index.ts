@@ -8,3 +8,5 @@ export * from "./sellers/create-seller";
 export * from "./events/envelope";
 export * from "./webhooks/destination";
 export * from "./webhooks/signature";
+export * from "./webhooks/retry-policy";
+export * from "./webhooks/auto-disable";
