@@ -14,6 +14,8 @@ import { chainRows, checkSignature, enqueueDelivery, waitForChainEnd } from "./s
 
 const RETRY_SECONDS = 0.3;
 
+jest.setTimeout(40_000);
+
 describe("webhook delivery", () => {
   const ctx = useApiTestContext({ RETRY_SCHEDULE_SECONDS: Array(5).fill(RETRY_SECONDS).join(",") }, { worker: true });
   let receiver: WebhookReceiver;
