@@ -7,6 +7,7 @@ import { resolveHostname, type HostResolver } from "@lm/domain";
 import { createLogger, type Logger } from "@lm/logging";
 import { closeRedis, createProducer, createRedis, whenSettled, type Producer } from "@lm/queue";
 import type { Redis } from "ioredis";
+import { createDeliveryRows, type DeliveryRows } from "./delivery/delivery-rows";
 import { createWebhookHttpClient, type WebhookHttpClient } from "./delivery/http-client";
 
 /** Dependencies of the worker process. */
@@ -21,6 +22,8 @@ export interface WorkerDeps {
   producerRedis: Redis;
   logger: Logger;
   now: () => Date;
+  /** Batched reads and writes of delivery rows. */
+  deliveryRows: DeliveryRows;
   /** Posts webhook attempts over keep-alive connections. */
   webhookClient: WebhookHttpClient;
   /**
@@ -34,14 +37,16 @@ export interface WorkerDeps {
 export function createWorkerDeps(config: Config, options: { logger?: Logger } = {}): WorkerDeps {
   const producerRedis = createRedis(config.redisUrl, "worker");
   const logger = options.logger ?? createLogger({ level: config.logLevel, service: "worker" });
+  const db = createDb(config.databaseUrl, { maxConnections: Math.min(50, config.workerConcurrency + 5) });
   return {
     config,
-    db: createDb(config.databaseUrl, { maxConnections: Math.min(50, config.workerConcurrency + 5) }),
+    db,
     redis: createRedis(config.redisUrl, "worker"),
     producer: createProducer(producerRedis, config.queuePrefix, (err) => logger.warn("queue error", { err: err.message })),
     producerRedis,
     logger,
     now: () => new Date(),
+    deliveryRows: createDeliveryRows(db),
     webhookClient: createWebhookHttpClient(),
     resolveHost: resolveHostname,
   };

@@ -4,19 +4,12 @@
  * `pending`, so a job that runs twice (a stalled job, a reconciler race) writes once.
  */
 import { inTransaction, type Prisma, type WebhookDelivery } from "@lm/db";
-import { newId, shouldAutoDisableEndpoint, type AttemptDecision, type DeliveryError } from "@lm/domain";
+import { newId, shouldAutoDisableEndpoint, type AttemptDecision } from "@lm/domain";
 import type { WorkerDeps } from "../deps";
-import type { LoadedDelivery } from "./prepare-attempt";
+import { writeAttemptRows, type AttemptRow, type LoadedDelivery } from "./delivery-rows";
 
 /** What the attempt produced, as stored on its row. */
-export interface AttemptResult {
-  error: DeliveryError | null;
-  responseStatus: number | null;
-  responseBodyExcerpt: string | null;
-  durationMs: number | null;
-  /** When the attempt started. */
-  attemptedAt: Date;
-}
+export type AttemptResult = Omit<AttemptRow, "id" | "status" | "nextAttemptAt">;
 
 /**
  * `last_succeeded_at` is refreshed at most this often on a run of successes: the auto-disable rule reads it in days,
@@ -34,34 +27,25 @@ export async function recordAttempt(
   result: AttemptResult,
   decision: AttemptDecision,
 ): Promise<WebhookDelivery | null> {
-  const row: Prisma.WebhookDeliveryUpdateManyMutationInput = {
-    status: decision.status,
-    error: result.error,
-    response_status: result.responseStatus,
-    response_body_excerpt: result.responseBodyExcerpt,
-    duration_ms: result.durationMs,
-    attempted_at: result.attemptedAt,
-    next_attempt_at: decision.nextAttemptAt,
-  };
-  const stillPending = { id: delivery.id, status: "pending" as const };
+  const row: AttemptRow = { ...result, id: delivery.id, status: decision.status, nextAttemptAt: decision.nextAttemptAt };
 
   if (decision.nextAttemptAt === null && decision.chainEnd !== "dead") {
-    const { count } = await deps.db.webhookDelivery.updateMany({ where: stillPending, data: row });
-    if (count === 1 && decision.chainEnd === "succeeded") await noteEndpointSuccess(deps, delivery);
+    const written = await deps.deliveryRows.write(row);
+    if (written && decision.chainEnd === "succeeded") await noteEndpointSuccess(deps, delivery);
     return null;
   }
 
-  const written = await inTransaction(deps.db, async (tx) => {
-    const { count } = await tx.webhookDelivery.updateMany({ where: stillPending, data: row });
-    if (count === 0) return { next: null, disabledEndpoint: false };
+  const outcome = await inTransaction(deps.db, async (tx) => {
+    const written = await writeAttemptRows(tx, [row]);
+    if (!written.has(row.id)) return { next: null, disabledEndpoint: false };
     const disabledEndpoint =
       decision.chainEnd === "dead" && delivery.endpoint_id !== null && (await countDeadChain(tx, delivery.endpoint_id, deps.now()));
     const next =
       decision.nextAttemptAt === null ? null : await tx.webhookDelivery.create({ data: nextAttemptRow(delivery, decision.nextAttemptAt) });
     return { next, disabledEndpoint };
   });
-  if (written.disabledEndpoint && delivery.endpoint_id !== null) onEndpointAutoDisabled(deps, delivery.endpoint_id);
-  return written.next;
+  if (outcome.disabledEndpoint && delivery.endpoint_id !== null) onEndpointAutoDisabled(deps, delivery.endpoint_id);
+  return outcome.next;
 }
 
 /** The next attempt of the same chain: same event, destination and URL, attempt + 1, waiting for `scheduledAt`. */

@@ -6,7 +6,8 @@ import { decideAttemptOutcome, signatureHeader } from "@lm/domain";
 import type { JobPayloads } from "@lm/queue";
 import type { WorkerDeps } from "../deps";
 import { deliveryHeaders, type PostOutcome } from "../delivery/http-client";
-import { loadPendingDelivery, prepareAttempt, type LoadedDelivery } from "../delivery/prepare-attempt";
+import type { LoadedDelivery } from "../delivery/delivery-rows";
+import { prepareAttempt } from "../delivery/prepare-attempt";
 import { recordAttempt, type AttemptResult } from "../delivery/record-attempt";
 
 /**
@@ -18,7 +19,7 @@ export async function processWebhookDelivery(
   deps: WorkerDeps,
   { deliveryId }: JobPayloads["webhook-delivery"],
 ): Promise<void> {
-  const delivery = await loadPendingDelivery(deps, deliveryId);
+  const delivery = await deps.deliveryRows.loadPending(deliveryId);
   if (delivery === null) return;
 
   const attemptedAt = deps.now();
@@ -43,7 +44,7 @@ export async function processWebhookDelivery(
 
 /** Prepares and, unless a final error stops it first, sends the attempt, signed with a fresh timestamp. */
 async function attempt(deps: WorkerDeps, delivery: LoadedDelivery, attemptedAt: Date): Promise<AttemptResult> {
-  const prepared = await prepareAttempt(deps, delivery);
+  const prepared = prepareAttempt(delivery, deps.config.encryptionKey, attemptedAt);
   if (!prepared.send) {
     return { error: prepared.error, responseStatus: null, responseBodyExcerpt: null, durationMs: null, attemptedAt };
   }
