@@ -151,6 +151,15 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   };
 }
 
+/** A port on 127.0.0.1 that nothing listens on (bound, then released), for connection-refused cases. */
+export async function closedPort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
 /** Writes one scripted answer. */
 function respond(res: http.ServerResponse, answer: ScriptedAnswer): void {
   res.statusCode = answer.status ?? 200;

@@ -1,5 +1,4 @@
-import net from "node:net";
-import { startWebhookReceiver, type WebhookReceiver } from "@lm/testing";
+import { closedPort, startWebhookReceiver, type WebhookReceiver } from "@lm/testing";
 import { createWebhookHttpClient, deliveryHeaders, type SendPolicy } from "../../src/delivery/http-client";
 
 const local: SendPolicy = { allowLocal: true, resolve: async () => ["127.0.0.1"] };
@@ -92,9 +91,9 @@ describe("webhook HTTP client", () => {
   });
 
   test("when nothing listens on the port, then it is connection_error", async () => {
-    const closedPort = await freePort();
+    const port = await closedPort();
 
-    const outcome = await client.post(`http://127.0.0.1:${closedPort}/`, "{}", headers, local);
+    const outcome = await client.post(`http://127.0.0.1:${port}/`, "{}", headers, local);
 
     expect(outcome).toMatchObject({ error: "connection_error", responseStatus: null });
   });
@@ -136,12 +135,3 @@ describe("webhook HTTP client", () => {
     expect(receiver.requestsTo("/named")[0]?.headers.host).toBe(`hooks.example:${receiver.port}`);
   });
 });
-
-/** A port that was free a moment ago (listened on, then closed). */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}

@@ -4,25 +4,21 @@ import {
   createEventRow,
   createStoreRow,
   deleteQueueKeys,
-  startWebhookReceiver,
   waitUntil,
   type WebhookReceiver,
 } from "@lm/testing";
 import { reconcile } from "../../src/sweepers/reconciler";
 import { useApiTestContext } from "../../../api/test/support/harness";
-import { waitForChainEnd } from "./support/delivery-helpers";
+import { waitForChainEnd, useWebhookReceiver } from "./support/delivery-helpers";
 
 jest.setTimeout(40_000);
 
 describe("reconciler sweep of due deliveries", () => {
   const ctx = useApiTestContext({}, { worker: true });
+  const receiverHolder = useWebhookReceiver();
   let receiver: WebhookReceiver;
-
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-  });
-  afterAll(async () => {
-    await receiver?.close();
+  beforeAll(() => {
+    receiver = receiverHolder.current;
   });
 
   test("when Redis lost every key of the queue prefix, then the next sweep gets every pending delivery attempted", async () => {

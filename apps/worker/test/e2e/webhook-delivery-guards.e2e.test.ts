@@ -7,12 +7,11 @@ import {
   createStoreRow,
   createTransactionRow,
   makeWebhookSecret,
-  startWebhookReceiver,
   type WebhookReceiver,
 } from "@lm/testing";
 import { processWebhookDelivery } from "../../src/processors/webhook-delivery.processor";
 import { useApiTestContext } from "../../../api/test/support/harness";
-import { checkSignature, enqueueDelivery, waitForChainEnd } from "./support/delivery-helpers";
+import { checkSignature, enqueueDelivery, waitForChainEnd, useWebhookReceiver } from "./support/delivery-helpers";
 
 const HOUR_MS = 3_600_000;
 
@@ -20,13 +19,10 @@ jest.setTimeout(40_000);
 
 describe("webhook delivery guards", () => {
   const ctx = useApiTestContext({}, { worker: true });
+  const receiverHolder = useWebhookReceiver();
   let receiver: WebhookReceiver;
-
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-  });
-  afterAll(async () => {
-    await receiver?.close();
+  beforeAll(() => {
+    receiver = receiverHolder.current;
   });
 
   async function endpointAt(path: string, options: Partial<Parameters<typeof createEndpointRow>[2]> = {}) {

@@ -1,16 +1,15 @@
-import net from "node:net";
 import {
+  closedPort,
   createDeliveryRow,
   createEndpointRow,
   createEventRow,
   createStoreRow,
   createTransactionRow,
-  startWebhookReceiver,
   waitUntil,
   type WebhookReceiver,
 } from "@lm/testing";
 import { useApiTestContext } from "../../../api/test/support/harness";
-import { chainRows, checkSignature, enqueueDelivery, waitForChainEnd } from "./support/delivery-helpers";
+import { chainRows, checkSignature, enqueueDelivery, waitForChainEnd, useWebhookReceiver } from "./support/delivery-helpers";
 
 const RETRY_SECONDS = 0.3;
 
@@ -18,13 +17,10 @@ jest.setTimeout(40_000);
 
 describe("webhook delivery", () => {
   const ctx = useApiTestContext({ RETRY_SCHEDULE_SECONDS: Array(5).fill(RETRY_SECONDS).join(",") }, { worker: true });
+  const receiverHolder = useWebhookReceiver();
   let receiver: WebhookReceiver;
-
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-  });
-  afterAll(async () => {
-    await receiver?.close();
+  beforeAll(() => {
+    receiver = receiverHolder.current;
   });
 
   /** A store, an endpoint at `path` of the receiver, an event and its first delivery, enqueued. */
@@ -208,12 +204,3 @@ describe("webhook delivery", () => {
     });
   }, 30_000);
 });
-
-/** A port nothing listens on (bound, then released). */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}

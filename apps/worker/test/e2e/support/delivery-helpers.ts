@@ -4,8 +4,20 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Db, WebhookDelivery } from "@lm/db";
-import { waitUntil } from "@lm/testing";
+import { startWebhookReceiver, waitUntil, type WebhookReceiver } from "@lm/testing";
 import type { WorkerDeps } from "../../../src/deps";
+
+/** Registers `beforeAll`/`afterAll` that start and close a receiver; read `.current` inside tests. */
+export function useWebhookReceiver(): { current: WebhookReceiver } {
+  const holder = {} as { current: WebhookReceiver };
+  beforeAll(async () => {
+    holder.current = await startWebhookReceiver();
+  });
+  afterAll(async () => {
+    await holder.current?.close();
+  });
+  return holder;
+}
 
 /** Enqueues the job of a freshly written first delivery row (`jobId` = row id), as the API does after commit. */
 export async function enqueueDelivery(worker: WorkerDeps, delivery: WebhookDelivery): Promise<void> {
