@@ -123,19 +123,20 @@ export async function createDeliveryRow(
   db: Db,
   input: {
     event: Event;
-    destination: { endpoint: WebhookEndpoint } | { transaction: Transaction & { postback_url: string } };
+    destination: { endpoint: WebhookEndpoint } | { transaction: Transaction };
     scheduledAt?: Date;
   },
 ): Promise<WebhookDelivery> {
   const id = newId("delivery");
-  const destination =
-    "endpoint" in input.destination
-      ? { destination_type: "endpoint" as const, endpoint_id: input.destination.endpoint.id, url: input.destination.endpoint.url }
-      : {
-          destination_type: "postback" as const,
-          transaction_id: input.destination.transaction.id,
-          url: input.destination.transaction.postback_url,
-        };
+  let destination: Pick<WebhookDelivery, "destination_type" | "endpoint_id" | "transaction_id" | "url">;
+  if ("endpoint" in input.destination) {
+    const { endpoint } = input.destination;
+    destination = { destination_type: "endpoint", endpoint_id: endpoint.id, transaction_id: null, url: endpoint.url };
+  } else {
+    const { transaction } = input.destination;
+    if (transaction.postback_url === null) throw new Error("a postback delivery needs a charge with a postback_url");
+    destination = { destination_type: "postback", endpoint_id: null, transaction_id: transaction.id, url: transaction.postback_url };
+  }
   return db.webhookDelivery.create({
     data: {
       id,

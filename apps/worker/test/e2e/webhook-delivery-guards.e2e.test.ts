@@ -72,7 +72,7 @@ describe("webhook delivery guards", () => {
     const { store } = await createStoreRow(ctx.db, ctx.config.encryptionKey, { postbackSecret: null });
     const charge = await createTransactionRow(ctx.db, { storeId: store.id, postbackUrl: `${receiver.url}/nosecret` });
     const event = await createEventRow(ctx.db, { storeId: store.id });
-    const delivery = await createDeliveryRow(ctx.db, { event, destination: { transaction: { ...charge, postback_url: charge.postback_url! } } });
+    const delivery = await createDeliveryRow(ctx.db, { event, destination: { transaction: charge } });
 
     await enqueueDelivery(ctx.worker, delivery);
 

@@ -89,7 +89,7 @@ describe("webhook delivery", () => {
     const event = await createEventRow(ctx.db, { storeId: store.id });
     const delivery = await createDeliveryRow(ctx.db, {
       event,
-      destination: { transaction: { ...charge, postback_url: charge.postback_url! } },
+      destination: { transaction: charge },
     });
 
     await enqueueDelivery(ctx.worker, delivery);
