@@ -3,9 +3,12 @@
  */
 import type { Config } from "@lm/config";
 import { createDb, type Db } from "@lm/db";
+import { resolveHostname, type HostResolver } from "@lm/domain";
 import { createLogger, type Logger } from "@lm/logging";
 import { closeRedis, createProducer, createRedis, whenSettled, type Producer } from "@lm/queue";
 import type { Redis } from "ioredis";
+import { createDeliveryRows, type DeliveryRows } from "./delivery/delivery-rows";
+import { createWebhookHttpClient, type WebhookHttpClient } from "./delivery/http-client";
 
 /** Dependencies of the worker process. */
 export interface WorkerDeps {
@@ -19,20 +22,33 @@ export interface WorkerDeps {
   producerRedis: Redis;
   logger: Logger;
   now: () => Date;
+  /** Batched reads and writes of delivery rows. */
+  deliveryRows: DeliveryRows;
+  /** Posts webhook attempts over keep-alive connections. */
+  webhookClient: WebhookHttpClient;
+  /**
+   * Resolves destination host names inside the socket's lookup at send time (the system resolver); tests replace it
+   * to make a name answer as they need, e.g. a private address at send time (DNS rebinding).
+   */
+  resolveHost: HostResolver;
 }
 
 /** Opens the worker's connections. Close them with {@link closeWorkerDeps}. */
 export function createWorkerDeps(config: Config, options: { logger?: Logger } = {}): WorkerDeps {
   const producerRedis = createRedis(config.redisUrl, "worker");
   const logger = options.logger ?? createLogger({ level: config.logLevel, service: "worker" });
+  const db = createDb(config.databaseUrl, { maxConnections: Math.min(50, config.workerConcurrency + 5) });
   return {
     config,
-    db: createDb(config.databaseUrl, { maxConnections: Math.min(50, config.workerConcurrency + 5) }),
+    db,
     redis: createRedis(config.redisUrl, "worker"),
     producer: createProducer(producerRedis, config.queuePrefix, (err) => logger.warn("queue error", { err: err.message })),
     producerRedis,
     logger,
     now: () => new Date(),
+    deliveryRows: createDeliveryRows(db),
+    webhookClient: createWebhookHttpClient(),
+    resolveHost: resolveHostname,
   };
 }
 
@@ -40,6 +56,7 @@ export function createWorkerDeps(config: Config, options: { logger?: Logger } = 
 export async function closeWorkerDeps(deps: WorkerDeps): Promise<void> {
   await whenSettled(deps.producerRedis);
   await deps.producer.close();
+  deps.webhookClient.close();
   await Promise.all([closeRedis(deps.producerRedis), closeRedis(deps.redis)]);
   await deps.db.$disconnect();
 }

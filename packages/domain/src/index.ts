@@ -9,3 +9,7 @@ export * from "./events/envelope";
 export * from "./accounts";
 export * from "./email";
 export * from "./two-factor";
+export * from "./webhooks/destination";
+export * from "./webhooks/signature";
+export * from "./webhooks/retry-policy";
+export * from "./webhooks/auto-disable";

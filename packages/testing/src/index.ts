@@ -2,3 +2,6 @@ export * from "./queue-cleanup";
 export * from "./template-database";
 export * from "./test-config";
 export * from "./test-database";
+export * from "./webhook-receiver";
+export * from "./wait-until";
+export * from "./webhook.factory";

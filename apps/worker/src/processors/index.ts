@@ -5,6 +5,7 @@
 import type { JobPayloads, QueueName } from "@lm/queue";
 import type { WorkerDeps } from "../deps";
 import { reconcile } from "../sweepers/reconciler";
+import { processWebhookDelivery } from "./webhook-delivery.processor";
 
 /** Handles one job's payload. Throwing makes BullMQ record the job as failed. */
 export type Processor<N extends QueueName> = (deps: WorkerDeps, data: JobPayloads[N]) => Promise<void>;
@@ -14,4 +15,5 @@ export const PROCESSORS: { [N in QueueName]?: Processor<N> } = {
   reconciler: async (deps) => {
     await reconcile(deps);
   },
+  "webhook-delivery": processWebhookDelivery,
 };

@@ -4,9 +4,12 @@
  * twice, or on several workers at once, enqueues nothing twice (job ids are row ids).
  */
 import type { WorkerDeps } from "../deps";
+import { enqueueDueDeliveries } from "./due-deliveries";
 
 /** The sweeps run on every reconciler tick; later issues add theirs here. */
-const SWEEPS: Array<{ name: string; run: (deps: WorkerDeps) => Promise<number> }> = [];
+const SWEEPS: Array<{ name: string; run: (deps: WorkerDeps) => Promise<number> }> = [
+  { name: "due-deliveries", run: enqueueDueDeliveries },
+];
 
 /**
  * Runs every sweep and logs how many jobs each enqueued.

@@ -1,0 +1,388 @@
+/**
+ * `npm run bench:delivery`: throughput and latency of the webhook delivery engine, printed as one JSON object.
+ *
+ * Processes, as deployed: a local receiver answering 200 (child process), the real worker (`apps/worker/src/main.ts`,
+ * child process) and, in this process, the API side: N events fanned out to M account endpoints each, written the way
+ * the API writes them (event and first delivery rows in one transaction, jobs enqueued after commit). Measured in the
+ * same run, the baseline is a bare BullMQ worker (child process) doing the same signed HTTP POSTs with no database;
+ * `ratio` = engine / baseline. The bench makes its own database and queue prefixes and removes them at the end.
+ *
+ * Environment: BENCH_EVENTS (default 2000), BENCH_ENDPOINTS (5), BENCH_FANOUT_CONCURRENCY (16), WORKER_CONCURRENCY (100);
+ * BENCH_PROFILE_DIR writes a CPU profile of the worker process there.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { Worker } from "bullmq";
+import { createDb, type Db } from "@lm/db";
+import { buildEventEnvelope, newId, signatureHeader } from "@lm/domain";
+import { closeRedis, createProducer, createRedis } from "@lm/queue";
+import {
+  REPO_ROOT,
+  createEndpointRow,
+  createStoreRow,
+  createTestDatabase,
+  deleteQueueKeys,
+  ensureTemplateDatabase,
+  testConfig,
+  uniqueQueuePrefix,
+} from "@lm/testing";
+import { createWebhookHttpClient, deliveryHeaders } from "../apps/worker/src/delivery/http-client";
+
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
+const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 5);
+const FANOUT_CONCURRENCY = Number(process.env.BENCH_FANOUT_CONCURRENCY ?? 16);
+const WORKER_CONCURRENCY = Number(process.env.WORKER_CONCURRENCY ?? 100);
+/** When set, the worker process writes a V8 CPU profile there (open it in Chrome DevTools). */
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
+const SECRET = "whsec_benchbenchbenchbenchbenchbenchbenchbenc";
+
+/** A transaction-like `data.object`, the size of a real one. */
+const OBJECT = {
+  id: "txn_01JD3Z8W1Q2R3S4T5V6W7X8Y9Z",
+  object: "transaction",
+  status: "paid",
+  mode: "test",
+  amount: 1990,
+  currency: "BRL",
+  description: "Pedido 1234",
+  external_id: "order-1234",
+  txid: "7f3c2a9b8d1e4f6a0b5c9d2e8f1a3b4c",
+  customer: { name: "Maria Silva", document_masked: "***.456.789-**", email: "maria@example.com" },
+  metadata: { order: "1234" },
+  expires_in: 86400,
+  paid_at: "2026-11-21T12:00:00.000Z",
+  created_at: "2026-11-21T11:59:00.000Z",
+};
+
+async function main(): Promise<void> {
+  const mode = process.argv[2];
+  if (mode === "receiver") return runReceiver();
+  if (mode === "baseline-worker") return runBaselineWorker();
+
+  await ensureTemplateDatabase();
+  const database = await createTestDatabase();
+  const config = testConfig(database.url, { WORKER_CONCURRENCY: String(WORKER_CONCURRENCY) });
+  const baselinePrefix = uniqueQueuePrefix();
+  const children: ChildProcess[] = [];
+  try {
+    const receiver = await startChild(children, ["bench/delivery.bench.ts", "receiver"], {}, /listening (\d+)/);
+    const receiverUrl = `http://127.0.0.1:${receiver.match[1]}`;
+    const baseline = await measureBaseline(children, config.redisUrl, baselinePrefix, receiverUrl);
+    const engine = await measureEngine(children, config, receiverUrl);
+    const ratio = engine.deliveries_per_s / baseline.deliveries_per_s;
+    process.stdout.write(
+      `${JSON.stringify(
+        {
+          events: EVENTS,
+          endpoints_per_event: ENDPOINTS,
+          deliveries: EVENTS * ENDPOINTS,
+          worker_concurrency: WORKER_CONCURRENCY,
+          ...engine,
+          baseline,
+          ratio: round(ratio, 2),
+        },
+        null,
+        2,
+      )}\n`,
+    );
+  } finally {
+    for (const child of children) child.kill("SIGKILL");
+    await deleteQueueKeys(config.redisUrl, config.queuePrefix);
+    await deleteQueueKeys(config.redisUrl, baselinePrefix);
+    await database.drop();
+  }
+}
+
+/**
+ * The engine, in two phases over one real worker process: `live` fans events out while the worker runs (latency from
+ * event to first attempt, and the pipeline's throughput, which the fan-out's own pace may cap); `drain` fans the same
+ * number out while the queue is paused, then times the worker emptying it, which is what the baseline measures too.
+ */
+async function measureEngine(children: ChildProcess[], config: ReturnType<typeof testConfig>, receiverUrl: string) {
+  const db = createDb(config.databaseUrl, { maxConnections: FANOUT_CONCURRENCY + 2 });
+  const redis = createRedis(config.redisUrl, "producer");
+  const producer = createProducer(redis, config.queuePrefix, () => undefined);
+  const queue = producer.queue("webhook-delivery");
+  try {
+    const worker = await startChild(
+      children,
+      ["apps/worker/src/main.ts"],
+      {
+        DATABASE_URL: config.databaseUrl,
+        QUEUE_PREFIX: config.queuePrefix,
+        WORKER_CONCURRENCY: String(WORKER_CONCURRENCY),
+        WEBHOOK_ALLOW_LOCAL_DESTINATIONS: "true",
+        NODE_ENV: "development",
+        LOG_LEVEL: "info",
+      },
+      /worker consuming/,
+      PROFILE_DIR === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`],
+    );
+
+    const live = await storeWithEndpoints(db, config.encryptionKey, receiverUrl);
+    const liveStarted = Date.now();
+    await fanOutAll(db, producer, live);
+    const liveFanOutMs = Date.now() - liveStarted;
+    await waitForAttempts(db, live);
+
+    const drain = await storeWithEndpoints(db, config.encryptionKey, receiverUrl);
+    await queue.pause();
+    await fanOutAll(db, producer, drain);
+    const drainStarted = Date.now();
+    await queue.resume();
+    await waitForAttempts(db, drain);
+    const drainMs = Date.now() - drainStarted;
+
+    // A graceful stop, so that BENCH_PROFILE_DIR gets its profile written.
+    const exited = new Promise((resolve) => worker.child.once("exit", resolve));
+    worker.child.kill("SIGTERM");
+    await exited;
+    const total = EVENTS * ENDPOINTS;
+    return {
+      deliveries_per_s: round((total / drainMs) * 1000, 0),
+      drain_ms: drainMs,
+      live: { fan_out_ms: liveFanOutMs, ...(await liveFigures(db, live)) },
+    };
+  } finally {
+    await producer.close();
+    await closeRedis(redis);
+    await db.$disconnect();
+  }
+}
+
+/** A store and its endpoints, as the fan-out needs them. */
+interface BenchStore {
+  id: string;
+  endpoints: Array<{ id: string; url: string }>;
+}
+
+/** A store with {@link ENDPOINTS} enabled endpoints on the receiver, subscribed to everything. */
+async function storeWithEndpoints(db: Db, encryptionKey: Buffer, receiverUrl: string): Promise<BenchStore> {
+  const { store } = await createStoreRow(db, encryptionKey);
+  const endpoints = [];
+  for (let i = 0; i < ENDPOINTS; i++) {
+    const { endpoint } = await createEndpointRow(db, encryptionKey, { storeId: store.id, url: `${receiverUrl}/endpoint-${i}` });
+    endpoints.push({ id: endpoint.id, url: endpoint.url });
+  }
+  return { id: store.id, endpoints };
+}
+
+/** Fans {@link EVENTS} events of `storeId` out, {@link FANOUT_CONCURRENCY} at a time, enqueueing after each commit. */
+async function fanOutAll(db: Db, producer: ReturnType<typeof createProducer>, store: BenchStore): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: FANOUT_CONCURRENCY }, async () => {
+      while (next < EVENTS) {
+        next += 1;
+        const deliveryIds = await fanOut(db, store);
+        await producer.enqueueBulk(
+          "webhook-delivery",
+          deliveryIds.map((deliveryId) => ({ data: { deliveryId }, jobId: deliveryId })),
+        );
+      }
+    }),
+  );
+}
+
+/** Waits until every delivery of `store` has been attempted. */
+async function waitForAttempts(db: Db, store: BenchStore): Promise<void> {
+  const total = EVENTS * ENDPOINTS;
+  const deadline = Date.now() + 600_000;
+  for (;;) {
+    const done = await db.webhookDelivery.count({ where: { store_id: store.id, status: { not: "pending" } } });
+    if (done >= total) return;
+    if (Date.now() > deadline) throw new Error(`only ${done} of ${total} deliveries attempted`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * One event and its first delivery rows committed together, the rows the API's fan-out writes. The endpoints are read
+ * once per store rather than in every transaction, so that the bench's own writing costs the worker as little CPU as
+ * possible on a shared machine (the API's request cost is `bench:api`'s subject).
+ */
+async function fanOut(db: Db, store: BenchStore): Promise<string[]> {
+  const now = new Date();
+  const eventId = newId("event");
+  const rows = store.endpoints.map((endpoint) => {
+    const id = newId("delivery");
+    return {
+      id,
+      chain_id: id,
+      attempt: 1,
+      status: "pending" as const,
+      event_id: eventId,
+      event_type: "transaction.paid",
+      store_id: store.id,
+      destination_type: "endpoint" as const,
+      endpoint_id: endpoint.id,
+      url: endpoint.url,
+      scheduled_at: now,
+      created_at: now,
+    };
+  });
+  await db.$transaction([
+    db.event.create({
+      data: { id: eventId, store_id: store.id, mode: "test", type: "transaction.paid", data: OBJECT, created_at: now },
+    }),
+    db.webhookDelivery.createMany({ data: rows }),
+  ]);
+  return rows.map((row) => row.id);
+}
+
+/** From the rows of `store`: first event written to last attempt finished; event to attempt 1. */
+async function liveFigures(db: Db, store: BenchStore) {
+  const [row] = await db.$queryRaw<
+    Array<{ deliveries: bigint; succeeded: bigint; window_ms: number; p50: number; p99: number }>
+  >`
+    SELECT count(*) AS deliveries,
+           count(*) FILTER (WHERE d.status = 'succeeded') AS succeeded,
+           extract(epoch FROM max(d.attempted_at + d.duration_ms * interval '1 millisecond') - min(e.created_at)) * 1000
+             AS window_ms,
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM d.attempted_at - e.created_at) * 1000) AS p50,
+           percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM d.attempted_at - e.created_at) * 1000) AS p99
+    FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+    WHERE d.attempt = 1 AND d.store_id = ${store.id}`;
+  if (!row) throw new Error("no deliveries");
+  return {
+    succeeded: Number(row.succeeded),
+    window_ms: Math.round(Number(row.window_ms)),
+    pipeline_deliveries_per_s: round((Number(row.deliveries) / Number(row.window_ms)) * 1000, 0),
+    event_to_first_attempt_ms: { p50: round(Number(row.p50), 1), p99: round(Number(row.p99), 1) },
+  };
+}
+
+/** The baseline: the same number of jobs through a bare BullMQ worker process doing the same POST, no database. */
+async function measureBaseline(children: ChildProcess[], redisUrl: string, prefix: string, receiverUrl: string) {
+  const total = EVENTS * ENDPOINTS;
+  const redis = createRedis(redisUrl, "producer");
+  const producer = createProducer(redis, prefix, () => undefined);
+  try {
+    const worker = await startChild(
+      children,
+      ["bench/delivery.bench.ts", "baseline-worker"],
+      { BENCH_PREFIX: prefix, BENCH_TOTAL: String(total), BENCH_RECEIVER: receiverUrl, REDIS_URL: redisUrl },
+      /baseline ready/,
+    );
+    const queue = producer.queue("webhook-delivery");
+    await queue.pause();
+    for (let i = 0; i < total; i += 1000) {
+      const jobs = Array.from({ length: Math.min(1000, total - i) }, (_, j) => {
+        const deliveryId = newId("delivery");
+        return { data: { deliveryId: `${deliveryId}:${(i + j) % ENDPOINTS}` }, jobId: deliveryId };
+      });
+      await producer.enqueueBulk("webhook-delivery", jobs);
+    }
+    const started = Date.now();
+    await queue.resume();
+    const done = await waitForOutput(worker.child, /baseline done (\d+)/);
+    const ms = Number(done[1]) - started;
+    return { deliveries: total, window_ms: ms, deliveries_per_s: round((total / ms) * 1000, 0) };
+  } finally {
+    await producer.close();
+    await closeRedis(redis);
+  }
+}
+
+/** Child: a bare BullMQ worker that signs and POSTs each job's envelope and reports when all are done. */
+async function runBaselineWorker(): Promise<void> {
+  const total = Number(process.env.BENCH_TOTAL);
+  const receiverUrl = process.env.BENCH_RECEIVER as string;
+  const client = createWebhookHttpClient();
+  const policy = { allowLocal: true, resolve: async () => ["127.0.0.1"] };
+  const connection = createRedis(process.env.REDIS_URL as string, "worker");
+  let completed = 0;
+  const worker = new Worker(
+    "webhook-delivery",
+    async (job) => {
+      const [deliveryId, endpoint] = String(job.data.deliveryId).split(":");
+      const created = new Date();
+      const body = JSON.stringify(
+        buildEventEnvelope({ id: newId("event"), type: "transaction.paid", mode: "test", data: OBJECT, created_at: created }),
+      );
+      const headers = deliveryHeaders({
+        eventId: "evt_bench",
+        eventType: "transaction.paid",
+        deliveryId: deliveryId as string,
+        attempt: 1,
+        signature: signatureHeader([SECRET], Math.floor(created.getTime() / 1000), body),
+      });
+      const outcome = await client.post(`${receiverUrl}/endpoint-${endpoint}`, body, headers, policy);
+      if (outcome.error !== null) throw new Error(outcome.error);
+      completed += 1;
+      if (completed === total) process.stdout.write(`baseline done ${Date.now()}\n`);
+    },
+    { connection, prefix: process.env.BENCH_PREFIX as string, concurrency: WORKER_CONCURRENCY },
+  );
+  await worker.waitUntilReady();
+  process.stdout.write("baseline ready\n");
+}
+
+/** Child: a receiver that answers every POST with 200 as fast as it can, with keep-alive. */
+async function runReceiver(): Promise<void> {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => res.end("ok"));
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  process.stdout.write(`listening ${(server.address() as AddressInfo).port}\n`);
+}
+
+/**
+ * Starts `node --import tsx <args>` (no tsx CLI in between, so signals reach the process itself) and waits for a line
+ * of its output matching `ready`.
+ */
+async function startChild(
+  children: ChildProcess[],
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+  nodeArgs: string[] = [],
+) {
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(child);
+  const match = await waitForOutput(child, ready);
+  return { child, match };
+}
+
+/** Resolves with the first match of `pattern` in the child's output; rejects if it exits first. */
+function waitForOutput(child: ChildProcess, pattern: RegExp): Promise<RegExpMatchArray> {
+  return new Promise((resolve, reject) => {
+    let output = "";
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = pattern.exec(output);
+      if (match) {
+        child.stdout?.off("data", onData);
+        child.stderr?.off("data", onData);
+        child.off("exit", onExit);
+        resolve(match);
+      }
+    };
+    const onExit = (code: number | null) => reject(new Error(`child exited (${code}) before ${pattern}:\n${output}`));
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.once("exit", onExit);
+  });
+}
+
+function round(value: number, digits: number): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+main().then(
+  () => {
+    if (process.argv[2] === undefined) process.exit(0);
+  },
+  (err: unknown) => {
+    process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  },
+);
