@@ -2,13 +2,12 @@
  * The API and worker as real processes: start-up refuses bad configuration, serves probes, stops on SIGTERM.
  */
 import { spawn } from "node:child_process";
-import path from "node:path";
 import { REPO_ROOT, createTestDatabase, testConfig, type TestDatabase } from "@lm/testing";
 
-const tsx = path.join(REPO_ROOT, "node_modules", ".bin", "tsx");
 
 function startProcess(entry: string, env: Record<string, string>) {
-  const child = spawn(tsx, [entry], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  // As `npm run start:api` does: node loads tsx as a module hook, so signals reach our own handlers directly.
+  const child = spawn(process.execPath, ["--import", "tsx", entry], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
   child.stderr.on("data", (chunk) => (output += chunk));
