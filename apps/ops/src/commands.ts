@@ -1,6 +1,7 @@
 /**
  * The operators' commands by name (DESIGN §5 "Operators' command line").
  */
+import { acquirerCreate } from "./acquirer-create";
 import { apiKeyCreate } from "./api-key-create";
 import type { Command } from "./command";
 import { sellerCreate } from "./seller-create";
@@ -11,4 +12,5 @@ export const COMMANDS: Record<string, Command> = {
   "seller:create": sellerCreate,
   "seller:kyc": sellerKyc,
   "api-key:create": apiKeyCreate,
+  "acquirer:create": acquirerCreate,
 };

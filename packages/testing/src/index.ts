@@ -2,3 +2,4 @@ export * from "./queue-cleanup";
 export * from "./template-database";
 export * from "./test-config";
 export * from "./test-database";
+export * from "./merchant.factory";

@@ -5,6 +5,8 @@
 import type { JobPayloads, QueueName } from "@lm/queue";
 import type { WorkerDeps } from "../deps";
 import { reconcile } from "../sweepers/reconciler";
+import { chargeExpiryProcessor } from "./charge-expiry.processor";
+import { inboxProcessingProcessor } from "./inbox-processing.processor";
 
 /** Handles one job's payload. Throwing makes BullMQ record the job as failed. */
 export type Processor<N extends QueueName> = (deps: WorkerDeps, data: JobPayloads[N]) => Promise<void>;
@@ -14,4 +16,6 @@ export const PROCESSORS: { [N in QueueName]?: Processor<N> } = {
   reconciler: async (deps) => {
     await reconcile(deps);
   },
+  "charge-expiry": chargeExpiryProcessor,
+  "inbox-processing": inboxProcessingProcessor,
 };

@@ -3,10 +3,14 @@
  * crash between commit and enqueue and a Redis flush. Each sweep is a function of the database alone, so running it
  * twice, or on several workers at once, enqueues nothing twice (job ids are row ids).
  */
+import { enqueueOverdueExpiries, enqueueStrandedInboxItems } from "@lm/domain";
 import type { WorkerDeps } from "../deps";
 
 /** The sweeps run on every reconciler tick; later issues add theirs here. */
-const SWEEPS: Array<{ name: string; run: (deps: WorkerDeps) => Promise<number> }> = [];
+const SWEEPS: Array<{ name: string; run: (deps: WorkerDeps) => Promise<number> }> = [
+  { name: "charge-expiry", run: enqueueOverdueExpiries },
+  { name: "inbox-processing", run: enqueueStrandedInboxItems },
+];
 
 /**
  * Runs every sweep and logs how many jobs each enqueued.
