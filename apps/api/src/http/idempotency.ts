@@ -24,11 +24,11 @@ export interface Reply {
 /** Printable ASCII without spaces, 1 to 255 characters (Stripe accepts up to 255). */
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
-/** SHA-256 of what makes two requests "the same": method, path (no query) and the exact body bytes. */
-function requestHash(req: Request): string {
+/** SHA-256 (hex) of what makes two requests "the same": method, path (no query) and the exact body bytes. */
+export function requestFingerprint(method: string, path: string, rawBody: Buffer | undefined): string {
   return createHash("sha256")
-    .update(`${req.method} ${req.baseUrl}${req.path}\n`)
-    .update(req.rawBody ?? Buffer.alloc(0))
+    .update(`${method} ${path}\n`)
+    .update(rawBody ?? Buffer.alloc(0))
     .digest("hex");
 }
 
@@ -48,7 +48,9 @@ export function idempotent(deps: Pick<AppDeps, "db" | "now">, handler: (req: Req
     if (!KEY_PATTERN.test(key)) {
       throw validationFailed("Idempotency-Key must be 1 to 255 printable ASCII characters.", "Idempotency-Key");
     }
-    const claim = await claimIdempotencyKey(deps.db, merchantOf(res), { key, requestHash: requestHash(req), now: deps.now() });
+    const path = req.originalUrl.split("?")[0] ?? "";
+    const requestHash = requestFingerprint(req.method, path, req.rawBody);
+    const claim = await claimIdempotencyKey(deps.db, merchantOf(res), { key, requestHash, now: deps.now() });
     if (claim.kind === "replay") {
       res.setHeader("Idempotent-Replayed", "true");
       res.status(claim.status).json(claim.body);
