@@ -6,8 +6,7 @@ import {
   signatureHeader,
   valorFromCentavos,
 } from "@lm/domain";
-import { createTestMerchant, type TestMerchant } from "@lm/testing";
-import { chargeBody, merchantClient } from "../support/merchant-client";
+import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
 
 let sequence = 0;
@@ -16,12 +15,9 @@ const e2e = () => `E12345678202611211200${String(++sequence).padStart(11, "0")}`
 
 describe("POST /v1/acquirers/{slug}/notifications and inbox processing", () => {
   const ctx = useApiTestContext();
-  let merchant: TestMerchant;
-  let client: ReturnType<typeof merchantClient>;
+  const merchant = useTestMerchant(ctx);
   let sandboxSecret: string;
   beforeAll(async () => {
-    merchant = await createTestMerchant(ctx.db);
-    client = merchantClient(ctx.app, merchant.testKey);
     sandboxSecret = sandboxAcquirerSecret(ctx.config.encryptionKey);
   });
 
@@ -73,7 +69,7 @@ describe("POST /v1/acquirers/{slug}/notifications and inbox processing", () => {
 
     expect(await processInboxItem(ctx.deps, item!.id)).toBe("paid");
 
-    const read = (await client.get(`/v1/transactions/${txn.id}`)).body;
+    const read = (await merchant.client.get(`/v1/transactions/${txn.id}`)).body;
     expect(read).toMatchObject({
       status: "paid",
       paid_at: payment.horario,
@@ -125,7 +121,7 @@ describe("POST /v1/acquirers/{slug}/notifications and inbox processing", () => {
     expect(item).toMatchObject({ signature_valid: false, error: `invalid_signature: ${reason}` });
     expect(await queuedIds()).not.toContain(item!.id);
     expect(await processInboxItem(ctx.deps, item!.id)).toBe("skipped");
-    expect((await client.get(`/v1/transactions/${txn.id}`)).body.status).toBe("pending");
+    expect((await merchant.client.get(`/v1/transactions/${txn.id}`)).body.status).toBe("pending");
   });
 
   test("when the body was changed after signing, then the signature is invalid", async () => {
@@ -178,12 +174,12 @@ describe("POST /v1/acquirers/{slug}/notifications and inbox processing", () => {
     expect((await ctx.db.inboxItem.findUniqueOrThrow({ where: { id: item!.id } })).error).toBe(
       "amount_mismatch: expected 1050, received 1049",
     );
-    expect((await client.get(`/v1/transactions/${txn.id}`)).body.status).toBe("pending");
+    expect((await merchant.client.get(`/v1/transactions/${txn.id}`)).body.status).toBe("pending");
   });
 
   test("when the charge is no longer pending, then not_pending is recorded and the charge is unchanged", async () => {
     const txn = await charge();
-    await client.post(`/v1/transactions/${txn.id}/cancel`).expect(200);
+    await merchant.client.post(`/v1/transactions/${txn.id}/cancel`).expect(200);
     const payment = paymentOf(txn);
     await post(pixBody(payment)).expect(200);
     const [item] = await itemsFor(payment.endToEndId);
@@ -191,7 +187,7 @@ describe("POST /v1/acquirers/{slug}/notifications and inbox processing", () => {
     expect(await processInboxItem(ctx.deps, item!.id)).toBe("not_pending");
 
     expect((await ctx.db.inboxItem.findUniqueOrThrow({ where: { id: item!.id } })).error).toBe("not_pending: canceled");
-    expect((await client.get(`/v1/transactions/${txn.id}`)).body).toMatchObject({ status: "canceled", payment: null });
+    expect((await merchant.client.get(`/v1/transactions/${txn.id}`)).body).toMatchObject({ status: "canceled", payment: null });
   });
 
   test("when the payment happened after expires_at, then not_pending: expired", async () => {

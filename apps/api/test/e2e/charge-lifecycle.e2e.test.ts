@@ -1,6 +1,5 @@
-import { createTestMerchant, type TestMerchant } from "@lm/testing";
 import { reconcile } from "../../../worker/src/sweepers/reconciler";
-import { chargeBody, merchantClient } from "../support/merchant-client";
+import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
 
 /** Polls `read` until `done` holds, for at most `timeoutMs`. */
@@ -15,18 +14,13 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
 
 describe("charge lifecycle with the worker running", () => {
   const ctx = useApiTestContext({}, { worker: true });
-  let merchant: TestMerchant;
-  let client: ReturnType<typeof merchantClient>;
-  beforeAll(async () => {
-    merchant = await createTestMerchant(ctx.db);
-    client = merchantClient(ctx.app, merchant.testKey);
-  });
-  const read = (id: string) => async () => (await client.get(`/v1/transactions/${id}`)).body;
+  const merchant = useTestMerchant(ctx);
+  const read = (id: string) => async () => (await merchant.client.get(`/v1/transactions/${id}`)).body;
 
   test("when a test charge's payment is simulated, then the sandbox notification is stored and the worker marks it paid", async () => {
-    const txn = (await client.post("/v1/transactions", chargeBody()).expect(201)).body;
+    const txn = (await merchant.client.post("/v1/transactions", chargeBody()).expect(201)).body;
 
-    const res = await client.post(`/v1/transactions/${txn.id}/simulate-payment`);
+    const res = await merchant.client.post(`/v1/transactions/${txn.id}/simulate-payment`);
 
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ id: txn.id, status: "pending" });
@@ -48,10 +42,10 @@ describe("charge lifecycle with the worker running", () => {
   });
 
   test("when the charge is no longer pending, then simulate-payment is 409 invalid_state", async () => {
-    const txn = (await client.post("/v1/transactions", chargeBody()).expect(201)).body;
-    await client.post(`/v1/transactions/${txn.id}/cancel`).expect(200);
+    const txn = (await merchant.client.post("/v1/transactions", chargeBody()).expect(201)).body;
+    await merchant.client.post(`/v1/transactions/${txn.id}/cancel`).expect(200);
 
-    const res = await client.post(`/v1/transactions/${txn.id}/simulate-payment`);
+    const res = await merchant.client.post(`/v1/transactions/${txn.id}/simulate-payment`);
 
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe("invalid_state");
@@ -68,7 +62,7 @@ describe("charge lifecycle with the worker running", () => {
   });
 
   test("when an overdue charge's job is lost, then the reconciler enqueues it and the worker expires it", async () => {
-    const txn = (await client.post("/v1/transactions", chargeBody()).expect(201)).body;
+    const txn = (await merchant.client.post("/v1/transactions", chargeBody()).expect(201)).body;
     await ctx.deps.producer.queue("charge-expiry").remove(txn.id);
     await ctx.db.transaction.update({ where: { id: txn.id }, data: { expires_at: new Date(Date.now() - 1_000) } });
 

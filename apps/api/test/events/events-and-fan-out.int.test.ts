@@ -1,16 +1,11 @@
 import { encryptSecret, newId } from "@lm/domain";
-import { createTestMerchant, type TestMerchant } from "@lm/testing";
-import { chargeBody, merchantClient } from "../support/merchant-client";
+import { createTestMerchant } from "@lm/testing";
+import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
 
 describe("events and fan-out of transaction state changes", () => {
   const ctx = useApiTestContext();
-  let merchant: TestMerchant;
-  let client: ReturnType<typeof merchantClient>;
-  beforeAll(async () => {
-    merchant = await createTestMerchant(ctx.db);
-    client = merchantClient(ctx.app, merchant.testKey);
-  });
+  const merchant = useTestMerchant(ctx);
 
   async function endpoint(storeId: string, mode: "live" | "test", events: string[], extra: { enabled?: boolean; deleted_at?: Date } = {}) {
     const id = newId("webhookEndpoint");
@@ -32,10 +27,10 @@ describe("events and fan-out of transaction state changes", () => {
     ctx.db.event.findMany({ where: { data: { path: ["id"], equals: transactionId } }, orderBy: { id: "asc" } });
 
   test("when a charge is created, then transaction.created is stored with data equal to the GET reply", async () => {
-    const created = (await client.post("/v1/transactions", chargeBody()).expect(201)).body;
+    const created = (await merchant.client.post("/v1/transactions", chargeBody()).expect(201)).body;
 
     const [event] = await eventsOf(created.id);
-    const read = (await client.get(`/v1/transactions/${created.id}`)).body;
+    const read = (await merchant.client.get(`/v1/transactions/${created.id}`)).body;
 
     expect(event).toMatchObject({ type: "transaction.created", mode: "test", store_id: merchant.storeId });
     expect(event?.data).toEqual(read);
@@ -43,26 +38,26 @@ describe("events and fan-out of transaction state changes", () => {
   });
 
   test("when a charge is canceled, then 200 canceled and transaction.canceled carries the charge as the reply shows it", async () => {
-    const created = (await client.post("/v1/transactions", chargeBody()).expect(201)).body;
+    const created = (await merchant.client.post("/v1/transactions", chargeBody()).expect(201)).body;
 
-    const res = await client.post(`/v1/transactions/${created.id}/cancel`);
+    const res = await merchant.client.post(`/v1/transactions/${created.id}/cancel`);
 
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: "canceled", canceled_at: expect.any(String) });
     const events = await eventsOf(created.id);
     expect(events.map((e) => e.type)).toEqual(["transaction.created", "transaction.canceled"]);
     expect(events[1]?.data).toEqual(res.body);
-    expect((await client.get(`/v1/transactions/${created.id}`)).body).toEqual(res.body);
+    expect((await merchant.client.get(`/v1/transactions/${created.id}`)).body).toEqual(res.body);
   });
 
   test("when a charge that is not pending is canceled, then 409 invalid_state and no event is written", async () => {
-    const created = (await client.post("/v1/transactions", chargeBody()).expect(201)).body;
-    await client.post(`/v1/transactions/${created.id}/cancel`).expect(200);
-    const expired = (await client.post("/v1/transactions", chargeBody()).expect(201)).body;
+    const created = (await merchant.client.post("/v1/transactions", chargeBody()).expect(201)).body;
+    await merchant.client.post(`/v1/transactions/${created.id}/cancel`).expect(200);
+    const expired = (await merchant.client.post("/v1/transactions", chargeBody()).expect(201)).body;
     await ctx.db.transaction.update({ where: { id: expired.id }, data: { expires_at: new Date(Date.now() - 1000) } });
 
-    const again = await client.post(`/v1/transactions/${created.id}/cancel`);
-    const late = await client.post(`/v1/transactions/${expired.id}/cancel`);
+    const again = await merchant.client.post(`/v1/transactions/${created.id}/cancel`);
+    const late = await merchant.client.post(`/v1/transactions/${expired.id}/cancel`);
 
     expect(again.status).toBe(409);
     expect(again.body.error).toMatchObject({ code: "invalid_state" });
@@ -113,10 +108,10 @@ describe("events and fan-out of transaction state changes", () => {
 
   describe("GET /v1/events", () => {
     test("when an event is read by id, then its envelope, with data.object equal to the transaction at that moment", async () => {
-      const charge = (await client.post("/v1/transactions", chargeBody()).expect(201)).body;
+      const charge = (await merchant.client.post("/v1/transactions", chargeBody()).expect(201)).body;
       const [event] = await eventsOf(charge.id);
 
-      const res = await client.get(`/v1/events/${event!.id}`);
+      const res = await merchant.client.get(`/v1/events/${event!.id}`);
 
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
@@ -151,7 +146,7 @@ describe("events and fan-out of transaction state changes", () => {
       const charge = (await merchantClient(ctx.app, other.testKey).post("/v1/transactions", chargeBody()).expect(201)).body;
       const [event] = await eventsOf(charge.id);
 
-      expect((await client.get(`/v1/events/${event!.id}`)).status).toBe(404);
+      expect((await merchant.client.get(`/v1/events/${event!.id}`)).status).toBe(404);
       expect((await merchantClient(ctx.app, other.liveKey).get(`/v1/events/${event!.id}`)).status).toBe(404);
       expect((await merchantClient(ctx.app, other.testKey).get(`/v1/events/${event!.id}`)).status).toBe(200);
     });

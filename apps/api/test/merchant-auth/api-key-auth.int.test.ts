@@ -1,8 +1,7 @@
 import { RateLimiterRedis } from "rate-limiter-flexible";
 import request from "supertest";
 import { createApiKey, hashApiKey } from "@lm/domain";
-import { createTestMerchant, type TestMerchant } from "@lm/testing";
-import { chargeBody, merchantClient } from "../support/merchant-client";
+import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
 
 const unauthenticated = {
@@ -11,10 +10,7 @@ const unauthenticated = {
 
 describe("merchant API authentication", () => {
   const ctx = useApiTestContext();
-  let merchant: TestMerchant;
-  beforeAll(async () => {
-    merchant = await createTestMerchant(ctx.db);
-  });
+  const merchant = useTestMerchant(ctx);
 
   test("when no Authorization header is sent, then 401 authentication_required", async () => {
     const res = await request(ctx.app).get("/v1/transactions");

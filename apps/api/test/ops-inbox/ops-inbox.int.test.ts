@@ -8,21 +8,19 @@ import {
   signatureHeader,
   valorFromCentavos,
 } from "@lm/domain";
-import { createTestMerchant, type TestMerchant } from "@lm/testing";
 import { errorHandler } from "../../src/http/error-handler";
 import { jsonBody } from "../../src/http/json-body";
 import { requestId } from "../../src/http/request-id";
 import { opsInboxRouter } from "../../src/routes/ops-inbox/ops-inbox.router";
-import { chargeBody, merchantClient } from "../support/merchant-client";
+import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
 
 describe("ops inbox API", () => {
   const ctx = useApiTestContext();
-  let merchant: TestMerchant;
+  const merchant = useTestMerchant(ctx);
   /** The inbox routes without the (placeholder) operator guard, as they will run behind a real ops session. */
   let opsApp: express.Express;
   beforeAll(async () => {
-    merchant = await createTestMerchant(ctx.db);
     opsApp = express();
     opsApp.use(requestId, jsonBody());
     opsApp.use("/v1/ops/inbox", opsInboxRouter(ctx.deps));

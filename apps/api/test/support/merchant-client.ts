@@ -3,6 +3,8 @@
  */
 import type { Express } from "express";
 import request from "supertest";
+import { createTestMerchant, type TestMerchant } from "@lm/testing";
+import type { ApiTestContext } from "./harness";
 
 /** Requests with `Authorization: Bearer <key>`. */
 export function merchantClient(app: Express, key: string) {
@@ -14,6 +16,25 @@ export function merchantClient(app: Express, key: string) {
       return body === undefined ? r : r.send(body);
     },
   };
+}
+
+/** A merchant client. */
+export type MerchantClient = ReturnType<typeof merchantClient>;
+
+/** A test merchant (see `createTestMerchant`) with a client authenticated by its test key. */
+export type MerchantFixture = TestMerchant & { client: MerchantClient };
+
+/**
+ * Registers a `beforeAll` that creates a merchant for the file; the returned object is filled in then.
+ * @param options.name - the seller's and store's name
+ */
+export function useTestMerchant(ctx: ApiTestContext, options: { name?: string } = {}): MerchantFixture {
+  const fixture = {} as MerchantFixture;
+  beforeAll(async () => {
+    Object.assign(fixture, await createTestMerchant(ctx.db, options));
+    fixture.client = merchantClient(ctx.app, fixture.testKey);
+  });
+  return fixture;
 }
 
 /** A valid creation body; override fields per test. */

@@ -1,19 +1,13 @@
 import { enqueueOverdueExpiries, expireTransaction } from "@lm/domain";
-import { createTestMerchant, type TestMerchant } from "@lm/testing";
-import { chargeBody, merchantClient } from "../support/merchant-client";
+import { chargeBody, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
 
 describe("charge expiry", () => {
   const ctx = useApiTestContext();
-  let merchant: TestMerchant;
-  let client: ReturnType<typeof merchantClient>;
-  beforeAll(async () => {
-    merchant = await createTestMerchant(ctx.db);
-    client = merchantClient(ctx.app, merchant.testKey);
-  });
+  const merchant = useTestMerchant(ctx);
   const expiryQueue = () => ctx.deps.producer.queue("charge-expiry");
   const charge = async (overrides: Record<string, unknown> = {}) =>
-    (await client.post("/v1/transactions", chargeBody(overrides)).expect(201)).body;
+    (await merchant.client.post("/v1/transactions", chargeBody(overrides)).expect(201)).body;
   const makeOverdue = (id: string) =>
     ctx.db.transaction.update({ where: { id }, data: { expires_at: new Date(Date.now() - 5_000) } });
 
@@ -37,7 +31,7 @@ describe("charge expiry", () => {
     const row = await ctx.db.transaction.findUniqueOrThrow({ where: { id: txn.id } });
     expect(row.status).toBe("expired");
     expect(row.expired_at).toEqual(row.expires_at);
-    const read = (await client.get(`/v1/transactions/${txn.id}`)).body;
+    const read = (await merchant.client.get(`/v1/transactions/${txn.id}`)).body;
     const event = await ctx.db.event.findFirstOrThrow({ where: { type: "transaction.expired", data: { path: ["id"], equals: txn.id } } });
     expect(event.data).toEqual(read);
     expect(await ctx.db.webhookDelivery.count({ where: { event_id: event.id, destination_type: "postback" } })).toBe(1);
@@ -49,7 +43,7 @@ describe("charge expiry", () => {
     await expireTransaction(ctx.deps, expired.id);
     const notDue = await charge();
     const canceled = await charge();
-    await client.post(`/v1/transactions/${canceled.id}/cancel`).expect(200);
+    await merchant.client.post(`/v1/transactions/${canceled.id}/cancel`).expect(200);
     await makeOverdue(canceled.id);
     const eventsBefore = await ctx.db.event.count();
 

@@ -1,21 +1,15 @@
 import { isValidPixPayload, getPixPayloadInfo } from "@brazilian-utils/brazilian-utils";
-import { createTestMerchant, type TestMerchant } from "@lm/testing";
-import { chargeBody, merchantClient } from "../support/merchant-client";
+import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 describe("POST /v1/transactions", () => {
   const ctx = useApiTestContext();
-  let merchant: TestMerchant;
-  let client: ReturnType<typeof merchantClient>;
-  beforeAll(async () => {
-    merchant = await createTestMerchant(ctx.db, { name: "Padaria Pão Quente" });
-    client = merchantClient(ctx.app, merchant.testKey);
-  });
+  const merchant = useTestMerchant(ctx, { name: "Padaria Pão Quente" });
 
   test("when the body is valid, then 201 with the transaction in its wire shape, pending, in the key's mode", async () => {
-    const res = await client.post("/v1/transactions", chargeBody({ external_id: "order-1", expires_in: 3600 }));
+    const res = await merchant.client.post("/v1/transactions", chargeBody({ external_id: "order-1", expires_in: 3600 }));
 
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
@@ -46,7 +40,7 @@ describe("POST /v1/transactions", () => {
   });
 
   test("when expires_in is omitted, then it defaults to 86400 seconds", async () => {
-    const res = await client.post("/v1/transactions", { amount: 100 });
+    const res = await merchant.client.post("/v1/transactions", { amount: 100 });
 
     expect(res.status).toBe(201);
     expect(res.body.expires_in).toBe(86400);
@@ -54,7 +48,7 @@ describe("POST /v1/transactions", () => {
   });
 
   test("when created with a test key, then copy_paste is a valid dynamic BR Code on the sandbox host, never a key", async () => {
-    const res = await client.post("/v1/transactions", chargeBody());
+    const res = await merchant.client.post("/v1/transactions", chargeBody());
 
     const code: string = res.body.pix.copy_paste;
     expect(isValidPixPayload(code)).toBe(true);
@@ -73,7 +67,7 @@ describe("POST /v1/transactions", () => {
   });
 
   test("when created, then the QR code is a PNG image (base64) and is stored with the charge", async () => {
-    const res = await client.post("/v1/transactions", chargeBody());
+    const res = await merchant.client.post("/v1/transactions", chargeBody());
 
     const png = Buffer.from(res.body.pix.qr_code_png_base64, "base64");
     expect(png.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
@@ -83,13 +77,13 @@ describe("POST /v1/transactions", () => {
   });
 
   test("when two charges are created, then their txids differ", async () => {
-    const [a, b] = await Promise.all([client.post("/v1/transactions", chargeBody()), client.post("/v1/transactions", chargeBody())]);
+    const [a, b] = await Promise.all([merchant.client.post("/v1/transactions", chargeBody()), merchant.client.post("/v1/transactions", chargeBody())]);
 
     expect(a.body.txid).not.toBe(b.body.txid);
   });
 
   test("when the customer has a valid CNPJ, then it is accepted and masked", async () => {
-    const res = await client.post("/v1/transactions", chargeBody({ customer: { name: "ACME LTDA", document: "11.222.333/0001-81" } }));
+    const res = await merchant.client.post("/v1/transactions", chargeBody({ customer: { name: "ACME LTDA", document: "11.222.333/0001-81" } }));
 
     expect(res.status).toBe(201);
     expect(res.body.customer).toEqual({ name: "ACME LTDA", document_masked: "**.222.333/0001-**", email: null });
@@ -119,7 +113,7 @@ describe("POST /v1/transactions", () => {
   ])("when %s, then 400 validation_failed naming the param", async (_situation, overrides, param) => {
     const before = await ctx.db.transaction.count();
 
-    const res = await client.post("/v1/transactions", chargeBody(overrides));
+    const res = await merchant.client.post("/v1/transactions", chargeBody(overrides));
 
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ type: "invalid_request_error", code: "validation_failed", param });
@@ -133,16 +127,16 @@ describe("POST /v1/transactions", () => {
     ["a metadata address", "http://169.254.169.254/latest/meta-data"],
     ["something that is not a URL", "not a url"],
   ])("when postback_url has %s, then 400 invalid_url with param postback_url", async (_situation, url) => {
-    const res = await client.post("/v1/transactions", chargeBody({ postback_url: url }));
+    const res = await merchant.client.post("/v1/transactions", chargeBody({ postback_url: url }));
 
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: "invalid_url", param: "postback_url" });
   });
 
   test("when external_id repeats in the same store and mode, then 409 invalid_state; in the other mode it is free", async () => {
-    expect((await client.post("/v1/transactions", chargeBody({ external_id: "dup-1" }))).status).toBe(201);
+    expect((await merchant.client.post("/v1/transactions", chargeBody({ external_id: "dup-1" }))).status).toBe(201);
 
-    const again = await client.post("/v1/transactions", chargeBody({ external_id: "dup-1" }));
+    const again = await merchant.client.post("/v1/transactions", chargeBody({ external_id: "dup-1" }));
     const live = await merchantClient(ctx.app, merchant.liveKey).post("/v1/transactions", chargeBody({ external_id: "dup-1" }));
 
     expect(again.status).toBe(409);
@@ -151,7 +145,7 @@ describe("POST /v1/transactions", () => {
   });
 
   test("when the body is not JSON, then 415 and nothing is created", async () => {
-    const res = await client.post("/v1/transactions").set("Content-Type", "text/plain").send("amount=100");
+    const res = await merchant.client.post("/v1/transactions").set("Content-Type", "text/plain").send("amount=100");
 
     expect(res.status).toBe(415);
   });

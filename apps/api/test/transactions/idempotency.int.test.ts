@@ -1,23 +1,17 @@
-import { createTestMerchant, type TestMerchant } from "@lm/testing";
 import { requestFingerprint } from "../../src/http/idempotency";
-import { chargeBody, merchantClient } from "../support/merchant-client";
+import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
 
 describe("Idempotency-Key on POST /v1/transactions", () => {
   const ctx = useApiTestContext();
-  let merchant: TestMerchant;
-  let client: ReturnType<typeof merchantClient>;
-  beforeAll(async () => {
-    merchant = await createTestMerchant(ctx.db);
-    client = merchantClient(ctx.app, merchant.testKey);
-  });
+  const merchant = useTestMerchant(ctx);
   const countByExternalId = (external_id: string) => ctx.db.transaction.count({ where: { external_id } });
 
   test("when the same key is sent again with the same body, then the first reply is replayed and nothing new is made", async () => {
     const body = chargeBody({ external_id: "idem-replay" });
-    const first = await client.post("/v1/transactions", body).set("Idempotency-Key", "key-replay-1");
+    const first = await merchant.client.post("/v1/transactions", body).set("Idempotency-Key", "key-replay-1");
 
-    const second = await client.post("/v1/transactions", body).set("Idempotency-Key", "key-replay-1");
+    const second = await merchant.client.post("/v1/transactions", body).set("Idempotency-Key", "key-replay-1");
 
     expect(first.status).toBe(201);
     expect(second.status).toBe(201);
@@ -27,9 +21,9 @@ describe("Idempotency-Key on POST /v1/transactions", () => {
   });
 
   test("when the same key comes with another body, then 400 idempotency_key_reused", async () => {
-    await client.post("/v1/transactions", chargeBody({ amount: 100 })).set("Idempotency-Key", "key-reused-1");
+    await merchant.client.post("/v1/transactions", chargeBody({ amount: 100 })).set("Idempotency-Key", "key-reused-1");
 
-    const res = await client.post("/v1/transactions", chargeBody({ amount: 200 })).set("Idempotency-Key", "key-reused-1");
+    const res = await merchant.client.post("/v1/transactions", chargeBody({ amount: 200 })).set("Idempotency-Key", "key-reused-1");
 
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ type: "idempotency_error", code: "idempotency_key_reused" });
@@ -48,7 +42,7 @@ describe("Idempotency-Key on POST /v1/transactions", () => {
       },
     });
 
-    const res = await client.post("/v1/transactions", body).set("Idempotency-Key", "key-running");
+    const res = await merchant.client.post("/v1/transactions", body).set("Idempotency-Key", "key-running");
 
     expect(res.status).toBe(409);
     expect(res.body.error).toMatchObject({ type: "idempotency_error", code: "idempotency_key_in_progress" });
@@ -58,7 +52,7 @@ describe("Idempotency-Key on POST /v1/transactions", () => {
     const body = chargeBody({ external_id: "idem-concurrent" });
 
     const replies = await Promise.all(
-      Array.from({ length: 8 }, () => client.post("/v1/transactions", body).set("Idempotency-Key", "key-concurrent")),
+      Array.from({ length: 8 }, () => merchant.client.post("/v1/transactions", body).set("Idempotency-Key", "key-concurrent")),
     );
 
     expect(await countByExternalId("idem-concurrent")).toBe(1);
@@ -72,9 +66,9 @@ describe("Idempotency-Key on POST /v1/transactions", () => {
   });
 
   test("when a request with a key is refused, then the key is released and the fixed request may use it", async () => {
-    const refused = await client.post("/v1/transactions", chargeBody({ amount: 0 })).set("Idempotency-Key", "key-fixable");
+    const refused = await merchant.client.post("/v1/transactions", chargeBody({ amount: 0 })).set("Idempotency-Key", "key-fixable");
 
-    const fixed = await client.post("/v1/transactions", chargeBody({ amount: 300 })).set("Idempotency-Key", "key-fixable");
+    const fixed = await merchant.client.post("/v1/transactions", chargeBody({ amount: 300 })).set("Idempotency-Key", "key-fixable");
 
     expect(refused.status).toBe(400);
     expect(fixed.status).toBe(201);
@@ -82,10 +76,10 @@ describe("Idempotency-Key on POST /v1/transactions", () => {
 
   test("when the key's record is over 24 h old, then the key starts afresh", async () => {
     const body = chargeBody({ external_id: "idem-expired-1" });
-    const first = await client.post("/v1/transactions", body).set("Idempotency-Key", "key-old");
+    const first = await merchant.client.post("/v1/transactions", body).set("Idempotency-Key", "key-old");
     await ctx.db.idempotencyKey.updateMany({ where: { key: "key-old" }, data: { expires_at: new Date(Date.now() - 1) } });
 
-    const again = await client.post("/v1/transactions", chargeBody({ external_id: "idem-expired-2" })).set("Idempotency-Key", "key-old");
+    const again = await merchant.client.post("/v1/transactions", chargeBody({ external_id: "idem-expired-2" })).set("Idempotency-Key", "key-old");
 
     expect(again.status).toBe(201);
     expect(again.body.id).not.toBe(first.body.id);
@@ -93,7 +87,7 @@ describe("Idempotency-Key on POST /v1/transactions", () => {
 
   test("when the same key is used by a live key of the same store, then it is a separate key space", async () => {
     const body = chargeBody();
-    const test = await client.post("/v1/transactions", body).set("Idempotency-Key", "key-modes");
+    const test = await merchant.client.post("/v1/transactions", body).set("Idempotency-Key", "key-modes");
 
     const live = await merchantClient(ctx.app, merchant.liveKey).post("/v1/transactions", body).set("Idempotency-Key", "key-modes");
 
@@ -102,7 +96,7 @@ describe("Idempotency-Key on POST /v1/transactions", () => {
   });
 
   test("when the key is malformed, then 400 validation_failed naming Idempotency-Key", async () => {
-    const res = await client.post("/v1/transactions", chargeBody()).set("Idempotency-Key", "x".repeat(256));
+    const res = await merchant.client.post("/v1/transactions", chargeBody()).set("Idempotency-Key", "x".repeat(256));
 
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: "validation_failed", param: "Idempotency-Key" });

@@ -1,22 +1,17 @@
-import { createTestMerchant, type TestMerchant } from "@lm/testing";
-import { chargeBody, merchantClient } from "../support/merchant-client";
+import { createTestMerchant } from "@lm/testing";
+import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
 
 describe("GET /v1/transactions and /v1/transactions/{id}", () => {
   const ctx = useApiTestContext();
-  let merchant: TestMerchant;
-  let client: ReturnType<typeof merchantClient>;
-  beforeAll(async () => {
-    merchant = await createTestMerchant(ctx.db);
-    client = merchantClient(ctx.app, merchant.testKey);
-  });
+  const merchant = useTestMerchant(ctx);
   const create = async (overrides: Record<string, unknown> = {}) =>
-    (await client.post("/v1/transactions", chargeBody(overrides)).expect(201)).body;
+    (await merchant.client.post("/v1/transactions", chargeBody(overrides)).expect(201)).body;
 
   test("when a transaction is read by id, then the reply equals the creation reply", async () => {
     const created = await create();
 
-    const res = await client.get(`/v1/transactions/${created.id}`);
+    const res = await merchant.client.get(`/v1/transactions/${created.id}`);
 
     expect(res.status).toBe(200);
     expect(res.body).toEqual(created);
@@ -26,34 +21,29 @@ describe("GET /v1/transactions and /v1/transactions/{id}", () => {
     const other = await createTestMerchant(ctx.db, { name: "Outra Loja" });
     const foreign = (await merchantClient(ctx.app, other.testKey).post("/v1/transactions", chargeBody()).expect(201)).body;
 
-    const read = await client.get(`/v1/transactions/${foreign.id}`);
-    const cancel = await client.post(`/v1/transactions/${foreign.id}/cancel`);
+    const read = await merchant.client.get(`/v1/transactions/${foreign.id}`);
+    const cancel = await merchant.client.post(`/v1/transactions/${foreign.id}/cancel`);
 
     expect(read.status).toBe(404);
     expect(read.body.error).toMatchObject({ type: "not_found_error", code: "resource_not_found" });
     expect(cancel.status).toBe(404);
-    expect((await client.get("/v1/transactions")).body.data.map((t: { id: string }) => t.id)).not.toContain(foreign.id);
+    expect((await merchant.client.get("/v1/transactions")).body.data.map((t: { id: string }) => t.id)).not.toContain(foreign.id);
   });
 
   test.each(["txn_nope", "evt_01JD3Z0000000000000000000A", "txn_01JD3Z0000000000000000000A"])(
     "when the id %s is malformed, of another kind or unknown, then 404",
     async (id) => {
-      expect((await client.get(`/v1/transactions/${id}`)).status).toBe(404);
+      expect((await merchant.client.get(`/v1/transactions/${id}`)).status).toBe(404);
     },
   );
 
   describe("paging", () => {
-    let store: TestMerchant;
-    let ids: string[];
-    let pager: ReturnType<typeof merchantClient>;
+    const store = useTestMerchant(ctx, { name: "Loja Paginada" });
+    const ids: string[] = [];
     beforeAll(async () => {
-      store = await createTestMerchant(ctx.db, { name: "Loja Paginada" });
-      pager = merchantClient(ctx.app, store.testKey);
-      ids = [];
-      for (let i = 0; i < 5; i++) ids.push((await pager.post("/v1/transactions", { amount: 100 + i }).expect(201)).body.id);
-      ids.reverse(); // newest first
+      for (let i = 0; i < 5; i++) ids.unshift((await store.client.post("/v1/transactions", { amount: 100 + i }).expect(201)).body.id);
     });
-    const list = async (query: string) => (await pager.get(`/v1/transactions${query}`).expect(200)).body;
+    const list = async (query: string) => (await store.client.get(`/v1/transactions${query}`).expect(200)).body;
 
     test("when listed without parameters, then a list object, newest first, has_more false", async () => {
       const body = await list("");
@@ -94,7 +84,7 @@ describe("GET /v1/transactions and /v1/transactions/{id}", () => {
       ["status=lost", "status"],
       ["starting_after=txn_01JD3Z0000000000000000000A&ending_before=txn_01JD3Z0000000000000000000B", "ending_before"],
     ])("when the query is %s, then 400 validation_failed naming %s", async (query, param) => {
-      const res = await pager.get(`/v1/transactions?${query}`);
+      const res = await store.client.get(`/v1/transactions?${query}`);
 
       expect(res.status).toBe(400);
       expect(res.body.error).toMatchObject({ code: "validation_failed", param });
@@ -108,10 +98,10 @@ describe("GET /v1/transactions and /v1/transactions/{id}", () => {
   test("when filtered by external_id and status, then only matching transactions are listed", async () => {
     const wanted = await create({ external_id: "filter-me" });
     const canceled = await create({ external_id: "filter-canceled" });
-    await client.post(`/v1/transactions/${canceled.id}/cancel`).expect(200);
+    await merchant.client.post(`/v1/transactions/${canceled.id}/cancel`).expect(200);
 
-    const byExternal = (await client.get("/v1/transactions?external_id=filter-me")).body;
-    const byStatus = (await client.get("/v1/transactions?status=canceled&limit=100")).body;
+    const byExternal = (await merchant.client.get("/v1/transactions?external_id=filter-me")).body;
+    const byStatus = (await merchant.client.get("/v1/transactions?status=canceled&limit=100")).body;
 
     expect(byExternal.data.map((t: { id: string }) => t.id)).toEqual([wanted.id]);
     expect(byStatus.data.map((t: { id: string }) => t.id)).toEqual([canceled.id]);
@@ -122,9 +112,9 @@ describe("GET /v1/transactions and /v1/transactions/{id}", () => {
     const expiresAt = new Date(Date.now() - 1_000);
     await ctx.db.transaction.update({ where: { id: created.id }, data: { expires_at: expiresAt } });
 
-    const read = (await client.get(`/v1/transactions/${created.id}`)).body;
-    const expiredList = (await client.get("/v1/transactions?status=expired&limit=100")).body;
-    const pendingList = (await client.get("/v1/transactions?status=pending&limit=100")).body;
+    const read = (await merchant.client.get(`/v1/transactions/${created.id}`)).body;
+    const expiredList = (await merchant.client.get("/v1/transactions?status=expired&limit=100")).body;
+    const pendingList = (await merchant.client.get("/v1/transactions?status=pending&limit=100")).body;
 
     expect(read).toMatchObject({ status: "expired", expired_at: expiresAt.toISOString() });
     expect(expiredList.data.map((t: { id: string }) => t.id)).toContain(created.id);
