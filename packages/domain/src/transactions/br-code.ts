@@ -45,8 +45,21 @@ export function buildPixBrCode(input: { location: string; merchantName: string }
   return payload;
 }
 
+/**
+ * PNG encoder (pngjs) options that qrcode passes through: 8-bit grayscale, and the "Up" filter, which zeroes every row
+ * that repeats the one above (each module is `scale` rows tall). Measured: about half the time and size of the
+ * defaults (RGBA, adaptive filter), which matters because every charge renders its QR code.
+ */
+const PNG_OPTIONS = { deflateLevel: 9, colorType: 0, filterType: 2 };
+
 /** The QR code of `brCode` as a PNG, base64 encoded (error correction `M`, the level Pix apps print). */
 export async function renderQrPngBase64(brCode: string): Promise<string> {
-  const png = await QRCode.toBuffer(brCode, { type: "png", errorCorrectionLevel: "M", margin: 2, scale: 4 });
+  const png = await QRCode.toBuffer(brCode, {
+    type: "png",
+    errorCorrectionLevel: "M",
+    margin: 2,
+    scale: 4,
+    rendererOpts: PNG_OPTIONS,
+  });
   return png.toString("base64");
 }
