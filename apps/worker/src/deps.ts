@@ -3,9 +3,11 @@
  */
 import type { Config } from "@lm/config";
 import { createDb, type Db } from "@lm/db";
+import { resolveHostname, type HostResolver } from "@lm/domain";
 import { createLogger, type Logger } from "@lm/logging";
 import { closeRedis, createProducer, createRedis, whenSettled, type Producer } from "@lm/queue";
 import type { Redis } from "ioredis";
+import { createWebhookHttpClient, type WebhookHttpClient } from "./delivery/http-client";
 
 /** Dependencies of the worker process. */
 export interface WorkerDeps {
@@ -19,6 +21,13 @@ export interface WorkerDeps {
   producerRedis: Redis;
   logger: Logger;
   now: () => Date;
+  /** Posts webhook attempts over keep-alive connections. */
+  webhookClient: WebhookHttpClient;
+  /**
+   * Resolves destination host names inside the socket's lookup at send time (the system resolver); tests replace it
+   * to make a name answer as they need, e.g. a private address at send time (DNS rebinding).
+   */
+  resolveHost: HostResolver;
 }
 
 /** Opens the worker's connections. Close them with {@link closeWorkerDeps}. */
@@ -33,6 +42,8 @@ export function createWorkerDeps(config: Config, options: { logger?: Logger } = 
     producerRedis,
     logger,
     now: () => new Date(),
+    webhookClient: createWebhookHttpClient(),
+    resolveHost: resolveHostname,
   };
 }
 
@@ -40,6 +51,7 @@ export function createWorkerDeps(config: Config, options: { logger?: Logger } = 
 export async function closeWorkerDeps(deps: WorkerDeps): Promise<void> {
   await whenSettled(deps.producerRedis);
   await deps.producer.close();
+  deps.webhookClient.close();
   await Promise.all([closeRedis(deps.producerRedis), closeRedis(deps.redis)]);
   await deps.db.$disconnect();
 }

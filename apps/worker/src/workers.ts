@@ -30,15 +30,23 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
     worker.on("error", (err) => deps.logger.error("worker error", { queue: name, err }));
     return worker;
   });
-  await deps.producer
-    .queue("reconciler")
-    .upsertJobScheduler("reconciler", { every: RECONCILER_INTERVAL_MS }, { name: "reconciler", data: {} });
+  const scheduleReconciler = () =>
+    deps.producer
+      .queue("reconciler")
+      .upsertJobScheduler("reconciler", { every: RECONCILER_INTERVAL_MS }, { name: "reconciler", data: {} });
+  await scheduleReconciler();
+  // The scheduler lives in Redis: re-upserting it (idempotent) brings the reconciler back after Redis lost its keys.
+  const keepScheduled = setInterval(() => {
+    scheduleReconciler().catch((err: unknown) => deps.logger.warn("reconciler scheduling failed", { err }));
+  }, RECONCILER_INTERVAL_MS);
+  keepScheduled.unref();
   await Promise.all(workers.map((w) => w.waitUntilReady()));
   const queues = entries.map(([name]) => name);
   deps.logger.info("worker consuming", { queues, concurrency: deps.config.workerConcurrency });
   return {
     queues,
     async close() {
+      clearInterval(keepScheduled);
       await Promise.all(workers.map((w) => w.close()));
     },
   };

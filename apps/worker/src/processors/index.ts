@@ -5,6 +5,7 @@
 import type { JobPayloads, QueueName } from "@lm/queue";
 import type { WorkerDeps } from "../deps";
 import { reconcile } from "../sweepers/reconciler";
+import { processWebhookDelivery } from "./webhook-delivery.processor";
 import { chargeExpiryProcessor } from "./charge-expiry.processor";
 import { inboxProcessingProcessor } from "./inbox-processing.processor";
 
@@ -16,6 +17,7 @@ export const PROCESSORS: { [N in QueueName]?: Processor<N> } = {
   reconciler: async (deps) => {
     await reconcile(deps);
   },
+  "webhook-delivery": processWebhookDelivery,
   "charge-expiry": chargeExpiryProcessor,
   "inbox-processing": inboxProcessingProcessor,
 };

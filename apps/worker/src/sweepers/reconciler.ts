@@ -5,9 +5,11 @@
  */
 import { enqueueOverdueExpiries, enqueueStrandedInboxItems } from "@lm/domain";
 import type { WorkerDeps } from "../deps";
+import { enqueueDueDeliveries } from "./due-deliveries";
 
 /** The sweeps run on every reconciler tick; later issues add theirs here. */
 const SWEEPS: Array<{ name: string; run: (deps: WorkerDeps) => Promise<number> }> = [
+  { name: "due-deliveries", run: enqueueDueDeliveries },
   { name: "charge-expiry", run: enqueueOverdueExpiries },
   { name: "inbox-processing", run: enqueueStrandedInboxItems },
 ];

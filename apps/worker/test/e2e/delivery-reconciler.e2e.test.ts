@@ -1,0 +1,89 @@
+import {
+  createDeliveryRow,
+  createEndpointRow,
+  createEventRow,
+  createStoreRow,
+  deleteQueueKeys,
+  startWebhookReceiver,
+  waitUntil,
+  type WebhookReceiver,
+} from "@lm/testing";
+import { reconcile } from "../../src/sweepers/reconciler";
+import { useApiTestContext } from "../../../api/test/support/harness";
+import { waitForChainEnd } from "./support/delivery-helpers";
+
+jest.setTimeout(40_000);
+
+describe("reconciler sweep of due deliveries", () => {
+  const ctx = useApiTestContext({}, { worker: true });
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+  });
+  afterAll(async () => {
+    await receiver?.close();
+  });
+
+  test("when Redis lost every key of the queue prefix, then the next sweep gets every pending delivery attempted", async () => {
+    const { store } = await createStoreRow(ctx.db, ctx.config.encryptionKey);
+    const url = `${receiver.url}/lost`;
+    const { endpoint } = await createEndpointRow(ctx.db, ctx.config.encryptionKey, { storeId: store.id, url });
+    const deliveries = [];
+    for (let i = 0; i < 5; i++) {
+      const event = await createEventRow(ctx.db, { storeId: store.id });
+      deliveries.push(await createDeliveryRow(ctx.db, { event, destination: { endpoint } }));
+    }
+    // Their jobs exist but are held back an hour, so only the flush below can lose them.
+    for (const delivery of deliveries) {
+      const job = { jobId: delivery.id, delayMs: 3_600_000 };
+      await ctx.worker.producer.enqueue("webhook-delivery", { deliveryId: delivery.id }, job);
+    }
+    expect(await reconcile(ctx.worker)).toBe(5);
+    expect(receiver.requestsTo("/lost")).toHaveLength(0);
+
+    await deleteQueueKeys(ctx.config.redisUrl, ctx.config.queuePrefix);
+    await reconcile(ctx.worker);
+
+    for (const delivery of deliveries) {
+      const [row] = await waitForChainEnd(ctx.db, delivery.chain_id);
+      expect(row?.status).toBe("succeeded");
+    }
+    const attempted = new Set(receiver.requestsTo("/lost").map((r) => r.headers["x-delivery-id"]));
+    expect(attempted).toEqual(new Set(deliveries.map((d) => d.id)));
+  });
+
+  test("when a pending delivery is not yet due, then the sweep leaves it alone", async () => {
+    const { store } = await createStoreRow(ctx.db, ctx.config.encryptionKey);
+    const url = `${receiver.url}/later`;
+    const { endpoint } = await createEndpointRow(ctx.db, ctx.config.encryptionKey, { storeId: store.id, url });
+    const event = await createEventRow(ctx.db, { storeId: store.id });
+    const scheduledAt = new Date(Date.now() + 3_600_000);
+    const delivery = await createDeliveryRow(ctx.db, { event, destination: { endpoint }, scheduledAt });
+
+    await reconcile(ctx.worker);
+
+    expect(await ctx.worker.producer.queue("webhook-delivery").getJob(delivery.id)).toBeUndefined();
+  });
+
+  test("when a delivery job failed on an infrastructure error, then the next sweep runs it again", async () => {
+    const { store } = await createStoreRow(ctx.db, ctx.config.encryptionKey);
+    const url = `${receiver.url}/failed-job`;
+    const { endpoint } = await createEndpointRow(ctx.db, ctx.config.encryptionKey, { storeId: store.id, url });
+    const event = await createEventRow(ctx.db, { storeId: store.id });
+    const delivery = await createDeliveryRow(ctx.db, { event, destination: { endpoint } });
+    // A secret that does not decrypt makes the processor throw, as a wrong ENCRYPTION_KEY or an outage would.
+    const broken = `${endpoint.secret_ciphertext.slice(0, -4)}AAAA`;
+    await ctx.db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { secret_ciphertext: broken } });
+    await ctx.worker.producer.enqueue("webhook-delivery", { deliveryId: delivery.id }, { jobId: delivery.id });
+    const queue = ctx.worker.producer.queue("webhook-delivery");
+    await waitUntil("the job to fail", async () => (await queue.getJobState(delivery.id)) === "failed");
+
+    await ctx.db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { secret_ciphertext: endpoint.secret_ciphertext } });
+    await reconcile(ctx.worker);
+
+    const [row] = await waitForChainEnd(ctx.db, delivery.chain_id);
+    expect(row?.status).toBe("succeeded");
+    expect(receiver.requestsTo("/failed-job")).toHaveLength(1);
+  });
+});

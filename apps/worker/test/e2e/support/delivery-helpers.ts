@@ -1,0 +1,52 @@
+/**
+ * Helpers shared by the delivery end-to-end files: enqueue a first attempt as the API's fan-out does, read a chain's
+ * rows, wait for a chain to end, and verify a signature with the test's OWN HMAC code (never the project's signer).
+ */
+import { createHmac, timingSafeEqual } from "node:crypto";
+import type { Db, WebhookDelivery } from "@lm/db";
+import { waitUntil } from "@lm/testing";
+import type { WorkerDeps } from "../../../src/deps";
+
+/** Enqueues the job of a freshly written first delivery row (`jobId` = row id), as the API does after commit. */
+export async function enqueueDelivery(worker: WorkerDeps, delivery: WebhookDelivery): Promise<void> {
+  await worker.producer.enqueue("webhook-delivery", { deliveryId: delivery.id }, { jobId: delivery.id });
+}
+
+/** Every row of a chain, by attempt. */
+export function chainRows(db: Db, chainId: string): Promise<WebhookDelivery[]> {
+  return db.webhookDelivery.findMany({ where: { chain_id: chainId }, orderBy: { attempt: "asc" } });
+}
+
+/** Whether a row ends its chain: succeeded, dead, or failed with nothing scheduled after it. */
+function endsChain(row: WebhookDelivery): boolean {
+  return row.status === "succeeded" || row.status === "dead" || (row.status === "failed" && row.next_attempt_at === null);
+}
+
+/** Waits until the chain of `chainId` has ended and returns its rows. */
+export function waitForChainEnd(db: Db, chainId: string, timeoutMs = 30_000): Promise<WebhookDelivery[]> {
+  return waitUntil(
+    `chain ${chainId} to end`,
+    async () => {
+      const rows = await chainRows(db, chainId);
+      const last = rows[rows.length - 1];
+      return last !== undefined && endsChain(last) ? rows : null;
+    },
+    { timeoutMs },
+  );
+}
+
+/**
+ * Checks `t=<unix>,v1=<hex>[,v1=<hex>]` independently: returns the timestamp and, per entry, whether it is the
+ * HMAC-SHA256 of `<t>.<raw body>` under `secret` (key = the secret string as UTF-8).
+ */
+export function checkSignature(header: string, raw: Buffer, secret: string): { t: number; matches: boolean[] } {
+  const [tPart, ...entries] = header.split(",");
+  const t = Number(tPart?.replace(/^t=/, ""));
+  const expected = createHmac("sha256", secret).update(`${t}.`).update(raw).digest();
+  const matches = entries.map((entry) => {
+    const hex = entry.replace(/^v1=/, "");
+    const received = Buffer.from(hex, "hex");
+    return received.length === expected.length && timingSafeEqual(received, expected);
+  });
+  return { t, matches };
+}

@@ -1,0 +1,152 @@
+/**
+ * Row factories for delivery tests and benchmarks (STYLE example 5): a store with its postback secret, account
+ * endpoints with their secrets, events, charges and first delivery rows, written straight to the database the way
+ * the API's fan-out writes them. Each returns the row and any plaintext secret a test needs to verify signatures.
+ */
+import { randomBytes, randomInt } from "node:crypto";
+import type { Db, Event, Prisma, Store, Transaction, WebhookDelivery, WebhookEndpoint } from "@lm/db";
+import { encryptSecret, newId } from "@lm/domain";
+
+/** A fresh `whsec_` secret (32 random bytes, base64url: DESIGN §4 "Secrets"). */
+export function makeWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString("base64url")}`;
+}
+
+/** A seller and its store; `postbackSecret` is null when the store has none configured. */
+export async function createStoreRow(
+  db: Db,
+  encryptionKey: Buffer,
+  options: { postbackSecret?: string | null } = {},
+): Promise<{ store: Store; postbackSecret: string | null }> {
+  const postbackSecret = options.postbackSecret === undefined ? makeWebhookSecret() : options.postbackSecret;
+  const sellerId = newId("seller");
+  const storeId = newId("store");
+  await db.seller.create({
+    data: { id: sellerId, legal_name: "Loja Teste", document: String(randomInt(1e10, 1e11)).padStart(11, "0") },
+  });
+  const store = await db.store.create({
+    data: {
+      id: storeId,
+      seller_id: sellerId,
+      name: "Loja Teste",
+      postback_secret_ciphertext: postbackSecret === null ? null : encryptSecret(encryptionKey, postbackSecret, storeId),
+      postback_secret_prefix: postbackSecret === null ? null : postbackSecret.slice(6, 12),
+    },
+  });
+  return { store, postbackSecret };
+}
+
+/** An account endpoint of `storeId` and its current (and, if given, previous) secret. */
+export async function createEndpointRow(
+  db: Db,
+  encryptionKey: Buffer,
+  input: {
+    storeId: string;
+    url: string;
+    mode?: "live" | "test";
+    events?: string[];
+    enabled?: boolean;
+    deletedAt?: Date | null;
+    previousSecret?: string;
+    previousSecretExpiresAt?: Date;
+    consecutiveDeadChains?: number;
+    lastSucceededAt?: Date | null;
+  },
+): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  const id = newId("webhookEndpoint");
+  const secret = makeWebhookSecret();
+  const endpoint = await db.webhookEndpoint.create({
+    data: {
+      id,
+      store_id: input.storeId,
+      mode: input.mode ?? "test",
+      url: input.url,
+      events: input.events ?? ["*"],
+      secret_ciphertext: encryptSecret(encryptionKey, secret, id),
+      secret_prefix: secret.slice(6, 12),
+      previous_secret_ciphertext:
+        input.previousSecret === undefined ? null : encryptSecret(encryptionKey, input.previousSecret, id),
+      previous_secret_expires_at: input.previousSecretExpiresAt ?? null,
+      enabled: input.enabled ?? true,
+      disabled_reason: input.enabled === false ? "manual" : null,
+      deleted_at: input.deletedAt ?? null,
+      consecutive_dead_chains: input.consecutiveDeadChains ?? 0,
+      last_succeeded_at: input.lastSucceededAt ?? null,
+    },
+  });
+  return { endpoint, secret };
+}
+
+/** A pending charge of `storeId` with `postbackUrl`, just enough for a postback destination. */
+export async function createTransactionRow(
+  db: Db,
+  input: { storeId: string; mode?: "live" | "test"; postbackUrl: string | null },
+): Promise<Transaction> {
+  const id = newId("transaction");
+  return db.transaction.create({
+    data: {
+      id,
+      store_id: input.storeId,
+      mode: input.mode ?? "test",
+      amount: 1990,
+      txid: randomBytes(16).toString("hex"),
+      br_code: "000201",
+      qr_code_png_base64: "",
+      postback_url: input.postbackUrl,
+      expires_in: 86400,
+      expires_at: new Date(Date.now() + 86_400_000),
+    },
+  });
+}
+
+/** An event of `storeId` whose `data.object` is a small charge-like object. */
+export async function createEventRow(
+  db: Db,
+  input: { storeId: string; mode?: "live" | "test"; type?: string; object?: Prisma.InputJsonObject },
+): Promise<Event> {
+  return db.event.create({
+    data: {
+      id: newId("event"),
+      store_id: input.storeId,
+      mode: input.mode ?? "test",
+      type: input.type ?? "transaction.paid",
+      data: input.object ?? { id: newId("transaction"), object: "transaction", status: "paid", amount: 1990 },
+    },
+  });
+}
+
+/**
+ * The first delivery row (attempt 1, `pending`, due `scheduledAt` or now) of `event` to an account endpoint or to a
+ * charge's postback URL, as the fan-out writes it.
+ */
+export async function createDeliveryRow(
+  db: Db,
+  input: {
+    event: Event;
+    destination: { endpoint: WebhookEndpoint } | { transaction: Transaction & { postback_url: string } };
+    scheduledAt?: Date;
+  },
+): Promise<WebhookDelivery> {
+  const id = newId("delivery");
+  const destination =
+    "endpoint" in input.destination
+      ? { destination_type: "endpoint" as const, endpoint_id: input.destination.endpoint.id, url: input.destination.endpoint.url }
+      : {
+          destination_type: "postback" as const,
+          transaction_id: input.destination.transaction.id,
+          url: input.destination.transaction.postback_url,
+        };
+  return db.webhookDelivery.create({
+    data: {
+      id,
+      chain_id: id,
+      attempt: 1,
+      status: "pending",
+      event_id: input.event.id,
+      event_type: input.event.type,
+      store_id: input.event.store_id,
+      scheduled_at: input.scheduledAt ?? new Date(),
+      ...destination,
+    },
+  });
+}
