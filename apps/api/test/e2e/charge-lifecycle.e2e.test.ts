@@ -1,16 +1,7 @@
+import { waitUntil } from "@lm/testing";
 import { reconcile } from "../../../worker/src/sweepers/reconciler";
 import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
-
-/** Polls `read` until `done` holds, for at most `timeoutMs`. */
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe("charge lifecycle with the worker running", () => {
   const ctx = useApiTestContext({}, { worker: true });
@@ -24,7 +15,10 @@ describe("charge lifecycle with the worker running", () => {
 
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ id: txn.id, status: "pending" });
-    const paid = await eventually(read(txn.id), (t) => t.status === "paid");
+    const paid = await waitUntil("the charge is paid", async () => {
+      const current = await read(txn.id)();
+      return current.status === "paid" && current;
+    });
     expect(paid).toMatchObject({
       status: "paid",
       paid_at: expect.any(String),
@@ -63,16 +57,19 @@ describe("charge lifecycle with the worker running", () => {
 
   test("when an overdue charge's job is lost, then the reconciler enqueues it and the worker expires it", async () => {
     const txn = (await merchant.client.post("/v1/transactions", chargeBody()).expect(201)).body;
+    const notDue = (await merchant.client.post("/v1/transactions", chargeBody()).expect(201)).body;
     await ctx.deps.producer.queue("charge-expiry").remove(txn.id);
+    await ctx.deps.producer.queue("charge-expiry").remove(notDue.id);
     await ctx.db.transaction.update({ where: { id: txn.id }, data: { expires_at: new Date(Date.now() - 1_000) } });
 
     await reconcile(ctx.worker);
 
-    const row = await eventually(
-      () => ctx.db.transaction.findUniqueOrThrow({ where: { id: txn.id } }),
-      (t) => t.status === "expired",
-    );
-    expect(row.status).toBe("expired");
+    await waitUntil("the charge is expired", async () => {
+      const row = await ctx.db.transaction.findUniqueOrThrow({ where: { id: txn.id } });
+      return row.status === "expired";
+    });
     expect(await ctx.db.event.count({ where: { type: "transaction.expired", data: { path: ["id"], equals: txn.id } } })).toBe(1);
+    expect(await ctx.deps.producer.queue("charge-expiry").getJob(notDue.id)).toBeUndefined();
+    expect((await ctx.db.transaction.findUniqueOrThrow({ where: { id: notDue.id } })).status).toBe("pending");
   });
 });

@@ -1,5 +1,4 @@
-import { encryptSecret, newId } from "@lm/domain";
-import { createTestMerchant } from "@lm/testing";
+import { createEndpointRow, createTestMerchant } from "@lm/testing";
 import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
 
@@ -7,22 +6,11 @@ describe("events and fan-out of transaction state changes", () => {
   const ctx = useApiTestContext();
   const merchant = useTestMerchant(ctx);
 
-  async function endpoint(storeId: string, mode: "live" | "test", events: string[], extra: { enabled?: boolean; deleted_at?: Date } = {}) {
-    const id = newId("webhookEndpoint");
-    await ctx.db.webhookEndpoint.create({
-      data: {
-        id,
-        store_id: storeId,
-        mode,
-        url: `https://hooks.example.com/${id}`,
-        events,
-        secret_ciphertext: encryptSecret(ctx.config.encryptionKey, "whsec_test", id),
-        secret_prefix: "test12",
-        ...extra,
-      },
-    });
-    return id;
-  }
+  let hooks = 0;
+  const endpoint = async (storeId: string, mode: "live" | "test", events: string[], extra: { enabled?: boolean; deletedAt?: Date } = {}) => {
+    const url = `https://hooks.example.com/${++hooks}`;
+    return (await createEndpointRow(ctx.db, ctx.config.encryptionKey, { storeId, mode, events, url, ...extra })).endpoint;
+  };
   const eventsOf = (transactionId: string) =>
     ctx.db.event.findMany({ where: { data: { path: ["id"], equals: transactionId } }, orderBy: { id: "asc" } });
 
@@ -72,7 +60,7 @@ describe("events and fan-out of transaction state changes", () => {
     const created = await endpoint(store.storeId, "test", ["transaction.created"]);
     await endpoint(store.storeId, "test", ["transaction.paid"]);
     await endpoint(store.storeId, "test", ["*"], { enabled: false });
-    await endpoint(store.storeId, "test", ["*"], { deleted_at: new Date() });
+    await endpoint(store.storeId, "test", ["*"], { deletedAt: new Date() });
     await endpoint(store.storeId, "live", ["*"]);
     await endpoint(merchant.storeId, "test", ["*"]);
     const postback = "http://127.0.0.1:9/postback";
@@ -84,14 +72,14 @@ describe("events and fan-out of transaction state changes", () => {
     const [event] = await eventsOf(charge.id);
     const deliveries = await ctx.db.webhookDelivery.findMany({ where: { event_id: event!.id } });
     expect(deliveries).toHaveLength(3);
-    expect(deliveries.map((d) => d.endpoint_id ?? d.destination_type).sort()).toEqual([all, created, "postback"].sort());
+    expect(deliveries.map((d) => d.endpoint_id ?? d.destination_type).sort()).toEqual([all.id, created.id, "postback"].sort());
     for (const d of deliveries) {
       expect(d).toMatchObject({ attempt: 1, status: "pending", chain_id: d.id, event_type: "transaction.created", store_id: store.storeId });
       expect(d.id).toMatch(/^whd_/);
       expect(d.scheduled_at.toISOString()).toBe(charge.created_at);
     }
     expect(deliveries.find((d) => d.destination_type === "postback")).toMatchObject({ url: postback, transaction_id: charge.id });
-    expect(deliveries.find((d) => d.endpoint_id === all)?.url).toBe(`https://hooks.example.com/${all}`);
+    expect(deliveries.find((d) => d.endpoint_id === all.id)?.url).toBe(all.url);
     const jobs = await ctx.deps.producer.queue("webhook-delivery").getJobs(["waiting", "delayed", "prioritized"]);
     expect(jobs.map((j) => j.id).sort()).toEqual(expect.arrayContaining(deliveries.map((d) => d.id).sort()));
     expect(jobs.find((j) => j.id === deliveries[0]!.id)?.data).toEqual({ deliveryId: deliveries[0]!.id });

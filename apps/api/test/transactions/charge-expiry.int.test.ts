@@ -1,4 +1,4 @@
-import { enqueueOverdueExpiries, expireTransaction } from "@lm/domain";
+import { expireTransaction } from "@lm/domain";
 import { chargeBody, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
 
@@ -54,18 +54,5 @@ describe("charge expiry", () => {
     expect(await ctx.db.event.count()).toBe(eventsBefore);
     expect((await ctx.db.transaction.findUniqueOrThrow({ where: { id: notDue.id } })).status).toBe("pending");
     expect((await ctx.db.transaction.findUniqueOrThrow({ where: { id: canceled.id } })).status).toBe("canceled");
-  });
-
-  test("when a job was lost, then the reconciler's sweep enqueues overdue pending charges only", async () => {
-    const overdue = await charge();
-    const notDue = await charge();
-    await expiryQueue().remove(overdue.id);
-    await expiryQueue().remove(notDue.id);
-    await makeOverdue(overdue.id);
-
-    await enqueueOverdueExpiries(ctx.deps);
-
-    expect((await expiryQueue().getJob(overdue.id))?.data).toEqual({ transactionId: overdue.id });
-    expect(await expiryQueue().getJob(notDue.id)).toBeUndefined();
   });
 });

@@ -3,15 +3,16 @@
  * crash between commit and enqueue and a Redis flush. Each sweep is a function of the database alone, so running it
  * twice, or on several workers at once, enqueues nothing twice (job ids are row ids).
  */
-import { enqueueOverdueExpiries, enqueueStrandedInboxItems } from "@lm/domain";
 import type { WorkerDeps } from "../deps";
 import { enqueueDueDeliveries } from "./due-deliveries";
+import { enqueueOverdueCharges } from "./overdue-charges";
+import { enqueueStrandedInboxItems } from "./stranded-inbox-items";
 
 /** The sweeps run on every reconciler tick; later issues add theirs here. */
 const SWEEPS: Array<{ name: string; run: (deps: WorkerDeps) => Promise<number> }> = [
   { name: "due-deliveries", run: enqueueDueDeliveries },
-  { name: "charge-expiry", run: enqueueOverdueExpiries },
-  { name: "inbox-processing", run: enqueueStrandedInboxItems },
+  { name: "overdue-charges", run: enqueueOverdueCharges },
+  { name: "stranded-inbox-items", run: enqueueStrandedInboxItems },
 ];
 
 /**

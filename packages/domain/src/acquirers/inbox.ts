@@ -18,7 +18,8 @@ export type InboxStatus = "pending" | "processed" | "failed";
 /** An inbox item with its acquirer. */
 export type InboxItemWithAcquirer = InboxItem & { acquirer: Acquirer };
 
-const STATUS_WHERE: Record<InboxStatus, Prisma.InboxItemWhereInput> = {
+/** The `where` of each derived status. */
+export const INBOX_STATUS_WHERE: Record<InboxStatus, Prisma.InboxItemWhereInput> = {
   pending: { processed_at: null, error: null },
   processed: { processed_at: { not: null }, error: null },
   failed: { error: { not: null } },
@@ -33,7 +34,7 @@ export function listInboxItems(
   return db.inboxItem.findMany({
     where: {
       ...(filters.acquirer === undefined ? {} : { acquirer: { slug: filters.acquirer } }),
-      ...(filters.status === undefined ? {} : STATUS_WHERE[filters.status]),
+      ...(filters.status === undefined ? {} : INBOX_STATUS_WHERE[filters.status]),
       ...(page.id === undefined ? {} : { id: page.id }),
     },
     include: { acquirer: true },
@@ -78,30 +79,4 @@ export async function reprocessInboxItem(deps: UseCaseDeps, id: string): Promise
   });
   // A fresh job id: the first job of this item may still be kept by BullMQ, which would make a same-id add a no-op.
   if (signature.ok) await enqueueInboxItems(deps, [{ inboxItemId: id, jobId: `${id}-r${now.getTime()}` }]);
-}
-
-/** Most stranded items one reconciler tick enqueues. */
-const STRANDED_BATCH = 1000;
-
-/**
- * Reconciler sweep: enqueues every processable inbox item (valid signature, no outcome yet) received over a minute ago
- * whose job was lost (a crash between commit and enqueue, a Redis flush). Processing is idempotent.
- * @returns how many items were enqueued
- */
-export async function enqueueStrandedInboxItems(deps: Pick<UseCaseDeps, "db" | "producer" | "logger" | "now">): Promise<number> {
-  const stranded = await deps.db.inboxItem.findMany({
-    where: {
-      signature_valid: true,
-      ...STATUS_WHERE.pending,
-      received_at: { lte: new Date(deps.now().getTime() - 60_000) },
-    },
-    select: { id: true },
-    orderBy: { received_at: "asc" },
-    take: STRANDED_BATCH,
-  });
-  await deps.producer.enqueueBulk(
-    "inbox-processing",
-    stranded.map(({ id }) => ({ data: { inboxItemId: id }, jobId: id })),
-  );
-  return stranded.length;
 }

@@ -1,7 +1,8 @@
 /**
  * Expiry of charges (DESIGN §5): a pending charge becomes `expired` at `expires_at`. Each charge gets a delayed
  * `charge-expiry` job at creation (`jobId` = the charge id); the reconciler re-enqueues overdue pending charges whose
- * job was lost. Reads already show `expired` in between (see `serializeTransaction`).
+ * job was lost (apps/worker/src/sweepers/overdue-charges.ts). Reads already show `expired` in between (see
+ * `serializeTransaction`).
  */
 import { inTransaction, type Transaction } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
@@ -46,26 +47,4 @@ export async function expireTransaction(deps: UseCaseDeps, transactionId: string
   if (!expired) return false;
   await enqueueDeliveries(deps, expired.deliveryIds);
   return true;
-}
-
-/** Most overdue charges one reconciler tick enqueues; the next tick takes the rest. */
-const OVERDUE_BATCH = 1000;
-
-/**
- * Reconciler sweep: enqueues a `charge-expiry` job for every pending charge whose `expires_at` has passed (oldest
- * first, at most 1,000 per tick). A charge whose job still exists is a no-op (`jobId` = the charge id).
- * @returns how many charges were enqueued
- */
-export async function enqueueOverdueExpiries(deps: Pick<UseCaseDeps, "db" | "producer" | "now">): Promise<number> {
-  const overdue = await deps.db.transaction.findMany({
-    where: { status: "pending", expires_at: { lte: deps.now() } },
-    select: { id: true },
-    orderBy: { expires_at: "asc" },
-    take: OVERDUE_BATCH,
-  });
-  await deps.producer.enqueueBulk(
-    "charge-expiry",
-    overdue.map(({ id }) => ({ data: { transactionId: id }, jobId: id })),
-  );
-  return overdue.length;
 }
