@@ -31,3 +31,4 @@ export * from "./acquirers/receive-notification";
 export * from "./acquirers/process-inbox-item";
 export * from "./acquirers/simulate-payment";
 export * from "./acquirers/inbox";
+export * from "./webhooks/webhook-secret";

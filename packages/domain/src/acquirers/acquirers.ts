@@ -4,12 +4,13 @@
  * it is created on first need, with a secret derived from `ENCRYPTION_KEY` so that every process derives the same one
  * and no operator step is needed. It settles test-mode charges only (see `processInboxItem`).
  */
-import { createHmac, randomBytes } from "node:crypto";
+import { createHmac } from "node:crypto";
 import type { Config } from "@lm/config";
 import { isUniqueViolation, type Acquirer, type Db } from "@lm/db";
 import { ApiError, notFound, validationFailed } from "../errors";
 import { newId } from "../ids";
 import { decryptSecret, encryptSecret } from "../secret-box";
+import { generateWebhookSecret } from "../webhooks/webhook-secret";
 
 /** Slug of the built-in acquirer behind `simulate-payment`. */
 export const SANDBOX_ACQUIRER_SLUG = "sandbox";
@@ -21,11 +22,6 @@ const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,38}[a-z0-9]$/;
 export interface AcquirerWithSecret {
   acquirer: Acquirer;
   secret: string;
-}
-
-/** A new notification secret: `whsec_` + 32 random bytes in base64url, the form of our webhook secrets (DESIGN §4). */
-export function generateAcquirerSecret(): string {
-  return `whsec_${randomBytes(32).toString("base64url")}`;
 }
 
 /** The sandbox acquirer's secret: an HMAC of a fixed label under `ENCRYPTION_KEY`, the same in every process. */
@@ -47,7 +43,7 @@ export async function createAcquirer(db: Db, config: Pick<Config, "encryptionKey
   if (!SLUG_PATTERN.test(slug)) {
     throw validationFailed("Slug must be 2 to 40 lower-case letters, digits or inner hyphens.", "slug");
   }
-  const secret = slug === SANDBOX_ACQUIRER_SLUG ? sandboxAcquirerSecret(config.encryptionKey) : generateAcquirerSecret();
+  const secret = slug === SANDBOX_ACQUIRER_SLUG ? sandboxAcquirerSecret(config.encryptionKey) : generateWebhookSecret();
   try {
     return { acquirer: await insertAcquirer(db, config, slug, secret), secret };
   } catch (err) {
