@@ -12,9 +12,15 @@ import { transitionTransaction } from "../transactions/transaction-events";
 import { SANDBOX_ACQUIRER_SLUG } from "./acquirers";
 import { readPixPayment } from "./pix-notification";
 
-/** Anomalies recorded on an inbox item's `error` (a detail may follow after `: `). */
-export const ANOMALIES = {
+/**
+ * Codes recorded on an inbox item's `error` (a detail may follow after `: `): at receipt (`invalid_signature`,
+ * `malformed_notification`, `duplicate`) or as a payment anomaly when processing.
+ */
+export const INBOX_ERRORS = {
+  invalidSignature: "invalid_signature",
   malformed: "malformed_notification",
+  /** A valid item for this acquirer and `endToEndId` was received before. */
+  duplicate: "duplicate",
   unknownTxid: "unknown_txid",
   modeMismatch: "mode_mismatch",
   amountMismatch: "amount_mismatch",
@@ -67,14 +73,14 @@ export async function processInboxItem(deps: UseCaseDeps, inboxItemId: string): 
   };
 
   const payment = readPixPayment(item.raw_body, item.end_to_end_id);
-  if (!payment) return anomaly(ANOMALIES.malformed, "txid, valor or horario missing or malformed");
+  if (!payment) return anomaly(INBOX_ERRORS.malformed, "txid, valor or horario missing or malformed");
   const charge = await deps.db.transaction.findUnique({ where: { txid: payment.txid } });
-  if (!charge) return anomaly(ANOMALIES.unknownTxid);
+  if (!charge) return anomaly(INBOX_ERRORS.unknownTxid);
   // The sandbox settles test charges only and real acquirers live ones, so no test path can pay a live charge.
   const expectedMode = item.acquirer.slug === SANDBOX_ACQUIRER_SLUG ? "test" : "live";
-  if (charge.mode !== expectedMode) return anomaly(ANOMALIES.modeMismatch, `${charge.mode} charge`, charge.id);
+  if (charge.mode !== expectedMode) return anomaly(INBOX_ERRORS.modeMismatch, `${charge.mode} charge`, charge.id);
   if (payment.amount !== charge.amount) {
-    return anomaly(ANOMALIES.amountMismatch, `expected ${charge.amount}, received ${payment.amount}`, charge.id);
+    return anomaly(INBOX_ERRORS.amountMismatch, `expected ${charge.amount}, received ${payment.amount}`, charge.id);
   }
 
   const outcome = await inTransaction(deps.db, async (tx) => {
@@ -102,10 +108,10 @@ export async function processInboxItem(deps: UseCaseDeps, inboxItemId: string): 
       return { result: "already_paid", deliveryIds: [] };
     }
     const state = current.status === "pending" ? "expired" : current.status;
-    await finish(tx, { error: `${ANOMALIES.notPending}: ${state}`, transactionId: charge.id });
-    return { result: ANOMALIES.notPending, deliveryIds: [] };
+    await finish(tx, { error: `${INBOX_ERRORS.notPending}: ${state}`, transactionId: charge.id });
+    return { result: INBOX_ERRORS.notPending, deliveryIds: [] };
   });
-  if (outcome.result === ANOMALIES.notPending) {
+  if (outcome.result === INBOX_ERRORS.notPending) {
     deps.logger.warn("inbound payment anomaly", { inbox_item_id: item.id, anomaly: outcome.result });
   }
   await enqueueDeliveries(deps, outcome.deliveryIds);

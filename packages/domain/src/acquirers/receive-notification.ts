@@ -9,22 +9,14 @@ import type { UseCaseDeps } from "../deps";
 import { newId } from "../ids";
 import { verifySignatureHeader } from "../webhooks/signature";
 import { loadAcquirer } from "./acquirers";
-import { enqueueInboxItems } from "./process-inbox-item";
-import { notificationEntries } from "./pix-notification";
+import { enqueueInboxItems, INBOX_ERRORS } from "./process-inbox-item";
+import { notificationEntries, type NotificationEntry } from "./pix-notification";
 
 /** Header carrying the acquirer's `t=<unix>,v1=<hex>` signature (DESIGN §5). */
 export const ACQUIRER_SIGNATURE_HEADER = "x-acquirer-signature";
 
 /** Largest accepted distance between the signature's `t` and the time of receipt, seconds (against replays). */
 export const ACQUIRER_SIGNATURE_TOLERANCE_SECONDS = 300;
-
-/** Inbox item errors set at receipt. */
-export const RECEIPT_ERRORS = {
-  /** The body is not JSON or an item has no readable `endToEndId`. */
-  malformed: "malformed_notification",
-  /** An item with a valid signature for this acquirer and `endToEndId` was received before. */
-  duplicate: "duplicate",
-} as const;
 
 /** A request as received: exact body bytes and headers (lower-case names, string values). */
 export interface InboundRequest {
@@ -54,7 +46,7 @@ export function checkAcquirerSignature(
     toleranceSeconds: ACQUIRER_SIGNATURE_TOLERANCE_SECONDS,
     now: receivedAt,
   });
-  return verification.ok ? { ok: true } : { ok: false, error: `invalid_signature: ${verification.reason}` };
+  return verification.ok ? { ok: true } : { ok: false, error: `${INBOX_ERRORS.invalidSignature}: ${verification.reason}` };
 }
 
 /**
@@ -78,6 +70,12 @@ export async function receiveAcquirerNotification(deps: UseCaseDeps, request: In
       })
     : [];
   const seenIds = new Set(seen.map((item) => item.provider_event_id));
+  // Why an entry is not processed, or null when it goes to the worker.
+  const receiptError = (entry: NotificationEntry): string | null => {
+    if (!signature.ok) return signature.error;
+    if (entry.endToEndId === null) return INBOX_ERRORS.malformed;
+    return seenIds.has(entry.endToEndId) ? INBOX_ERRORS.duplicate : null;
+  };
 
   const rows: Prisma.InboxItemCreateManyInput[] = entries.map((entry) => ({
     id: newId("inboxItem", now.getTime()),
@@ -89,13 +87,7 @@ export async function receiveAcquirerNotification(deps: UseCaseDeps, request: In
     headers: request.headers,
     received_at: now,
     end_to_end_id: entry.endToEndId,
-    error: !signature.ok
-      ? signature.error
-      : entry.endToEndId === null
-        ? RECEIPT_ERRORS.malformed
-        : seenIds.has(entry.endToEndId)
-          ? RECEIPT_ERRORS.duplicate
-          : null,
+    error: receiptError(entry),
   }));
   await deps.db.inboxItem.createMany({ data: rows });
   await enqueueInboxItems(deps, rows.filter((row) => row.error === null).map((row) => ({ inboxItemId: row.id })));
