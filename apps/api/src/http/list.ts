@@ -24,14 +24,18 @@ export interface ListReply<T> {
 /** Largest page. */
 export const MAX_LIST_LIMIT = 100;
 
-/** The joi schema of a list query: `limit`, the two cursors, and the route's own `filters`. Validate with `convert`. */
+/**
+ * The joi schema of a list query: `limit`, the two cursors, and the route's own `filters`. Query strings are text, so
+ * it converts (`limit=20` is a number); an unknown parameter is refused rather than ignored, so that a misspelt filter
+ * (`?stauts=paid`) cannot silently list everything.
+ */
 export function listQuerySchema(filters: Joi.PartialSchemaMap = {}): Joi.ObjectSchema {
   return Joi.object({
     limit: Joi.number().integer().min(1).max(MAX_LIST_LIMIT).default(20),
     starting_after: Joi.string().max(64),
     ending_before: Joi.string().max(64),
     ...filters,
-  });
+  }).prefs({ convert: true, stripUnknown: false });
 }
 
 /**

@@ -1,26 +1,21 @@
 /**
- * Request validation with joi: the first problem becomes `400 validation_failed` naming the field at fault in
- * `param` (`amount`, `customer.document`, `metadata.order`), and nothing else happens (DESIGN §2).
+ * Request validation with joi. Unknown fields are stripped, so only what a schema names reaches a use case (no mass
+ * assignment: `role: "admin"` in a sign-up body goes nowhere). Types are not coerced: `"true"` is not a boolean and
+ * `123456` is not a string.
  */
 import type Joi from "joi";
 import { validationFailed } from "@lm/domain";
 
 /**
- * Validates `value` against `schema` and returns the validated value (defaults applied).
- * @param options.convert - coerce strings to numbers and booleans: on for query strings, off for JSON bodies, where
- *   `"100"` is not an amount
- * @throws ApiError `validation_failed` with `param` = the path of the first invalid field
+ * Returns `value` as `schema` accepts it, without unknown keys.
+ * @throws ApiError `validation_failed` with the first problem and its field path as `param`
  */
-export function validate<T>(schema: Joi.Schema<T>, value: unknown, options: { convert?: boolean } = {}): T {
-  const result = schema.validate(value ?? {}, {
-    abortEarly: true,
-    convert: options.convert ?? false,
-    errors: { wrap: { label: "`" } },
-  });
-  if (result.error) {
-    const detail = result.error.details[0];
+export function validate<T>(schema: Joi.ObjectSchema<T>, value: unknown): T {
+  const { value: valid, error } = schema.validate(value ?? {}, { abortEarly: true, stripUnknown: true, convert: false });
+  if (error) {
+    const detail = error.details[0];
     const param = detail?.path.join(".");
-    throw validationFailed(detail?.message ?? result.error.message, param === "" ? undefined : param);
+    throw validationFailed(detail?.message ?? "Invalid request.", param === "" ? undefined : param);
   }
-  return result.value;
+  return valid as T;
 }

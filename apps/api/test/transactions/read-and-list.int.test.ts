@@ -82,6 +82,7 @@ describe("GET /v1/transactions and /v1/transactions/{id}", () => {
       ["limit=abc", "limit"],
       ["starting_after=evt_01JD3Z0000000000000000000A", "starting_after"],
       ["status=lost", "status"],
+      ["stauts=paid", "stauts"],
       ["starting_after=txn_01JD3Z0000000000000000000A&ending_before=txn_01JD3Z0000000000000000000B", "ending_before"],
     ])("when the query is %s, then 400 validation_failed naming %s", async (query, param) => {
       const res = await store.client.get(`/v1/transactions?${query}`);

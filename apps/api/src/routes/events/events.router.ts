@@ -16,7 +16,7 @@ export function eventsRouter(deps: AppDeps): Router {
   const router = Router();
 
   router.get("/", async (req, res) => {
-    const { type, ...page } = validate(listEventsSchema, req.query, { convert: true });
+    const { type, ...page } = validate(listEventsSchema, req.query);
     const scope = merchantOf(res);
     res.json(await listPage(page, "event", (args) => listEvents(deps.db, scope, { type }, args), buildEventEnvelope));
   });

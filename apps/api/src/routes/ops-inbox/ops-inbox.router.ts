@@ -15,7 +15,7 @@ export function opsInboxRouter(deps: AppDeps): Router {
   const router = Router();
 
   router.get("/", async (req, res) => {
-    const { acquirer, status, ...page } = validate(listInboxSchema, req.query, { convert: true });
+    const { acquirer, status, ...page } = validate(listInboxSchema, req.query);
     res.json(await listPage(page, "inboxItem", (args) => listInboxItems(deps.db, { acquirer, status }, args), serializeInboxItem));
   });
 

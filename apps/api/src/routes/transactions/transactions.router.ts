@@ -32,7 +32,7 @@ export function transactionsRouter(deps: AppDeps): Router {
   );
 
   router.get("/", async (req, res) => {
-    const { status, external_id, ...page } = validate(listTransactionsSchema, req.query, { convert: true });
+    const { status, external_id, ...page } = validate(listTransactionsSchema, req.query);
     const scope = merchantOf(res);
     const now = deps.now();
     res.json(

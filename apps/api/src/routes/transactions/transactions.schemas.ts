@@ -17,7 +17,10 @@ const taxDocument = Joi.string()
   .custom((value: string, helpers) => (parseTaxDocument(value) ? value : helpers.error("document.invalid")))
   .messages({ "document.invalid": "{{#label}} must be a valid CPF or CNPJ" });
 
-/** Body of `POST /v1/transactions`. */
+/**
+ * Body of `POST /v1/transactions`. Unknown fields are refused, not stripped (as Stripe does): a misspelt optional
+ * field (`expires_at` for `expires_in`) would otherwise be silently ignored on a payment.
+ */
 export const createTransactionSchema: Joi.ObjectSchema<CreateTransactionInput> = Joi.object({
   amount: Joi.number().integer().min(1).max(MAX_AMOUNT).required(),
   description: Joi.string().min(1).max(140),
@@ -30,7 +33,7 @@ export const createTransactionSchema: Joi.ObjectSchema<CreateTransactionInput> =
   }),
   postback_url: Joi.string().min(1).max(2048),
   metadata: Joi.object().pattern(METADATA_KEY, METADATA_VALUE).max(MAX_METADATA_KEYS),
-});
+}).prefs({ stripUnknown: false });
 
 /** Query of `GET /v1/transactions`. */
 export const listTransactionsSchema: Joi.ObjectSchema<ListQuery & TransactionFilters> = listQuerySchema({
