@@ -3,7 +3,6 @@
  * in-flight requests finish, then close queues, Redis and the database pool.
  */
 import { loadConfigOrExit } from "@lm/config";
-import { ensureSandboxAcquirer } from "@lm/domain";
 import type { AddressInfo } from "node:net";
 import { createApp } from "./app";
 import { closeAppDeps, createAppDeps } from "./deps";
@@ -14,8 +13,6 @@ const SHUTDOWN_TIMEOUT_MS = 25_000;
 function main(): void {
   const config = loadConfigOrExit(process.env);
   const deps = createAppDeps(config);
-  // The sandbox acquirer exists by default; it is also created on first use, so a failure here is only logged.
-  ensureSandboxAcquirer(deps.db, config).catch((err: unknown) => deps.logger.warn("sandbox acquirer not ensured", { err }));
   const server = createApp(deps).listen(config.port, () => {
     deps.logger.info("api listening", { port: (server.address() as AddressInfo).port });
   });
