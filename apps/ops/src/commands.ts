@@ -1,6 +1,7 @@
 /**
  * The operators' commands by name (DESIGN §5 "Operators' command line").
  */
+import { acquirerCreate } from "./acquirer-create";
 import { apiKeyCreate } from "./api-key-create";
 import type { Command } from "./command";
 import { inviteCreate } from "./invite-create";
@@ -15,4 +16,5 @@ export const COMMANDS: Record<string, Command> = {
   "api-key:create": apiKeyCreate,
   "invite:create": inviteCreate,
   "user:create": userCreate,
+  "acquirer:create": acquirerCreate,
 };

@@ -1,6 +1,7 @@
 import { createDb, type Db } from "@lm/db";
 import { createTestDatabase, testConfig, type TestDatabase } from "@lm/testing";
 import { createHash } from "node:crypto";
+import { decryptSecret, sandboxAcquirerSecret } from "@lm/domain";
 import { runOps } from "../src/run";
 
 describe("ops command line", () => {
@@ -87,5 +88,31 @@ describe("ops command line", () => {
       /--mode must be test or live/,
     );
     expect((await ops("seller:kyc", "sel_01J00000000000000000000000", "maybe")).exitCode).toBe(2);
+  });
+
+  test("when acquirer:create runs, then the secret is printed once and stored only encrypted", async () => {
+    const out = await ops("acquirer:create", "banco-exemplo", "--json");
+
+    expect(out.exitCode).toBe(0);
+    const { id, slug, secret } = JSON.parse(out.stdout);
+    expect(slug).toBe("banco-exemplo");
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    const stored = await db.acquirer.findUniqueOrThrow({ where: { id } });
+    expect(stored.secret_ciphertext).not.toContain(secret);
+    expect(decryptSecret(testConfig(database.url).encryptionKey, stored.secret_ciphertext, id)).toBe(secret);
+  });
+
+  test("when acquirer:create repeats a slug or gets a bad one, then exit 2", async () => {
+    await ops("acquirer:create", "banco-repetido");
+
+    expect((await ops("acquirer:create", "banco-repetido")).stderr).toMatch(/already exists/);
+    expect((await ops("acquirer:create", "Banco Com Espaço")).stderr).toMatch(/Slug must be/);
+    expect((await ops("acquirer:create")).exitCode).toBe(2);
+  });
+
+  test("when acquirer:create names sandbox, then its secret is the one derived from ENCRYPTION_KEY", async () => {
+    const out = await ops("acquirer:create", "sandbox", "--json");
+
+    expect(JSON.parse(out.stdout).secret).toBe(sandboxAcquirerSecret(testConfig(database.url).encryptionKey));
   });
 });

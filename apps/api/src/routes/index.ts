@@ -13,6 +13,12 @@ import { termsRouter } from "./terms/terms.router";
 import { stepUpRouter } from "./step-up/step-up.router";
 import { recoveryRouter } from "./two-factor/recovery.router";
 import { twoFactorRouter } from "./two-factor/two-factor.router";
+import { requireApiKey } from "../http/api-key-auth";
+import { apiKeyRateLimit } from "../http/api-rate-limit";
+import { requireRole, requireSession } from "../http/auth";
+import { eventsRouter } from "./events/events.router";
+import { opsInboxRouter } from "./ops-inbox/ops-inbox.router";
+import { transactionsRouter } from "./transactions/transactions.router";
 
 /** Mounts the routers on `app`. */
 export function mountRoutes(app: Express, deps: AppDeps): void {
@@ -26,4 +32,8 @@ export function mountRoutes(app: Express, deps: AppDeps): void {
   app.use(twoFactorRouter(deps, panelLimits));
   app.use(recoveryRouter(deps, panelLimits));
   app.use(stepUpRouter(deps, panelLimits));
+  const merchant = [requireApiKey(deps), apiKeyRateLimit(deps)];
+  app.use("/v1/transactions", ...merchant, transactionsRouter(deps));
+  app.use("/v1/events", ...merchant, eventsRouter(deps));
+  app.use("/v1/ops/inbox", requireSession(deps), requireRole("ops"), opsInboxRouter(deps));
 }

@@ -2,7 +2,7 @@
  * Helpers of the panel tests: sellers with an owner signed in, cookies, and the mail outbox.
  */
 import { generateCpf } from "@brazilian-utils/brazilian-utils";
-import { createInvite, createSeller } from "@lm/domain";
+import { createInvite, createOpsUser, createSeller } from "@lm/domain";
 import type { Seller, User } from "@lm/db";
 import { randomBytes } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
@@ -122,4 +122,14 @@ export function freshIp(): string {
 /** Signs in through the API from a fresh address and returns the reply. */
 export function signInRequest(ctx: ApiTestContext, body: Record<string, unknown>): request.Test {
   return request(ctx.app).post("/v1/me/auth/sign-in/email").set("X-Forwarded-For", freshIp()).send(body);
+}
+
+/** An operator (`role: ops`) made with the `user:create` use case, who set a password and signed in: `lm.session=…`. */
+export async function signInOps(ctx: ApiTestContext): Promise<{ user: User; cookie: string }> {
+  const email = uniqueEmail("ops");
+  const { user, token } = await createOpsUser(ctx.deps, { email, name: "Operadora", now: ctx.deps.now() });
+  await request(ctx.app).post("/v1/me/auth/reset-password").send({ token, newPassword: PASSWORD }).expect(200);
+  const res = await signInRequest(ctx, { email, password: PASSWORD });
+  if (res.status !== 200) throw new Error(`ops sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { user, cookie: cookiePair(res, "lm.session") };
 }

@@ -6,6 +6,8 @@ import type { JobPayloads, QueueName } from "@lm/queue";
 import type { WorkerDeps } from "../deps";
 import { reconcile } from "../sweepers/reconciler";
 import { processWebhookDelivery } from "./webhook-delivery.processor";
+import { chargeExpiryProcessor } from "./charge-expiry.processor";
+import { inboxProcessingProcessor } from "./inbox-processing.processor";
 
 /** Handles one job's payload. Throwing makes BullMQ record the job as failed. */
 export type Processor<N extends QueueName> = (deps: WorkerDeps, data: JobPayloads[N]) => Promise<void>;
@@ -16,4 +18,6 @@ export const PROCESSORS: { [N in QueueName]?: Processor<N> } = {
     await reconcile(deps);
   },
   "webhook-delivery": processWebhookDelivery,
+  "charge-expiry": chargeExpiryProcessor,
+  "inbox-processing": inboxProcessingProcessor,
 };

@@ -5,10 +5,14 @@
  */
 import type { WorkerDeps } from "../deps";
 import { enqueueDueDeliveries } from "./due-deliveries";
+import { enqueueOverdueCharges } from "./overdue-charges";
+import { enqueueStrandedInboxItems } from "./stranded-inbox-items";
 
 /** The sweeps run on every reconciler tick; later issues add theirs here. */
 const SWEEPS: Array<{ name: string; run: (deps: WorkerDeps) => Promise<number> }> = [
   { name: "due-deliveries", run: enqueueDueDeliveries },
+  { name: "overdue-charges", run: enqueueOverdueCharges },
+  { name: "stranded-inbox-items", run: enqueueStrandedInboxItems },
 ];
 
 /**

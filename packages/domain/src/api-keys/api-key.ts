@@ -2,12 +2,12 @@
  * Merchant API keys (DESIGN §3): `sk_live_` / `sk_test_` + 32 base62 characters, stored only as SHA-256, shown
  * by the first 12 characters.
  */
-import { createHash, randomInt } from "node:crypto";
+import { createHash } from "node:crypto";
+import { randomBase62 } from "../random";
 
 /** `live` or `test`. */
 export type Mode = "live" | "test";
 
-const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const KEY_BODY_LENGTH = 32;
 /** Shape of a well-formed key; anything else is refused before a database look-up. */
 export const API_KEY_PATTERN = /^sk_(live|test)_[0-9A-Za-z]{32}$/;
@@ -30,9 +30,7 @@ export function hashApiKey(key: string): string {
 
 /** Generates a key of `mode` with 32 uniformly random base62 characters (about 190 bits). */
 export function generateApiKey(mode: Mode): GeneratedApiKey {
-  let body = "";
-  for (let i = 0; i < KEY_BODY_LENGTH; i++) body += BASE62[randomInt(BASE62.length)];
-  const key = `sk_${mode}_${body}`;
+  const key = `sk_${mode}_${randomBase62(KEY_BODY_LENGTH)}`;
   return { key, hash: hashApiKey(key), prefix: key.slice(0, API_KEY_PREFIX_LENGTH) };
 }
 

@@ -1,0 +1,67 @@
+/**
+ * The merchant API's charges (DESIGN §5): create (with `Idempotency-Key`), read, list, cancel, and simulate a
+ * payment in test mode. Mounted behind API key authentication and the per-key rate limit.
+ */
+import { Router } from "express";
+import {
+  cancelTransaction,
+  createTransaction,
+  findTransaction,
+  listTransactions,
+  serializeTransaction,
+  simulatePayment,
+} from "@lm/domain";
+import type { AppDeps } from "../../deps";
+import { merchantOf } from "../../http/api-key-auth";
+import { idempotent } from "../../http/idempotency";
+import { listPage } from "../../http/list";
+import { validate } from "../../http/validate";
+import { createTransactionSchema, listTransactionsSchema } from "./transactions.schemas";
+
+/** Router for `/v1/transactions`. */
+export function transactionsRouter(deps: AppDeps): Router {
+  const router = Router();
+
+  router.post(
+    "/",
+    idempotent(deps, async (req, res) => {
+      const input = validate(createTransactionSchema, req.body);
+      const transaction = await createTransaction(deps, merchantOf(res), input);
+      return { status: 201, body: serializeTransaction(transaction, deps.now()) };
+    }),
+  );
+
+  router.get("/", async (req, res) => {
+    const { status, external_id, ...page } = validate(listTransactionsSchema, req.query);
+    const scope = merchantOf(res);
+    const now = deps.now();
+    res.json(
+      await listPage(
+        page,
+        "transaction",
+        (args) => listTransactions(deps.db, scope, { status, external_id }, args, now),
+        (row) => serializeTransaction(row, now),
+      ),
+    );
+  });
+
+  router.get("/:id", async (req, res) => {
+    const transaction = await findTransaction(deps.db, merchantOf(res), req.params.id);
+    res.json(serializeTransaction(transaction, deps.now()));
+  });
+
+  router.post(
+    "/:id/cancel",
+    idempotent(deps, async (req, res) => {
+      const transaction = await cancelTransaction(deps, merchantOf(res), String(req.params.id));
+      return { status: 200, body: serializeTransaction(transaction, deps.now()) };
+    }),
+  );
+
+  router.post("/:id/simulate-payment", async (req, res) => {
+    const transaction = await simulatePayment(deps, merchantOf(res), req.params.id);
+    res.status(202).json(serializeTransaction(transaction, deps.now()));
+  });
+
+  return router;
+}

@@ -1,0 +1,113 @@
+import { RateLimiterRedis } from "rate-limiter-flexible";
+import request from "supertest";
+import { createApiKey, hashApiKey } from "@lm/domain";
+import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
+import { useApiTestContext } from "../support/harness";
+
+const unauthenticated = {
+  error: expect.objectContaining({ type: "authentication_error", code: "authentication_required" }),
+};
+
+describe("merchant API authentication", () => {
+  const ctx = useApiTestContext();
+  const merchant = useTestMerchant(ctx);
+
+  test("when no Authorization header is sent, then 401 authentication_required", async () => {
+    const res = await request(ctx.app).get("/v1/transactions");
+
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(unauthenticated);
+  });
+
+  test.each([
+    ["a Basic scheme", `Basic ${Buffer.from("sk_test_x:").toString("base64")}`],
+    ["a bearer token that is not a key", "Bearer not-a-key"],
+    ["a key with a wrong mode word", "Bearer sk_prod_0123456789abcdefghijABCDEFGHIJ01"],
+    ["an empty bearer", "Bearer "],
+  ])("when the header has %s, then 401", async (_situation, header) => {
+    const res = await request(ctx.app).get("/v1/transactions").set("Authorization", header);
+
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(unauthenticated);
+  });
+
+  test("when a well-formed key is unknown, then 401", async () => {
+    const res = await merchantClient(ctx.app, "sk_test_0123456789abcdefghijABCDEFGHIJ01").get("/v1/transactions");
+
+    expect(res.status).toBe(401);
+  });
+
+  test("when the key is revoked, then 401", async () => {
+    const { apiKey, key } = await createApiKey(ctx.db, { storeId: merchant.storeId, name: "old", mode: "test", now: new Date() });
+    await ctx.db.apiKey.update({ where: { id: apiKey.id }, data: { revoked_at: new Date() } });
+
+    const res = await merchantClient(ctx.app, key).get("/v1/transactions");
+
+    expect(res.status).toBe(401);
+  });
+
+  test("when the key's revoke_at has passed, then 401; while it is ahead, the key works", async () => {
+    const rotating = await createApiKey(ctx.db, { storeId: merchant.storeId, name: "rot", mode: "test", now: new Date() });
+    const expired = await createApiKey(ctx.db, { storeId: merchant.storeId, name: "exp", mode: "test", now: new Date() });
+    await ctx.db.apiKey.update({ where: { id: rotating.apiKey.id }, data: { revoke_at: new Date(Date.now() + 60_000) } });
+    await ctx.db.apiKey.update({ where: { id: expired.apiKey.id }, data: { revoke_at: new Date(Date.now() - 1_000) } });
+
+    expect((await merchantClient(ctx.app, rotating.key).get("/v1/transactions")).status).toBe(200);
+    expect((await merchantClient(ctx.app, expired.key).get("/v1/transactions")).status).toBe(401);
+  });
+
+  test("when a live key and a test key of one store list transactions, then each sees only its own mode", async () => {
+    const test = await merchantClient(ctx.app, merchant.testKey).post("/v1/transactions", chargeBody());
+    const live = await merchantClient(ctx.app, merchant.liveKey).post("/v1/transactions", chargeBody());
+
+    const testList = await merchantClient(ctx.app, merchant.testKey).get("/v1/transactions");
+    const liveList = await merchantClient(ctx.app, merchant.liveKey).get("/v1/transactions");
+
+    expect(testList.body.data.map((t: { id: string }) => t.id)).toContain(test.body.id);
+    expect(testList.body.data.map((t: { id: string }) => t.id)).not.toContain(live.body.id);
+    expect(liveList.body.data.map((t: { id: string }) => t.id)).toEqual([live.body.id]);
+    expect((await merchantClient(ctx.app, merchant.liveKey).get(`/v1/transactions/${test.body.id}`)).status).toBe(404);
+  });
+
+  test("when a key is used, then last_used_at is set, and not rewritten by another use within a minute", async () => {
+    const { apiKey, key } = await createApiKey(ctx.db, { storeId: merchant.storeId, name: "use", mode: "test", now: new Date() });
+
+    await merchantClient(ctx.app, key).get("/v1/transactions");
+    const first = (await ctx.db.apiKey.findUniqueOrThrow({ where: { id: apiKey.id } })).last_used_at;
+    await merchantClient(ctx.app, key).get("/v1/transactions");
+    const second = (await ctx.db.apiKey.findUniqueOrThrow({ where: { id: apiKey.id } })).last_used_at;
+
+    expect(first).toBeInstanceOf(Date);
+    expect(second).toEqual(first);
+  });
+
+  test("when last_used_at is over a minute old, then a use refreshes it", async () => {
+    const { apiKey, key } = await createApiKey(ctx.db, { storeId: merchant.storeId, name: "stale", mode: "test", now: new Date() });
+    const stale = new Date(Date.now() - 61_000);
+    await ctx.db.apiKey.update({ where: { id: apiKey.id }, data: { last_used_at: stale } });
+
+    await merchantClient(ctx.app, key).get("/v1/transactions");
+
+    const stored = await ctx.db.apiKey.findUniqueOrThrow({ where: { id: apiKey.id } });
+    expect(stored.last_used_at!.getTime()).toBeGreaterThan(stale.getTime() + 60_000);
+    expect(stored.key_hash).toBe(hashApiKey(key));
+  });
+
+  test("when a key has used its 100 requests of the current second, then 429 rate_limited with Retry-After", async () => {
+    const { apiKey, key } = await createApiKey(ctx.db, { storeId: merchant.storeId, name: "busy", mode: "test", now: new Date() });
+    const counter = new RateLimiterRedis({
+      storeClient: ctx.deps.redis,
+      keyPrefix: `${ctx.config.queuePrefix}:rl:api-key`,
+      points: 100,
+      duration: 1,
+    });
+    await counter.consume(apiKey.id, 100);
+
+    const res = await merchantClient(ctx.app, key).get("/v1/transactions");
+
+    expect(res.status).toBe(429);
+    expect(res.body.error).toMatchObject({ type: "rate_limit_error", code: "rate_limited" });
+    expect(Number(res.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+    expect((await merchantClient(ctx.app, merchant.testKey).get("/v1/transactions")).status).toBe(200);
+  });
+});

@@ -1,0 +1,49 @@
+/**
+ * A supertest client of the merchant API authenticated with one key, and a valid charge body to start from.
+ */
+import type { Express } from "express";
+import request from "supertest";
+import { createTestMerchant, type TestMerchant } from "@lm/testing";
+import type { ApiTestContext } from "./harness";
+
+/** Requests with `Authorization: Bearer <key>`. */
+export function merchantClient(app: Express, key: string) {
+  const auth = (r: request.Test) => r.set("Authorization", `Bearer ${key}`);
+  return {
+    get: (path: string) => auth(request(app).get(path)),
+    post: (path: string, body?: object) => {
+      const r = auth(request(app).post(path));
+      return body === undefined ? r : r.send(body);
+    },
+  };
+}
+
+/** A merchant client. */
+export type MerchantClient = ReturnType<typeof merchantClient>;
+
+/** A test merchant (see `createTestMerchant`) with a client authenticated by its test key. */
+export type MerchantFixture = TestMerchant & { client: MerchantClient };
+
+/**
+ * Registers a `beforeAll` that creates a merchant for the file; the returned object is filled in then.
+ * @param options.name - the seller's and store's name
+ */
+export function useTestMerchant(ctx: ApiTestContext, options: { name?: string } = {}): MerchantFixture {
+  const fixture = {} as MerchantFixture;
+  beforeAll(async () => {
+    Object.assign(fixture, await createTestMerchant(ctx.db, options));
+    fixture.client = merchantClient(ctx.app, fixture.testKey);
+  });
+  return fixture;
+}
+
+/** A valid creation body; override fields per test. */
+export function chargeBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    amount: 1050,
+    description: "Pedido 1234",
+    customer: { name: "Maria da Silva", document: "529.982.247-25", email: "maria@example.com" },
+    metadata: { order_id: "1234" },
+    ...overrides,
+  };
+}

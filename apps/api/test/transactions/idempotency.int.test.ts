@@ -1,0 +1,104 @@
+import { requestFingerprint } from "../../src/http/idempotency";
+import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
+import { useApiTestContext } from "../support/harness";
+
+describe("Idempotency-Key on POST /v1/transactions", () => {
+  const ctx = useApiTestContext();
+  const merchant = useTestMerchant(ctx);
+  const countByExternalId = (external_id: string) => ctx.db.transaction.count({ where: { external_id } });
+
+  test("when the same key is sent again with the same body, then the first reply is replayed and nothing new is made", async () => {
+    const body = chargeBody({ external_id: "idem-replay" });
+    const first = await merchant.client.post("/v1/transactions", body).set("Idempotency-Key", "key-replay-1");
+
+    const second = await merchant.client.post("/v1/transactions", body).set("Idempotency-Key", "key-replay-1");
+
+    expect(first.status).toBe(201);
+    expect(second.status).toBe(201);
+    expect(second.body).toEqual(first.body);
+    expect(second.headers["idempotent-replayed"]).toBe("true");
+    expect(await countByExternalId("idem-replay")).toBe(1);
+  });
+
+  test("when the same key comes with another body, then 400 idempotency_key_reused", async () => {
+    await merchant.client.post("/v1/transactions", chargeBody({ amount: 100 })).set("Idempotency-Key", "key-reused-1");
+
+    const res = await merchant.client.post("/v1/transactions", chargeBody({ amount: 200 })).set("Idempotency-Key", "key-reused-1");
+
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ type: "idempotency_error", code: "idempotency_key_reused" });
+  });
+
+  test("when the first request with a key is still running, then 409 idempotency_key_in_progress", async () => {
+    const body = chargeBody();
+    await ctx.db.idempotencyKey.create({
+      data: {
+        id: "00000000-0000-4000-8000-000000000001",
+        store_id: merchant.storeId,
+        mode: "test",
+        key: "key-running",
+        request_hash: requestFingerprint("POST", "/v1/transactions", Buffer.from(JSON.stringify(body))),
+        expires_at: new Date(Date.now() + 60_000),
+      },
+    });
+
+    const res = await merchant.client.post("/v1/transactions", body).set("Idempotency-Key", "key-running");
+
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatchObject({ type: "idempotency_error", code: "idempotency_key_in_progress" });
+  });
+
+  test("when many identical requests with one key arrive at once, then exactly one transaction is made and all agree", async () => {
+    const body = chargeBody({ external_id: "idem-concurrent" });
+
+    const replies = await Promise.all(
+      Array.from({ length: 8 }, () => merchant.client.post("/v1/transactions", body).set("Idempotency-Key", "key-concurrent")),
+    );
+
+    expect(await countByExternalId("idem-concurrent")).toBe(1);
+    const created = replies.filter((r) => r.status === 201);
+    expect(created.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(created.map((r) => r.body.id)).size).toBe(1);
+    for (const r of replies.filter((r) => r.status !== 201)) {
+      expect(r.status).toBe(409);
+      expect(r.body.error.code).toBe("idempotency_key_in_progress");
+    }
+  });
+
+  test("when a request with a key is refused, then the key is released and the fixed request may use it", async () => {
+    const refused = await merchant.client.post("/v1/transactions", chargeBody({ amount: 0 })).set("Idempotency-Key", "key-fixable");
+
+    const fixed = await merchant.client.post("/v1/transactions", chargeBody({ amount: 300 })).set("Idempotency-Key", "key-fixable");
+
+    expect(refused.status).toBe(400);
+    expect(fixed.status).toBe(201);
+  });
+
+  test("when the key's record is over 24 h old, then the key starts afresh", async () => {
+    const body = chargeBody({ external_id: "idem-expired-1" });
+    const first = await merchant.client.post("/v1/transactions", body).set("Idempotency-Key", "key-old");
+    await ctx.db.idempotencyKey.updateMany({ where: { key: "key-old" }, data: { expires_at: new Date(Date.now() - 1) } });
+
+    const again = await merchant.client.post("/v1/transactions", chargeBody({ external_id: "idem-expired-2" })).set("Idempotency-Key", "key-old");
+
+    expect(again.status).toBe(201);
+    expect(again.body.id).not.toBe(first.body.id);
+  });
+
+  test("when the same key is used by a live key of the same store, then it is a separate key space", async () => {
+    const body = chargeBody();
+    const test = await merchant.client.post("/v1/transactions", body).set("Idempotency-Key", "key-modes");
+
+    const live = await merchantClient(ctx.app, merchant.liveKey).post("/v1/transactions", body).set("Idempotency-Key", "key-modes");
+
+    expect(live.status).toBe(201);
+    expect(live.body.id).not.toBe(test.body.id);
+  });
+
+  test("when the key is malformed, then 400 validation_failed naming Idempotency-Key", async () => {
+    const res = await merchant.client.post("/v1/transactions", chargeBody()).set("Idempotency-Key", "x".repeat(256));
+
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: "validation_failed", param: "Idempotency-Key" });
+  });
+});

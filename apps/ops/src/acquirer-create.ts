@@ -1,0 +1,22 @@
+/**
+ * `acquirer:create <slug>`: registers a payment provider that posts inbound notifications to
+ * `/v1/acquirers/<slug>/notifications`, and prints its notification secret once.
+ */
+import { createAcquirer } from "@lm/domain";
+import { requiredPositional, type Command } from "./command";
+
+/** Creates an acquirer with a fresh secret (`sandbox` exists by default, with a secret derived from ENCRYPTION_KEY). */
+export const acquirerCreate: Command = {
+  usage: "acquirer:create <slug>",
+  options: [],
+  async run(ctx) {
+    const slug = requiredPositional(ctx, 0, "slug");
+    const { acquirer, secret } = await createAcquirer(ctx.db, ctx.config, slug);
+    return {
+      text:
+        `Created acquirer ${acquirer.id} (${acquirer.slug}); notifications go to /v1/acquirers/${acquirer.slug}/notifications ` +
+        `signed in X-Acquirer-Signature. Its secret is shown only this once:\n${secret}`,
+      json: { id: acquirer.id, slug: acquirer.slug, secret },
+    };
+  },
+};

@@ -1,0 +1,36 @@
+/**
+ * Reconciler sweep of the inbound inbox (DESIGN §1, §5): every item with a valid signature and no outcome yet,
+ * received over a minute ago, is offered to the `inbox-processing` queue with `jobId` = its id, covering a crash
+ * between storing and enqueueing and a Redis flush. Processing is idempotent, so an offer too many changes nothing.
+ */
+import { INBOX_STATUS_WHERE } from "@lm/domain";
+import type { WorkerDeps } from "../deps";
+
+/** Most items offered per tick, oldest first. */
+const BATCH_SIZE = 1000;
+/** Items younger than this are left to the job enqueued at receipt, ms. */
+const GRACE_MS = 60_000;
+
+/**
+ * Offers stranded inbox items to the `inbox-processing` queue, after putting its failed jobs back (a failed job keeps
+ * an item's id, which would make the offer a no-op).
+ * @returns how many items were offered
+ */
+export async function enqueueStrandedInboxItems(deps: WorkerDeps): Promise<number> {
+  await deps.producer.queue("inbox-processing").retryJobs({ state: "failed" });
+  const stranded = await deps.db.inboxItem.findMany({
+    where: {
+      signature_valid: true,
+      ...INBOX_STATUS_WHERE.pending,
+      received_at: { lte: new Date(deps.now().getTime() - GRACE_MS) },
+    },
+    select: { id: true },
+    orderBy: { received_at: "asc" },
+    take: BATCH_SIZE,
+  });
+  await deps.producer.enqueueBulk(
+    "inbox-processing",
+    stranded.map(({ id }) => ({ data: { inboxItemId: id }, jobId: id })),
+  );
+  return stranded.length;
+}

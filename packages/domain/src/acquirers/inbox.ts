@@ -1,0 +1,82 @@
+/**
+ * Operators' view of the inbound inbox (`/v1/ops/inbox`, DESIGN §5): listing, detail and reprocessing. An item's
+ * status is derived: `pending` (not yet processed), `processed` (settled a charge or repeated one that did), `failed`
+ * (an error: bad signature, malformed, duplicate receipt or a payment anomaly).
+ */
+import type { Acquirer, DbClient, InboxItem, Prisma } from "@lm/db";
+import type { UseCaseDeps } from "../deps";
+import { notFound } from "../errors";
+import { isId } from "../ids";
+import type { PageArgs } from "../paging";
+import { loadAcquirer } from "./acquirers";
+import { enqueueInboxItems } from "./process-inbox-item";
+import { checkAcquirerSignature } from "./receive-notification";
+
+/** Derived status of an inbox item. */
+export type InboxStatus = "pending" | "processed" | "failed";
+
+/** An inbox item with its acquirer. */
+export type InboxItemWithAcquirer = InboxItem & { acquirer: Acquirer };
+
+/** The `where` of each derived status. */
+export const INBOX_STATUS_WHERE: Record<InboxStatus, Prisma.InboxItemWhereInput> = {
+  pending: { processed_at: null, error: null },
+  processed: { processed_at: { not: null }, error: null },
+  failed: { error: { not: null } },
+};
+
+/** One page of inbox items, optionally of one acquirer (slug) and status, in the page's order. */
+export function listInboxItems(
+  db: DbClient,
+  filters: { acquirer?: string; status?: InboxStatus },
+  page: PageArgs,
+): Promise<InboxItemWithAcquirer[]> {
+  return db.inboxItem.findMany({
+    where: {
+      ...(filters.acquirer === undefined ? {} : { acquirer: { slug: filters.acquirer } }),
+      ...(filters.status === undefined ? {} : INBOX_STATUS_WHERE[filters.status]),
+      ...(page.id === undefined ? {} : { id: page.id }),
+    },
+    include: { acquirer: true },
+    orderBy: page.orderBy,
+    take: page.take,
+  });
+}
+
+/**
+ * Inbox item `id`.
+ * @throws ApiError `resource_not_found` when it is malformed or unknown
+ */
+export async function findInboxItem(db: DbClient, id: string): Promise<InboxItemWithAcquirer> {
+  const found = isId("inboxItem", id) ? await db.inboxItem.findUnique({ where: { id }, include: { acquirer: true } }) : null;
+  if (!found) throw notFound("inbox item");
+  return found;
+}
+
+/**
+ * Reprocesses inbox item `id`: its stored request is verified again with the acquirer's current secret (judging the
+ * timestamp against the time of receipt, so an operator can fix a wrong secret and replay), its outcome is cleared,
+ * and a valid one is enqueued again. A valid duplicate or a payment already applied changes nothing when processed.
+ * @throws ApiError `resource_not_found` for an unknown item
+ */
+export async function reprocessInboxItem(deps: UseCaseDeps, id: string): Promise<void> {
+  const item = await findInboxItem(deps.db, id);
+  const { secret } = await loadAcquirer(deps.db, deps.config, item.acquirer.slug);
+  const now = deps.now();
+  const signature = checkAcquirerSignature(
+    secret,
+    { rawBody: Buffer.from(item.raw_body, "utf8"), headers: item.headers as Record<string, string> },
+    item.received_at,
+  );
+  await deps.db.inboxItem.update({
+    where: { id },
+    data: {
+      signature_valid: signature.ok,
+      error: signature.ok ? null : signature.error,
+      processed_at: null,
+      reprocessed_at: now,
+    },
+  });
+  // A fresh job id: the first job of this item may still be kept by BullMQ, which would make a same-id add a no-op.
+  if (signature.ok) await enqueueInboxItems(deps, [{ inboxItemId: id, jobId: `${id}-r${now.getTime()}` }]);
+}

@@ -1,0 +1,44 @@
+/**
+ * Use case: authenticate a merchant API request by its key (DESIGN §3): looked up by SHA-256, refused when unknown,
+ * revoked or past its `revoke_at`. The key's store and mode scope everything the request creates or reads.
+ */
+import type { DbClient } from "@lm/db";
+import type { MerchantScope } from "../deps";
+import { ApiError } from "../errors";
+import { apiKeyMode, hashApiKey } from "./api-key";
+
+/** `last_used_at` is written at most once per this interval, ms (DESIGN §3). */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** The caller behind a valid key. */
+export interface AuthenticatedApiKey extends MerchantScope {
+  apiKeyId: string;
+  /** The store's name (written in BR Codes). */
+  storeName: string;
+}
+
+/**
+ * Authenticates `key` at `now` and records its use (a conditional UPDATE, at most once a minute per key, so a busy
+ * key costs no write per request and concurrent requests write once).
+ * @throws ApiError `authentication_required` for a malformed, unknown, revoked or expired key (one message for all,
+ *   so a caller learns nothing about which keys exist)
+ */
+export async function authenticateApiKey(db: DbClient, key: string, now: Date): Promise<AuthenticatedApiKey> {
+  const mode = apiKeyMode(key);
+  const found =
+    mode === null
+      ? null
+      : await db.apiKey.findUnique({ where: { key_hash: hashApiKey(key) }, include: { store: { select: { name: true } } } });
+  const refused =
+    found === null || found.mode !== mode || found.revoked_at !== null || (found.revoke_at !== null && found.revoke_at <= now);
+  if (refused) throw new ApiError("authentication_required", "Invalid API key provided.");
+
+  const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
+  if (found.last_used_at === null || found.last_used_at < staleBefore) {
+    await db.apiKey.updateMany({
+      where: { id: found.id, OR: [{ last_used_at: null }, { last_used_at: { lt: staleBefore } }] },
+      data: { last_used_at: now },
+    });
+  }
+  return { apiKeyId: found.id, storeId: found.store_id, storeName: found.store.name, mode: found.mode };
+}

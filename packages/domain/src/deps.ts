@@ -1,0 +1,25 @@
+/**
+ * What the use cases that write state and enqueue work need. The API's and the worker's dependencies both satisfy
+ * it, so one use case serves an HTTP request, a job and an operator alike.
+ */
+import type { Config } from "@lm/config";
+import type { Db } from "@lm/db";
+import type { Logger } from "@lm/logging";
+import type { Producer } from "@lm/queue";
+
+/** Dependencies of a use case (types only: domain imports no BullMQ or Prisma runtime). */
+export interface UseCaseDeps {
+  config: Config;
+  db: Db;
+  /** Enqueues jobs after commit (DESIGN §1 "Write, then enqueue"). */
+  producer: Pick<Producer, "enqueue" | "enqueueBulk">;
+  logger: Logger;
+  /** Current time; tests inject their own. */
+  now: () => Date;
+}
+
+/** Who is calling the merchant API: the API key's store and mode (DESIGN §3); nothing crosses either. */
+export interface MerchantScope {
+  storeId: string;
+  mode: "live" | "test";
+}

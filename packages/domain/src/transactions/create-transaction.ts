@@ -1,0 +1,92 @@
+/**
+ * Use case: create a Pix charge (DESIGN §5 "Merchant API"). The charge, its `transaction.created` event and the first
+ * delivery rows commit together; after commit the deliveries and the charge's expiry job are enqueued.
+ */
+import { inTransaction, isUniqueViolation, type Transaction } from "@lm/db";
+import type { MerchantScope, UseCaseDeps } from "../deps";
+import { parseTaxDocument } from "../documents";
+import { ApiError, validationFailed } from "../errors";
+import { enqueueDeliveries } from "../events/record-event";
+import { newId } from "../ids";
+import { checkDestination } from "../webhooks/destination";
+import { buildPixBrCode, pixLocation, renderQrPngBase64 } from "./br-code";
+import { enqueueExpiry } from "./expire-transaction";
+import { recordTransactionEvent } from "./transaction-events";
+import { generateTxid } from "./txid";
+
+/** A validated creation request (the API's joi schema enforces the lengths and ranges). */
+export interface CreateTransactionInput {
+  /** Integer centavos, at least 1. */
+  amount: number;
+  description?: string;
+  /** Seconds until expiry, 60 to 1,209,600. */
+  expires_in: number;
+  /** The integrator's reference, unique per store and mode. */
+  external_id?: string;
+  customer?: { name: string; document: string; email?: string };
+  postback_url?: string;
+  metadata?: Record<string, string>;
+}
+
+/**
+ * Creates a `pending` charge for `scope`, with its txid, BR Code and QR image.
+ * @param merchant.storeName - written in the BR Code as the receiver's name
+ * @throws ApiError `invalid_url` (param `postback_url`) when the postback URL fails the destination check;
+ *   `validation_failed` (param `customer.document`) for a document that is not a CPF or CNPJ; `invalid_state`
+ *   (param `external_id`) when the store already has a charge of this mode with that `external_id`
+ */
+export async function createTransaction(
+  deps: UseCaseDeps,
+  merchant: MerchantScope & { storeName: string },
+  input: CreateTransactionInput,
+): Promise<Transaction> {
+  if (input.postback_url !== undefined) {
+    const check = await checkDestination(input.postback_url, { allowLocal: deps.config.webhookAllowLocalDestinations });
+    if (!check.ok) throw new ApiError("invalid_url", `Invalid postback_url: ${check.reason}.`, { param: "postback_url" });
+  }
+  const document = input.customer ? parseTaxDocument(input.customer.document) : null;
+  if (input.customer && !document) throw validationFailed("Document must be a valid CPF or CNPJ.", "customer.document");
+
+  const now = deps.now();
+  const txid = generateTxid();
+  const brCode = buildPixBrCode({
+    location: pixLocation(deps.config.publicBaseUrl, merchant.mode, txid),
+    merchantName: merchant.storeName,
+  });
+  const data = {
+    id: newId("transaction", now.getTime()),
+    store_id: merchant.storeId,
+    mode: merchant.mode,
+    amount: input.amount,
+    description: input.description ?? null,
+    external_id: input.external_id ?? null,
+    txid,
+    br_code: brCode,
+    qr_code_png_base64: await renderQrPngBase64(brCode),
+    customer_name: input.customer?.name ?? null,
+    customer_document: document?.digits ?? null,
+    customer_email: input.customer?.email ?? null,
+    postback_url: input.postback_url ?? null,
+    metadata: input.metadata ?? {},
+    expires_in: input.expires_in,
+    expires_at: new Date(now.getTime() + input.expires_in * 1000),
+    created_at: now,
+    updated_at: now,
+  };
+
+  let created: { transaction: Transaction; deliveryIds: string[] };
+  try {
+    created = await inTransaction(deps.db, async (tx) => {
+      const transaction = await tx.transaction.create({ data });
+      const { deliveryIds } = await recordTransactionEvent(tx, transaction, "transaction.created", now);
+      return { transaction, deliveryIds };
+    });
+  } catch (err) {
+    if (isUniqueViolation(err, "external_id")) {
+      throw new ApiError("invalid_state", "A transaction with this external_id already exists.", { param: "external_id" });
+    }
+    throw err;
+  }
+  await Promise.all([enqueueDeliveries(deps, created.deliveryIds), enqueueExpiry(deps, created.transaction)]);
+  return created.transaction;
+}

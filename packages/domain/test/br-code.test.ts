@@ -1,0 +1,36 @@
+import { getPixPayloadInfo, isValidPixPayload } from "@brazilian-utils/brazilian-utils";
+import { buildPixBrCode, generateTxid, pixLocation, TXID_PATTERN } from "../src";
+
+describe("Pix BR Code and txid", () => {
+  test("when a txid is generated, then it has 26 to 35 alphanumerics and differs each time", () => {
+    const txids = Array.from({ length: 100 }, generateTxid);
+
+    for (const txid of txids) expect(txid).toMatch(TXID_PATTERN);
+    expect(new Set(txids).size).toBe(100);
+  });
+
+  test("when the mode is test, then the location is on the sandbox subdomain of the public host, port dropped", () => {
+    expect(pixLocation("https://pix.example.com.br:8443", "test", "abc")).toBe("sandbox.pix.example.com.br/qr/abc");
+    expect(pixLocation("https://pix.example.com.br", "live", "abc")).toBe("pix.example.com.br/qr/abc");
+  });
+
+  test("when the public host is too long for a BR Code location, then it refuses with a clear reason", () => {
+    expect(() => pixLocation(`https://${"a".repeat(60)}.example.com`, "test", generateTxid())).toThrow(/77 characters/);
+  });
+
+  test("when a code is built, then it is a valid dynamic BR Code (CRC16) carrying only the location", () => {
+    const location = pixLocation("https://api.example.com", "test", generateTxid());
+
+    const code = buildPixBrCode({ location, merchantName: "Padaria São João do Norte Ltda" });
+
+    expect(isValidPixPayload(code)).toBe(true);
+    expect(getPixPayloadInfo(code)).toMatchObject({
+      url: location,
+      pointOfInitiation: "dynamic",
+      merchantName: "Padaria Sao Joao do Norte",
+      merchantCity: "SAO PAULO",
+    });
+    const tampered = code.slice(0, -1) + (code.endsWith("0") ? "1" : "0");
+    expect(isValidPixPayload(tampered)).toBe(false);
+  });
+});

@@ -1,0 +1,30 @@
+/**
+ * Test data factory (STYLE example 5): a seller with KYC approved, its store, and one test and one live API key,
+ * made through the real use cases so the rows are exactly what the service would write.
+ */
+import { generateCpf } from "@brazilian-utils/brazilian-utils";
+import type { Db } from "@lm/db";
+import { createApiKey, createSeller, setSellerKyc } from "@lm/domain";
+
+/** A merchant ready to call the merchant API. */
+export interface TestMerchant {
+  sellerId: string;
+  storeId: string;
+  /** `sk_test_…`, full key. */
+  testKey: string;
+  /** `sk_live_…`, full key. */
+  liveKey: string;
+}
+
+/**
+ * Creates a merchant with a random valid CPF (so every call makes a distinct seller).
+ * @param options.name - legal name and store name (default `Loja de Teste`)
+ */
+export async function createTestMerchant(db: Db, options: { name?: string } = {}): Promise<TestMerchant> {
+  const { seller, store } = await createSeller(db, { name: options.name ?? "Loja de Teste", document: generateCpf() });
+  await setSellerKyc(db, seller.id, "approved");
+  const now = new Date();
+  const test = await createApiKey(db, { storeId: store.id, name: "test", mode: "test", now });
+  const live = await createApiKey(db, { storeId: store.id, name: "live", mode: "live", now });
+  return { sellerId: seller.id, storeId: store.id, testKey: test.key, liveKey: live.key };
+}
