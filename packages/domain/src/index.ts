@@ -35,3 +35,4 @@ export * from "./acquirers/process-inbox-item";
 export * from "./acquirers/simulate-payment";
 export * from "./acquirers/inbox";
 export * from "./webhooks/webhook-secret";
+export * from "./notifications/notifications";
