@@ -36,3 +36,6 @@ export * from "./acquirers/simulate-payment";
 export * from "./acquirers/inbox";
 export * from "./webhooks/webhook-secret";
 export * from "./notifications/notifications";
+export * from "./events/event-types";
+export * from "./sellers/seller-store";
+export * from "./webhook-endpoints";
