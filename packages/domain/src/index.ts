@@ -37,5 +37,4 @@ export * from "./acquirers/inbox";
 export * from "./webhooks/webhook-secret";
 export * from "./notifications/notifications";
 export * from "./events/event-types";
-export * from "./sellers/seller-store";
 export * from "./webhook-endpoints";

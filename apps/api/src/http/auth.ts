@@ -97,3 +97,13 @@ export function requireStepUp(deps: Pick<AppDeps, "db" | "now">, kind: StepUpKin
     next();
   };
 }
+
+/**
+ * The seller of the signed-in user (after {@link requireSession}).
+ * @throws ApiError `permission_denied` (403) for an operator, who has no seller
+ */
+export function panelSellerId(res: Response): string {
+  const sellerId = panelAuth(res).user.seller_id;
+  if (sellerId === null) throw new ApiError("permission_denied", "This belongs to a seller's account.");
+  return sellerId;
+}

@@ -20,6 +20,9 @@ import { eventsRouter } from "./events/events.router";
 import { opsInboxRouter } from "./ops-inbox/ops-inbox.router";
 import { transactionsRouter } from "./transactions/transactions.router";
 import { notificationsRouter } from "./notifications/notifications.router";
+import { eventTypesRouter } from "./event-types/event-types.router";
+import { webhookDeliveriesRouter } from "./webhook-endpoints/webhook-deliveries.router";
+import { webhookEndpointsRouter } from "./webhook-endpoints/webhook-endpoints.router";
 
 /** Mounts the routers on `app`. */
 export function mountRoutes(app: Express, deps: AppDeps): void {
@@ -34,6 +37,9 @@ export function mountRoutes(app: Express, deps: AppDeps): void {
   app.use(recoveryRouter(deps, panelLimits));
   app.use(stepUpRouter(deps, panelLimits));
   app.use(notificationsRouter(deps));
+  app.use(eventTypesRouter(deps));
+  app.use(webhookEndpointsRouter(deps));
+  app.use(webhookDeliveriesRouter(deps));
   const merchant = [requireApiKey(deps), apiKeyRateLimit(deps)];
   app.use("/v1/transactions", ...merchant, transactionsRouter(deps));
   app.use("/v1/events", ...merchant, eventsRouter(deps));

@@ -10,7 +10,6 @@ import { ApiError, notFound } from "../errors";
 import { ALL_EVENT_TYPES, isSubscribableEventType } from "../events/event-types";
 import { newId } from "../ids";
 import { encryptSecret } from "../secret-box";
-import { lockSellerStore } from "../sellers/seller-store";
 import { checkDestination } from "../webhooks/destination";
 import { generateWebhookSecret, webhookSecretPrefix } from "../webhooks/webhook-secret";
 import { findWebhookEndpoint } from "./find-webhook-endpoints";
@@ -165,6 +164,18 @@ export async function rotateWebhookEndpointSecret(deps: EndpointDeps, sellerId: 
   if (moved === 0) throw notFound("webhook endpoint");
   const endpoint = await deps.db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId } });
   return { endpoint, secret, previousSecretExpiresAt };
+}
+
+/**
+ * The id of the seller's store (its first, should it ever have several), locked `FOR UPDATE` until `tx` ends, so the
+ * endpoint limit holds: concurrent creations queue on the lock instead of both passing the count.
+ * @throws ApiError `resource_not_found` when the seller has no store
+ */
+async function lockSellerStore(tx: Prisma.TransactionClient, sellerId: string): Promise<string> {
+  const [store] = await tx.$queryRaw<Array<{ id: string }>>(Prisma.sql`
+    SELECT id FROM stores WHERE seller_id = ${sellerId} ORDER BY created_at LIMIT 1 FOR UPDATE`);
+  if (!store) throw notFound("seller");
+  return store.id;
 }
 
 /**

@@ -9,7 +9,7 @@ export function generateWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString("base64url")}`;
 }
 
-/** The part of a secret shown after creation (DESIGN §4 "Secrets"): the 6 characters after `whsec_`. */
+/** The part of a secret shown after it was issued: the 6 characters after `whsec_` (DESIGN §4 `secret_prefix`). */
 export function webhookSecretPrefix(secret: string): string {
   return secret.slice("whsec_".length, "whsec_".length + 6);
 }
