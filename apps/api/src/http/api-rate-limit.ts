@@ -5,33 +5,22 @@
  * service, and refusing every merchant because Redis is down would be the larger outage.
  */
 import type { NextFunction, Request, Response } from "express";
-import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
-import { ApiError } from "@lm/domain";
+import { RateLimiterRes } from "rate-limiter-flexible";
 import type { AppDeps } from "../deps";
 import { merchantOf } from "./api-key-auth";
+import { createRateLimiter, rateLimited } from "./rate-limit";
 
 /** Requests each API key may make per second. */
 export const API_KEY_REQUESTS_PER_SECOND = 100;
 
 /** Middleware limiting each authenticated key; mount it after `requireApiKey`. */
 export function apiKeyRateLimit(deps: Pick<AppDeps, "redis" | "config" | "logger">) {
-  const limiter = new RateLimiterRedis({
-    storeClient: deps.redis,
-    keyPrefix: `${deps.config.queuePrefix}:rl:api-key`,
-    points: API_KEY_REQUESTS_PER_SECOND,
-    duration: 1,
-    rejectIfRedisNotReady: true,
-  });
+  const limiter = createRateLimiter(deps.redis, deps.config.queuePrefix, "api-key", API_KEY_REQUESTS_PER_SECOND, 1);
   return async (_req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
       await limiter.consume(merchantOf(res).apiKeyId);
     } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) {
-        const retryAfter = String(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)));
-        throw new ApiError("rate_limited", "Too many requests for this API key; retry later.", {
-          headers: { "Retry-After": retryAfter },
-        });
-      }
+      if (rejection instanceof RateLimiterRes) throw rateLimited(rejection.msBeforeNext);
       deps.logger.warn("rate limiter unavailable; request let through", { err: rejection });
     }
     next();

@@ -6,12 +6,8 @@
  */
 import { createHash } from "node:crypto";
 import type { Request, Response } from "express";
-import {
-  claimIdempotencyKey,
-  completeIdempotencyKey,
-  releaseIdempotencyKey,
-  validationFailed,
-} from "@lm/domain";
+import type { Prisma } from "@lm/db";
+import { claimIdempotencyKey, commitIdempotentReply, releaseIdempotencyKey, validationFailed } from "@lm/domain";
 import type { AppDeps } from "../deps";
 import { merchantOf } from "./api-key-auth";
 
@@ -20,6 +16,12 @@ export interface Reply {
   status: number;
   body: unknown;
 }
+
+/**
+ * Stores `reply` as the key's reply inside `tx`, the database transaction of the request's own writes (a no-op for a
+ * request without a key). A handler calls it just before that transaction commits.
+ */
+export type CommitReply = (tx: Prisma.TransactionClient, reply: Reply) => Promise<void>;
 
 /** Printable ASCII without spaces, 1 to 255 characters (Stripe accepts up to 255). */
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -33,15 +35,20 @@ export function requestFingerprint(method: string, path: string, rawBody: Buffer
 }
 
 /**
- * Wraps a merchant POST handler (mounted after `requireApiKey`) with `Idempotency-Key` semantics. Only successful
- * replies are kept (refusals are thrown); a refused request releases the key (Stripe's rule), so a fixed request may reuse it.
+ * Wraps a merchant POST handler (mounted after `requireApiKey`) with `Idempotency-Key` semantics. The handler must
+ * call `commitReply` inside the database transaction of its writes, so that the reply is stored atomically with
+ * them (see packages/domain/src/idempotency). Only successful replies are kept (refusals are thrown); a refused
+ * request releases the key (Stripe's rule), so a fixed request may reuse it.
  * @throws ApiError `validation_failed` (param `Idempotency-Key`) for a malformed key, and the claim's errors
  */
-export function idempotent(deps: Pick<AppDeps, "db" | "now">, handler: (req: Request, res: Response) => Promise<Reply>) {
+export function idempotent(
+  deps: Pick<AppDeps, "db" | "now">,
+  handler: (req: Request, res: Response, commitReply: CommitReply) => Promise<Reply>,
+) {
   return async (req: Request, res: Response): Promise<void> => {
     const key = req.get("idempotency-key");
     if (key === undefined) {
-      const reply = await handler(req, res);
+      const reply = await handler(req, res, async () => undefined);
       res.status(reply.status).json(reply.body);
       return;
     }
@@ -56,14 +63,19 @@ export function idempotent(deps: Pick<AppDeps, "db" | "now">, handler: (req: Req
       res.status(claim.status).json(claim.body);
       return;
     }
+    let committed = false;
+    const commitReply: CommitReply = async (tx, reply) => {
+      await commitIdempotentReply(tx, claim, reply.status, reply.body);
+      committed = true;
+    };
     let reply: Reply;
     try {
-      reply = await handler(req, res);
+      reply = await handler(req, res, commitReply);
     } catch (err) {
-      await releaseIdempotencyKey(deps.db, claim.claimId);
+      await releaseIdempotencyKey(deps.db, claim);
       throw err;
     }
-    await completeIdempotencyKey(deps.db, claim.claimId, reply.status, reply.body);
+    if (!committed) throw new Error("an idempotent handler returned without committing its reply");
     res.status(reply.status).json(reply.body);
   };
 }

@@ -2,7 +2,9 @@
  * Rate limits of the panel in Redis with rate-limiter-flexible (DESIGN §3 "Rate limits"), under `QUEUE_PREFIX` so
  * that processes sharing a prefix share the counts and test files never collide. A refused request is 429
  * `rate_limited` with `Retry-After` in seconds. Limits count attempts, not only failures; the sign-in lock counts
- * consecutive failures.
+ * consecutive failures. When Redis cannot answer, panel limits fail closed (500): they guard credentials, and
+ * letting guesses through unlimited is worse than a refused sign-in. (The merchant API's per-key limit, in
+ * api-rate-limit.ts, fails open instead: it protects capacity, not secrets.)
  */
 import { createHash } from "node:crypto";
 import type { Redis } from "ioredis";
@@ -47,7 +49,7 @@ export interface PanelRateLimits {
  */
 export function createPanelRateLimits(redis: Redis, queuePrefix: string): PanelRateLimits {
   const limiter = (name: string, points: number, duration: number) =>
-    new RateLimiterRedis({ storeClient: redis, keyPrefix: `${queuePrefix}:rl:${name}`, points, duration });
+    createRateLimiter(redis, queuePrefix, name, points, duration);
   return {
     redis,
     signInPerEmail: limiter("sign-in-email", 5, MINUTE_S),
@@ -63,12 +65,27 @@ export function createPanelRateLimits(redis: Redis, queuePrefix: string): PanelR
   };
 }
 
+/**
+ * One Redis-backed limiter: `points` attempts per `durationSeconds` for each key, stored as
+ * `<queuePrefix>:rl:<name>:<key>`.
+ */
+export function createRateLimiter(
+  redis: Redis,
+  queuePrefix: string,
+  name: string,
+  points: number,
+  durationSeconds: number,
+): RateLimiterRedis {
+  return new RateLimiterRedis({ storeClient: redis, keyPrefix: `${queuePrefix}:rl:${name}`, points, duration: durationSeconds });
+}
+
 /** The key of an address: SHA-256 of its normalised form, so Redis holds no email addresses. */
 export function emailKey(email: string): string {
   return createHash("sha256").update(normalizeEmail(email), "utf8").digest("hex");
 }
 
-function rateLimited(msBeforeNext: number): ApiError {
+/** 429 `rate_limited` with `Retry-After` in whole seconds (at least 1) for a refusal `msBeforeNext` ms from its end. */
+export function rateLimited(msBeforeNext: number): ApiError {
   const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
   return new ApiError("rate_limited", `Too many requests; try again in ${seconds} s.`, {
     headers: { "Retry-After": String(seconds) },

@@ -1,3 +1,10 @@
+import {
+  claimIdempotencyKey,
+  commitIdempotentReply,
+  createTransaction,
+  IDEMPOTENCY_CLAIM_TIMEOUT_MS,
+  purgeExpiredIdempotencyKeys,
+} from "@lm/domain";
 import { requestFingerprint } from "../../src/http/idempotency";
 import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
@@ -100,5 +107,58 @@ describe("Idempotency-Key on POST /v1/transactions", () => {
 
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: "validation_failed", param: "Idempotency-Key" });
+  });
+
+  test("when a claim was abandoned past the claim timeout (its process died), then a retry takes it over and runs", async () => {
+    const body = chargeBody({ external_id: "idem-abandoned" });
+    await ctx.db.idempotencyKey.create({
+      data: {
+        id: "00000000-0000-4000-8000-000000000002",
+        store_id: merchant.storeId,
+        mode: "test",
+        key: "key-abandoned",
+        request_hash: requestFingerprint("POST", "/v1/transactions", Buffer.from(JSON.stringify(body))),
+        created_at: new Date(Date.now() - IDEMPOTENCY_CLAIM_TIMEOUT_MS - 1_000),
+        expires_at: new Date(Date.now() + 60_000),
+      },
+    });
+
+    const res = await merchant.client.post("/v1/transactions", body).set("Idempotency-Key", "key-abandoned");
+    const replay = await merchant.client.post("/v1/transactions", body).set("Idempotency-Key", "key-abandoned");
+
+    expect(res.status).toBe(201);
+    expect(replay.body.id).toBe(res.body.id);
+    expect(await countByExternalId("idem-abandoned")).toBe(1);
+  });
+
+  test("when a slow request's claim was taken over before it committed, then its charge rolls back with its reply", async () => {
+    const scope = { storeId: merchant.storeId, mode: "test" as const };
+    const now = new Date();
+    const claim = await claimIdempotencyKey(ctx.db, scope, { key: "key-slow", requestHash: "h", now });
+    if (claim.kind !== "claimed") throw new Error("expected a claim");
+    // Another request took the claim over while this one was still running.
+    await ctx.db.idempotencyKey.update({ where: { id: claim.claimId }, data: { created_at: new Date(now.getTime() + 1) } });
+
+    const attempt = createTransaction(
+      ctx.deps,
+      { ...scope, storeName: "Loja" },
+      { amount: 500, expires_in: 3600, external_id: "idem-slow" },
+      { beforeCommit: (tx, written) => commitIdempotentReply(tx, claim, 201, { id: written.id }) },
+    );
+
+    await expect(attempt).rejects.toMatchObject({ code: "idempotency_key_in_progress" });
+    expect(await countByExternalId("idem-slow")).toBe(0);
+  });
+
+  test("when records are past their 24 h, then the purge deletes them and keeps the others", async () => {
+    await merchant.client.post("/v1/transactions", chargeBody()).set("Idempotency-Key", "key-purge-old").expect(201);
+    await merchant.client.post("/v1/transactions", chargeBody()).set("Idempotency-Key", "key-purge-new").expect(201);
+    await ctx.db.idempotencyKey.updateMany({ where: { key: "key-purge-old" }, data: { expires_at: new Date(Date.now() - 1) } });
+
+    const purged = await purgeExpiredIdempotencyKeys(ctx.db, new Date());
+
+    expect(purged).toBeGreaterThanOrEqual(1);
+    const left = await ctx.db.idempotencyKey.findMany({ where: { key: { startsWith: "key-purge-" } }, select: { key: true } });
+    expect(left.map((r) => r.key)).toEqual(["key-purge-new"]);
   });
 });

@@ -1,8 +1,10 @@
 /**
  * The reconciler (DESIGN §1): a repeatable job, every 30 s, that enqueues every due row that has no job, covering a
- * crash between commit and enqueue and a Redis flush. Each sweep is a function of the database alone, so running it
- * twice, or on several workers at once, enqueues nothing twice (job ids are row ids).
+ * crash between commit and enqueue and a Redis flush, and purges rows past their life. Each sweep is a function of
+ * the database alone, so running it twice, or on several workers at once, enqueues nothing twice (job ids are row
+ * ids).
  */
+import { purgeExpiredIdempotencyKeys } from "@lm/domain";
 import type { WorkerDeps } from "../deps";
 import { enqueueDueDeliveries } from "./due-deliveries";
 import { enqueueOverdueCharges } from "./overdue-charges";
@@ -13,18 +15,19 @@ const SWEEPS: Array<{ name: string; run: (deps: WorkerDeps) => Promise<number> }
   { name: "due-deliveries", run: enqueueDueDeliveries },
   { name: "overdue-charges", run: enqueueOverdueCharges },
   { name: "stranded-inbox-items", run: enqueueStrandedInboxItems },
+  { name: "expired-idempotency-keys", run: (deps) => purgeExpiredIdempotencyKeys(deps.db, deps.now()) },
 ];
 
 /**
- * Runs every sweep and logs how many jobs each enqueued.
- * @returns total jobs enqueued
+ * Runs every sweep and logs how many rows each offered to a queue or purged.
+ * @returns total rows swept
  */
 export async function reconcile(deps: WorkerDeps): Promise<number> {
   let total = 0;
   for (const sweep of SWEEPS) {
-    const enqueued = await sweep.run(deps);
-    if (enqueued > 0) deps.logger.info("reconciler enqueued", { sweep: sweep.name, enqueued });
-    total += enqueued;
+    const rows = await sweep.run(deps);
+    if (rows > 0) deps.logger.info("reconciler swept", { sweep: sweep.name, rows });
+    total += rows;
   }
   return total;
 }

@@ -3,6 +3,11 @@
  * (store, mode, key) decides which of several concurrent requests runs; the others see it running or replay its
  * reply. Only successful replies are kept: a refused request (validation, conflict, server error) releases its key so
  * that the integrator can fix the request and retry with the same key, as Stripe does.
+ *
+ * The reply is stored in the same database transaction as the request's own writes ({@link commitIdempotentReply}),
+ * and only while the request still holds its claim. So a claim that stays "in progress" means its request wrote
+ * nothing (its process died before commit): after {@link IDEMPOTENCY_CLAIM_TIMEOUT_MS} a retry takes it over, and if
+ * the first request was merely slow, its commit fails instead of making a second charge.
  */
 import { randomUUID } from "node:crypto";
 import { isUniqueViolation, type DbClient, type Prisma } from "@lm/db";
@@ -12,10 +17,17 @@ import { ApiError } from "../errors";
 /** How long a key and its reply are kept, ms. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
-/** The outcome of claiming a key: run the request under `claimId`, or send the stored reply again. */
-export type IdempotencyClaim =
-  | { kind: "claimed"; claimId: string }
-  | { kind: "replay"; status: number; body: unknown };
+/** How long a claim without a reply counts as running; past it, a retry with the key takes the claim over, ms. */
+export const IDEMPOTENCY_CLAIM_TIMEOUT_MS = 60_000;
+
+/** A request's hold on a key: the record's id and the time it was claimed (which a takeover changes). */
+export interface HeldClaim {
+  claimId: string;
+  claimedAt: Date;
+}
+
+/** The outcome of claiming a key: run the request under the claim, or send the stored reply again. */
+export type IdempotencyClaim = ({ kind: "claimed" } & HeldClaim) | { kind: "replay"; status: number; body: unknown };
 
 /**
  * Claims `key` for a request whose method, path and body hash to `requestHash`.
@@ -41,7 +53,7 @@ export async function claimIdempotencyKey(
           expires_at: new Date(input.now.getTime() + IDEMPOTENCY_TTL_MS),
         },
       });
-      return { kind: "claimed", claimId };
+      return { kind: "claimed", claimId, claimedAt: input.now };
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
     }
@@ -56,6 +68,15 @@ export async function claimIdempotencyKey(
     if (existing && existing.request_hash !== input.requestHash) {
       throw new ApiError("idempotency_key_reused", "This Idempotency-Key was already used with a different request.");
     }
+    if (existing && existing.response_status === null && existing.created_at.getTime() <= input.now.getTime() - IDEMPOTENCY_CLAIM_TIMEOUT_MS) {
+      // Abandoned: its request committed nothing. Take it over unless another retry just did.
+      const { count } = await db.idempotencyKey.updateMany({
+        where: { id: existing.id, response_status: null, created_at: existing.created_at },
+        data: { created_at: input.now },
+      });
+      if (count === 1) return { kind: "claimed", claimId: existing.id, claimedAt: input.now };
+      continue;
+    }
     if (!existing || existing.response_status === null) {
       // Missing means the first request was just refused and released its key: it was running a moment ago.
       throw new ApiError("idempotency_key_in_progress", "A request with this Idempotency-Key is still in progress.");
@@ -64,15 +85,33 @@ export async function claimIdempotencyKey(
   }
 }
 
-/** Stores the successful reply of the request that holds `claimId`, to be replayed for 24 h. */
-export async function completeIdempotencyKey(db: DbClient, claimId: string, status: number, body: unknown): Promise<void> {
-  await db.idempotencyKey.update({
-    where: { id: claimId },
+/**
+ * Stores the successful reply of the request that holds `claim`, to be replayed for 24 h. Call it inside the
+ * database transaction of the request's own writes, so that both commit or neither does.
+ * @throws ApiError `idempotency_key_in_progress` when the claim was taken over (this request ran past the claim
+ *   timeout): the caller's transaction must roll back
+ */
+export async function commitIdempotentReply(db: DbClient, claim: HeldClaim, status: number, body: unknown): Promise<void> {
+  const { count } = await db.idempotencyKey.updateMany({
+    where: { id: claim.claimId, response_status: null, created_at: claim.claimedAt },
     data: { response_status: status, response_body: body as Prisma.InputJsonValue },
   });
+  if (count !== 1) {
+    throw new ApiError("idempotency_key_in_progress", "A request with this Idempotency-Key is still in progress.");
+  }
 }
 
-/** Releases `claimId` after a refused request, so the key can be used again. */
-export async function releaseIdempotencyKey(db: DbClient, claimId: string): Promise<void> {
-  await db.idempotencyKey.deleteMany({ where: { id: claimId } });
+/**
+ * Deletes up to `limit` records past their 24 h, oldest first (a reconciler sweep keeps the table small).
+ * @returns how many were deleted
+ */
+export function purgeExpiredIdempotencyKeys(db: DbClient, now: Date, limit = 1000): Promise<number> {
+  return db.$executeRaw`
+    DELETE FROM idempotency_keys
+    WHERE id IN (SELECT id FROM idempotency_keys WHERE expires_at <= ${now} ORDER BY expires_at LIMIT ${limit})`;
+}
+
+/** Releases `claim` after a refused request, so the key can be used again (unless another request took it over). */
+export async function releaseIdempotencyKey(db: DbClient, claim: HeldClaim): Promise<void> {
+  await db.idempotencyKey.deleteMany({ where: { id: claim.claimId, response_status: null, created_at: claim.claimedAt } });
 }

@@ -7,25 +7,32 @@ import type { MerchantScope, UseCaseDeps } from "../deps";
 import { ApiError } from "../errors";
 import { enqueueDeliveries } from "../events/record-event";
 import { findTransaction } from "./find-transactions";
-import { transitionTransaction } from "./transaction-events";
+import { transitionTransaction, type TransactionWriteOptions } from "./transaction-events";
 
 /**
  * Cancels charge `id` of `scope`.
  * @throws ApiError `resource_not_found` (unknown or foreign id); `invalid_state` when it is not pending (paid,
  *   canceled, or expired, including past `expires_at` before the expiry job ran)
  */
-export async function cancelTransaction(deps: UseCaseDeps, scope: MerchantScope, id: string): Promise<Transaction> {
+export async function cancelTransaction(
+  deps: UseCaseDeps,
+  scope: MerchantScope,
+  id: string,
+  options: TransactionWriteOptions = {},
+): Promise<Transaction> {
   await findTransaction(deps.db, scope, id);
   const now = deps.now();
-  const canceled = await inTransaction(deps.db, (tx) =>
-    transitionTransaction(tx, {
+  const canceled = await inTransaction(deps.db, async (tx) => {
+    const transitioned = await transitionTransaction(tx, {
       id,
       guard: { expires_at: { gt: now } },
       data: { status: "canceled", canceled_at: now },
       type: "transaction.canceled",
       now,
-    }),
-  );
+    });
+    if (transitioned) await options.beforeCommit?.(tx, transitioned.transaction);
+    return transitioned;
+  });
   if (!canceled) throw new ApiError("invalid_state", "Only a pending transaction can be canceled.");
   await enqueueDeliveries(deps, canceled.deliveryIds);
   return canceled.transaction;

@@ -11,7 +11,7 @@ import { newId } from "../ids";
 import { checkDestination } from "../webhooks/destination";
 import { buildPixBrCode, pixLocation, renderQrPngBase64 } from "./br-code";
 import { enqueueExpiry } from "./expire-transaction";
-import { recordTransactionEvent } from "./transaction-events";
+import { recordTransactionEvent, type TransactionWriteOptions } from "./transaction-events";
 import { generateTxid } from "./txid";
 
 /** A validated creation request (the API's joi schema enforces the lengths and ranges). */
@@ -39,6 +39,7 @@ export async function createTransaction(
   deps: UseCaseDeps,
   merchant: MerchantScope & { storeName: string },
   input: CreateTransactionInput,
+  options: TransactionWriteOptions = {},
 ): Promise<Transaction> {
   if (input.postback_url !== undefined) {
     const check = await checkDestination(input.postback_url, { allowLocal: deps.config.webhookAllowLocalDestinations });
@@ -79,6 +80,7 @@ export async function createTransaction(
     created = await inTransaction(deps.db, async (tx) => {
       const transaction = await tx.transaction.create({ data });
       const { deliveryIds } = await recordTransactionEvent(tx, transaction, "transaction.created", now);
+      await options.beforeCommit?.(tx, transaction);
       return { transaction, deliveryIds };
     });
   } catch (err) {

@@ -58,3 +58,12 @@ export async function transitionTransaction(
   const { deliveryIds } = await recordTransactionEvent(tx, transaction, input.type, input.now);
   return { transaction, deliveryIds };
 }
+
+/** Options of the use cases that write a charge from a merchant request (create, cancel). */
+export interface TransactionWriteOptions {
+  /**
+   * Runs inside the database transaction of the write, just before it commits, with the written charge: the
+   * merchant API stores its idempotent reply here, so the reply and the write commit together or not at all.
+   */
+  beforeCommit?: (tx: Prisma.TransactionClient, transaction: Transaction) => Promise<void>;
+}

@@ -3,6 +3,7 @@
  * payment in test mode. Mounted behind API key authentication and the per-key rate limit.
  */
 import { Router } from "express";
+import type { Transaction } from "@lm/db";
 import {
   cancelTransaction,
   createTransaction,
@@ -21,13 +22,21 @@ import { createTransactionSchema, listTransactionsSchema } from "./transactions.
 /** Router for `/v1/transactions`. */
 export function transactionsRouter(deps: AppDeps): Router {
   const router = Router();
+  const replyWith = (status: number) => (transaction: Transaction) => ({
+    status,
+    body: serializeTransaction(transaction, deps.now()),
+  });
+  const created = replyWith(201);
+  const changed = replyWith(200);
 
   router.post(
     "/",
-    idempotent(deps, async (req, res) => {
+    idempotent(deps, async (req, res, commitReply) => {
       const input = validate(createTransactionSchema, req.body);
-      const transaction = await createTransaction(deps, merchantOf(res), input);
-      return { status: 201, body: serializeTransaction(transaction, deps.now()) };
+      const transaction = await createTransaction(deps, merchantOf(res), input, {
+        beforeCommit: (tx, written) => commitReply(tx, created(written)),
+      });
+      return created(transaction);
     }),
   );
 
@@ -52,9 +61,11 @@ export function transactionsRouter(deps: AppDeps): Router {
 
   router.post(
     "/:id/cancel",
-    idempotent(deps, async (req, res) => {
-      const transaction = await cancelTransaction(deps, merchantOf(res), String(req.params.id));
-      return { status: 200, body: serializeTransaction(transaction, deps.now()) };
+    idempotent(deps, async (req, res, commitReply) => {
+      const transaction = await cancelTransaction(deps, merchantOf(res), String(req.params.id), {
+        beforeCommit: (tx, written) => commitReply(tx, changed(written)),
+      });
+      return changed(transaction);
     }),
   );
 
