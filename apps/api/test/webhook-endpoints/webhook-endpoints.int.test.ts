@@ -1,7 +1,7 @@
 import request from "supertest";
 import type { WebhookEndpoint } from "@lm/db";
 import { decryptSecret, SUBSCRIBABLE_EVENT_TYPES } from "@lm/domain";
-import { createDeliveryRow, createEndpointRow, createEventRow } from "@lm/testing";
+import { createDeliveryRow, createEndpointRow, createEventRow, createTransactionRow } from "@lm/testing";
 import { useApiTestContext } from "../support/harness";
 import { useTestMerchant } from "../support/merchant-client";
 import { signInOps, signUpOwner } from "../support/panel";
@@ -346,6 +346,26 @@ describe("webhook endpoints in the panel", () => {
       last_ping_at: lastPing.attempted_at!.toISOString(),
       last_ping_succeeded: false,
     });
+  });
+
+  test("when a charge's postback delivery is resent, then a new manual chain to the charge's postback URL", async () => {
+    const charge = await createTransactionRow(ctx.db, { storeId: owner.storeId, postbackUrl: `${RECEIVER}/postback` });
+    const event = await createEventRow(ctx.db, { storeId: owner.storeId });
+    const original = await createDeliveryRow(ctx.db, { event, destination: { transaction: charge } });
+
+    const res = await owner.panel.post(`/v1/me/webhook-deliveries/${original.id}/resend`);
+
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({
+      event_id: event.id,
+      destination: { type: "postback", transaction_id: charge.id, url: `${RECEIVER}/postback` },
+      attempt: 1,
+      status: "pending",
+      manual: true,
+    });
+    expect(res.body.id).not.toBe(original.id);
+    const row = await ctx.db.webhookDelivery.findUniqueOrThrow({ where: { id: res.body.id } });
+    expect(row.chain_id).toBe(row.id);
   });
 
   test("when the event types are listed, then the whole subscribable catalog with a description each, and no ping", async () => {
