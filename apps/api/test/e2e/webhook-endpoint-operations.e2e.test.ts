@@ -75,14 +75,22 @@ describe("webhook delivery operations: resend, retries after a URL change, autom
     expect(receiver.requestsTo("/old")).toHaveLength(0);
   });
 
-  test("when the 50th consecutive chain dies with no success in 7 days, then the endpoint is disabled auto, with a feed item and a mail to the owner", async () => {
-    receiver.script("/dying", [{ status: 500 }]);
+  /**
+   * An owner's endpoint at `path` (answering 500) that had `deadBefore` dead chains in a row, none succeeded since, and
+   * one more chain of it that died.
+   */
+  async function endpointWhoseChainDied(path: string, deadBefore: number) {
+    receiver.script(path, [{ status: 500 }]);
     const owner = await endpointOwner(ctx);
-    const endpoint = await createEndpoint(owner, { url: `${receiver.url}/dying` });
-    await ctx.db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { consecutive_dead_chains: 49 } });
-
+    const endpoint = await createEndpoint(owner, { url: `${receiver.url}${path}` });
+    await ctx.db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { consecutive_dead_chains: deadBefore } });
     const first = await chargeDeliveredTo(owner, endpoint.id);
     await waitForChainEnd(ctx.db, first.chain_id);
+    return { owner, endpoint };
+  }
+
+  test("when the 50th consecutive chain dies with no success in 7 days, then the endpoint is disabled auto, with a feed item and a mail to the owner", async () => {
+    const { owner, endpoint } = await endpointWhoseChainDied("/dying", 49);
 
     const read = await owner.panel.get(`/v1/me/webhook-endpoints/${endpoint.id}`);
     expect(read.body).toMatchObject({ enabled: false, disabled_reason: "auto", auto_disabled_at: expect.any(String) });
@@ -100,13 +108,7 @@ describe("webhook delivery operations: resend, retries after a URL change, autom
   });
 
   test("when the 49th consecutive chain dies, then the endpoint stays enabled and nobody is told", async () => {
-    receiver.script("/ailing", [{ status: 500 }]);
-    const owner = await endpointOwner(ctx);
-    const endpoint = await createEndpoint(owner, { url: `${receiver.url}/ailing` });
-    await ctx.db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { consecutive_dead_chains: 48 } });
-
-    const first = await chargeDeliveredTo(owner, endpoint.id);
-    await waitForChainEnd(ctx.db, first.chain_id);
+    const { owner, endpoint } = await endpointWhoseChainDied("/ailing", 48);
 
     const row = await ctx.db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
     expect(row).toMatchObject({ enabled: true, disabled_reason: null, consecutive_dead_chains: 49 });

@@ -207,21 +207,26 @@ describe("webhook endpoints in the panel", () => {
     expect(deleted.status).toBe(204);
   });
 
+  /** Calls, as `caller`, every route that names endpoint `id` (read, change, delete, rotate, ping, deliveries, stats). */
+  async function callEveryEndpointRoute(caller: EndpointOwner, id: string) {
+    const path = `/v1/me/webhook-endpoints/${id}`;
+    return [
+      await caller.panel.get(path),
+      await caller.panel.patch(path, { enabled: false }),
+      await caller.panel.delete(path),
+      await caller.panel.post(`${path}/rotate-secret`),
+      await caller.panel.post(`${path}/ping`),
+      await caller.panel.get(`${path}/deliveries`),
+      await caller.panel.get(`${path}/stats`),
+    ];
+  }
+
   test("when an endpoint is deleted, then its id answers 404 everywhere and it is gone from the list", async () => {
     const endpoint = await createEndpoint(owner, { url: `${RECEIVER}/gone` });
-    const path = `/v1/me/webhook-endpoints/${endpoint.id}`;
 
-    await owner.panel.delete(path).expect(204);
+    await owner.panel.delete(`/v1/me/webhook-endpoints/${endpoint.id}`).expect(204);
 
-    const replies = [
-      await owner.panel.get(path),
-      await owner.panel.patch(path, { enabled: false }),
-      await owner.panel.delete(path),
-      await owner.panel.post(`${path}/rotate-secret`),
-      await owner.panel.post(`${path}/ping`),
-      await owner.panel.get(`${path}/deliveries`),
-      await owner.panel.get(`${path}/stats`),
-    ];
+    const replies = await callEveryEndpointRoute(owner, endpoint.id);
     expect(replies.map((r) => r.status)).toEqual([404, 404, 404, 404, 404, 404, 404]);
     expect(replies[0]!.body.error).toMatchObject({ type: "not_found_error", code: "resource_not_found" });
     const list = await owner.panel.get("/v1/me/webhook-endpoints");
@@ -237,13 +242,7 @@ describe("webhook endpoints in the panel", () => {
     const ping = await other.panel.post(`${path}/ping`).expect(202);
 
     const replies = [
-      await owner.panel.get(path),
-      await owner.panel.patch(path, { enabled: false }),
-      await owner.panel.delete(path),
-      await owner.panel.post(`${path}/rotate-secret`),
-      await owner.panel.post(`${path}/ping`),
-      await owner.panel.get(`${path}/deliveries`),
-      await owner.panel.get(`${path}/stats`),
+      ...(await callEveryEndpointRoute(owner, theirs.id)),
       await owner.panel.post(`/v1/me/webhook-deliveries/${ping.body.id}/resend`),
       await owner.panel.get("/v1/me/webhook-endpoints/we_not-an-id"),
       await owner.panel.post("/v1/me/webhook-deliveries/evt_01JDZZZZZZZZZZZZZZZZZZZZZZ/resend"),
