@@ -29,6 +29,7 @@ export interface CreateWebhookEndpointInput {
   /** Catalog types, or `["*"]`. */
   events: string[];
   mode: Mode;
+  /** `""` and `null` mean none. */
   description?: string | null;
 }
 
@@ -36,7 +37,7 @@ export interface CreateWebhookEndpointInput {
 export interface UpdateWebhookEndpointInput {
   url?: string;
   events?: string[];
-  /** `null` clears it. */
+  /** `null` or `""` clears it. */
   description?: string | null;
   enabled?: boolean;
 }
@@ -81,7 +82,7 @@ export async function createWebhookEndpoint(
         mode: input.mode,
         url: input.url,
         events,
-        description: input.description ?? null,
+        description: input.description || null,
         secret_ciphertext: encryptSecret(deps.config.encryptionKey, secret, id),
         secret_prefix: webhookSecretPrefix(secret),
         created_at: now,
@@ -111,7 +112,7 @@ export async function updateWebhookEndpoint(
   const data: Prisma.WebhookEndpointUpdateManyMutationInput = {
     url: input.url,
     events: input.events === undefined ? undefined : subscriptions(input.events),
-    description: input.description,
+    description: input.description === undefined ? undefined : input.description || null,
     updated_at: now,
   };
   if (input.enabled === true && !endpoint.enabled) {
