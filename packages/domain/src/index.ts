@@ -35,3 +35,7 @@ export * from "./acquirers/process-inbox-item";
 export * from "./acquirers/simulate-payment";
 export * from "./acquirers/inbox";
 export * from "./webhooks/webhook-secret";
+export * from "./sellers/seller-store";
+export * from "./audit/security-audit";
+export * from "./api-keys/manage-api-keys";
+export * from "./stores/postback-secret";
