@@ -140,6 +140,7 @@ describe("panel API keys", () => {
     expect([eleventh.status, rotation.status]).toEqual([409, 409]);
     expect(eleventh.body.error).toMatchObject({ type: "invalid_request_error", code: "invalid_state" });
     expect(rotation.body.error.code).toBe("invalid_state");
+    expect((await ctx.db.apiKey.findUniqueOrThrow({ where: { id: anyKey } })).revoke_at).toBeNull();
     expect(live.status).toBe(201);
     expect((await list(owner.cookie)).body.data).toHaveLength(11);
   });
