@@ -35,6 +35,7 @@ export * from "./acquirers/process-inbox-item";
 export * from "./acquirers/simulate-payment";
 export * from "./acquirers/inbox";
 export * from "./webhooks/webhook-secret";
+export * from "./notifications/notifications";
 export * from "./sellers/seller-store";
 export * from "./audit/security-audit";
 export * from "./api-keys/manage-api-keys";

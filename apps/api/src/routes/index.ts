@@ -19,6 +19,7 @@ import { requireRole, requireSession } from "../http/auth";
 import { eventsRouter } from "./events/events.router";
 import { opsInboxRouter } from "./ops-inbox/ops-inbox.router";
 import { transactionsRouter } from "./transactions/transactions.router";
+import { notificationsRouter } from "./notifications/notifications.router";
 import { apiKeysRouter } from "./api-keys/api-keys.router";
 import { postbackSecretRouter } from "./postback-secret/postback-secret.router";
 
@@ -34,6 +35,7 @@ export function mountRoutes(app: Express, deps: AppDeps): void {
   app.use(twoFactorRouter(deps, panelLimits));
   app.use(recoveryRouter(deps, panelLimits));
   app.use(stepUpRouter(deps, panelLimits));
+  app.use(notificationsRouter(deps));
   const merchant = [requireApiKey(deps), apiKeyRateLimit(deps)];
   app.use("/v1/transactions", ...merchant, transactionsRouter(deps));
   app.use("/v1/events", ...merchant, eventsRouter(deps));

@@ -80,6 +80,39 @@ describe("panel API keys", () => {
     );
   });
 
+  test("when keys are created, rotated and deleted, then the owner's feed shows each action, never the key", async () => {
+    const owner = await signUpSteppedUp(ctx);
+    const created = (await create(owner.cookie, { name: "feed", mode: "test" }).expect(201)).body;
+    const rotated = (await rotate(owner.cookie, created.id).expect(201)).body;
+    await remove(owner.cookie, rotated.id).expect(204);
+
+    const feed = await request(ctx.app).get("/v1/me/notifications").set("Cookie", owner.cookie);
+
+    expect(feed.status).toBe(200);
+    expect(feed.body.data.map((n: { type: string; data: unknown }) => [n.type, n.data])).toEqual([
+      ["api_key.deleted", { key_id: rotated.id, mode: "test", user_id: owner.user.id }],
+      [
+        "api_key.rotated",
+        { key_id: created.id, new_key_id: rotated.id, mode: "test", revoke_at: rotated.old_key_revoke_at, user_id: owner.user.id },
+      ],
+      ["api_key.created", { key_id: created.id, mode: "test", user_id: owner.user.id }],
+    ]);
+    expect(feed.body.data[0]).toMatchObject({ object: "notification", title: "API key deleted", message: expect.stringContaining('"feed"') });
+    expect(JSON.stringify(feed.body)).not.toContain(created.key.slice(8));
+    expect(JSON.stringify(feed.body)).not.toContain(rotated.key.slice(8));
+  });
+
+  test("when a creation is refused, then nothing reaches the feed or the security log", async () => {
+    const owner = await signUpSteppedUp(ctx);
+    const linesBefore = logs.lines.length;
+
+    await create(owner.cookie, { name: "live", mode: "live" }).expect(403);
+
+    const feed = await request(ctx.app).get("/v1/me/notifications").set("Cookie", owner.cookie);
+    expect(feed.body.data).toEqual([]);
+    expect(logs.lines.slice(linesBefore).filter((l) => l.message === "security event")).toEqual([]);
+  });
+
   test("when the session has no step-up, then create and rotate answer 403 mfa_required and nothing is created", async () => {
     const owner = await signUpOwner(ctx);
     await setSellerKyc(ctx.db, owner.seller.id, "approved");

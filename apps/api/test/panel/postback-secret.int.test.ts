@@ -55,6 +55,11 @@ describe("store postback secret", () => {
         store_id: store.id,
       }),
     );
+    const feed = (await request(ctx.app).get("/v1/me/notifications").set("Cookie", owner.cookie)).body.data;
+    expect(feed).toEqual([
+      expect.objectContaining({ type: "postback_secret.rotated", title: "Postback secret rotated", data: { user_id: owner.user.id } }),
+    ]);
+    expect(JSON.stringify(feed)).not.toContain(res.body.secret.slice(6));
   });
 
   test("when the secret is rotated again, then a new one replaces it at once: previous_valid_until is the rotation time", async () => {

@@ -3,8 +3,8 @@
  * active keys, create, rotate (the old key keeps working for 24 h), delete (revoked at once), and the worker's sweep
  * that marks rotated keys revoked once their `revoke_at` has passed. Each change is audited.
  */
-import { inTransaction, type ApiKey, type DbClient } from "@lm/db";
-import { logSecurityAction, type CredentialDeps, type PanelActor, type SecurityAction } from "../audit/security-audit";
+import type { ApiKey, DbClient } from "@lm/db";
+import { audited, type CredentialDeps, type PanelActor, type SecurityAction } from "../audit/security-audit";
 import { ApiError, notFound } from "../errors";
 import { isId } from "../ids";
 import type { Mode } from "./api-key";
@@ -32,11 +32,16 @@ export async function createStoreApiKey(
   actor: PanelActor,
   input: { name: string; mode: Mode },
 ): Promise<CreatedApiKey> {
-  const created = await inTransaction(deps.db, (tx) =>
-    createApiKey(tx, { storeId: actor.storeId, name: input.name, mode: input.mode, now: deps.now() }),
-  );
-  audit(deps, actor, { event: "api_key.created", details: { key_id: created.apiKey.id, mode: created.apiKey.mode } });
-  return created;
+  return audited(deps, actor, async (tx) => {
+    const created = await createApiKey(tx, { storeId: actor.storeId, name: input.name, mode: input.mode, now: deps.now() });
+    const action: SecurityAction = {
+      event: "api_key.created",
+      details: { key_id: created.apiKey.id, mode: created.apiKey.mode },
+      title: "API key created",
+      message: `A ${created.apiKey.mode} API key named "${created.apiKey.name}" was created.`,
+    };
+    return { result: created, action };
+  });
 }
 
 /**
@@ -49,20 +54,21 @@ export async function createStoreApiKey(
 export async function rotateApiKey(deps: CredentialDeps, actor: PanelActor, keyId: string): Promise<RotatedApiKey> {
   const now = deps.now();
   const oldKeyRevokeAt = new Date(now.getTime() + ROTATED_KEY_GRACE_MS);
-  const rotated = await inTransaction(deps.db, async (tx) => {
+  return audited(deps, actor, async (tx) => {
     const old = await findActiveApiKey(tx, actor.storeId, keyId, now);
     if (old.revoke_at !== null) throw alreadyRotated();
     const created = await createApiKey(tx, { storeId: actor.storeId, name: old.name, mode: old.mode, now });
     // Conditional, so that of two concurrent rotations of one key only one succeeds.
     const scheduled = await tx.apiKey.updateMany({ where: { id: old.id, revoke_at: null }, data: { revoke_at: oldKeyRevokeAt } });
     if (scheduled.count === 0) throw alreadyRotated();
-    return { ...created, oldKeyRevokeAt };
+    const action: SecurityAction = {
+      event: "api_key.rotated",
+      details: { key_id: old.id, new_key_id: created.apiKey.id, mode: old.mode, revoke_at: oldKeyRevokeAt.toISOString() },
+      title: "API key rotated",
+      message: `The ${old.mode} API key named "${old.name}" was rotated; the old key stops working at ${oldKeyRevokeAt.toISOString()}.`,
+    };
+    return { result: { ...created, oldKeyRevokeAt }, action };
   });
-  audit(deps, actor, {
-    event: "api_key.rotated",
-    details: { key_id: keyId, new_key_id: rotated.apiKey.id, mode: rotated.apiKey.mode, revoke_at: oldKeyRevokeAt.toISOString() },
-  });
-  return rotated;
 }
 
 /**
@@ -71,13 +77,18 @@ export async function rotateApiKey(deps: CredentialDeps, actor: PanelActor, keyI
  */
 export async function deleteApiKey(deps: CredentialDeps, actor: PanelActor, keyId: string): Promise<void> {
   const now = deps.now();
-  const deleted = await inTransaction(deps.db, async (tx) => {
+  await audited(deps, actor, async (tx) => {
     const key = await findActiveApiKey(tx, actor.storeId, keyId, now);
     const revoked = await tx.apiKey.updateMany({ where: { id: key.id, ...activeApiKeyWhere(now) }, data: { revoked_at: now } });
     if (revoked.count === 0) throw notFound("API key");
-    return key;
+    const action: SecurityAction = {
+      event: "api_key.deleted",
+      details: { key_id: key.id, mode: key.mode },
+      title: "API key deleted",
+      message: `The ${key.mode} API key named "${key.name}" was deleted; it no longer works.`,
+    };
+    return { result: undefined, action };
   });
-  audit(deps, actor, { event: "api_key.deleted", details: { key_id: deleted.id, mode: deleted.mode } });
 }
 
 /**
@@ -105,6 +116,3 @@ function alreadyRotated(): ApiError {
   return new ApiError("invalid_state", "This key was already rotated; rotate or delete its replacement instead.");
 }
 
-function audit(deps: CredentialDeps, actor: PanelActor, action: SecurityAction): void {
-  logSecurityAction(deps.logger, actor, action);
-}

@@ -6,7 +6,7 @@
  */
 import type { Config } from "@lm/config";
 import type { DbClient, Store } from "@lm/db";
-import { logSecurityAction, type CredentialDeps, type PanelActor } from "../audit/security-audit";
+import { audited, type CredentialDeps, type PanelActor } from "../audit/security-audit";
 import { encryptSecret } from "../secret-box";
 import { generateWebhookSecret, webhookSecretPrefix } from "../webhooks/webhook-secret";
 
@@ -35,18 +35,30 @@ export async function rotatePostbackSecret(
 ): Promise<{ secret: string; info: PostbackSecretInfo }> {
   const now = deps.now();
   const secret = generateWebhookSecret();
-  const current = await deps.db.store.findUniqueOrThrow({ where: { id: actor.storeId } });
-  const store = await deps.db.store.update({
-    where: { id: actor.storeId },
-    data: {
-      postback_secret_ciphertext: encryptSecret(deps.config.encryptionKey, secret, actor.storeId),
-      postback_secret_prefix: webhookSecretPrefix(secret),
-      postback_secret_rotated_at: now,
-      postback_previous_valid_until: current.postback_secret_ciphertext === null ? null : now,
-    },
+  return audited(deps, actor, async (tx) => {
+    // Locked, so that of two concurrent rotations the second sees the first's secret as the previous one.
+    await tx.$queryRaw`SELECT id FROM stores WHERE id = ${actor.storeId} FOR UPDATE`;
+    const current = await tx.store.findUniqueOrThrow({ where: { id: actor.storeId } });
+    const store = await tx.store.update({
+      where: { id: actor.storeId },
+      data: {
+        postback_secret_ciphertext: encryptSecret(deps.config.encryptionKey, secret, actor.storeId),
+        postback_secret_prefix: webhookSecretPrefix(secret),
+        postback_secret_rotated_at: now,
+        postback_previous_valid_until: current.postback_secret_ciphertext === null ? null : now,
+      },
+    });
+    const action = {
+      event: "postback_secret.rotated" as const,
+      details: {},
+      title: "Postback secret rotated",
+      message:
+        current.postback_secret_ciphertext === null
+          ? "A postback secret was generated; postbacks are now signed with it."
+          : "A new postback secret was generated; postbacks are signed with it from now on, and the previous one no longer verifies them.",
+    };
+    return { result: { secret, info: postbackSecretInfo(store) }, action };
   });
-  logSecurityAction(deps.logger, actor, { event: "postback_secret.rotated", details: {} });
-  return { secret, info: postbackSecretInfo(store) };
 }
 
 function postbackSecretInfo(store: Store): PostbackSecretInfo {

@@ -1,0 +1,26 @@
+/**
+ * The seller's panel feed: `GET /v1/me/notifications` (DESIGN §4 "a notification in the panel feed"), newest first,
+ * cursor-paged. Operators have no seller and therefore no feed.
+ */
+import { Router } from "express";
+import { listNotifications } from "@lm/domain";
+import type { AppDeps } from "../../deps";
+import { panelSellerId, requireSession } from "../../http/auth";
+import { listPage, listQuerySchema } from "../../http/list";
+import { validate } from "../../http/validate";
+import { serializeNotification } from "./notifications.serializer";
+
+const listSchema = listQuerySchema();
+
+/** Router of `/v1/me/notifications`. */
+export function notificationsRouter(deps: AppDeps): Router {
+  const router = Router();
+
+  router.get("/v1/me/notifications", requireSession(deps), async (req, res) => {
+    const sellerId = panelSellerId(res);
+    const page = validate(listSchema, req.query);
+    res.json(await listPage(page, "notification", (args) => listNotifications(deps.db, sellerId, args), serializeNotification));
+  });
+
+  return router;
+}
