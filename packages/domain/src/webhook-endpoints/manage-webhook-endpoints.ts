@@ -10,6 +10,7 @@ import { ApiError, notFound } from "../errors";
 import { ALL_EVENT_TYPES, isSubscribableEventType } from "../events/event-types";
 import { newId } from "../ids";
 import { encryptSecret } from "../secret-box";
+import { findSellerStore } from "../sellers/seller-store";
 import { checkDestination } from "../webhooks/destination";
 import { generateWebhookSecret, webhookSecretPrefix } from "../webhooks/webhook-secret";
 import { findWebhookEndpoint } from "./find-webhook-endpoints";
@@ -168,14 +169,13 @@ export async function rotateWebhookEndpointSecret(deps: EndpointDeps, sellerId: 
 }
 
 /**
- * The id of the seller's store (its first, should it ever have several), locked `FOR UPDATE` until `tx` ends, so the
- * endpoint limit holds: concurrent creations queue on the lock instead of both passing the count.
+ * The id of the seller's store, locked `FOR UPDATE` until `tx` ends, so the endpoint limit holds: concurrent creations
+ * queue on the lock instead of both passing the count.
  * @throws ApiError `resource_not_found` when the seller has no store
  */
 async function lockSellerStore(tx: Prisma.TransactionClient, sellerId: string): Promise<string> {
-  const [store] = await tx.$queryRaw<Array<{ id: string }>>(Prisma.sql`
-    SELECT id FROM stores WHERE seller_id = ${sellerId} ORDER BY created_at LIMIT 1 FOR UPDATE`);
-  if (!store) throw notFound("seller");
+  const store = await findSellerStore(tx, sellerId);
+  await tx.$queryRaw(Prisma.sql`SELECT id FROM stores WHERE id = ${store.id} FOR UPDATE`);
   return store.id;
 }
 
