@@ -5,12 +5,7 @@
  */
 import { randomBytes, randomInt } from "node:crypto";
 import type { Db, Event, Prisma, Store, Transaction, WebhookDelivery, WebhookEndpoint } from "@lm/db";
-import { encryptSecret, newId } from "@lm/domain";
-
-/** A fresh `whsec_` secret (32 random bytes, base64url: DESIGN §4 "Secrets"). */
-export function makeWebhookSecret(): string {
-  return `whsec_${randomBytes(32).toString("base64url")}`;
-}
+import { encryptSecret, generateWebhookSecret, newId } from "@lm/domain";
 
 /** A seller and its store; `postbackSecret` is null when the store has none configured. */
 export async function createStoreRow(
@@ -18,7 +13,7 @@ export async function createStoreRow(
   encryptionKey: Buffer,
   options: { postbackSecret?: string | null } = {},
 ): Promise<{ store: Store; postbackSecret: string | null }> {
-  const postbackSecret = options.postbackSecret === undefined ? makeWebhookSecret() : options.postbackSecret;
+  const postbackSecret = options.postbackSecret === undefined ? generateWebhookSecret() : options.postbackSecret;
   const sellerId = newId("seller");
   const storeId = newId("store");
   await db.seller.create({
@@ -54,7 +49,7 @@ export async function createEndpointRow(
   },
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   const id = newId("webhookEndpoint");
-  const secret = makeWebhookSecret();
+  const secret = generateWebhookSecret();
   const endpoint = await db.webhookEndpoint.create({
     data: {
       id,

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { encryptSecret } from "@lm/domain";
-import { createEndpointRow, makeWebhookSecret, startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from "@lm/testing";
+import { encryptSecret, generateWebhookSecret } from "@lm/domain";
+import { createEndpointRow, startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from "@lm/testing";
 import { chargeBody, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
 
@@ -17,7 +17,7 @@ describe("a paid charge is told to its integrator by signed webhooks", () => {
   const ctx = useApiTestContext({}, { worker: true });
   const merchant = useTestMerchant(ctx);
   let receiver: WebhookReceiver;
-  const postbackSecret = makeWebhookSecret();
+  const postbackSecret = generateWebhookSecret();
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
     await ctx.db.store.update({

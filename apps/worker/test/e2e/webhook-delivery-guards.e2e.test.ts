@@ -1,12 +1,11 @@
 import type { WebhookEndpoint } from "@lm/db";
-import { checkDestination, resolveHostname } from "@lm/domain";
+import { checkDestination, generateWebhookSecret, resolveHostname } from "@lm/domain";
 import {
   createDeliveryRow,
   createEndpointRow,
   createEventRow,
   createStoreRow,
   createTransactionRow,
-  makeWebhookSecret,
   type WebhookReceiver,
 } from "@lm/testing";
 import { processWebhookDelivery } from "../../src/processors/webhook-delivery.processor";
@@ -82,7 +81,7 @@ describe("webhook delivery guards", () => {
   });
 
   test("when the endpoint's previous secret is in its grace window, then two v1 entries each verify with their secret", async () => {
-    const previous = makeWebhookSecret();
+    const previous = generateWebhookSecret();
     const { endpoint, secret } = await endpointAt("/rotating", {
       previousSecret: previous,
       previousSecretExpiresAt: new Date(Date.now() + 24 * HOUR_MS),
@@ -98,7 +97,7 @@ describe("webhook delivery guards", () => {
   });
 
   test("when the grace window is over, then only the new secret signs", async () => {
-    const previous = makeWebhookSecret();
+    const previous = generateWebhookSecret();
     const { endpoint, secret } = await endpointAt("/rotated", {
       previousSecret: previous,
       previousSecretExpiresAt: new Date(Date.now() - 1000),
