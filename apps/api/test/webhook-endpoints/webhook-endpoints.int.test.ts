@@ -3,6 +3,7 @@ import type { WebhookEndpoint } from "@lm/db";
 import { decryptSecret, SUBSCRIBABLE_EVENT_TYPES } from "@lm/domain";
 import { createDeliveryRow, createEndpointRow, createEventRow, createTransactionRow } from "@lm/testing";
 import { useApiTestContext } from "../support/harness";
+import { captureLogs } from "../support/log-capture";
 import { useTestMerchant } from "../support/merchant-client";
 import { signInOps, signUpOwner } from "../support/panel";
 import { createEndpoint, endpointOwner, panelClient, type EndpointOwner } from "../support/webhook-endpoints";
@@ -52,6 +53,27 @@ describe("webhook endpoints in the panel", () => {
     const row = await ctx.db.webhookEndpoint.findUniqueOrThrow({ where: { id: res.body.id } });
     expect(row.secret_ciphertext).not.toContain(secret.slice(6));
     expect(decryptSecret(ctx.config.encryptionKey, row.secret_ciphertext, row.id)).toBe(secret);
+  });
+
+  test("when an endpoint is created, its secret rotated and it is deleted, then each is in the feed and the security log, never the secret", async () => {
+    const logs = captureLogs(ctx.deps.logger);
+    const created = await createEndpoint(owner, { url: `${RECEIVER}/audited` });
+    const rotated = await owner.panel.post(`/v1/me/webhook-endpoints/${created.id}/rotate-secret`);
+    await owner.panel.delete(`/v1/me/webhook-endpoints/${created.id}`).expect(204);
+
+    const feed = await owner.panel.get("/v1/me/notifications");
+
+    expect(feed.body.data.map((n: { type: string }) => n.type)).toEqual([
+      "webhook_endpoint.deleted",
+      "webhook_endpoint.secret_rotated",
+      "webhook_endpoint.created",
+    ]);
+    expect(feed.body.data.every((n: { data: { webhook_endpoint_id: string } }) => n.data.webhook_endpoint_id === created.id)).toBe(true);
+    const events = logs.lines.filter((l) => l.message === "security event").map((l) => l.event);
+    expect(events).toEqual(["webhook_endpoint.created", "webhook_endpoint.secret_rotated", "webhook_endpoint.deleted"]);
+    const everything = JSON.stringify([feed.body, logs.lines]);
+    expect(everything).not.toContain(created.secret.slice(6));
+    expect(everything).not.toContain(String(rotated.body.secret).slice(6));
   });
 
   test("when the list is read, then newest first, paged, filtered by mode, without deleted endpoints", async () => {

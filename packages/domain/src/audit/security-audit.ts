@@ -1,5 +1,6 @@
 /**
- * Audit of changes to a seller's credentials (API keys, the postback secret): each leaves one `security event` log
+ * Audit of changes to a seller's credentials (API keys, the postback secret, webhook endpoints and their signing
+ * secrets): each leaves one `security event` log
  * line naming the action, who acted and the ids involved, and an item in the seller's panel feed
  * (`GET /v1/me/notifications`), written in the transaction of the change. Neither ever holds the key or the secret.
  */
@@ -22,7 +23,14 @@ export interface PanelActor {
 }
 
 /** The audited actions. */
-export type SecurityEvent = "api_key.created" | "api_key.rotated" | "api_key.deleted" | "postback_secret.rotated";
+export type SecurityEvent =
+  | "api_key.created"
+  | "api_key.rotated"
+  | "api_key.deleted"
+  | "postback_secret.rotated"
+  | "webhook_endpoint.created"
+  | "webhook_endpoint.secret_rotated"
+  | "webhook_endpoint.deleted";
 
 /** One audited action: its event name, the ids of what changed and what the seller reads (never a secret or key). */
 export interface SecurityAction {

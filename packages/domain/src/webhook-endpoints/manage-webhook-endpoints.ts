@@ -1,16 +1,17 @@
 /**
  * Use cases: a seller creates, changes, deletes and rotates the secret of its account-level webhook endpoints (SPEC
  * "Webhook endpoint (account-level)", its state table and "Limits"; DESIGN §4 "Secrets", §5). Routes decide the
- * step-up; these enforce the rules of the rows.
+ * step-up; these enforce the rules of the rows. Creation, secret rotation and deletion change where the seller's
+ * data goes and who can sign for it, so they are audited like API keys.
  */
-import { inTransaction, Prisma, type WebhookEndpoint } from "@lm/db";
+import { Prisma, type WebhookEndpoint } from "@lm/db";
 import type { Mode } from "../api-keys/api-key";
+import { audited, type PanelActor } from "../audit/security-audit";
 import type { UseCaseDeps } from "../deps";
 import { ApiError, notFound } from "../errors";
 import { ALL_EVENT_TYPES, isSubscribableEventType } from "../events/event-types";
 import { newId } from "../ids";
 import { encryptSecret } from "../secret-box";
-import { findSellerStore } from "../sellers/seller-store";
 import { checkDestination } from "../webhooks/destination";
 import { generateWebhookSecret, webhookSecretPrefix } from "../webhooks/webhook-secret";
 import { findWebhookEndpoint } from "./find-webhook-endpoints";
@@ -22,7 +23,7 @@ export const MAX_WEBHOOK_ENDPOINTS_PER_MODE = 5;
 export const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
 
 /** What the endpoint use cases need. */
-type EndpointDeps = Pick<UseCaseDeps, "db" | "config" | "now">;
+type EndpointDeps = Pick<UseCaseDeps, "db" | "config" | "now" | "logger">;
 
 /** A validated creation request (the route's schema checks shapes and lengths). */
 export interface CreateWebhookEndpointInput {
@@ -59,7 +60,7 @@ export interface EndpointWithSecret {
  */
 export async function createWebhookEndpoint(
   deps: EndpointDeps,
-  sellerId: string,
+  actor: PanelActor,
   input: CreateWebhookEndpointInput,
 ): Promise<EndpointWithSecret> {
   await assertDestination(deps, input.url);
@@ -67,19 +68,19 @@ export async function createWebhookEndpoint(
   const now = deps.now();
   const id = newId("webhookEndpoint", now.getTime());
   const secret = generateWebhookSecret();
-  const endpoint = await inTransaction(deps.db, async (tx) => {
-    const storeId = await lockSellerStore(tx, sellerId);
-    const count = await tx.webhookEndpoint.count({ where: { store_id: storeId, mode: input.mode, deleted_at: null } });
+  const endpoint = await audited(deps, actor, async (tx) => {
+    await lockStore(tx, actor.storeId);
+    const count = await tx.webhookEndpoint.count({ where: { store_id: actor.storeId, mode: input.mode, deleted_at: null } });
     if (count >= MAX_WEBHOOK_ENDPOINTS_PER_MODE) {
       throw new ApiError(
         "invalid_state",
         `At most ${MAX_WEBHOOK_ENDPOINTS_PER_MODE} ${input.mode} webhook endpoints are allowed; delete one first.`,
       );
     }
-    return tx.webhookEndpoint.create({
+    const created = await tx.webhookEndpoint.create({
       data: {
         id,
-        store_id: storeId,
+        store_id: actor.storeId,
         mode: input.mode,
         url: input.url,
         events,
@@ -90,6 +91,13 @@ export async function createWebhookEndpoint(
         updated_at: now,
       },
     });
+    const action = {
+      event: "webhook_endpoint.created" as const,
+      details: { webhook_endpoint_id: id, mode: input.mode },
+      title: "Webhook endpoint created",
+      message: `A ${input.mode} webhook endpoint was added for ${new URL(input.url).host}.`,
+    };
+    return { result: created, action };
   });
   return { endpoint, secret };
 }
@@ -131,14 +139,23 @@ export async function updateWebhookEndpoint(
  * end `endpoint_disabled`, and it no longer counts towards the limit.
  * @throws ApiError `resource_not_found`
  */
-export async function deleteWebhookEndpoint(deps: EndpointDeps, sellerId: string, id: string): Promise<void> {
-  const endpoint = await findWebhookEndpoint(deps.db, sellerId, id);
+export async function deleteWebhookEndpoint(deps: EndpointDeps, actor: PanelActor, id: string): Promise<void> {
+  const endpoint = await findWebhookEndpoint(deps.db, actor.sellerId, id);
   const now = deps.now();
-  const { count } = await deps.db.webhookEndpoint.updateMany({
-    where: { id: endpoint.id, deleted_at: null },
-    data: { deleted_at: now, updated_at: now },
+  await audited(deps, actor, async (tx) => {
+    const { count } = await tx.webhookEndpoint.updateMany({
+      where: { id: endpoint.id, deleted_at: null },
+      data: { deleted_at: now, updated_at: now },
+    });
+    if (count === 0) throw notFound("webhook endpoint");
+    const action = {
+      event: "webhook_endpoint.deleted" as const,
+      details: { webhook_endpoint_id: endpoint.id, mode: endpoint.mode },
+      title: "Webhook endpoint deleted",
+      message: `The ${endpoint.mode} webhook endpoint for ${new URL(endpoint.url).host} was deleted.`,
+    };
+    return { result: undefined, action };
   });
-  if (count === 0) throw notFound("webhook endpoint");
 }
 
 /** An endpoint after rotation, its new secret and the end of the old one's grace. */
@@ -152,31 +169,37 @@ export interface RotatedEndpoint extends EndpointWithSecret {
  * rotations apply one after the other; a rotation within the grace drops the secret rotated out before.
  * @throws ApiError `resource_not_found`
  */
-export async function rotateWebhookEndpointSecret(deps: EndpointDeps, sellerId: string, id: string): Promise<RotatedEndpoint> {
-  const { id: endpointId } = await findWebhookEndpoint(deps.db, sellerId, id);
+export async function rotateWebhookEndpointSecret(deps: EndpointDeps, actor: PanelActor, id: string): Promise<RotatedEndpoint> {
+  const { id: endpointId } = await findWebhookEndpoint(deps.db, actor.sellerId, id);
   const now = deps.now();
   const previousSecretExpiresAt = new Date(now.getTime() + PREVIOUS_SECRET_GRACE_MS);
   const secret = generateWebhookSecret();
-  const moved = await deps.db.$executeRaw(Prisma.sql`
-    UPDATE webhook_endpoints
-    SET previous_secret_ciphertext = secret_ciphertext, previous_secret_expires_at = ${previousSecretExpiresAt},
-        secret_ciphertext = ${encryptSecret(deps.config.encryptionKey, secret, endpointId)},
-        secret_prefix = ${webhookSecretPrefix(secret)}, updated_at = ${now}
-    WHERE id = ${endpointId} AND deleted_at IS NULL`);
-  if (moved === 0) throw notFound("webhook endpoint");
-  const endpoint = await deps.db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId } });
+  const endpoint = await audited(deps, actor, async (tx) => {
+    const moved = await tx.$executeRaw(Prisma.sql`
+      UPDATE webhook_endpoints
+      SET previous_secret_ciphertext = secret_ciphertext, previous_secret_expires_at = ${previousSecretExpiresAt},
+          secret_ciphertext = ${encryptSecret(deps.config.encryptionKey, secret, endpointId)},
+          secret_prefix = ${webhookSecretPrefix(secret)}, updated_at = ${now}
+      WHERE id = ${endpointId} AND deleted_at IS NULL`);
+    if (moved === 0) throw notFound("webhook endpoint");
+    const rotated = await tx.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId } });
+    const action = {
+      event: "webhook_endpoint.secret_rotated" as const,
+      details: { webhook_endpoint_id: endpointId, grace_ends_at: previousSecretExpiresAt.toISOString() },
+      title: "Webhook signing secret rotated",
+      message: `The signing secret of the ${rotated.mode} webhook endpoint for ${new URL(rotated.url).host} was rotated; the old one stops signing at ${previousSecretExpiresAt.toISOString()}.`,
+    };
+    return { result: rotated, action };
+  });
   return { endpoint, secret, previousSecretExpiresAt };
 }
 
 /**
- * The id of the seller's store, locked `FOR UPDATE` until `tx` ends, so the endpoint limit holds: concurrent creations
- * queue on the lock instead of both passing the count.
- * @throws ApiError `resource_not_found` when the seller has no store
+ * Locks the store row `FOR UPDATE` until `tx` ends, so the endpoint limit holds: concurrent creations queue on the
+ * lock instead of both passing the count.
  */
-async function lockSellerStore(tx: Prisma.TransactionClient, sellerId: string): Promise<string> {
-  const store = await findSellerStore(tx, sellerId);
-  await tx.$queryRaw(Prisma.sql`SELECT id FROM stores WHERE id = ${store.id} FOR UPDATE`);
-  return store.id;
+async function lockStore(tx: Prisma.TransactionClient, storeId: string): Promise<void> {
+  await tx.$queryRaw(Prisma.sql`SELECT id FROM stores WHERE id = ${storeId} FOR UPDATE`);
 }
 
 /**

@@ -14,7 +14,7 @@ import {
   type PageArgs,
 } from "@lm/domain";
 import type { AppDeps } from "../../deps";
-import { panelSellerId, requireSession, requireStepUp } from "../../http/auth";
+import { panelActor, panelSellerId, requireSession, requireStepUp } from "../../http/auth";
 import { listPage } from "../../http/list";
 import { validate } from "../../http/validate";
 import {
@@ -32,7 +32,7 @@ export function webhookEndpointsRouter(deps: AppDeps): Router {
 
   router.post("/v1/me/webhook-endpoints", session, requireStepUp(deps, "always"), async (req, res) => {
     const input = validate(createWebhookEndpointSchema, req.body);
-    const { endpoint, secret } = await createWebhookEndpoint(deps, panelSellerId(res), input);
+    const { endpoint, secret } = await createWebhookEndpoint(deps, await panelActor(deps, res), input);
     res.status(201).json(serializeCreatedEndpoint(endpoint, secret));
   });
 
@@ -54,12 +54,12 @@ export function webhookEndpointsRouter(deps: AppDeps): Router {
   });
 
   router.delete("/v1/me/webhook-endpoints/:id", ...change, async (req, res) => {
-    await deleteWebhookEndpoint(deps, panelSellerId(res), String(req.params.id));
+    await deleteWebhookEndpoint(deps, await panelActor(deps, res), String(req.params.id));
     res.status(204).end();
   });
 
   router.post("/v1/me/webhook-endpoints/:id/rotate-secret", ...change, async (req, res) => {
-    const rotated = await rotateWebhookEndpointSecret(deps, panelSellerId(res), String(req.params.id));
+    const rotated = await rotateWebhookEndpointSecret(deps, await panelActor(deps, res), String(req.params.id));
     res.json(serializeRotatedEndpoint(rotated));
   });
 
