@@ -19,6 +19,9 @@ export const SIGN_IN_LOCK_FAILURES = 20;
 /** How long the lock lasts, seconds. */
 export const SIGN_IN_LOCK_SECONDS = 15 * MINUTE_S;
 
+/** Pings and manual resends a seller may start per minute. */
+export const MANUAL_DELIVERIES_PER_MINUTE = 30;
+
 /** Every limiter of the panel, by what it counts. */
 export interface PanelRateLimits {
   redis: Redis;
@@ -41,6 +44,8 @@ export interface PanelRateLimits {
   /** Lost-2FA recovery requests per client IP and per normalised email: 5 a minute each. */
   recoveryPerIp: RateLimiterRedis;
   recoveryPerEmail: RateLimiterRedis;
+  /** Pings and manual resends per seller (each writes an event or delivery rows and an HTTP request): 30 a minute. */
+  manualDeliveriesPerSeller: RateLimiterRedis;
 }
 
 /**
@@ -62,6 +67,7 @@ export function createPanelRateLimits(redis: Redis, queuePrefix: string): PanelR
     twoFactorChallengePerIp: limiter("two-factor-ip", 5, MINUTE_S),
     recoveryPerIp: limiter("recovery-ip", 5, MINUTE_S),
     recoveryPerEmail: limiter("recovery-email", 5, MINUTE_S),
+    manualDeliveriesPerSeller: limiter("manual-deliveries-seller", MANUAL_DELIVERIES_PER_MINUTE, MINUTE_S),
   };
 }
 

@@ -41,7 +41,7 @@ export function mountRoutes(app: Express, deps: AppDeps): void {
   app.use(notificationsRouter(deps));
   app.use(eventTypesRouter(deps));
   app.use(webhookEndpointsRouter(deps));
-  app.use(webhookDeliveriesRouter(deps));
+  app.use(webhookDeliveriesRouter(deps, panelLimits));
   const merchant = [requireApiKey(deps), apiKeyRateLimit(deps)];
   app.use("/v1/transactions", ...merchant, transactionsRouter(deps));
   app.use("/v1/events", ...merchant, eventsRouter(deps));

@@ -4,6 +4,7 @@ import { decryptSecret, SUBSCRIBABLE_EVENT_TYPES } from "@lm/domain";
 import { createDeliveryRow, createEndpointRow, createEventRow, createTransactionRow } from "@lm/testing";
 import { useApiTestContext } from "../support/harness";
 import { captureLogs } from "../support/log-capture";
+import { MANUAL_DELIVERIES_PER_MINUTE } from "../../src/http/rate-limit";
 import { useTestMerchant } from "../support/merchant-client";
 import { signInOps, signUpOwner } from "../support/panel";
 import { createEndpoint, endpointOwner, panelClient, type EndpointOwner } from "../support/webhook-endpoints";
@@ -429,5 +430,19 @@ describe("webhook endpoints in the panel", () => {
 
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe("permission_denied");
+  });
+
+  test("when a seller starts more pings and resends than its per-minute allowance, then 429 rate_limited with Retry-After", async () => {
+    const endpoint = await createEndpoint(owner, { url: `${RECEIVER}/limited` });
+    const path = `/v1/me/webhook-endpoints/${endpoint.id}/ping`;
+    for (let i = 0; i < MANUAL_DELIVERIES_PER_MINUTE; i++) await owner.panel.post(path).expect(202);
+
+    const res = await owner.panel.post(path);
+
+    expect(res.status).toBe(429);
+    expect(res.body.error.code).toBe("rate_limited");
+    expect(Number(res.headers["retry-after"])).toBeGreaterThan(0);
+    const pings = await ctx.db.webhookDelivery.count({ where: { endpoint_id: endpoint.id, event_type: "ping" } });
+    expect(pings).toBe(MANUAL_DELIVERIES_PER_MINUTE);
   });
 });

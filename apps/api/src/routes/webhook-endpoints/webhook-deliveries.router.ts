@@ -1,24 +1,32 @@
 /**
  * Delivery operations of the panel (SPEC "Webhook endpoints (account level)", DESIGN §5): ping an endpoint, list its
  * delivery attempts, its 7-day stats, and resend any of the seller's deliveries as a new manual chain. Ping and
- * resend answer 202 with the first row of the chain they started; the worker sends it.
+ * resend answer 202 with the first row of the chain they started; the worker sends it. Ping and resend share a limit
+ * per seller (429 `rate_limited`), since each one writes rows and sends a request.
  */
 import { Router } from "express";
 import { endpointStats, listEndpointDeliveries, pingWebhookEndpoint, resendDelivery, type PageArgs } from "@lm/domain";
 import type { AppDeps } from "../../deps";
 import { panelSellerId, requireSession } from "../../http/auth";
 import { listPage } from "../../http/list";
+import { consumeOrReject, type PanelRateLimits } from "../../http/rate-limit";
 import { validate } from "../../http/validate";
 import { listDeliveriesSchema } from "./webhook-endpoints.schemas";
 import { serializeDelivery, serializeEndpointStats } from "./webhook-endpoints.serializer";
 
 /** Router of `/v1/me/webhook-endpoints/{id}/{ping,deliveries,stats}` and `/v1/me/webhook-deliveries/{id}/resend`. */
-export function webhookDeliveriesRouter(deps: AppDeps): Router {
+export function webhookDeliveriesRouter(deps: AppDeps, limits: PanelRateLimits): Router {
   const router = Router();
   const session = requireSession(deps);
+  /** The seller, once its manual-delivery allowance is counted. */
+  const manualSender = async (res: Parameters<typeof panelSellerId>[0]) => {
+    const sellerId = panelSellerId(res);
+    await consumeOrReject(limits, [limits.manualDeliveriesPerSeller, sellerId]);
+    return sellerId;
+  };
 
   router.post("/v1/me/webhook-endpoints/:id/ping", session, async (req, res) => {
-    const delivery = await pingWebhookEndpoint(deps, panelSellerId(res), String(req.params.id));
+    const delivery = await pingWebhookEndpoint(deps, await manualSender(res), String(req.params.id));
     res.status(202).json(serializeDelivery(delivery));
   });
 
@@ -36,7 +44,7 @@ export function webhookDeliveriesRouter(deps: AppDeps): Router {
   });
 
   router.post("/v1/me/webhook-deliveries/:id/resend", session, async (req, res) => {
-    const delivery = await resendDelivery(deps, panelSellerId(res), String(req.params.id));
+    const delivery = await resendDelivery(deps, await manualSender(res), String(req.params.id));
     res.status(202).json(serializeDelivery(delivery));
   });
 
