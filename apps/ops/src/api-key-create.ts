@@ -1,7 +1,7 @@
 /**
  * `api-key:create --seller <sel_...> --mode test|live [--name <name>]`: issues an API key and prints it once.
  */
-import { createApiKey, isId, notFound, validationFailed, type Mode } from "@lm/domain";
+import { createApiKey, findSellerStore, isId, notFound, validationFailed, type Mode } from "@lm/domain";
 import { requiredOption, type Command } from "./command";
 
 /** Issues a key for the seller's store; live keys need approved KYC. */
@@ -15,8 +15,7 @@ export const apiKeyCreate: Command = {
     const name = typeof ctx.options.name === "string" ? ctx.options.name : `ops ${mode} key`;
     if (name.length < 1 || name.length > 64) throw validationFailed("--name must have 1 to 64 characters.", "name");
     if (!isId("seller", sellerId)) throw notFound("seller");
-    const store = await ctx.db.store.findFirst({ where: { seller_id: sellerId }, orderBy: { created_at: "asc" } });
-    if (!store) throw notFound("seller");
+    const store = await findSellerStore(ctx.db, sellerId);
     const { apiKey, key } = await createApiKey(ctx.db, { storeId: store.id, name, mode: mode as Mode, now: ctx.now });
     return {
       text: `Created ${mode} key ${apiKey.id} for ${sellerId}. It is shown only this once:\n${key}`,

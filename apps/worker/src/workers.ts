@@ -1,10 +1,17 @@
 /**
- * Starts one BullMQ `Worker` per queue that has a processor, and schedules the reconciler.
+ * Starts one BullMQ `Worker` per queue that has a processor, and schedules the repeatable jobs (the reconciler and
+ * the key revocation).
  */
 import { Worker } from "bullmq";
-import { RECONCILER_INTERVAL_MS, type QueueName } from "@lm/queue";
+import { KEY_REVOCATION_INTERVAL_MS, RECONCILER_INTERVAL_MS, type QueueName } from "@lm/queue";
 import type { WorkerDeps } from "./deps";
 import { PROCESSORS, type Processor } from "./processors";
+
+/** The repeatable jobs and how often each runs, ms. */
+const SCHEDULES = [
+  { queue: "reconciler", every: RECONCILER_INTERVAL_MS },
+  { queue: "key-revocation", every: KEY_REVOCATION_INTERVAL_MS },
+] as const satisfies ReadonlyArray<{ queue: QueueName; every: number }>;
 
 /** Running workers; `close()` lets running jobs finish, then stops. */
 export interface RunningWorkers {
@@ -14,7 +21,7 @@ export interface RunningWorkers {
 
 /**
  * Starts consuming every queue of {@link PROCESSORS} with `WORKER_CONCURRENCY` jobs at once per queue, and upserts the
- * reconciler's job scheduler (idempotent: any number of workers may run this).
+ * job schedulers of {@link SCHEDULES} (idempotent: any number of workers may run this).
  */
 export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
   const entries = Object.entries(PROCESSORS) as Array<[QueueName, Processor<QueueName>]>;
@@ -30,14 +37,16 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
     worker.on("error", (err) => deps.logger.error("worker error", { queue: name, err }));
     return worker;
   });
-  const scheduleReconciler = () =>
-    deps.producer
-      .queue("reconciler")
-      .upsertJobScheduler("reconciler", { every: RECONCILER_INTERVAL_MS }, { name: "reconciler", data: {} });
-  await scheduleReconciler();
-  // The scheduler lives in Redis: re-upserting it (idempotent) brings the reconciler back after Redis lost its keys.
+  const schedule = () =>
+    Promise.all(
+      SCHEDULES.map(({ queue, every }) =>
+        deps.producer.queue(queue).upsertJobScheduler(queue, { every }, { name: queue, data: {} }),
+      ),
+    );
+  await schedule();
+  // Schedulers live in Redis: re-upserting them (idempotent) brings the jobs back after Redis lost its keys.
   const keepScheduled = setInterval(() => {
-    scheduleReconciler().catch((err: unknown) => deps.logger.warn("reconciler scheduling failed", { err }));
+    schedule().catch((err: unknown) => deps.logger.warn("job scheduling failed", { err }));
   }, RECONCILER_INTERVAL_MS);
   keepScheduled.unref();
   await Promise.all(workers.map((w) => w.waitUntilReady()));

@@ -36,3 +36,7 @@ export * from "./acquirers/simulate-payment";
 export * from "./acquirers/inbox";
 export * from "./webhooks/webhook-secret";
 export * from "./notifications/notifications";
+export * from "./sellers/seller-store";
+export * from "./audit/security-audit";
+export * from "./api-keys/manage-api-keys";
+export * from "./stores/postback-secret";

@@ -31,3 +31,6 @@ export const QUEUE_NAMES = [
 
 /** How often the reconciler sweeps, ms (DESIGN §1: every 30 s). */
 export const RECONCILER_INTERVAL_MS = 30_000;
+
+/** How often the `key-revocation` job records rotated keys past their `revoke_at` as revoked, ms. */
+export const KEY_REVOCATION_INTERVAL_MS = 60_000;

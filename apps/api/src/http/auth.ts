@@ -5,7 +5,15 @@
  */
 import type { NextFunction, Request, Response } from "express";
 import type { Session, User } from "@lm/db";
-import { ApiError, assertStepUp, authenticateSession, type ClientInfo, type StepUpKind } from "@lm/domain";
+import {
+  ApiError,
+  assertStepUp,
+  authenticateSession,
+  findSellerStore,
+  type ClientInfo,
+  type PanelActor,
+  type StepUpKind,
+} from "@lm/domain";
 import type { AppDeps } from "../deps";
 import { readCookie, SESSION_COOKIE, setPanelCookie } from "./cookies";
 import { assertPanelOrigin } from "./csrf";
@@ -96,4 +104,24 @@ export function requireStepUp(deps: Pick<AppDeps, "db" | "now">, kind: StepUpKin
     await assertStepUp(deps, { session, user, kind });
     next();
   };
+}
+
+/**
+ * The seller of the signed-in user (after {@link requireSession}).
+ * @throws ApiError `permission_denied` (403) for an operator, who has no seller
+ */
+export function panelSellerId(res: Response): string {
+  const sellerId = panelAuth(res).user.seller_id;
+  if (sellerId === null) throw new ApiError("permission_denied", "This belongs to a seller's account.");
+  return sellerId;
+}
+
+/**
+ * The signed-in owner acting on their seller's store: the actor of key and postback secret changes.
+ * @throws ApiError `permission_denied` (403) for an operator
+ */
+export async function panelActor(deps: Pick<AppDeps, "db">, res: Response): Promise<PanelActor> {
+  const sellerId = panelSellerId(res);
+  const store = await findSellerStore(deps.db, sellerId);
+  return { userId: panelAuth(res).user.id, sellerId, storeId: store.id };
 }

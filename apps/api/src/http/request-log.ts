@@ -22,3 +22,11 @@ export function requestLog(logger: Logger) {
     next();
   };
 }
+
+/**
+ * `deps` whose logger writes the request's `request_id` on every line, for use cases that log on behalf of a request
+ * (security events, for instance).
+ */
+export function withRequestLogger<D extends { logger: Logger }>(deps: D, res: Response): D {
+  return { ...deps, logger: deps.logger.child({ request_id: res.locals.requestId }) };
+}

@@ -21,6 +21,8 @@ import { eventsRouter } from "./events/events.router";
 import { opsInboxRouter } from "./ops-inbox/ops-inbox.router";
 import { transactionsRouter } from "./transactions/transactions.router";
 import { notificationsRouter } from "./notifications/notifications.router";
+import { apiKeysRouter } from "./api-keys/api-keys.router";
+import { postbackSecretRouter } from "./postback-secret/postback-secret.router";
 
 /** Mounts the routers on `app`. */
 export function mountRoutes(app: Express, deps: AppDeps): void {
@@ -40,4 +42,6 @@ export function mountRoutes(app: Express, deps: AppDeps): void {
   app.use("/v1/transactions", ...merchant, transactionsRouter(deps));
   app.use("/v1/events", ...merchant, eventsRouter(deps));
   app.use("/v1/ops/inbox", requireSession(deps), requireRole("ops"), opsInboxRouter(deps));
+  app.use(apiKeysRouter(deps));
+  app.use(postbackSecretRouter(deps));
 }

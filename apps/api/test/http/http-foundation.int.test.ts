@@ -1,12 +1,12 @@
 import express from "express";
 import request from "supertest";
-import Transport from "winston-transport";
 import { createLogger } from "@lm/logging";
 import { ApiError } from "@lm/domain";
 import { errorHandler } from "../../src/http/error-handler";
 import { requestId } from "../../src/http/request-id";
 import { requestLog } from "../../src/http/request-log";
 import { useApiTestContext } from "../support/harness";
+import { captureLogs } from "../support/log-capture";
 
 const envelope = (code: string, type: string) => ({
   error: { type, code, message: expect.any(String), request_id: expect.stringMatching(/^req_[0-9A-Z]{26}$/) },
@@ -76,19 +76,10 @@ describe("HTTP foundation", () => {
   });
 });
 
-class MemoryTransport extends Transport {
-  readonly lines: Array<Record<string, unknown>> = [];
-  override log(info: Record<string, unknown>, next: () => void): void {
-    this.lines.push(JSON.parse(JSON.stringify(info)));
-    next();
-  }
-}
-
 describe("central error handler", () => {
   function appThrowing(err: unknown) {
-    const memory = new MemoryTransport();
     const logger = createLogger({ level: "info", service: "api", silent: false });
-    logger.clear().add(memory);
+    const memory = captureLogs(logger);
     const app = express();
     app.use(requestId, requestLog(logger));
     app.get("/boom/:token", () => {

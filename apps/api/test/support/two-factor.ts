@@ -53,3 +53,19 @@ export async function signUpWithTwoFactor(ctx: ApiTestContext, at = stepTime()):
   if (verified.status !== 200) throw new Error(`verify failed: ${verified.status} ${JSON.stringify(verified.body)}`);
   return { ...owner, cookie: cookiePair(verified, "lm.session"), totp, backupCodes: enabled.body.backupCodes };
 }
+
+/**
+ * Signs up an owner with 2FA on and steps their session up, at steps of a clock placed in the current real step,
+ * then gives the API back the real clock: the step-up window (`STEP_UP_WINDOW_SECONDS`, 600 s by default) then
+ * covers the rest of the test.
+ */
+export async function signUpSteppedUp(ctx: ApiTestContext): Promise<TwoFactorOwner> {
+  const enrolled = stepTime();
+  const owner = await signUpWithTwoFactor(ctx, enrolled);
+  const now = enrolled + STEP_MS;
+  setClock(ctx, now);
+  const res = await panelPost(ctx, "/v1/me/auth/step-up", owner.cookie, { code: codeAt(owner.totp, now), password: owner.password });
+  ctx.deps.now = () => new Date();
+  if (res.status !== 200) throw new Error(`step-up failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return owner;
+}

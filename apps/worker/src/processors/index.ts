@@ -8,6 +8,7 @@ import { reconcile } from "../sweepers/reconciler";
 import { processWebhookDelivery } from "./webhook-delivery.processor";
 import { chargeExpiryProcessor } from "./charge-expiry.processor";
 import { inboxProcessingProcessor } from "./inbox-processing.processor";
+import { keyRevocationProcessor } from "./key-revocation.processor";
 
 /** Handles one job's payload. Throwing makes BullMQ record the job as failed. */
 export type Processor<N extends QueueName> = (deps: WorkerDeps, data: JobPayloads[N]) => Promise<void>;
@@ -20,4 +21,5 @@ export const PROCESSORS: { [N in QueueName]?: Processor<N> } = {
   "webhook-delivery": processWebhookDelivery,
   "charge-expiry": chargeExpiryProcessor,
   "inbox-processing": inboxProcessingProcessor,
+  "key-revocation": keyRevocationProcessor,
 };

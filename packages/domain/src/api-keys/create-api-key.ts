@@ -1,7 +1,7 @@
 /**
  * Use case: create an API key for a seller's store (DESIGN §3; used by the ops command line and the panel).
  */
-import type { ApiKey, DbClient } from "@lm/db";
+import type { ApiKey, DbClient, Prisma } from "@lm/db";
 import { ApiError, notFound } from "../errors";
 import { newId } from "../ids";
 import { generateApiKey, MAX_ACTIVE_API_KEYS_PER_MODE, type Mode } from "./api-key";
@@ -14,7 +14,17 @@ export interface CreatedApiKey {
 }
 
 /**
+ * The `where` of a store's active keys at `now`: neither revoked nor past a scheduled `revoke_at` (a rotated key in
+ * its grace window is still active and still counts).
+ */
+export function activeApiKeyWhere(now: Date): Prisma.ApiKeyWhereInput {
+  return { revoked_at: null, OR: [{ revoke_at: null }, { revoke_at: { gt: now } }] };
+}
+
+/**
  * Creates a key named `name` of `mode` on `storeId`.
+ * Run it inside a transaction to make the limit hold under concurrent creations: it locks the store's row first, so
+ * creations for one store count one after another.
  * @param input.now - creation time; keys whose `revoke_at` is past it do not count as active
  * @throws ApiError `resource_not_found` when the store does not exist; `kyc_required` for a live key of a seller
  *   whose KYC is not approved; `invalid_state` when the store already has 10 active keys of that mode
@@ -23,19 +33,13 @@ export async function createApiKey(
   db: DbClient,
   input: { storeId: string; name: string; mode: Mode; now: Date },
 ): Promise<CreatedApiKey> {
+  await db.$queryRaw`SELECT id FROM stores WHERE id = ${input.storeId} FOR UPDATE`;
   const store = await db.store.findUnique({ where: { id: input.storeId }, include: { seller: true } });
   if (!store) throw notFound("store");
   if (input.mode === "live" && store.seller.kyc_status !== "approved") {
     throw new ApiError("kyc_required", "Live keys need the seller's KYC to be approved.");
   }
-  const active = await db.apiKey.count({
-    where: {
-      store_id: store.id,
-      mode: input.mode,
-      revoked_at: null,
-      OR: [{ revoke_at: null }, { revoke_at: { gt: input.now } }],
-    },
-  });
+  const active = await db.apiKey.count({ where: { store_id: store.id, mode: input.mode, ...activeApiKeyWhere(input.now) } });
   if (active >= MAX_ACTIVE_API_KEYS_PER_MODE) {
     throw new ApiError(
       "invalid_state",

@@ -8,3 +8,8 @@ import { randomBytes } from "node:crypto";
 export function generateWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString("base64url")}`;
 }
+
+/** The part of a secret shown after it was issued: the 6 characters after `whsec_` (DESIGN §4 `secret_prefix`). */
+export function webhookSecretPrefix(secret: string): string {
+  return secret.slice("whsec_".length, "whsec_".length + 6);
+}

@@ -3,9 +3,9 @@
  * cursor-paged. Operators have no seller and therefore no feed.
  */
 import { Router } from "express";
-import { ApiError, listNotifications } from "@lm/domain";
+import { listNotifications } from "@lm/domain";
 import type { AppDeps } from "../../deps";
-import { panelAuth, requireSession } from "../../http/auth";
+import { panelSellerId, requireSession } from "../../http/auth";
 import { listPage, listQuerySchema } from "../../http/list";
 import { validate } from "../../http/validate";
 import { serializeNotification } from "./notifications.serializer";
@@ -17,8 +17,7 @@ export function notificationsRouter(deps: AppDeps): Router {
   const router = Router();
 
   router.get("/v1/me/notifications", requireSession(deps), async (req, res) => {
-    const sellerId = panelAuth(res).user.seller_id;
-    if (sellerId === null) throw new ApiError("permission_denied", "Only a seller's users have a notification feed.");
+    const sellerId = panelSellerId(res);
     const page = validate(listSchema, req.query);
     res.json(await listPage(page, "notification", (args) => listNotifications(deps.db, sellerId, args), serializeNotification));
   });

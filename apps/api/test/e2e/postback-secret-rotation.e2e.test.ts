@@ -1,0 +1,59 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import request from "supertest";
+import { startWebhookReceiver, waitUntil, type ReceivedRequest, type WebhookReceiver } from "@lm/testing";
+import { useApiTestContext } from "../support/harness";
+import { chargeBody, merchantClient } from "../support/merchant-client";
+import { PANEL_ORIGIN } from "../support/panel";
+import { signUpSteppedUp } from "../support/two-factor";
+
+/** The receiver's own check of `X-Signature` (SPEC "Receiver obligations"), written here without the project's code. */
+function signedBy(secret: string, received: ReceivedRequest): boolean {
+  const parts = String(received.headers["x-signature"]).split(",").map((part) => part.split("=") as [string, string]);
+  const t = parts.find(([k]) => k === "t")?.[1];
+  const expected = createHmac("sha256", secret).update(`${t}.`).update(received.rawBody).digest();
+  return parts.some(([k, v]) => k === "v1" && v.length === 64 && timingSafeEqual(Buffer.from(v, "hex"), expected));
+}
+
+describe("postback secret rotation and deliveries", () => {
+  // Retries wait 10 minutes, so the test decides when the next attempt runs (by promoting its delayed job).
+  const ctx = useApiTestContext({ RETRY_SCHEDULE_SECONDS: "600,600,600,600,600" }, { worker: true });
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+  });
+  afterAll(async () => {
+    await receiver?.close();
+  });
+
+  test("when the secret is rotated between two attempts, then the next attempt verifies with the new secret only", async () => {
+    const owner = await signUpSteppedUp(ctx);
+    const panelPost = (path: string, body?: object) =>
+      request(ctx.app).post(path).set("Cookie", owner.cookie).set("Origin", PANEL_ORIGIN).send(body);
+    const oldSecret = (await panelPost("/v1/me/postback-secret/rotate").expect(200)).body.secret as string;
+    const key = (await panelPost("/v1/me/api-keys", { name: "shop", mode: "test" }).expect(201)).body.key as string;
+    const merchant = merchantClient(ctx.app, key);
+    receiver.script("/postback", [{ status: 200 }, { status: 500 }, { status: 200 }]);
+    const charge = (await merchant.post("/v1/transactions", chargeBody({ postback_url: `${receiver.url}/postback` })).expect(201)).body;
+    const [created] = await receiver.waitForRequests(1, { path: "/postback" });
+    await merchant.post(`/v1/transactions/${charge.id}/simulate-payment`).expect(202);
+    const failedPaid = (await receiver.waitForRequests(2, { path: "/postback" }))[1]!;
+    const retry = await waitUntil("the retry of transaction.paid scheduled", async () => {
+      const [job] = await ctx.worker.producer.queue("webhook-delivery").getDelayed();
+      return job;
+    });
+
+    const newSecret = (await panelPost("/v1/me/postback-secret/rotate").expect(200)).body.secret as string;
+    await retry.promote();
+    const retried = (await receiver.waitForRequests(3, { path: "/postback" }))[2]!;
+
+    expect(created!.headers["x-event-type"]).toBe("transaction.created");
+    expect(signedBy(oldSecret, created!)).toBe(true);
+    expect([failedPaid.headers["x-event-type"], failedPaid.headers["x-attempt"]]).toEqual(["transaction.paid", "1"]);
+    expect(signedBy(oldSecret, failedPaid)).toBe(true);
+    expect([retried.headers["x-event-type"], retried.headers["x-attempt"]]).toEqual(["transaction.paid", "2"]);
+    expect(retried.headers["x-event-id"]).toBe(failedPaid.headers["x-event-id"]);
+    expect(String(retried.headers["x-signature"])).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    expect(signedBy(newSecret, retried)).toBe(true);
+    expect(signedBy(oldSecret, retried)).toBe(false);
+  });
+});
