@@ -78,6 +78,22 @@ describe("openapi.json reply schemas", () => {
     expectDocumented("POST /v1/me/auth/two-factor/recovery/confirm", confirmed, 200);
   });
 
+  test("when an owner manages API keys and the postback secret, then each reply matches its schema", async () => {
+    const owner = await signUpWithTwoFactor(ctx, stepTime(0));
+    setClock(ctx, stepTime(1));
+    await panelPost(ctx, "/v1/me/auth/step-up", owner.cookie, { code: codeAt(owner.totp, stepTime(1)), password: owner.password }).expect(200);
+
+    const created = await panelPost(ctx, "/v1/me/api-keys", owner.cookie, { name: "Loja", mode: "test" });
+    expectDocumented("POST /v1/me/api-keys", created, 201);
+    expectDocumented("GET /v1/me/api-keys", await request(ctx.app).get("/v1/me/api-keys").set("Cookie", owner.cookie), 200);
+    const rotated = await panelPost(ctx, `/v1/me/api-keys/${String(created.body.id)}/rotate`, owner.cookie, {});
+    expectDocumented("POST /v1/me/api-keys/{id}/rotate", rotated, 201);
+    const deleted = await request(ctx.app).delete(`/v1/me/api-keys/${String(rotated.body.id)}`).set("Cookie", owner.cookie).set("Origin", PANEL_ORIGIN);
+    expectDocumented("DELETE /v1/me/api-keys/{id}", deleted, 204);
+    expectDocumented("GET /v1/me/postback-secret", await request(ctx.app).get("/v1/me/postback-secret").set("Cookie", owner.cookie), 200);
+    expectDocumented("POST /v1/me/postback-secret/rotate", await panelPost(ctx, "/v1/me/postback-secret/rotate", owner.cookie, {}), 200);
+  });
+
   test("when a merchant creates, reads, lists, cancels and pays charges, then each reply matches its schema", async () => {
     const { client } = merchant;
     const created = await client.post("/v1/transactions", chargeBody());
