@@ -5,6 +5,7 @@ import type { Config } from "@lm/config";
 import { createDb, type Db } from "@lm/db";
 import { resolveHostname, type HostResolver } from "@lm/domain";
 import { createLogger, type Logger } from "@lm/logging";
+import { createMailer, type Mailer } from "@lm/mail";
 import { closeRedis, createProducer, createRedis, whenSettled, type Producer } from "@lm/queue";
 import type { Redis } from "ioredis";
 import { createDeliveryRows, type DeliveryRows } from "./delivery/delivery-rows";
@@ -31,6 +32,8 @@ export interface WorkerDeps {
    * to make a name answer as they need, e.g. a private address at send time (DNS rebinding).
    */
   resolveHost: HostResolver;
+  /** Sends the seller's mails the worker causes (an endpoint disabled automatically). */
+  mailer: Mailer;
 }
 
 /** Opens the worker's connections. Close them with {@link closeWorkerDeps}. */
@@ -49,6 +52,7 @@ export function createWorkerDeps(config: Config, options: { logger?: Logger } = 
     deliveryRows: createDeliveryRows(db),
     webhookClient: createWebhookHttpClient(),
     resolveHost: resolveHostname,
+    mailer: createMailer(config),
   };
 }
 
@@ -59,4 +63,5 @@ export async function closeWorkerDeps(deps: WorkerDeps): Promise<void> {
   deps.webhookClient.close();
   await Promise.all([closeRedis(deps.producerRedis), closeRedis(deps.redis)]);
   await deps.db.$disconnect();
+  deps.mailer.close();
 }

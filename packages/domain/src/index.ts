@@ -40,3 +40,5 @@ export * from "./sellers/seller-store";
 export * from "./audit/security-audit";
 export * from "./api-keys/manage-api-keys";
 export * from "./stores/postback-secret";
+export * from "./events/event-types";
+export * from "./webhook-endpoints";

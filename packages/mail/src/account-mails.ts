@@ -2,23 +2,8 @@
  * The account mails (DESIGN §3): links carrying single-use tokens, and security notices. Each has a plain-text and an
  * HTML body with the same content; names and links are escaped in the HTML.
  */
+import { compose } from "./compose";
 import type { MailMessage } from "./mailer";
-
-const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
-}
-
-/** Builds both bodies from paragraphs and an optional call-to-action link. */
-function compose(to: string, subject: string, paragraphs: string[], action?: { label: string; url: string }): MailMessage {
-  const text = [...paragraphs, ...(action ? [`${action.label}: ${action.url}`] : [])].join("\n\n");
-  const html = [
-    ...paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
-    ...(action ? [`<p><a href="${escapeHtml(action.url)}">${escapeHtml(action.label)}</a></p>`] : []),
-  ].join("\n");
-  return { to, subject, text: `${text}\n`, html };
-}
 
 /** A new owner's address check (verification link, 24 h). */
 export function verifyEmailMail(to: string, name: string, link: string): MailMessage {

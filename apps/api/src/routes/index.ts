@@ -23,6 +23,9 @@ import { transactionsRouter } from "./transactions/transactions.router";
 import { notificationsRouter } from "./notifications/notifications.router";
 import { apiKeysRouter } from "./api-keys/api-keys.router";
 import { postbackSecretRouter } from "./postback-secret/postback-secret.router";
+import { eventTypesRouter } from "./event-types/event-types.router";
+import { webhookDeliveriesRouter } from "./webhook-endpoints/webhook-deliveries.router";
+import { webhookEndpointsRouter } from "./webhook-endpoints/webhook-endpoints.router";
 
 /** Mounts the routers on `app`. */
 export function mountRoutes(app: Express, deps: AppDeps): void {
@@ -38,6 +41,9 @@ export function mountRoutes(app: Express, deps: AppDeps): void {
   app.use(recoveryRouter(deps, panelLimits));
   app.use(stepUpRouter(deps, panelLimits));
   app.use(notificationsRouter(deps));
+  app.use(eventTypesRouter(deps));
+  app.use(webhookEndpointsRouter(deps));
+  app.use(webhookDeliveriesRouter(deps));
   const merchant = [requireApiKey(deps), apiKeyRateLimit(deps)];
   app.use("/v1/transactions", ...merchant, transactionsRouter(deps));
   app.use("/v1/events", ...merchant, eventsRouter(deps));

@@ -21,6 +21,8 @@ export type LoadedDelivery = WebhookDelivery & {
 export interface AttemptRow {
   id: string;
   status: "succeeded" | "failed" | "dead";
+  /** The URL the attempt went to (an endpoint's URL at send time), or the row's URL when nothing was sent. */
+  url: string;
   error: DeliveryError | null;
   responseStatus: number | null;
   responseBodyExcerpt: string | null;
@@ -79,15 +81,16 @@ export async function writeAttemptRows(db: DbClient, rows: AttemptRow[]): Promis
   const iso = (date: Date | null) => (date === null ? null : date.toISOString());
   const written = await db.$queryRaw<Array<{ id: string }>>(Prisma.sql`
     UPDATE webhook_deliveries AS d
-    SET status = v.status::delivery_status, error = v.error, response_status = v.response_status,
+    SET status = v.status::delivery_status, url = v.url, error = v.error, response_status = v.response_status,
         response_body_excerpt = v.excerpt, duration_ms = v.duration_ms, attempted_at = v.attempted_at,
         next_attempt_at = v.next_attempt_at
     FROM unnest(
-      ${column((r) => r.id)}::text[], ${column((r) => r.status)}::text[], ${column((r) => r.error)}::text[],
+      ${column((r) => r.id)}::text[], ${column((r) => r.status)}::text[], ${column((r) => r.url)}::text[],
+      ${column((r) => r.error)}::text[],
       ${column((r) => r.responseStatus)}::int[], ${column((r) => r.responseBodyExcerpt)}::text[],
       ${column((r) => r.durationMs)}::int[], ${column((r) => iso(r.attemptedAt))}::timestamptz[],
       ${column((r) => iso(r.nextAttemptAt))}::timestamptz[]
-    ) AS v(id, status, error, response_status, excerpt, duration_ms, attempted_at, next_attempt_at)
+    ) AS v(id, status, url, error, response_status, excerpt, duration_ms, attempted_at, next_attempt_at)
     WHERE d.id = v.id AND d.status = 'pending'
     RETURNING d.id`);
   return new Set(written.map((row) => row.id));

@@ -46,7 +46,8 @@ export async function processWebhookDelivery(
 async function attempt(deps: WorkerDeps, delivery: LoadedDelivery, attemptedAt: Date): Promise<AttemptResult> {
   const prepared = prepareAttempt(delivery, deps.config.encryptionKey, attemptedAt);
   if (!prepared.send) {
-    return { error: prepared.error, responseStatus: null, responseBodyExcerpt: null, durationMs: null, attemptedAt };
+    const nothingSent = { responseStatus: null, responseBodyExcerpt: null, durationMs: null };
+    return { ...nothingSent, url: delivery.url, error: prepared.error, attemptedAt };
   }
   const headers = deliveryHeaders({
     // From the event itself, so the headers always equal the body's `id` and `type`.
@@ -56,9 +57,9 @@ async function attempt(deps: WorkerDeps, delivery: LoadedDelivery, attemptedAt: 
     attempt: delivery.attempt,
     signature: signatureHeader(prepared.secrets, Math.floor(attemptedAt.getTime() / 1000), prepared.body),
   });
-  const outcome: PostOutcome = await deps.webhookClient.post(delivery.url, prepared.body, headers, {
+  const outcome: PostOutcome = await deps.webhookClient.post(prepared.url, prepared.body, headers, {
     allowLocal: deps.config.webhookAllowLocalDestinations,
     resolve: (hostname) => deps.resolveHost(hostname),
   });
-  return { ...outcome, attemptedAt };
+  return { ...outcome, url: prepared.url, attemptedAt };
 }

@@ -2,23 +2,61 @@
  * Use case: record an event and fan it out (DESIGN §1 "Write, then enqueue", SPEC "Events"). Inside the caller's
  * database transaction it writes the event row and the first delivery row (attempt 1, `pending`, due now) of every
  * destination: the charge's `postback_url`, if any, and every enabled, not-deleted account endpoint of the same store
- * and mode subscribed to the type or to `*`. After commit the caller enqueues the deliveries with
- * {@link enqueueDeliveries}; the reconciler covers a crash in between.
+ * and mode subscribed to the type or to `*` (or, for a ping, the one endpoint it is meant for). After commit the
+ * caller enqueues the deliveries with {@link enqueueDeliveries}; the reconciler covers a crash in between.
  */
-import type { Event, Prisma } from "@lm/db";
+import type { Event, Prisma, WebhookEndpoint } from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { newId } from "../ids";
+import { ALL_EVENT_TYPES, type EventType } from "./event-types";
 
 /** What to record. */
 export interface EventInput {
   scope: MerchantScope;
   /** e.g. `transaction.paid`. */
-  type: string;
+  type: EventType;
   /** `data.object`: the resource exactly as its read operation returns it now. */
   object: Record<string, unknown>;
   /** The charge whose `postback_url` also receives the event (SPEC: "only events of that charge"). */
   postback?: { transactionId: string; url: string | null };
+  /**
+   * Deliver to this endpoint only, whatever it subscribes to and whether it is enabled, instead of fanning out: a
+   * ping (DESIGN §4), which the seller asks for, so its delivery is `manual`.
+   */
+  target?: Pick<WebhookEndpoint, "id" | "url">;
   now: Date;
+}
+
+/** Where a delivery chain goes: an account endpoint, or a charge's postback URL. */
+export type DeliveryDestination =
+  | { destination_type: "endpoint"; endpoint_id: string; url: string }
+  | { destination_type: "postback"; transaction_id: string; url: string };
+
+/**
+ * Attempt 1 of a new chain of `event` to `destination`, `pending` and due `now` (DESIGN §4 "Delivery rows"): the
+ * fan-out's rows, a ping's and a manual resend's.
+ * @param manual - the seller asked for this chain (ping, resend) rather than the event's fan-out
+ */
+export function firstDeliveryRow(
+  event: Pick<Event, "id" | "type" | "store_id">,
+  destination: DeliveryDestination,
+  now: Date,
+  manual = false,
+): Prisma.WebhookDeliveryCreateManyInput {
+  const id = newId("delivery", now.getTime());
+  return {
+    id,
+    chain_id: id,
+    attempt: 1,
+    status: "pending",
+    event_id: event.id,
+    event_type: event.type,
+    store_id: event.store_id,
+    scheduled_at: now,
+    created_at: now,
+    manual,
+    ...destination,
+  };
 }
 
 /** The stored event and the ids of the first delivery rows it fanned out to. */
@@ -43,41 +81,31 @@ export async function recordEvent(tx: Prisma.TransactionClient, input: EventInpu
       created_at: now,
     },
   });
-  const endpoints = await tx.webhookEndpoint.findMany({
+  const rows: Prisma.WebhookDeliveryCreateManyInput[] = [];
+  if (input.postback?.url) {
+    rows.push(firstDeliveryRow(event, { destination_type: "postback", url: input.postback.url, transaction_id: input.postback.transactionId }, now));
+  }
+  const endpoints = input.target ? [input.target] : await subscribedEndpoints(tx, scope, type);
+  for (const endpoint of endpoints) {
+    rows.push(firstDeliveryRow(event, { destination_type: "endpoint", url: endpoint.url, endpoint_id: endpoint.id }, now, input.target !== undefined));
+  }
+  if (rows.length > 0) await tx.webhookDelivery.createMany({ data: rows });
+  return { event, deliveryIds: rows.map((row) => row.id) };
+}
+
+/** The enabled, not-deleted endpoints of `scope` subscribed to `type` or to every type. */
+function subscribedEndpoints(tx: Prisma.TransactionClient, scope: MerchantScope, type: EventType) {
+  return tx.webhookEndpoint.findMany({
     where: {
       store_id: scope.storeId,
       mode: scope.mode,
       enabled: true,
       deleted_at: null,
-      OR: [{ events: { has: type } }, { events: { has: "*" } }],
+      OR: [{ events: { has: type } }, { events: { has: ALL_EVENT_TYPES } }],
     },
     select: { id: true, url: true },
     orderBy: { id: "asc" },
   });
-  const first = (destination: Pick<Prisma.WebhookDeliveryCreateManyInput, "destination_type" | "url" | "endpoint_id" | "transaction_id">) => {
-    const id = newId("delivery", now.getTime());
-    return {
-      id,
-      chain_id: id,
-      attempt: 1,
-      status: "pending" as const,
-      event_id: event.id,
-      event_type: type,
-      store_id: scope.storeId,
-      scheduled_at: now,
-      created_at: now,
-      ...destination,
-    };
-  };
-  const rows: Prisma.WebhookDeliveryCreateManyInput[] = [];
-  if (input.postback?.url) {
-    rows.push(first({ destination_type: "postback", url: input.postback.url, transaction_id: input.postback.transactionId }));
-  }
-  for (const endpoint of endpoints) {
-    rows.push(first({ destination_type: "endpoint", url: endpoint.url, endpoint_id: endpoint.id }));
-  }
-  if (rows.length > 0) await tx.webhookDelivery.createMany({ data: rows });
-  return { event, deliveryIds: rows.map((row) => row.id) };
 }
 
 /**

@@ -4,11 +4,12 @@
  * `transaction.*` event and fan-out, whose `data.object` is the charge as `GET` returns it at that moment.
  */
 import type { Prisma, Transaction } from "@lm/db";
+import type { SubscribableEventType } from "../events/event-types";
 import { recordEvent, type RecordedEvent } from "../events/record-event";
 import { serializeTransaction } from "./transaction.serializer";
 
-/** The `transaction.*` event types (DESIGN §4 "Event types"). */
-export type TransactionEventType = "transaction.created" | "transaction.paid" | "transaction.expired" | "transaction.canceled";
+/** The `transaction.*` types of the event catalog. */
+export type TransactionEventType = Extract<SubscribableEventType, `transaction.${string}`>;
 
 /** Records `type` for `transaction` as it reads at `now`, fanned out to its `postback_url` and subscribed endpoints. */
 export function recordTransactionEvent(

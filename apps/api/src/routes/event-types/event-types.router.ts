@@ -1,0 +1,21 @@
+/**
+ * `GET /v1/me/event-types` (DESIGN §4 "Event types", §5): the types an endpoint can subscribe to, from the one
+ * catalog, each with a one-line description. `ping` is not among them.
+ */
+import { Router } from "express";
+import type { AppDeps } from "../../deps";
+import { requireSession } from "../../http/auth";
+import { serializeEventTypes } from "./event-types.serializer";
+
+/** Router of `/v1/me/event-types`. */
+export function eventTypesRouter(deps: AppDeps): Router {
+  const router = Router();
+  // Built once: the catalog is small and never changes while the process runs.
+  const catalog = serializeEventTypes();
+
+  router.get("/v1/me/event-types", requireSession(deps), (_req, res) => {
+    res.json(catalog);
+  });
+
+  return router;
+}

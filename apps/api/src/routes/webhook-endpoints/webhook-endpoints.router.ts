@@ -1,0 +1,67 @@
+/**
+ * A seller's account-level webhook endpoints in the panel (SPEC "Webhook endpoints (account level)", DESIGN §5):
+ * create (always behind a step-up), list, read, change, delete and rotate the secret (behind a step-up while the
+ * seller's `webhook` toggle is on). Panel session only: an API key is not a session, so it gets 401.
+ */
+import { Router } from "express";
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  findWebhookEndpoint,
+  listWebhookEndpoints,
+  rotateWebhookEndpointSecret,
+  updateWebhookEndpoint,
+  type PageArgs,
+} from "@lm/domain";
+import type { AppDeps } from "../../deps";
+import { panelSellerId, requireSession, requireStepUp } from "../../http/auth";
+import { listPage } from "../../http/list";
+import { validate } from "../../http/validate";
+import {
+  createWebhookEndpointSchema,
+  listWebhookEndpointsSchema,
+  updateWebhookEndpointSchema,
+} from "./webhook-endpoints.schemas";
+import { serializeCreatedEndpoint, serializeRotatedEndpoint, serializeWebhookEndpoint } from "./webhook-endpoints.serializer";
+
+/** Router of `/v1/me/webhook-endpoints` and `/v1/me/webhook-endpoints/{id}` (and its `rotate-secret`). */
+export function webhookEndpointsRouter(deps: AppDeps): Router {
+  const router = Router();
+  const session = requireSession(deps);
+  const change = [session, requireStepUp(deps, "webhook")];
+
+  router.post("/v1/me/webhook-endpoints", session, requireStepUp(deps, "always"), async (req, res) => {
+    const input = validate(createWebhookEndpointSchema, req.body);
+    const { endpoint, secret } = await createWebhookEndpoint(deps, panelSellerId(res), input);
+    res.status(201).json(serializeCreatedEndpoint(endpoint, secret));
+  });
+
+  router.get("/v1/me/webhook-endpoints", session, async (req, res) => {
+    const { mode, ...page } = validate(listWebhookEndpointsSchema, req.query);
+    const sellerId = panelSellerId(res);
+    const fetch = (args: PageArgs) => listWebhookEndpoints(deps.db, sellerId, { mode }, args);
+    res.json(await listPage(page, "webhookEndpoint", fetch, serializeWebhookEndpoint));
+  });
+
+  router.get("/v1/me/webhook-endpoints/:id", session, async (req, res) => {
+    res.json(serializeWebhookEndpoint(await findWebhookEndpoint(deps.db, panelSellerId(res), String(req.params.id))));
+  });
+
+  router.patch("/v1/me/webhook-endpoints/:id", ...change, async (req, res) => {
+    const input = validate(updateWebhookEndpointSchema, req.body);
+    const endpoint = await updateWebhookEndpoint(deps, panelSellerId(res), String(req.params.id), input);
+    res.json(serializeWebhookEndpoint(endpoint));
+  });
+
+  router.delete("/v1/me/webhook-endpoints/:id", ...change, async (req, res) => {
+    await deleteWebhookEndpoint(deps, panelSellerId(res), String(req.params.id));
+    res.status(204).end();
+  });
+
+  router.post("/v1/me/webhook-endpoints/:id/rotate-secret", ...change, async (req, res) => {
+    const rotated = await rotateWebhookEndpointSecret(deps, panelSellerId(res), String(req.params.id));
+    res.json(serializeRotatedEndpoint(rotated));
+  });
+
+  return router;
+}

@@ -1,0 +1,42 @@
+/**
+ * joi schemas of the webhook endpoint routes (DESIGN §5 "Panel"). Bodies refuse unknown fields rather than strip
+ * them: a misspelt `enable: false` must not answer 200 with the endpoint still on. Event type names are checked
+ * against the catalog by the use case (`invalid_event_type`), not here.
+ */
+import Joi from "joi";
+import type { CreateWebhookEndpointInput, DeliveryFilters, Mode, UpdateWebhookEndpointInput } from "@lm/domain";
+import { listQuerySchema, type ListQuery } from "../../http/list";
+
+/** Any string: what makes a URL acceptable (length included) is the destination check's to say, as `invalid_url`. */
+const url = Joi.string().allow("");
+const events = Joi.array().items(Joi.string().min(1).max(64)).min(1).max(64).unique();
+const description = Joi.string().max(500).allow(null, "");
+
+/** Body of `POST /v1/me/webhook-endpoints`. */
+export const createWebhookEndpointSchema: Joi.ObjectSchema<CreateWebhookEndpointInput> = Joi.object({
+  url: url.required(),
+  events: events.required(),
+  mode: Joi.string().valid("live", "test").default("test"),
+  description,
+}).prefs({ stripUnknown: false });
+
+/** Body of `PATCH /v1/me/webhook-endpoints/{id}`: at least one field. */
+export const updateWebhookEndpointSchema: Joi.ObjectSchema<UpdateWebhookEndpointInput> = Joi.object({
+  url,
+  events,
+  description,
+  enabled: Joi.boolean(),
+})
+  .min(1)
+  .prefs({ stripUnknown: false });
+
+/** Query of `GET /v1/me/webhook-endpoints`. */
+export const listWebhookEndpointsSchema: Joi.ObjectSchema<ListQuery & { mode?: Mode }> = listQuerySchema({
+  mode: Joi.string().valid("live", "test"),
+});
+
+/** Query of `GET /v1/me/webhook-endpoints/{id}/deliveries`. */
+export const listDeliveriesSchema: Joi.ObjectSchema<ListQuery & DeliveryFilters> = listQuerySchema({
+  status: Joi.string().valid("pending", "succeeded", "failed", "dead"),
+  event_type: Joi.string().min(1).max(64),
+});

@@ -1,0 +1,137 @@
+/**
+ * Delivery operations of the panel (SPEC "Webhook endpoints (account level)": ping, manual resend, stats; DESIGN §4
+ * "Delivery rows", §5): every one within the seller's own rows.
+ *
+ * Ping and resend are chains the seller asks for, so their rows are `manual`, and the engine sends a manual chain
+ * to a disabled endpoint too (never to a deleted one): a seller who fixed a receiver tests it with a ping, or replays
+ * what was missed, before switching the endpoint back on. Automatic deliveries keep skipping disabled endpoints.
+ */
+import { inTransaction, Prisma, type DbClient, type WebhookDelivery } from "@lm/db";
+import type { UseCaseDeps } from "../deps";
+import { notFound } from "../errors";
+import { PING_EVENT_TYPE } from "../events/event-types";
+import { enqueueDeliveries, firstDeliveryRow, recordEvent, type DeliveryDestination } from "../events/record-event";
+import { isId } from "../ids";
+import type { PageArgs } from "../paging";
+import { endpointPingObject, findWebhookEndpoint } from "./find-webhook-endpoints";
+
+/** The window of {@link endpointStats} (SPEC "Limits": stats window, last 7 days). */
+export const STATS_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * Records a `ping` event of the endpoint's store and mode whose `data.object` is the endpoint's status (DESIGN §4),
+ * delivered to this endpoint only, whatever its subscriptions, as a manual chain with the usual retries.
+ * @returns attempt 1 of the ping's delivery, as it reads right after enqueueing
+ * @throws ApiError `resource_not_found`
+ */
+export async function pingWebhookEndpoint(deps: UseCaseDeps, sellerId: string, id: string): Promise<WebhookDelivery> {
+  const endpoint = await findWebhookEndpoint(deps.db, sellerId, id);
+  const now = deps.now();
+  const { deliveryIds } = await inTransaction(deps.db, (tx) =>
+    recordEvent(tx, {
+      scope: { storeId: endpoint.store_id, mode: endpoint.mode },
+      type: PING_EVENT_TYPE,
+      object: endpointPingObject(endpoint),
+      target: endpoint,
+      now,
+    }),
+  );
+  await enqueueDeliveries(deps, deliveryIds);
+  return deps.db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryIds[0] as string } });
+}
+
+/**
+ * Starts a new chain of the same event to the same destination, from attempt 1, `manual`, with its own retries
+ * (DESIGN §4). Any attempt of any chain can be resent, whatever its status; an endpoint's chain goes to the
+ * endpoint's current URL, a postback's to the charge's `postback_url`.
+ * @returns the new chain's first row
+ * @throws ApiError `resource_not_found` when the delivery is malformed, unknown, another seller's, or of a deleted
+ *   endpoint
+ */
+export async function resendDelivery(deps: UseCaseDeps, sellerId: string, deliveryId: string): Promise<WebhookDelivery> {
+  const original = isId("delivery", deliveryId)
+    ? await deps.db.webhookDelivery.findFirst({
+        where: { id: deliveryId, event: { store: { seller_id: sellerId } } },
+        include: { endpoint: { select: { url: true, deleted_at: true } } },
+      })
+    : null;
+  if (!original || original.endpoint?.deleted_at) throw notFound("webhook delivery");
+  const destination: DeliveryDestination =
+    original.endpoint_id !== null && original.endpoint !== null
+      ? { destination_type: "endpoint", endpoint_id: original.endpoint_id, url: original.endpoint.url }
+      : { destination_type: "postback", transaction_id: original.transaction_id as string, url: original.url };
+  const event = { id: original.event_id, type: original.event_type, store_id: original.store_id };
+  const resent = await deps.db.webhookDelivery.create({ data: firstDeliveryRow(event, destination, deps.now(), true) });
+  await enqueueDeliveries(deps, [resent.id]);
+  return resent;
+}
+
+/** Filters of an endpoint's delivery list. */
+export interface DeliveryFilters {
+  status?: WebhookDelivery["status"];
+  event_type?: string;
+}
+
+/**
+ * One page of the endpoint's delivery rows (every attempt), in the page's order.
+ * @throws ApiError `resource_not_found` for an endpoint that is not the seller's or is deleted
+ */
+export async function listEndpointDeliveries(
+  db: DbClient,
+  sellerId: string,
+  endpointId: string,
+  filters: DeliveryFilters,
+  page: PageArgs,
+): Promise<WebhookDelivery[]> {
+  const endpoint = await findWebhookEndpoint(db, sellerId, endpointId);
+  return db.webhookDelivery.findMany({
+    where: {
+      endpoint_id: endpoint.id,
+      ...(filters.status === undefined ? {} : { status: filters.status }),
+      ...(filters.event_type === undefined ? {} : { event_type: filters.event_type }),
+      ...(page.id === undefined ? {} : { id: page.id }),
+    },
+    orderBy: page.orderBy,
+    take: page.take,
+  });
+}
+
+/** An endpoint's health over the stats window (DESIGN §5 "Stats reply"). */
+export interface EndpointStats {
+  /** Succeeded attempts / finished attempts, 0..1; null when no attempt finished in the window (not 0). */
+  successRate: number | null;
+  /** Attempts that finished in the window. */
+  totalDeliveries: number;
+  /** When the latest ping attempt in the window was made. */
+  lastPingAt: Date | null;
+  /** Whether that attempt succeeded; null without one. */
+  lastPingSucceeded: boolean | null;
+}
+
+/**
+ * The endpoint's stats over the last 7 days, in one aggregate statement over its rows whose `attempted_at` (set when
+ * an attempt finishes) is in the window: an index-only scan of `(endpoint_id, attempted_at, status, event_type)`,
+ * no row is loaded.
+ * @throws ApiError `resource_not_found`
+ */
+export async function endpointStats(db: DbClient, sellerId: string, endpointId: string, now: Date): Promise<EndpointStats> {
+  const endpoint = await findWebhookEndpoint(db, sellerId, endpointId);
+  const since = new Date(now.getTime() - STATS_WINDOW_MS);
+  const [row] = await db.$queryRaw<
+    Array<{ finished: number; succeeded: number; last_ping_at: Date | null; last_ping_status: string | null }>
+  >(Prisma.sql`
+    SELECT count(*)::int AS finished,
+           count(*) FILTER (WHERE status = 'succeeded')::int AS succeeded,
+           max(attempted_at) FILTER (WHERE event_type = ${PING_EVENT_TYPE}) AS last_ping_at,
+           (array_agg(status::text ORDER BY attempted_at DESC) FILTER (WHERE event_type = ${PING_EVENT_TYPE}))[1]
+             AS last_ping_status
+    FROM webhook_deliveries
+    WHERE endpoint_id = ${endpoint.id} AND attempted_at >= ${since}`);
+  const finished = row?.finished ?? 0;
+  return {
+    successRate: finished === 0 ? null : (row?.succeeded ?? 0) / finished,
+    totalDeliveries: finished,
+    lastPingAt: row?.last_ping_at ?? null,
+    lastPingSucceeded: row?.last_ping_status == null ? null : row.last_ping_status === "succeeded",
+  };
+}

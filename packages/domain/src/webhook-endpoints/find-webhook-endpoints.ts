@@ -1,0 +1,46 @@
+/**
+ * Reading a seller's webhook endpoints (DESIGN §5 "Panel"): only its own, never deleted ones, so another seller's id,
+ * a deleted endpoint's id and an unknown id all read the same (404, SPEC "Webhook endpoint": a removed endpoint's id
+ * returns 404).
+ */
+import type { DbClient, WebhookEndpoint } from "@lm/db";
+import type { Mode } from "../api-keys/api-key";
+import { notFound } from "../errors";
+import { isId } from "../ids";
+import type { PageArgs } from "../paging";
+
+/**
+ * The endpoint `id` of `sellerId`.
+ * @throws ApiError `resource_not_found` when it is malformed, unknown, deleted or another seller's
+ */
+export async function findWebhookEndpoint(db: DbClient, sellerId: string, id: string): Promise<WebhookEndpoint> {
+  const found = isId("webhookEndpoint", id)
+    ? await db.webhookEndpoint.findFirst({ where: { id, deleted_at: null, store: { seller_id: sellerId } } })
+    : null;
+  if (!found) throw notFound("webhook endpoint");
+  return found;
+}
+
+/** One page of `sellerId`'s endpoints, optionally of one `mode`, in the page's order. */
+export function listWebhookEndpoints(
+  db: DbClient,
+  sellerId: string,
+  filters: { mode?: Mode },
+  page: PageArgs,
+): Promise<WebhookEndpoint[]> {
+  return db.webhookEndpoint.findMany({
+    where: {
+      deleted_at: null,
+      store: { seller_id: sellerId },
+      ...(filters.mode === undefined ? {} : { mode: filters.mode }),
+      ...(page.id === undefined ? {} : { id: page.id }),
+    },
+    orderBy: page.orderBy,
+    take: page.take,
+  });
+}
+
+/** `data.object` of a `ping` event (DESIGN §4): the endpoint's id and whether it is enabled. */
+export function endpointPingObject(endpoint: Pick<WebhookEndpoint, "id" | "enabled">): Record<string, unknown> {
+  return { id: endpoint.id, object: "webhook_endpoint", status: endpoint.enabled ? "enabled" : "disabled" };
+}

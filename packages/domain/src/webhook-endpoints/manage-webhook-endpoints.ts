@@ -1,0 +1,208 @@
+/**
+ * Use cases: a seller creates, changes, deletes and rotates the secret of its account-level webhook endpoints (SPEC
+ * "Webhook endpoint (account-level)", its state table and "Limits"; DESIGN §4 "Secrets", §5). Routes decide the
+ * step-up; these enforce the rules of the rows.
+ */
+import { inTransaction, Prisma, type WebhookEndpoint } from "@lm/db";
+import type { Mode } from "../api-keys/api-key";
+import type { UseCaseDeps } from "../deps";
+import { ApiError, notFound } from "../errors";
+import { ALL_EVENT_TYPES, isSubscribableEventType } from "../events/event-types";
+import { newId } from "../ids";
+import { encryptSecret } from "../secret-box";
+import { findSellerStore } from "../sellers/seller-store";
+import { checkDestination } from "../webhooks/destination";
+import { generateWebhookSecret, webhookSecretPrefix } from "../webhooks/webhook-secret";
+import { findWebhookEndpoint } from "./find-webhook-endpoints";
+
+/** Not-deleted endpoints a store may have per mode (SPEC "Limits": the sixth is 409 `invalid_state`). */
+export const MAX_WEBHOOK_ENDPOINTS_PER_MODE = 5;
+
+/** How long the previous secret still signs after a rotation (SPEC "Limits": 24 h). */
+export const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
+
+/** What the endpoint use cases need. */
+type EndpointDeps = Pick<UseCaseDeps, "db" | "config" | "now">;
+
+/** A validated creation request (the route's schema checks shapes and lengths). */
+export interface CreateWebhookEndpointInput {
+  url: string;
+  /** Catalog types, or `["*"]`. */
+  events: string[];
+  mode: Mode;
+  /** `""` and `null` mean none. */
+  description?: string | null;
+}
+
+/** The fields a PATCH may change; absent ones stay as they are. */
+export interface UpdateWebhookEndpointInput {
+  url?: string;
+  events?: string[];
+  /** `null` or `""` clears it. */
+  description?: string | null;
+  enabled?: boolean;
+}
+
+/** An endpoint with the secret that is shown this once (creation, rotation). */
+export interface EndpointWithSecret {
+  endpoint: WebhookEndpoint;
+  /** `whsec_…`; never stored in clear, never shown again. */
+  secret: string;
+}
+
+/**
+ * Creates an enabled endpoint of `sellerId`'s store with a fresh secret, stored encrypted with the endpoint id as
+ * associated data (DESIGN §3).
+ * @throws ApiError `invalid_url` (param `url`) when the URL fails the destination check; `invalid_event_type` (param
+ *   `events`) for a type outside the catalog, `ping`, or `*` beside other types; `invalid_state` when the store
+ *   already has 5 not-deleted endpoints of that mode
+ */
+export async function createWebhookEndpoint(
+  deps: EndpointDeps,
+  sellerId: string,
+  input: CreateWebhookEndpointInput,
+): Promise<EndpointWithSecret> {
+  await assertDestination(deps, input.url);
+  const events = subscriptions(input.events);
+  const now = deps.now();
+  const id = newId("webhookEndpoint", now.getTime());
+  const secret = generateWebhookSecret();
+  const endpoint = await inTransaction(deps.db, async (tx) => {
+    const storeId = await lockSellerStore(tx, sellerId);
+    const count = await tx.webhookEndpoint.count({ where: { store_id: storeId, mode: input.mode, deleted_at: null } });
+    if (count >= MAX_WEBHOOK_ENDPOINTS_PER_MODE) {
+      throw new ApiError(
+        "invalid_state",
+        `At most ${MAX_WEBHOOK_ENDPOINTS_PER_MODE} ${input.mode} webhook endpoints are allowed; delete one first.`,
+      );
+    }
+    return tx.webhookEndpoint.create({
+      data: {
+        id,
+        store_id: storeId,
+        mode: input.mode,
+        url: input.url,
+        events,
+        description: input.description || null,
+        secret_ciphertext: encryptSecret(deps.config.encryptionKey, secret, id),
+        secret_prefix: webhookSecretPrefix(secret),
+        created_at: now,
+        updated_at: now,
+      },
+    });
+  });
+  return { endpoint, secret };
+}
+
+/**
+ * Changes the given fields (SPEC endpoint state table): switching off sets `disabled_reason: "manual"`; switching back
+ * on clears `disabled_reason` and `auto_disabled_at` and restarts the dead-chain count, and only events from then on
+ * are delivered (nothing missed meanwhile is resent). Setting `enabled` to what it already is changes nothing. A new
+ * `url` also receives the pending retries of earlier events: the engine always sends to the current URL.
+ * @throws ApiError `resource_not_found`; `invalid_url`, `invalid_event_type` as {@link createWebhookEndpoint}
+ */
+export async function updateWebhookEndpoint(
+  deps: EndpointDeps,
+  sellerId: string,
+  id: string,
+  input: UpdateWebhookEndpointInput,
+): Promise<WebhookEndpoint> {
+  const endpoint = await findWebhookEndpoint(deps.db, sellerId, id);
+  if (input.url !== undefined) await assertDestination(deps, input.url);
+  const now = deps.now();
+  const data: Prisma.WebhookEndpointUpdateManyMutationInput = {
+    url: input.url,
+    events: input.events === undefined ? undefined : subscriptions(input.events),
+    description: input.description === undefined ? undefined : input.description || null,
+    updated_at: now,
+  };
+  if (input.enabled === true && !endpoint.enabled) {
+    Object.assign(data, { enabled: true, disabled_reason: null, auto_disabled_at: null, consecutive_dead_chains: 0 });
+  } else if (input.enabled === false && endpoint.enabled) {
+    Object.assign(data, { enabled: false, disabled_reason: "manual" });
+  }
+  const { count } = await deps.db.webhookEndpoint.updateMany({ where: { id: endpoint.id, deleted_at: null }, data });
+  if (count === 0) throw notFound("webhook endpoint");
+  return deps.db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
+}
+
+/**
+ * Deletes the endpoint softly (`deleted_at`): it leaves lists and fan-out, its id answers 404, its pending deliveries
+ * end `endpoint_disabled`, and it no longer counts towards the limit.
+ * @throws ApiError `resource_not_found`
+ */
+export async function deleteWebhookEndpoint(deps: EndpointDeps, sellerId: string, id: string): Promise<void> {
+  const endpoint = await findWebhookEndpoint(deps.db, sellerId, id);
+  const now = deps.now();
+  const { count } = await deps.db.webhookEndpoint.updateMany({
+    where: { id: endpoint.id, deleted_at: null },
+    data: { deleted_at: now, updated_at: now },
+  });
+  if (count === 0) throw notFound("webhook endpoint");
+}
+
+/** An endpoint after rotation, its new secret and the end of the old one's grace. */
+export interface RotatedEndpoint extends EndpointWithSecret {
+  previousSecretExpiresAt: Date;
+}
+
+/**
+ * Replaces the secret (SPEC "Limits": old secret valid 24 h): the current one becomes the previous one, which keeps
+ * signing beside the new one until `previousSecretExpiresAt`. One statement moves the secrets, so concurrent
+ * rotations apply one after the other; a rotation within the grace drops the secret rotated out before.
+ * @throws ApiError `resource_not_found`
+ */
+export async function rotateWebhookEndpointSecret(deps: EndpointDeps, sellerId: string, id: string): Promise<RotatedEndpoint> {
+  const { id: endpointId } = await findWebhookEndpoint(deps.db, sellerId, id);
+  const now = deps.now();
+  const previousSecretExpiresAt = new Date(now.getTime() + PREVIOUS_SECRET_GRACE_MS);
+  const secret = generateWebhookSecret();
+  const moved = await deps.db.$executeRaw(Prisma.sql`
+    UPDATE webhook_endpoints
+    SET previous_secret_ciphertext = secret_ciphertext, previous_secret_expires_at = ${previousSecretExpiresAt},
+        secret_ciphertext = ${encryptSecret(deps.config.encryptionKey, secret, endpointId)},
+        secret_prefix = ${webhookSecretPrefix(secret)}, updated_at = ${now}
+    WHERE id = ${endpointId} AND deleted_at IS NULL`);
+  if (moved === 0) throw notFound("webhook endpoint");
+  const endpoint = await deps.db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId } });
+  return { endpoint, secret, previousSecretExpiresAt };
+}
+
+/**
+ * The id of the seller's store, locked `FOR UPDATE` until `tx` ends, so the endpoint limit holds: concurrent creations
+ * queue on the lock instead of both passing the count.
+ * @throws ApiError `resource_not_found` when the seller has no store
+ */
+async function lockSellerStore(tx: Prisma.TransactionClient, sellerId: string): Promise<string> {
+  const store = await findSellerStore(tx, sellerId);
+  await tx.$queryRaw(Prisma.sql`SELECT id FROM stores WHERE id = ${store.id} FOR UPDATE`);
+  return store.id;
+}
+
+/**
+ * @throws ApiError `invalid_url` (param `url`) with the reason when `url` fails the destination check
+ */
+async function assertDestination(deps: EndpointDeps, url: string): Promise<void> {
+  const check = await checkDestination(url, { allowLocal: deps.config.webhookAllowLocalDestinations });
+  if (!check.ok) throw new ApiError("invalid_url", `Invalid url: ${check.reason}.`, { param: "url" });
+}
+
+/**
+ * The subscription list to store: catalog types, or `["*"]` alone.
+ * @throws ApiError `invalid_event_type` (param `events`) naming the first type that is not subscribable
+ */
+function subscriptions(events: string[]): string[] {
+  if (events.includes(ALL_EVENT_TYPES)) {
+    if (events.length === 1) return events;
+    throw new ApiError("invalid_event_type", `"${ALL_EVENT_TYPES}" subscribes to every type; give it alone.`, { param: "events" });
+  }
+  const unknown = events.find((type) => !isSubscribableEventType(type));
+  if (unknown !== undefined) {
+    throw new ApiError(
+      "invalid_event_type",
+      `"${unknown}" is not a subscribable event type; see GET /v1/me/event-types.`,
+      { param: "events" },
+    );
+  }
+  return events;
+}
