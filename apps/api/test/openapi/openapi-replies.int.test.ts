@@ -16,6 +16,7 @@ import {
 } from "../support/panel";
 import { replyProblems } from "../support/schema-conformance";
 import { codeAt, panelPost, setClock, signUpWithTwoFactor, stepTime } from "../support/two-factor";
+import { endpointOwner } from "../support/webhook-endpoints";
 
 /**
  * Real replies against the schemas openapi.json documents for them (serializers are the truth; the document must
@@ -79,19 +80,36 @@ describe("openapi.json reply schemas", () => {
   });
 
   test("when an owner manages API keys and the postback secret, then each reply matches its schema", async () => {
-    const owner = await signUpWithTwoFactor(ctx, stepTime(0));
-    setClock(ctx, stepTime(1));
-    await panelPost(ctx, "/v1/me/auth/step-up", owner.cookie, { code: codeAt(owner.totp, stepTime(1)), password: owner.password }).expect(200);
+    const owner = await endpointOwner(ctx);
 
-    const created = await panelPost(ctx, "/v1/me/api-keys", owner.cookie, { name: "Loja", mode: "test" });
+    const created = await owner.panel.post("/v1/me/api-keys", { name: "Loja", mode: "test" });
     expectDocumented("POST /v1/me/api-keys", created, 201);
-    expectDocumented("GET /v1/me/api-keys", await request(ctx.app).get("/v1/me/api-keys").set("Cookie", owner.cookie), 200);
-    const rotated = await panelPost(ctx, `/v1/me/api-keys/${String(created.body.id)}/rotate`, owner.cookie, {});
+    expectDocumented("GET /v1/me/api-keys", await owner.panel.get("/v1/me/api-keys"), 200);
+    const rotated = await owner.panel.post(`/v1/me/api-keys/${String(created.body.id)}/rotate`);
     expectDocumented("POST /v1/me/api-keys/{id}/rotate", rotated, 201);
-    const deleted = await request(ctx.app).delete(`/v1/me/api-keys/${String(rotated.body.id)}`).set("Cookie", owner.cookie).set("Origin", PANEL_ORIGIN);
-    expectDocumented("DELETE /v1/me/api-keys/{id}", deleted, 204);
-    expectDocumented("GET /v1/me/postback-secret", await request(ctx.app).get("/v1/me/postback-secret").set("Cookie", owner.cookie), 200);
-    expectDocumented("POST /v1/me/postback-secret/rotate", await panelPost(ctx, "/v1/me/postback-secret/rotate", owner.cookie, {}), 200);
+    expectDocumented("DELETE /v1/me/api-keys/{id}", await owner.panel.delete(`/v1/me/api-keys/${String(rotated.body.id)}`), 204);
+    expectDocumented("GET /v1/me/postback-secret", await owner.panel.get("/v1/me/postback-secret"), 200);
+    expectDocumented("POST /v1/me/postback-secret/rotate", await owner.panel.post("/v1/me/postback-secret/rotate"), 200);
+  });
+
+  test("when an owner manages a webhook endpoint and its deliveries, then each reply matches its schema", async () => {
+    const { panel } = await endpointOwner(ctx);
+
+    const created = await panel.post("/v1/me/webhook-endpoints", { url: "http://localhost:9/hooks", events: ["*"], description: "Loja" });
+    expectDocumented("POST /v1/me/webhook-endpoints", created, 201);
+    const at = `/v1/me/webhook-endpoints/${String(created.body.id)}`;
+    expectDocumented("GET /v1/me/webhook-endpoints", await panel.get("/v1/me/webhook-endpoints?mode=test"), 200);
+    expectDocumented("GET /v1/me/webhook-endpoints/{id}", await panel.get(at), 200);
+    expectDocumented("PATCH /v1/me/webhook-endpoints/{id}", await panel.patch(at, { enabled: false }), 200);
+    expectDocumented("GET /v1/me/event-types", await panel.get("/v1/me/event-types"), 200);
+    const ping = await panel.post(`${at}/ping`);
+    expectDocumented("POST /v1/me/webhook-endpoints/{id}/ping", ping, 202);
+    expectDocumented("GET /v1/me/webhook-endpoints/{id}/deliveries", await panel.get(`${at}/deliveries`), 200);
+    expectDocumented("GET /v1/me/webhook-endpoints/{id}/stats", await panel.get(`${at}/stats`), 200);
+    const resent = await panel.post(`/v1/me/webhook-deliveries/${String(ping.body.id)}/resend`);
+    expectDocumented("POST /v1/me/webhook-deliveries/{id}/resend", resent, 202);
+    expectDocumented("POST /v1/me/webhook-endpoints/{id}/rotate-secret", await panel.post(`${at}/rotate-secret`), 200);
+    expectDocumented("DELETE /v1/me/webhook-endpoints/{id}", await panel.delete(at), 204);
   });
 
   test("when a merchant creates, reads, lists, cancels and pays charges, then each reply matches its schema", async () => {
