@@ -4,6 +4,7 @@
 import type { Express } from "express";
 import type { AppDeps } from "../deps";
 import { probesRouter } from "./probes/probes.router";
+import { openapiRouter } from "./openapi/openapi.router";
 import { csrfProtection } from "../http/csrf";
 import { createPanelRateLimits } from "../http/rate-limit";
 import { accountLinksRouter } from "./auth/account-links.router";
@@ -29,6 +30,7 @@ import { webhookEndpointsRouter } from "./webhook-endpoints/webhook-endpoints.ro
 /** Mounts the routers on `app`. */
 export function mountRoutes(app: Express, deps: AppDeps): void {
   app.use(probesRouter(deps));
+  app.use(openapiRouter(deps));
   app.use("/v1/me", csrfProtection(deps.config));
   const panelLimits = createPanelRateLimits(deps.redis, deps.config.queuePrefix);
   app.use(authRouter(deps, panelLimits));

@@ -1,0 +1,26 @@
+/**
+ * `GET /openapi.json`: the machine-readable description of the API (SPEC "Versioning": version 0.0.0), served
+ * without authentication. The document is `apps/api/openapi.json`, kept in step with the mounted routes by
+ * `apps/api/test/openapi/openapi.int.test.ts`; a change of public contract changes it too (DESIGN preamble).
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { Router } from "express";
+import type { AppDeps } from "../../deps";
+
+/** Where the document lives, beside the API's package.json. */
+export const OPENAPI_DOCUMENT_PATH = path.join(__dirname, "../../../openapi.json");
+
+/**
+ * Router with `GET /openapi.json`. The file is read once; `servers` is set to `PUBLIC_BASE_URL`, the service's own
+ * origin, so that tools pointed at the document call this deployment.
+ */
+export function openapiRouter(deps: Pick<AppDeps, "config">): Router {
+  const document = JSON.parse(readFileSync(OPENAPI_DOCUMENT_PATH, "utf8")) as Record<string, unknown>;
+  const served = { ...document, servers: [{ url: deps.config.publicBaseUrl }] };
+  const router = Router();
+  router.get("/openapi.json", (_req, res) => {
+    res.json(served);
+  });
+  return router;
+}
