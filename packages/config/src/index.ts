@@ -102,7 +102,7 @@ const schema = Joi.object({
     .default(false)
     .when("NODE_ENV", { is: "production", then: Joi.valid(false) })
     .messages({ "any.only": '"WEBHOOK_ALLOW_LOCAL_DESTINATIONS" cannot be true when NODE_ENV is production' }),
-  WORKER_CONCURRENCY: Joi.number().integer().min(1).max(1000).default(50),
+  WORKER_CONCURRENCY: Joi.number().integer().min(1).max(1000).default(100),
   SMTP_URL: Joi.string().uri({ scheme: ["smtp", "smtps"] }).optional(),
   MAIL_OUTBOX_DIR: Joi.string().default("var/mail"),
   RETRY_SCHEDULE_SECONDS: Joi.string()
