@@ -5,6 +5,7 @@
  * Redis flush) gets one again.
  */
 import type { WorkerDeps } from "../deps";
+import { offerRows, putFailedJobsBack } from "./offer-rows";
 
 /** Rows read and offered per round trip. */
 const BATCH_SIZE = 1000;
@@ -16,7 +17,7 @@ const BATCH_SIZE = 1000;
  * @returns how many due rows were offered (rows already queued included)
  */
 export async function enqueueDueDeliveries(deps: WorkerDeps): Promise<number> {
-  await deps.producer.queue("webhook-delivery").retryJobs({ state: "failed" });
+  await putFailedJobsBack(deps, "webhook-delivery");
   const now = deps.now();
   let offered = 0;
   let after: string | undefined;
@@ -28,11 +29,7 @@ export async function enqueueDueDeliveries(deps: WorkerDeps): Promise<number> {
       take: BATCH_SIZE,
     });
     if (due.length === 0) return offered;
-    await deps.producer.enqueueBulk(
-      "webhook-delivery",
-      due.map(({ id }) => ({ data: { deliveryId: id }, jobId: id })),
-    );
-    offered += due.length;
+    offered += await offerRows(deps, "webhook-delivery", due.map(({ id }) => id), (deliveryId) => ({ deliveryId }));
     after = due[due.length - 1]?.id;
   }
 }

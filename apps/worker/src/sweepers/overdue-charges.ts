@@ -4,6 +4,7 @@
  * exists is untouched, while one whose job was lost (a crash between commit and enqueue, a Redis flush) gets one.
  */
 import type { WorkerDeps } from "../deps";
+import { offerRows, putFailedJobsBack } from "./offer-rows";
 
 /** Most overdue charges offered per tick, oldest first; the next tick takes the rest. */
 const BATCH_SIZE = 1000;
@@ -14,16 +15,12 @@ const BATCH_SIZE = 1000;
  * @returns how many charges were offered
  */
 export async function enqueueOverdueCharges(deps: WorkerDeps): Promise<number> {
-  await deps.producer.queue("charge-expiry").retryJobs({ state: "failed" });
+  await putFailedJobsBack(deps, "charge-expiry");
   const overdue = await deps.db.transaction.findMany({
     where: { status: "pending", expires_at: { lte: deps.now() } },
     select: { id: true },
     orderBy: { expires_at: "asc" },
     take: BATCH_SIZE,
   });
-  await deps.producer.enqueueBulk(
-    "charge-expiry",
-    overdue.map(({ id }) => ({ data: { transactionId: id }, jobId: id })),
-  );
-  return overdue.length;
+  return offerRows(deps, "charge-expiry", overdue.map(({ id }) => id), (transactionId) => ({ transactionId }));
 }

@@ -5,6 +5,7 @@
  */
 import { INBOX_STATUS_WHERE } from "@lm/domain";
 import type { WorkerDeps } from "../deps";
+import { offerRows, putFailedJobsBack } from "./offer-rows";
 
 /** Most items offered per tick, oldest first. */
 const BATCH_SIZE = 1000;
@@ -17,7 +18,7 @@ const GRACE_MS = 60_000;
  * @returns how many items were offered
  */
 export async function enqueueStrandedInboxItems(deps: WorkerDeps): Promise<number> {
-  await deps.producer.queue("inbox-processing").retryJobs({ state: "failed" });
+  await putFailedJobsBack(deps, "inbox-processing");
   const stranded = await deps.db.inboxItem.findMany({
     where: {
       signature_valid: true,
@@ -28,9 +29,5 @@ export async function enqueueStrandedInboxItems(deps: WorkerDeps): Promise<numbe
     orderBy: { received_at: "asc" },
     take: BATCH_SIZE,
   });
-  await deps.producer.enqueueBulk(
-    "inbox-processing",
-    stranded.map(({ id }) => ({ data: { inboxItemId: id }, jobId: id })),
-  );
-  return stranded.length;
+  return offerRows(deps, "inbox-processing", stranded.map(({ id }) => id), (inboxItemId) => ({ inboxItemId }));
 }
