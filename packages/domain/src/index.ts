@@ -1,6 +1,7 @@
 export * from "./api-keys/api-key";
 export * from "./api-keys/create-api-key";
 export * from "./documents";
+export * from "./text/storable-text";
 export * from "./errors";
 export * from "./ids";
 export * from "./secret-box";
