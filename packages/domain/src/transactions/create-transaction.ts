@@ -41,9 +41,11 @@ export async function createTransaction(
   input: CreateTransactionInput,
   options: TransactionWriteOptions = {},
 ): Promise<Transaction> {
+  let postbackUrl: string | null = null;
   if (input.postback_url !== undefined) {
     const check = await checkDestination(input.postback_url, { allowLocal: deps.config.webhookAllowLocalDestinations });
     if (!check.ok) throw new ApiError("invalid_url", `Invalid postback_url: ${check.reason}.`, { param: "postback_url" });
+    postbackUrl = check.href;
   }
   const document = input.customer ? parseTaxDocument(input.customer.document) : null;
   if (input.customer && !document) throw validationFailed("Document must be a valid CPF or CNPJ.", "customer.document");
@@ -67,7 +69,7 @@ export async function createTransaction(
     customer_name: input.customer?.name ?? null,
     customer_document: document?.digits ?? null,
     customer_email: input.customer?.email ?? null,
-    postback_url: input.postback_url ?? null,
+    postback_url: postbackUrl,
     metadata: input.metadata ?? {},
     expires_in: input.expires_in,
     expires_at: new Date(now.getTime() + input.expires_in * 1000),
