@@ -10,6 +10,7 @@ import type { UseCaseDeps } from "../deps";
 import { enqueueDeliveries } from "../events/record-event";
 import { transitionTransaction } from "../transactions/transaction-events";
 import { SANDBOX_ACQUIRER_SLUG } from "./acquirers";
+import { chargeDocumentColumns } from "../document-at-rest";
 import { readPixPayment } from "./pix-notification";
 import { toStorableText } from "../text/storable-text";
 
@@ -120,6 +121,7 @@ async function settleInboxItem(deps: UseCaseDeps, inboxItemId: string): Promise<
     return anomaly(INBOX_ERRORS.amountMismatch, `expected ${charge.amount}, received ${payment.amount}`, charge.id);
   }
 
+  const payerDocument = chargeDocumentColumns(deps.config.encryptionKey, charge.id, "payer_document", payment.payerDocument);
   const outcome = await inTransaction(deps.db, async (tx) => {
     const paid = await transitionTransaction(tx, {
       id: charge.id,
@@ -130,7 +132,8 @@ async function settleInboxItem(deps: UseCaseDeps, inboxItemId: string): Promise<
         payment_end_to_end_id: payment.endToEndId,
         payment_amount: payment.amount,
         payer_name: payment.payerName,
-        payer_document: payment.payerDocument?.digits ?? null,
+        payer_document: payerDocument.stored,
+        payer_document_masked: payerDocument.masked,
       },
       type: "transaction.paid",
       now,
