@@ -32,6 +32,15 @@ describe("text the database cannot store", () => {
     expect(await ctx.db.transaction.count()).toBe(before);
   });
 
+  test("when a body nests arrays 40,000 deep around a NUL, then 400 validation_failed, not a stack overflow", async () => {
+    const body = `${"[".repeat(40_000)}"\\u0000"${"]".repeat(40_000)}`;
+
+    const res = await merchant.client.post("/v1/transactions").set("Content-Type", "application/json").send(body);
+
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe("validation_failed");
+  });
+
   test("when a surrogate pair (an emoji) is sent, then it is stored as it is", async () => {
     const res = await merchant.client.post("/v1/transactions", chargeBody({ description: "Pedido \ud83d\ude00" }));
 

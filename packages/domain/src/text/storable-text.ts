@@ -31,8 +31,8 @@ export function findUnstorableText(value: unknown): string | null {
   type Step = { key: string; parent: Step | null } | null;
   const spell = (step: Step, last?: string): string => {
     const keys = last === undefined ? [] : [last];
-    for (let at = step; at !== null; at = at.parent) keys.unshift(at.key);
-    return keys.join(".");
+    for (let at = step; at !== null; at = at.parent) keys.push(at.key);
+    return keys.reverse().join(".");
   };
   const pending: Array<{ value: unknown; at: Step }> = [{ value, at: null }];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
