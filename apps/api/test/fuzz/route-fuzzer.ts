@@ -24,8 +24,9 @@ import { createTestMerchant } from "@lm/testing";
 /** Longest a reply may take before the case counts as a hang, ms. */
 export const CASE_DEADLINE_MS = 10_000;
 
-/** The documented operations, read once. */
+/** The OpenAPI document, read once. */
 const DOCUMENT = JSON.parse(readFileSync(path.join(__dirname, "../../openapi.json"), "utf8")) as JsonObject;
+/** Every documented operation: the fuzzer's targets. */
 export const OPERATIONS: DocumentedOperation[] = operationsOf(DOCUMENT);
 
 /** Operations whose success would end the seeded sessions: fuzzed without them, so later cases stay authenticated. */
