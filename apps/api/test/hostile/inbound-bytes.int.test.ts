@@ -94,7 +94,7 @@ describe("inbound notifications with hostile bodies", () => {
     await ctx.db.$executeRawUnsafe(`DROP TRIGGER frozen ON transactions`);
     const outcome = await processInboxItem(ctx.deps, item.id);
 
-    expect(failed.error).toMatch(/^processing_failed: /);
+    expect(failed.error).toBe("processing_failed: charge rows are frozen");
     expect(failed.attempts).toBe(1);
     expect(outcome).toBe("paid");
     expect(await ctx.db.inboxItem.findUniqueOrThrow({ where: { id: item.id } })).toMatchObject({ error: null, transaction_id: txn.id });
