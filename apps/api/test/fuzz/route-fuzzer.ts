@@ -32,21 +32,38 @@ export const OPERATIONS: DocumentedOperation[] = operationsOf(DOCUMENT);
 /** Operations whose success would end the seeded sessions: fuzzed without them, so later cases stay authenticated. */
 const ENDS_THE_SESSION = new Set(["POST /v1/me/auth/sign-out", "DELETE /v1/me/sessions/{id}", "POST /v1/me/auth/two-factor/disable"]);
 
-/** Credentials a case may carry. */
+/** Credentials a case may carry, and ids of real resources for path parameters. */
 export interface FuzzCredentials {
   apiKey: string;
   /** `lm.session=...` of an owner with 2FA on and a live step-up. */
   ownerCookie: string;
   /** `lm.session=...` of an operator. */
   opsCookie: string;
+  /** Ids of the seeded charge, its event, its inbox item, an endpoint and a delivery, so cases reach past the 404s. */
+  resourceIds: string[];
 }
 
-/** Seeds a merchant, a stepped-up owner and an operator in `ctx`'s database. */
+/** Seeds a merchant with a paid-for charge, a stepped-up owner with an endpoint and a ping, and an operator. */
 export async function seedCredentials(ctx: ApiTestContext): Promise<FuzzCredentials> {
   const merchant = await createTestMerchant(ctx.db, { encryptionKey: ctx.config.encryptionKey });
   const owner = await signUpSteppedUp(ctx);
   const ops = await signInOps(ctx);
-  return { apiKey: merchant.testKey, ownerCookie: owner.cookie, opsCookie: ops.cookie };
+  const asMerchant = (r: request.Test) => r.set("Authorization", `Bearer ${merchant.testKey}`);
+  const asOwner = (r: request.Test) => r.set("Cookie", owner.cookie).set("Origin", PANEL_ORIGIN);
+  const charge = await asMerchant(request(ctx.app).post("/v1/transactions")).send({ amount: 1000 }).expect(201);
+  await asMerchant(request(ctx.app).post(`/v1/transactions/${charge.body.id}/simulate-payment`)).expect(202);
+  const endpoint = await asOwner(request(ctx.app).post("/v1/me/webhook-endpoints"))
+    .send({ url: "http://localhost:9/fuzz", events: ["*"] })
+    .expect(201);
+  const ping = await asOwner(request(ctx.app).post(`/v1/me/webhook-endpoints/${endpoint.body.id}/ping`)).expect(202);
+  const event = await ctx.db.event.findFirstOrThrow({ where: { type: "transaction.created" } });
+  const item = await ctx.db.inboxItem.findFirstOrThrow();
+  return {
+    apiKey: merchant.testKey,
+    ownerCookie: owner.cookie,
+    opsCookie: ops.cookie,
+    resourceIds: [charge.body.id, event.id, item.id, endpoint.body.id, ping.body.id],
+  };
 }
 
 // ---- generated input ----------------------------------------------------------------------------------------------
@@ -161,8 +178,9 @@ function bodyFor(op: DocumentedOperation): fc.Arbitrary<FuzzCase["body"]> {
   );
 }
 
-/** Cases over every documented operation. */
-export function fuzzCases(): fc.Arbitrary<FuzzCase> {
+/** Cases over every documented operation; path parameters are hostile text or the ids of `resourceIds`. */
+export function fuzzCases(resourceIds: string[]): fc.Arbitrary<FuzzCase> {
+  const pathValue = fc.oneof({ weight: 3, arbitrary: wireText }, { weight: 1, arbitrary: fc.constantFrom(...resourceIds) });
   return fc.nat({ max: OPERATIONS.length - 1 }).chain((index) => {
     const op = OPERATIONS[index]!;
     const params = parametersOf(DOCUMENT, op);
@@ -172,7 +190,7 @@ export function fuzzCases(): fc.Arbitrary<FuzzCase> {
     return fc.record({
       operation: fc.constant(index),
       auth: fc.constantFrom("none" as const, "apiKey" as const, "owner" as const, "ops" as const),
-      pathValues: fc.tuple(...pathNames.map(() => wireText)),
+      pathValues: fc.tuple(...pathNames.map(() => pathValue)),
       query: fc.array(fc.tuple(queryName, wireText), { maxLength: 4 }),
       body: bodyFor(op),
       headers: fc.array(

@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   const ctx = { config, deps, db: deps.db, app: createApp(deps) } as ApiTestContext;
   try {
     const credentials = await seedCredentials(ctx);
-    const cases = fc.sample(fuzzCases(), { numRuns: CASES, seed: SEED });
+    const cases = fc.sample(fuzzCases(credentials.resourceIds), { numRuns: CASES, seed: SEED });
     const statuses: Record<string, number> = {};
     const routes = new Set<string>();
     const examples: string[] = [];
