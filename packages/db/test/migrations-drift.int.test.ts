@@ -25,6 +25,7 @@ describe("migrations", () => {
   });
 
   test("when every migration is applied to an empty database, then the database matches schema.prisma", async () => {
+    // Every CLI call, the datamodel-to-datamodel diff included, opens the adapter's database: name one that exists.
     const env = { DATABASE_URL: databaseUrl(name) };
     await prismaCli(["migrate", "deploy"], env);
 
@@ -38,7 +39,7 @@ describe("migrations", () => {
       const diff = await prismaCli([
         "migrate", "diff", "--from-schema-datamodel", file,
         "--to-schema-datamodel", path.join("prisma", "schema.prisma"), "--script",
-      ]);
+      ], env);
       const statements = diff.stdout.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("--"));
       expect(statements).toEqual([]);
     } finally {
