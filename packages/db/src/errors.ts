@@ -33,7 +33,7 @@ const UNAVAILABLE_SQLSTATE = /^(08...|53300|57P0[123])$/;
 
 /**
  * Whether `err` says that PostgreSQL is down or unreachable for now (not that a statement was wrong): a Prisma
- * connection error, or a driver adapter error of that kind, however deeply wrapped. The API answers such a request
+ * connection error, or a driver adapter error of that kind or of severity FATAL/PANIC, however deeply wrapped. The API answers such a request
  * 503 with `Retry-After` instead of 500 (issue 10 item 8).
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
@@ -41,10 +41,19 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   const seen = new Set<unknown>();
   for (let at: unknown = err; typeof at === "object" && at !== null && !seen.has(at); ) {
     seen.add(at);
-    const candidate = at as { code?: unknown; kind?: unknown; meta?: { driverAdapterError?: unknown }; cause?: unknown };
+    const candidate = at as {
+      code?: unknown;
+      kind?: unknown;
+      severity?: unknown;
+      meta?: { driverAdapterError?: unknown };
+      cause?: unknown;
+    };
     if (at instanceof Prisma.PrismaClientKnownRequestError && UNAVAILABLE_CODES.has(at.code)) return true;
     if (typeof candidate.kind === "string" && UNAVAILABLE_KINDS.has(candidate.kind)) return true;
     if (candidate.kind === "postgres" && typeof candidate.code === "string" && UNAVAILABLE_SQLSTATE.test(candidate.code)) return true;
+    // FATAL and PANIC end the session: the server refused or lost the connection (e.g. 55000, a database not
+    // accepting connections), whatever the statement was.
+    if (candidate.kind === "postgres" && (candidate.severity === "FATAL" || candidate.severity === "PANIC")) return true;
     at = candidate.meta?.driverAdapterError ?? candidate.cause;
   }
   return false;
