@@ -21,6 +21,12 @@ function fromBodyParser(err: unknown): ApiError | undefined {
   if (type === "encoding.unsupported" || type === "charset.unsupported") {
     return new ApiError("unsupported_media_type", "Request bodies must be UTF-8 JSON.");
   }
+  // Any other client fault the parser reports (http-errors, status 400, exposed): a body whose Content-Encoding data
+  // does not inflate, a length that does not match, an aborted upload.
+  const fault = err as { status?: unknown; expose?: unknown } | null;
+  if (fault?.status === 400 && fault.expose === true) {
+    return new ApiError("validation_failed", "The request body could not be read (check its Content-Encoding and length).");
+  }
   return undefined;
 }
 

@@ -194,7 +194,22 @@ export function fuzzCases(resourceIds: string[]): fc.Arbitrary<FuzzCase> {
       query: fc.array(fc.tuple(queryName, wireText), { maxLength: 4 }),
       body: bodyFor(op),
       headers: fc.array(
-        fc.tuple(fc.constantFrom("user-agent", "x-request-id", "idempotency-key", "origin", "referer", "authorization", "cookie", "x-forwarded-for", "accept", "x-acquirer-signature"), headerValue),
+        fc.tuple(
+          fc.constantFrom(
+            "user-agent",
+            "x-request-id",
+            "idempotency-key",
+            "origin",
+            "referer",
+            "authorization",
+            "cookie",
+            "x-forwarded-for",
+            "accept",
+            "x-acquirer-signature",
+            "content-encoding",
+          ),
+          fc.oneof(headerValue, fc.constantFrom("gzip", "deflate", "br", "identity")),
+        ),
         { maxLength: 3 },
       ),
     });

@@ -2,6 +2,7 @@
  * Issue 10 items 1 and 2: text PostgreSQL cannot store, and paths that do not decode, are refused at the door with
  * 400 `validation_failed` in the envelope, never a 500, and never at another user's expense.
  */
+import { gzipSync } from "node:zlib";
 import request from "supertest";
 import { useApiTestContext } from "../support/harness";
 import { chargeBody, useTestMerchant } from "../support/merchant-client";
@@ -39,6 +40,29 @@ describe("text the database cannot store", () => {
 
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("validation_failed");
+  });
+
+  test.each(["gzip", "deflate", "br"])("when a body says Content-Encoding %s but does not inflate, then 400 validation_failed, not 500", async (encoding) => {
+    const charge = await merchant.client.post("/v1/transactions").set("Content-Type", "application/json").set("Content-Encoding", encoding).send('{"amount":100}');
+    const inbound = await request(ctx.app).post("/v1/acquirers/sandbox/notifications").set("Content-Encoding", encoding).send('{"pix":[]}');
+
+    expectRefused(charge, undefined);
+    expectRefused(inbound, undefined);
+  });
+
+  test("when a notification body is sent gzip-compressed, then its inflated bytes are stored", async () => {
+    const body = '{"pix":[]}';
+
+    const res = await request(ctx.app)
+      .post("/v1/acquirers/sandbox/notifications")
+      .set("Content-Type", "application/json")
+      .set("Content-Encoding", "gzip")
+      .serialize((bytes: Buffer) => bytes as unknown as string)
+      .send(gzipSync(body));
+
+    expect(res.status).toBe(200);
+    const item = await ctx.db.inboxItem.findFirstOrThrow({ orderBy: { id: "desc" } });
+    expect(Buffer.from(item.raw_body).toString("utf8")).toBe(body);
   });
 
   test("when a surrogate pair (an emoji) is sent, then it is stored as it is", async () => {
