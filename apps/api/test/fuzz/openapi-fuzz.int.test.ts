@@ -35,7 +35,7 @@ describe("hostile requests to every documented route", () => {
     expect(reached.size).toBeGreaterThan(OPERATIONS.length / 2);
   }, 120_000);
 
-  test("when every documented operation gets a NUL in each documented body field and query value, then none is a 5xx and none changes a row", async () => {
+  test("when every documented operation gets NUL and lone surrogates in common body fields and query values, then none is a 5xx and none changes a row", async () => {
     const failures: string[] = [];
     let before = await tableDigests(ctx.db);
     for (const [index, op] of OPERATIONS.entries()) {
