@@ -6,6 +6,7 @@ import { loadConfigOrExit } from "@lm/config";
 import type { AddressInfo } from "node:net";
 import { createApp } from "./app";
 import { closeAppDeps, createAppDeps } from "./deps";
+import { answerClientError } from "./http/client-error";
 
 /** Longest a graceful shutdown may take before the process exits anyway, ms. */
 const SHUTDOWN_TIMEOUT_MS = 25_000;
@@ -16,6 +17,7 @@ function main(): void {
   const server = createApp(deps).listen(config.port, () => {
     deps.logger.info("api listening", { port: (server.address() as AddressInfo).port });
   });
+  server.on("clientError", answerClientError);
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -4,6 +4,7 @@
 import { acquirerCreate } from "./acquirer-create";
 import { apiKeyCreate } from "./api-key-create";
 import type { Command } from "./command";
+import { documentsEncrypt } from "./documents-encrypt";
 import { inviteCreate } from "./invite-create";
 import { userCreate } from "./user-create";
 import { sellerCreate } from "./seller-create";
@@ -17,4 +18,5 @@ export const COMMANDS: Record<string, Command> = {
   "invite:create": inviteCreate,
   "user:create": userCreate,
   "acquirer:create": acquirerCreate,
+  "documents:encrypt": documentsEncrypt,
 };

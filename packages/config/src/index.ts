@@ -66,6 +66,31 @@ export class ConfigError extends Error {
 
 const booleanString = Joi.boolean().truthy("true", "1").falsy("false", "0");
 
+/** The origins of a `PANEL_ORIGINS` value. */
+function splitOrigins(value: string): string[] {
+  return value.split(",").map((o) => o.trim()).filter(Boolean);
+}
+
+/**
+ * Whether a panel origin is fit for production: `https` and not this machine (`localhost`, `*.localhost`, a loopback
+ * or unspecified address), since a cookie session sent over plain http, or a CSRF allowance for a local page, is an
+ * opening for anyone on the path or the host.
+ */
+function isProductionOrigin(origin: string): boolean {
+  const url = new URL(origin);
+  const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+  const local =
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    /^127\.\d+\.\d+\.\d+$/.test(host) ||
+    host === "0.0.0.0" ||
+    host === "::1" ||
+    host === "::" ||
+    /^::ffff:127\./.test(host) ||
+    /^::ffff:7f/.test(host);
+  return url.protocol === "https:" && !local;
+}
+
 const schema = Joi.object({
   NODE_ENV: Joi.string().valid("development", "test", "production").default("development"),
   DATABASE_URL: Joi.string()
@@ -89,13 +114,24 @@ const schema = Joi.object({
   PUBLIC_BASE_URL: Joi.string().uri({ scheme: ["http", "https"] }).default("http://localhost:3000"),
   PANEL_ORIGINS: Joi.string()
     .custom((value: string, helpers) => {
-      const origins = value.split(",").map((o) => o.trim()).filter(Boolean);
-      const ok = origins.length > 0 && origins.every((o) => /^https?:\/\/[^/\s]+$/.test(o));
-      return ok ? value : helpers.error("any.invalid");
+      const origins = splitOrigins(value);
+      const ok = origins.length > 0 && origins.every((o) => /^https?:\/\/[^/\s]+$/.test(o) && URL.canParse(o));
+      if (!ok) return helpers.error("any.invalid");
+      if (helpers.state.ancestors[0]?.NODE_ENV === "production" && !origins.every(isProductionOrigin)) {
+        return helpers.error("any.unsafe");
+      }
+      return value;
     })
-    .messages({ "any.invalid": '"PANEL_ORIGINS" must be a comma-separated list of origins like https://panel.example' })
-    .default("http://localhost:3000"),
-  COOKIE_SECURE: booleanString.default(true),
+    .messages({
+      "any.invalid": '"PANEL_ORIGINS" must be a comma-separated list of origins like https://panel.example',
+      "any.unsafe": '"PANEL_ORIGINS" must be https origins other than localhost or loopback when NODE_ENV is production',
+    })
+    .default("http://localhost:3000")
+    .when("NODE_ENV", { is: "production", then: Joi.required() }),
+  COOKIE_SECURE: booleanString
+    .default(true)
+    .when("NODE_ENV", { is: "production", then: Joi.valid(true) })
+    .messages({ "any.only": '"COOKIE_SECURE" cannot be false when NODE_ENV is production' }),
   TERMS_VERSION: Joi.string().min(1).default("2026-01-01"),
   STEP_UP_WINDOW_SECONDS: Joi.number().integer().min(1).max(86400).default(600),
   WEBHOOK_ALLOW_LOCAL_DESTINATIONS: booleanString
@@ -151,7 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     logLevel: value.LOG_LEVEL,
     encryptionKey: Buffer.from(value.ENCRYPTION_KEY, "base64"),
     publicBaseUrl: value.PUBLIC_BASE_URL.replace(/\/+$/, ""),
-    panelOrigins: value.PANEL_ORIGINS.split(",").map((o: string) => o.trim()).filter(Boolean),
+    panelOrigins: splitOrigins(value.PANEL_ORIGINS),
     cookieSecure: value.COOKIE_SECURE,
     termsVersion: value.TERMS_VERSION,
     stepUpWindowSeconds: value.STEP_UP_WINDOW_SECONDS,

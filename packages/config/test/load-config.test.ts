@@ -48,10 +48,45 @@ describe("loadConfig", () => {
       DATABASE_URL: "postgresql://db/x",
       REDIS_URL: "redis://r:6379",
       ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+      PANEL_ORIGINS: "https://panel.example.com",
       WEBHOOK_ALLOW_LOCAL_DESTINATIONS: "true",
     });
 
     expect(problems).toEqual([expect.stringMatching(/WEBHOOK_ALLOW_LOCAL_DESTINATIONS/)]);
+  });
+
+  const production = {
+    NODE_ENV: "production",
+    DATABASE_URL: "postgresql://db/x",
+    REDIS_URL: "redis://r:6379",
+    ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+    PANEL_ORIGINS: "https://panel.example.com",
+  };
+
+  test("when production turns COOKIE_SECURE off, then start-up is refused", () => {
+    expect(problemsOf({ ...production, COOKIE_SECURE: "false" })).toEqual([expect.stringMatching(/COOKIE_SECURE" cannot be false/)]);
+  });
+
+  test.each([
+    ["unset (the localhost default)", undefined, /PANEL_ORIGINS" is required/],
+    ["plain http", "https://panel.example.com,http://panel.example.com", /PANEL_ORIGINS" must be https/],
+    ["localhost", "https://localhost:3000", /PANEL_ORIGINS" must be https/],
+    ["a localhost subdomain", "https://panel.localhost", /PANEL_ORIGINS" must be https/],
+    ["a loopback address", "https://127.0.0.2", /PANEL_ORIGINS" must be https/],
+    ["the IPv6 loopback", "https://[::1]:8443", /PANEL_ORIGINS" must be https/],
+  ])("when production's PANEL_ORIGINS is %s, then start-up is refused", (_label, origins, message) => {
+    expect(problemsOf({ ...production, PANEL_ORIGINS: origins })).toEqual([expect.stringMatching(message)]);
+  });
+
+  test("when production has https public panel origins and secure cookies, then the configuration loads", () => {
+    const config = loadConfig({ ...production, PANEL_ORIGINS: "https://panel.example.com, https://admin.example.com" });
+
+    expect(config.panelOrigins).toEqual(["https://panel.example.com", "https://admin.example.com"]);
+    expect(config.cookieSecure).toBe(true);
+  });
+
+  test("when outside production the panel is on localhost over http with insecure cookies, then it loads", () => {
+    expect(loadConfig({ PANEL_ORIGINS: "http://localhost:5173", COOKIE_SECURE: "false" }).cookieSecure).toBe(false);
   });
 
   test("when ENCRYPTION_KEY is not 32 bytes, then it is refused", () => {

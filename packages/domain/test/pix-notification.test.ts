@@ -17,14 +17,14 @@ describe("Pix notification body", () => {
   test("when a body has two payments, then one entry each, keyed by endToEndId", () => {
     const body = JSON.stringify({ pix: [{ endToEndId: "E1" }, { endToEndId: "E2" }, { txid: "no-id" }] });
 
-    const entries = notificationEntries(body);
+    const entries = notificationEntries(Buffer.from(body));
 
     expect(entries.map((e) => e.endToEndId)).toEqual(["E1", "E2", null]);
     expect(entries[2]?.providerEventId).toMatch(/^sha256:[0-9a-f]{64}:2$/);
   });
 
   test.each([["not json"], ["{}"], ['{"pix":[]}'], ['{"pix":"E1"}']])("when the body is %s, then one malformed entry", (body) => {
-    expect(notificationEntries(body)).toEqual([{ providerEventId: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), endToEndId: null }]);
+    expect(notificationEntries(Buffer.from(body))).toEqual([{ providerEventId: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), endToEndId: null }]);
   });
 
   test("when a payment names its payer, then name and a valid document are read; an invalid document is dropped", () => {
@@ -36,9 +36,9 @@ describe("Pix notification body", () => {
       ],
     });
 
-    expect(readPixPayment(body, "E1")).toMatchObject({ amount: 100, payerName: "Ana", payerDocument: { kind: "cpf", digits: "52998224725" } });
-    expect(readPixPayment(body, "E2")).toMatchObject({ payerName: "Bia", payerDocument: null });
-    expect(readPixPayment(body, "E3")).toBeNull();
+    expect(readPixPayment(Buffer.from(body), "E1")).toMatchObject({ amount: 100, payerName: "Ana", payerDocument: { kind: "cpf", digits: "52998224725" } });
+    expect(readPixPayment(Buffer.from(body), "E2")).toMatchObject({ payerName: "Bia", payerDocument: null });
+    expect(readPixPayment(Buffer.from(body), "E3")).toBeNull();
   });
 
   test("when a sandbox end-to-end id is made, then it has the central bank's 32-character layout", () => {

@@ -10,7 +10,9 @@ import type { UseCaseDeps } from "../deps";
 import { enqueueDeliveries } from "../events/record-event";
 import { transitionTransaction } from "../transactions/transaction-events";
 import { SANDBOX_ACQUIRER_SLUG } from "./acquirers";
+import { chargeDocumentColumns } from "../document-at-rest";
 import { readPixPayment } from "./pix-notification";
+import { toStorableText } from "../text/storable-text";
 
 /**
  * Codes recorded on an inbox item's `error` (a detail may follow after `: `): at receipt (`invalid_signature`,
@@ -25,7 +27,12 @@ export const INBOX_ERRORS = {
   modeMismatch: "mode_mismatch",
   amountMismatch: "amount_mismatch",
   notPending: "not_pending",
+  /** Processing threw (the database refused a value, was unreachable...); the job is retried and a success clears it. */
+  processingFailed: "processing_failed",
 } as const;
+
+/** Longest failure reason kept on an item, characters. */
+const MAX_FAILURE_REASON_LENGTH = 300;
 
 /** Enqueues `inbox-processing` jobs; a Redis failure is logged (the reconciler's sweep enqueues them later). */
 export async function enqueueInboxItems(
@@ -43,14 +50,45 @@ export async function enqueueInboxItems(
 }
 
 /**
- * Processes inbox item `inboxItemId`. Items with an invalid signature, a receipt error, or already processed are left
- * untouched.
+ * Processes inbox item `inboxItemId`. Items with an invalid signature, a receipt error or anomaly, or already processed
+ * are left untouched. When processing throws, the failure is recorded on the item (`processing_failed: <reason>`,
+ * `attempts` counted) before the error goes back to the job for a retry, so an operator sees why a payment is stuck.
  * @returns the outcome written: `paid`, `already_paid` (a repeat of the payment that settled the charge), an anomaly
  *   code, or `skipped`
+ * @throws whatever processing threw, after recording it
  */
 export async function processInboxItem(deps: UseCaseDeps, inboxItemId: string): Promise<string> {
+  try {
+    return await settleInboxItem(deps, inboxItemId);
+  } catch (err) {
+    await recordProcessingFailure(deps, inboxItemId, err);
+    throw err;
+  }
+}
+
+/** Writes a processing failure on the item; a failure to write it is logged, never thrown over the first error. */
+async function recordProcessingFailure(deps: UseCaseDeps, inboxItemId: string, err: unknown): Promise<void> {
+  const message = err instanceof Error ? (err.message.trim().split("\n")[0] ?? "") : String(err);
+  const reason = toStorableText(message.slice(0, MAX_FAILURE_REASON_LENGTH)) || "unknown error";
+  deps.logger.error("inbox item processing failed", { inbox_item_id: inboxItemId, err });
+  try {
+    await deps.db.inboxItem.updateMany({
+      where: { id: inboxItemId, processed_at: null },
+      data: { error: `${INBOX_ERRORS.processingFailed}: ${reason}`, attempts: { increment: 1 } },
+    });
+  } catch (writeErr) {
+    deps.logger.error("could not record an inbox processing failure", { inbox_item_id: inboxItemId, err: writeErr });
+  }
+}
+
+/** Whether an item's recorded error still lets it be processed (a failure of processing itself, retried). */
+function isRetriedFailure(error: string | null): boolean {
+  return error === null || error.startsWith(`${INBOX_ERRORS.processingFailed}:`);
+}
+
+async function settleInboxItem(deps: UseCaseDeps, inboxItemId: string): Promise<string> {
   const item = await deps.db.inboxItem.findUnique({ where: { id: inboxItemId }, include: { acquirer: true } });
-  if (!item || !item.signature_valid || item.processed_at !== null || item.error !== null || item.end_to_end_id === null) {
+  if (!item || !item.signature_valid || item.processed_at !== null || !isRetriedFailure(item.error) || item.end_to_end_id === null) {
     return "skipped";
   }
   const now = deps.now();
@@ -83,6 +121,7 @@ export async function processInboxItem(deps: UseCaseDeps, inboxItemId: string): 
     return anomaly(INBOX_ERRORS.amountMismatch, `expected ${charge.amount}, received ${payment.amount}`, charge.id);
   }
 
+  const payerDocument = chargeDocumentColumns(deps.config.encryptionKey, charge.id, "payer_document", payment.payerDocument);
   const outcome = await inTransaction(deps.db, async (tx) => {
     const paid = await transitionTransaction(tx, {
       id: charge.id,
@@ -93,7 +132,8 @@ export async function processInboxItem(deps: UseCaseDeps, inboxItemId: string): 
         payment_end_to_end_id: payment.endToEndId,
         payment_amount: payment.amount,
         payer_name: payment.payerName,
-        payer_document: payment.payerDocument?.digits ?? null,
+        payer_document: payerDocument.stored,
+        payer_document_masked: payerDocument.masked,
       },
       type: "transaction.paid",
       now,

@@ -1,6 +1,7 @@
 /**
  * Use case: receive an acquirer's inbound notification (`POST /v1/acquirers/{slug}/notifications`, DESIGN §5).
- * Every request is stored first, one inbox item per notified payment, with its raw body, its headers and whether its
+ * Every request is stored first, one inbox item per notified payment, with its exact body bytes (whatever they are:
+ * NUL, invalid UTF-8), its headers and whether its
  * `X-Acquirer-Signature` is valid; only items with a valid signature that were not received before are enqueued for
  * the worker. Nothing is ever dropped: a bad signature, a repeat or an unreadable body is kept with its reason.
  */
@@ -57,8 +58,7 @@ export async function receiveAcquirerNotification(deps: UseCaseDeps, request: In
   const { acquirer, secret } = await loadAcquirer(deps.db, deps.config, request.slug);
   const now = deps.now();
   const signature = checkAcquirerSignature(secret, request, now);
-  const rawBody = request.rawBody.toString("utf8");
-  const entries = notificationEntries(rawBody);
+  const entries = notificationEntries(request.rawBody);
   const seen = signature.ok
     ? await deps.db.inboxItem.findMany({
         where: {
@@ -83,7 +83,7 @@ export async function receiveAcquirerNotification(deps: UseCaseDeps, request: In
     provider_event_id: entry.providerEventId,
     event_type: entry.endToEndId === null ? null : "pix",
     signature_valid: signature.ok,
-    raw_body: rawBody,
+    raw_body: new Uint8Array(request.rawBody),
     headers: request.headers,
     received_at: now,
     end_to_end_id: entry.endToEndId,

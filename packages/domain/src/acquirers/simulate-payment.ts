@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import type { Transaction } from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
+import { decryptDocument } from "../document-at-rest";
 import { ApiError } from "../errors";
 import { findTransaction } from "../transactions/find-transactions";
 import { isExpiredAt } from "../transactions/transaction.serializer";
@@ -41,7 +42,10 @@ export async function simulatePayment(deps: UseCaseDeps, scope: MerchantScope, i
   if (transaction.status !== "pending" || isExpiredAt(transaction, now)) {
     throw new ApiError("invalid_state", "Only a pending transaction can be paid.");
   }
-  const document = transaction.customer_document;
+  const document =
+    transaction.customer_document === null
+      ? null
+      : decryptDocument(deps.config.encryptionKey, transaction.customer_document, `${transaction.id}:customer_document`);
   const body = JSON.stringify({
     pix: [
       {

@@ -1,7 +1,9 @@
 /**
  * Use case: register a seller and its default store (ops command line `seller:create`).
  */
+import type { Config } from "@lm/config";
 import { inTransaction, isUniqueViolation, type Db, type Seller, type Store } from "@lm/db";
+import { documentLookupHash, encryptDocument } from "../document-at-rest";
 import { ApiError, validationFailed } from "../errors";
 import { newId } from "../ids";
 import { parseTaxDocument } from "../documents";
@@ -14,7 +16,8 @@ export interface CreatedSeller {
 }
 
 /**
- * Creates a seller with KYC `pending` and one store named after it, in one transaction.
+ * Creates a seller with KYC `pending` and one store named after it, in one transaction. The document is stored
+ * encrypted, with its keyed hash for uniqueness (read it back with `readSellerDocument`).
  * @param input.name - legal name, 1 to 200 characters after trimming
  * @param input.document - CPF or CNPJ, punctuation allowed
  * @throws ApiError `validation_failed` (param `name`, `document` or `email`); `invalid_state` when a seller with
@@ -22,6 +25,7 @@ export interface CreatedSeller {
  */
 export async function createSeller(
   db: Db,
+  config: Pick<Config, "encryptionKey">,
   input: { name: string; document: string; email?: string | undefined },
 ): Promise<CreatedSeller> {
   const name = input.name.trim();
@@ -34,8 +38,15 @@ export async function createSeller(
   }
   try {
     return await inTransaction(db, async (tx) => {
+      const id = newId("seller");
       const seller = await tx.seller.create({
-        data: { id: newId("seller"), legal_name: name, document: document.digits, email: email ?? null },
+        data: {
+          id,
+          legal_name: name,
+          document: encryptDocument(config.encryptionKey, document.digits, id),
+          document_hash: documentLookupHash(config.encryptionKey, document.digits),
+          email: email ?? null,
+        },
       });
       const store = await tx.store.create({ data: { id: newId("store"), seller_id: seller.id, name } });
       return { seller, store };

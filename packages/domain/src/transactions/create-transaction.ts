@@ -4,6 +4,7 @@
  */
 import { inTransaction, isUniqueViolation, type Transaction } from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
+import { chargeDocumentColumns } from "../document-at-rest";
 import { parseTaxDocument } from "../documents";
 import { ApiError, validationFailed } from "../errors";
 import { enqueueDeliveries } from "../events/record-event";
@@ -41,21 +42,25 @@ export async function createTransaction(
   input: CreateTransactionInput,
   options: TransactionWriteOptions = {},
 ): Promise<Transaction> {
+  let postbackUrl: string | null = null;
   if (input.postback_url !== undefined) {
     const check = await checkDestination(input.postback_url, { allowLocal: deps.config.webhookAllowLocalDestinations });
     if (!check.ok) throw new ApiError("invalid_url", `Invalid postback_url: ${check.reason}.`, { param: "postback_url" });
+    postbackUrl = check.href;
   }
   const document = input.customer ? parseTaxDocument(input.customer.document) : null;
   if (input.customer && !document) throw validationFailed("Document must be a valid CPF or CNPJ.", "customer.document");
 
   const now = deps.now();
+  const id = newId("transaction", now.getTime());
+  const customerDocument = chargeDocumentColumns(deps.config.encryptionKey, id, "customer_document", document);
   const txid = generateTxid();
   const brCode = buildPixBrCode({
     location: pixLocation(deps.config.publicBaseUrl, merchant.mode, txid),
     merchantName: merchant.storeName,
   });
   const data = {
-    id: newId("transaction", now.getTime()),
+    id,
     store_id: merchant.storeId,
     mode: merchant.mode,
     amount: input.amount,
@@ -65,9 +70,10 @@ export async function createTransaction(
     br_code: brCode,
     qr_code_png_base64: await renderQrPngBase64(brCode),
     customer_name: input.customer?.name ?? null,
-    customer_document: document?.digits ?? null,
+    customer_document: customerDocument.stored,
+    customer_document_masked: customerDocument.masked,
     customer_email: input.customer?.email ?? null,
-    postback_url: input.postback_url ?? null,
+    postback_url: postbackUrl,
     metadata: input.metadata ?? {},
     expires_in: input.expires_in,
     expires_at: new Date(now.getTime() + input.expires_in * 1000),

@@ -4,7 +4,6 @@
  * It lives in the domain because the worker writes `transaction.paid` and `transaction.expired` events too.
  */
 import type { Transaction } from "@lm/db";
-import { maskTaxDocument } from "../documents";
 
 /** A transaction as `GET /v1/transactions/{id}` returns it. */
 export interface TransactionWire {
@@ -69,7 +68,7 @@ export function serializeTransaction(transaction: Transaction, now: Date): Trans
         ? null
         : {
             name: transaction.customer_name,
-            document_masked: transaction.customer_document === null ? null : maskTaxDocument(transaction.customer_document),
+            document_masked: transaction.customer_document_masked,
             email: transaction.customer_email,
           },
     postback_url: transaction.postback_url,
@@ -87,7 +86,7 @@ export function serializeTransaction(transaction: Transaction, now: Date): Trans
             amount: transaction.payment_amount,
             payer: {
               name: transaction.payer_name,
-              document_masked: transaction.payer_document === null ? null : maskTaxDocument(transaction.payer_document),
+              document_masked: transaction.payer_document_masked,
             },
           },
     created_at: transaction.created_at.toISOString(),
