@@ -5,15 +5,23 @@
 import type { NextFunction, Request, Response } from "express";
 import type { Logger } from "@lm/logging";
 
+/**
+ * The matched route pattern of a finished request (`/v1/transactions/:id`), or `(unmatched)` when no route took it
+ * (an unknown URL, or a guard that answered before the router matched). Read it once the reply is finished.
+ */
+export function routeTemplate(req: Request): string {
+  const routePath: unknown = req.route?.path;
+  return typeof routePath === "string" ? `${req.baseUrl}${routePath}` : "(unmatched)";
+}
+
 /** Express middleware writing the request line when the reply is finished. */
 export function requestLog(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const started = process.hrtime.bigint();
     res.on("finish", () => {
-      const routePath: unknown = req.route?.path;
       logger.info("request", {
         method: req.method,
-        path: typeof routePath === "string" ? `${req.baseUrl}${routePath}` : "(unmatched)",
+        path: routeTemplate(req),
         status: res.statusCode,
         duration_ms: Number((process.hrtime.bigint() - started) / 1_000_000n),
         request_id: res.locals.requestId,

@@ -30,6 +30,8 @@ export async function processWebhookDelivery(
     finishedAt: deps.now(),
     scheduleSeconds: deps.config.retryScheduleSeconds,
   });
+  deps.metrics.deliveryAttempts.inc({ outcome: decision.status, error: result.error ?? "none" });
+  if (delivery.attempt === 1 && !delivery.manual) deps.metrics.eventToFirstAttempt.observe((attemptedAt.getTime() - delivery.event.created_at.getTime()) / 1000);
   const next = await recordAttempt(deps, delivery, result, decision);
   if (next === null) return;
 
