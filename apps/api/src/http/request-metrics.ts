@@ -5,12 +5,13 @@
  */
 import type { NextFunction, Request, Response } from "express";
 import type { ApiMetrics } from "@lm/metrics";
-import { routeTemplate } from "./request-log";
+import { routeTemplate, trackRouteTemplate } from "./request-log";
 
 /** Express middleware observing the request's duration, seconds, when the reply is finished. */
 export function requestMetrics(metrics: Pick<ApiMetrics, "httpRequestDuration">) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const stop = metrics.httpRequestDuration.startTimer();
+    trackRouteTemplate(req);
     res.on("finish", () => stop({ method: req.method, route: routeTemplate(req), status: String(res.statusCode) }));
     next();
   };
