@@ -16,6 +16,8 @@ const REDOC_BUNDLE_URL = `/docs/${path.basename(REDOC_BUNDLE_PATH)}`;
 /**
  * Redoc needs `'unsafe-inline'` styles (styled-components writes `<style>` elements) and `blob:` workers (its search
  * index); scripts stay `'self'` only, with no inline script on the page: the bundle finds `<redoc spec-url>` itself.
+ * `img-src` refuses the one third-party address Redoc asks for (Redocly's logo in the sidebar footer, from its CDN),
+ * so nothing leaves the integrator's browser for another host; Redoc hides the image when it does not load.
  */
 const DOCS_CSP = [
   "default-src 'none'",
@@ -36,6 +38,7 @@ const PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>LM Pix API reference</title>
+<link rel="icon" href="data:,">
 </head>
 <body>
 <redoc spec-url="/openapi.json"></redoc>
