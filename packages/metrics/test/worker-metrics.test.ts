@@ -6,7 +6,8 @@ describe("createWorkerMetrics", () => {
   test("when the queue depth is collected, then each queue reports waiting, delayed, active and failed, missing states as 0", async () => {
     const source: QueueDepthSource<(typeof queues)[number]> = {
       queues,
-      jobCounts: async (queue) => (queue === "webhook-delivery" ? { waiting: 3, delayed: 7, active: 2, failed: 1 } : {}),
+      jobCounts: async (queue): Promise<Record<string, number>> =>
+        queue === "webhook-delivery" ? { waiting: 3, delayed: 7, active: 2, failed: 1 } : {},
     };
     const metrics = createWorkerMetrics(source);
 
