@@ -36,6 +36,8 @@ jest.setTimeout(60_000);
 const title = hasChromium
   ? "GET /docs in headless Chromium"
   : `GET /docs in headless Chromium (SKIPPED: no Chromium at ${CHROMIUM_PATH}; apt-get install -y chromium)`;
+// The reporter shows a skipped test only as a count; this line says which one and why.
+if (!hasChromium) console.warn(title);
 
 (hasChromium ? describe : describe.skip)(title, () => {
   const ctx = useApiTestContext();
