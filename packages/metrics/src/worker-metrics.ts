@@ -119,6 +119,36 @@ export function createWorkerMetrics<Q extends string>(queueDepth: QueueDepthSour
   };
 }
 
+/** One recorded webhook delivery attempt, as the delivery code reports it. */
+export interface DeliveryAttemptSample {
+  /** 1..6. */
+  attempt: number;
+  /** A chain the seller asked for (ping, resend, recovery): left out of the latency, its event is old by design. */
+  manual?: boolean;
+  /** The status written on the attempt's row. */
+  status: "succeeded" | "failed" | "dead";
+  /** The delivery error written on the row; null on success. */
+  error: string | null;
+  /** When the event was recorded. */
+  eventCreatedAt: Date;
+  /** When the attempt started. */
+  attemptedAt: Date;
+}
+
+/**
+ * Counts one attempt in `lm_webhook_delivery_attempts_total` and, for attempt 1 of an automatic chain, observes the
+ * event → first attempt latency (seconds).
+ */
+export function recordDeliveryAttempt(
+  metrics: Pick<WorkerMetrics, "deliveryAttempts" | "eventToFirstAttempt">,
+  sample: DeliveryAttemptSample,
+): void {
+  metrics.deliveryAttempts.inc({ outcome: sample.status, error: sample.error ?? "none" });
+  if (sample.attempt === 1 && sample.manual !== true) {
+    metrics.eventToFirstAttempt.observe((sample.attemptedAt.getTime() - sample.eventCreatedAt.getTime()) / 1000);
+  }
+}
+
 /**
  * Records the result of a ledger check (DESIGN §7) for one mode.
  * @param driftCentavos - sum over accounts of |stored balance − sum of balance transactions|, integer centavos ≥ 0
