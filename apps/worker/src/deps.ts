@@ -6,7 +6,8 @@ import { createDb, type Db } from "@lm/db";
 import { resolveHostname, type HostResolver } from "@lm/domain";
 import { createLogger, type Logger } from "@lm/logging";
 import { createMailer, type Mailer } from "@lm/mail";
-import { closeRedis, createProducer, createRedis, whenSettled, type Producer } from "@lm/queue";
+import { createWorkerMetrics, type WorkerMetrics } from "@lm/metrics";
+import { QUEUE_NAMES, closeRedis, createProducer, createRedis, whenSettled, type Producer } from "@lm/queue";
 import type { Redis } from "ioredis";
 import { createDeliveryRows, type DeliveryRows } from "./delivery/delivery-rows";
 import { createWebhookHttpClient, type WebhookHttpClient } from "./delivery/http-client";
@@ -34,6 +35,8 @@ export interface WorkerDeps {
   resolveHost: HostResolver;
   /** Sends the seller's mails the worker causes (an endpoint disabled automatically). */
   mailer: Mailer;
+  /** This process's Prometheus registry and metrics. */
+  metrics: WorkerMetrics;
 }
 
 /** Opens the worker's connections. Close them with {@link closeWorkerDeps}. */
@@ -41,11 +44,12 @@ export function createWorkerDeps(config: Config, options: { logger?: Logger } = 
   const producerRedis = createRedis(config.redisUrl, "worker");
   const logger = options.logger ?? createLogger({ level: config.logLevel, service: "worker" });
   const db = createDb(config.databaseUrl, { maxConnections: Math.min(50, config.workerConcurrency + 5) });
+  const producer = createProducer(producerRedis, config.queuePrefix, (err) => logger.warn("queue error", { err: err.message }));
   return {
     config,
     db,
     redis: createRedis(config.redisUrl, "worker"),
-    producer: createProducer(producerRedis, config.queuePrefix, (err) => logger.warn("queue error", { err: err.message })),
+    producer,
     producerRedis,
     logger,
     now: () => new Date(),
@@ -53,6 +57,10 @@ export function createWorkerDeps(config: Config, options: { logger?: Logger } = 
     webhookClient: createWebhookHttpClient(),
     resolveHost: resolveHostname,
     mailer: createMailer(config),
+    metrics: createWorkerMetrics({
+      queues: QUEUE_NAMES,
+      jobCounts: (queue, states) => producer.queue(queue).getJobCounts(...states),
+    }),
   };
 }
 

@@ -1,7 +1,9 @@
 /**
- * Worker process entry point. SIGTERM/SIGINT let running jobs finish, then close connections.
+ * Worker process entry point: config → dependencies → metrics listener (`METRICS_PORT`, when set) → consumers.
+ * SIGTERM/SIGINT let running jobs finish, then close connections.
  */
 import { loadConfigOrExit } from "@lm/config";
+import { serveMetrics } from "@lm/metrics";
 import { closeWorkerDeps, createWorkerDeps } from "./deps";
 import { startWorkers } from "./workers";
 
@@ -10,6 +12,11 @@ const SHUTDOWN_TIMEOUT_MS = 25_000;
 async function main(): Promise<void> {
   const config = loadConfigOrExit(process.env);
   const deps = createWorkerDeps(config);
+  const metricsServer =
+    config.metricsPort === undefined
+      ? undefined
+      : await serveMetrics(deps.metrics.registry, config.metricsPort, (err) => deps.logger.error("metrics failed", { err }));
+  if (metricsServer) deps.logger.info("worker metrics listening", { metrics_port: metricsServer.port });
   const running = await startWorkers(deps);
 
   let stopping = false;
@@ -19,6 +26,7 @@ async function main(): Promise<void> {
     deps.logger.info("worker stopping", { signal });
     setTimeout(() => process.exit(1), SHUTDOWN_TIMEOUT_MS).unref();
     await running.close();
+    await metricsServer?.close();
     await closeWorkerDeps(deps);
     deps.logger.info("worker stopped");
     process.exit(0);

@@ -54,6 +54,16 @@ export interface Config {
   trustProxy: false | number | string[];
   /** `From` of every mail the service sends. */
   mailFrom: string;
+  /**
+   * Port of the process's own Prometheus listener (`GET /metrics`, no authentication, for the private network);
+   * undefined: no listener. 0 picks a free port (tests).
+   */
+  metricsPort: number | undefined;
+  /**
+   * When set, the API also serves `GET /metrics` on its public port to callers presenting `Authorization: Bearer
+   * <token>`; when unset, that route does not exist there.
+   */
+  metricsToken: string | undefined;
 }
 
 /** Thrown by {@link loadConfig}; `problems` has one line per invalid or missing variable. */
@@ -162,6 +172,12 @@ const schema = Joi.object({
     })
     .default("false"),
   MAIL_FROM: Joi.string().min(3).default("LM Pix <no-reply@localhost>"),
+  METRICS_PORT: Joi.number().integer().min(0).max(65535).optional(),
+  // Long enough that guessing is hopeless (it guards a route on the public port), printable so it fits a header.
+  METRICS_TOKEN: Joi.string()
+    .pattern(/^[\x21-\x7e]{32,256}$/)
+    .messages({ "string.pattern.base": '"METRICS_TOKEN" must be 32 to 256 printable characters without spaces' })
+    .optional(),
 }).unknown(true);
 
 /** Express `trust proxy` value of `TRUST_PROXY`. */
@@ -200,6 +216,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     bcryptCost: value.BCRYPT_COST,
     trustProxy: parseTrustProxy(value.TRUST_PROXY),
     mailFrom: value.MAIL_FROM,
+    metricsPort: value.METRICS_PORT,
+    metricsToken: value.METRICS_TOKEN,
   };
 }
 

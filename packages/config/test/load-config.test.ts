@@ -131,4 +131,26 @@ describe("account settings", () => {
     expect(loadConfig({ TRUST_PROXY: "loopback" }).trustProxy).toEqual(["loopback"]);
     expect(problemsOf({ TRUST_PROXY: "everyone please" }).join("\n")).toMatch(/TRUST_PROXY/);
   });
+
+  test("when METRICS_PORT and METRICS_TOKEN are unset, then there is no metrics listener and no public /metrics", () => {
+    const config = loadConfig({});
+
+    expect(config.metricsPort).toBeUndefined();
+    expect(config.metricsToken).toBeUndefined();
+  });
+
+  test("when METRICS_PORT is a port and METRICS_TOKEN 32 printable characters, then both are taken", () => {
+    const token = "m".repeat(32);
+
+    const config = loadConfig({ METRICS_PORT: "9464", METRICS_TOKEN: token });
+
+    expect(config.metricsPort).toBe(9464);
+    expect(config.metricsToken).toBe(token);
+  });
+
+  test("when METRICS_PORT is not a port or METRICS_TOKEN is short or has spaces, then start-up is refused", () => {
+    expect(problemsOf({ METRICS_PORT: "70000" }).join("\n")).toMatch(/METRICS_PORT/);
+    expect(problemsOf({ METRICS_TOKEN: "short" }).join("\n")).toMatch(/METRICS_TOKEN/);
+    expect(problemsOf({ METRICS_TOKEN: `${"m".repeat(20)} ${"m".repeat(20)}` }).join("\n")).toMatch(/METRICS_TOKEN/);
+  });
 });

@@ -2,7 +2,7 @@
  * Prisma client factory: the generated client over the `pg` driver adapter (no native engine; PRISMA-OFFLINE.md).
  */
 import { PrismaPg } from "@prisma/adapter-pg";
-import { Prisma, PrismaClient } from "./generated/client";
+import { type Prisma, PrismaClient } from "./generated/client";
 
 /** The database client of the service. */
 export type Db = PrismaClient;

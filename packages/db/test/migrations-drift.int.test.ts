@@ -4,6 +4,7 @@
  * with a driver adapter, so the database side is `db pull --print`, compared datamodel to datamodel.
  */
 import { execFile } from "node:child_process";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { REPO_ROOT, databaseUrl, withAdminClient } from "@lm/testing";
@@ -33,7 +34,7 @@ describe("migrations", () => {
     // The CLI prints an advisory about the datasource url before the schema itself.
     const introspected = pulled.stdout.slice(pulled.stdout.indexOf("generator client"));
     const fs = await import("node:fs/promises");
-    const file = path.join(require("node:os").tmpdir(), `${name}.prisma`);
+    const file = path.join(tmpdir(), `${name}.prisma`);
     await fs.writeFile(file, introspected);
     try {
       const diff = await prismaCli([

@@ -20,6 +20,11 @@ export interface Producer {
     name: N,
     jobs: Array<{ data: JobPayloads[N]; jobId?: string; delayMs?: number }>,
   ): Promise<void>;
+  /**
+   * How many of `jobIds` have no job in queue `name` (in no state: never added, finished and removed, or lost with
+   * Redis's data), in one round trip.
+   */
+  countMissingJobs(name: QueueName, jobIds: string[]): Promise<number>;
   /** The BullMQ queue behind a name (for repeatable jobs, metrics and tests). */
   queue<N extends QueueName>(name: N): Queue<JobPayloads[N]>;
   /** Closes every queue (not the shared connection). */
@@ -53,6 +58,13 @@ export function createProducer(connection: Redis, prefix: string, onError: (err:
       await (get(name) as Queue).addBulk(
         jobs.map((job) => ({ name, data: job.data, opts: jobOptions(job.jobId, job.delayMs) })),
       );
+    },
+    async countMissingJobs(name, jobIds) {
+      if (jobIds.length === 0) return 0;
+      const queue = get(name);
+      // A job's hash lives at the queue's key + its id for as long as the job exists, whatever its state.
+      const existing = await connection.exists(...jobIds.map((id) => queue.toKey(id)));
+      return jobIds.length - existing;
     },
     queue: get,
     async close() {

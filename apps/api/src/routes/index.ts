@@ -5,6 +5,8 @@ import type { Express } from "express";
 import type { AppDeps } from "../deps";
 import { probesRouter } from "./probes/probes.router";
 import { openapiRouter } from "./openapi/openapi.router";
+import { docsRouter } from "./docs/docs.router";
+import { metricsRouter } from "./metrics/metrics.router";
 import { csrfProtection } from "../http/csrf";
 import { createPanelRateLimits } from "../http/rate-limit";
 import { accountLinksRouter } from "./auth/account-links.router";
@@ -31,6 +33,9 @@ import { webhookEndpointsRouter } from "./webhook-endpoints/webhook-endpoints.ro
 export function mountRoutes(app: Express, deps: AppDeps): void {
   app.use(probesRouter(deps));
   app.use(openapiRouter(deps));
+  app.use(docsRouter());
+  // Off the public port unless a token guards it (metrics.router.ts); main.ts serves METRICS_PORT otherwise.
+  if (deps.config.metricsToken !== undefined) app.use(metricsRouter(deps, deps.config.metricsToken));
   app.use("/v1/me", csrfProtection(deps.config));
   const panelLimits = createPanelRateLimits(deps.redis, deps.config.queuePrefix);
   app.use(authRouter(deps, panelLimits));

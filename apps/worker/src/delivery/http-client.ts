@@ -167,7 +167,7 @@ function transportError(err: RequestError): PostOutcome["error"] {
 
 /** Text of the kept bytes; NUL cannot be stored in a PostgreSQL text column. */
 function excerptText(bytes: Buffer): string {
-  return bytes.toString("utf8").replace(/\u0000/g, "\uFFFD");
+  return bytes.toString("utf8").replaceAll("\u0000", "\uFFFD");
 }
 
 /**

@@ -3,6 +3,7 @@
  * Thin by design: load the row, decide with the domain rules, write the outcome, enqueue the next attempt.
  */
 import { decideAttemptOutcome, signatureHeader } from "@lm/domain";
+import { recordDeliveryAttempt } from "@lm/metrics";
 import type { JobPayloads } from "@lm/queue";
 import type { WorkerDeps } from "../deps";
 import { deliveryHeaders, type PostOutcome } from "../delivery/http-client";
@@ -30,6 +31,13 @@ export async function processWebhookDelivery(
     finishedAt: deps.now(),
     scheduleSeconds: deps.config.retryScheduleSeconds,
   });
+  const outcome = {
+    status: decision.status,
+    error: result.error,
+    eventCreatedAt: delivery.event.created_at,
+    attemptedAt,
+  };
+  recordDeliveryAttempt(deps.metrics, { ...outcome, attempt: delivery.attempt, manual: delivery.manual });
   const next = await recordAttempt(deps, delivery, result, decision);
   if (next === null) return;
 

@@ -18,11 +18,12 @@ export async function putFailedJobsBack(deps: Pick<WorkerDeps, "producer">, name
  * @returns how many rows were offered
  */
 export async function offerRows<N extends QueueName>(
-  deps: Pick<WorkerDeps, "producer">,
+  deps: Pick<WorkerDeps, "producer" | "metrics">,
   name: N,
   ids: string[],
   data: (id: string) => JobPayloads[N],
 ): Promise<number> {
+  deps.metrics.reconcilerRevivals.inc({ queue: name }, await deps.producer.countMissingJobs(name, ids));
   await deps.producer.enqueueBulk(name, ids.map((id) => ({ data: data(id), jobId: id })));
   return ids.length;
 }
