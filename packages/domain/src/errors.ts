@@ -37,6 +37,7 @@ export const ERROR_CATALOG = {
   unsupported_media_type: { status: 415, type: "invalid_request_error" },
   rate_limited: { status: 429, type: "rate_limit_error" },
   internal_error: { status: 500, type: "internal_error" },
+  acquirer_not_configured: { status: 503, type: "acquirer_error" },
 } as const satisfies Record<string, { status: number; type: ErrorType }>;
 
 /** Every error code the service can answer with. */

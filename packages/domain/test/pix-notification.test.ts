@@ -24,7 +24,7 @@ describe("Pix notification body", () => {
   });
 
   test.each([["not json"], ["{}"], ['{"pix":[]}'], ['{"pix":"E1"}']])("when the body is %s, then one malformed entry", (body) => {
-    expect(notificationEntries(body)).toEqual([{ providerEventId: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), endToEndId: null }]);
+    expect(notificationEntries(body)).toEqual([{ providerEventId: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), endToEndId: null, kind: "pix" }]);
   });
 
   test("when a payment names its payer, then name and a valid document are read; an invalid document is dropped", () => {

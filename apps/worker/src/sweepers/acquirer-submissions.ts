@@ -1,0 +1,35 @@
+/**
+ * Reconciler sweep of requests to the acquirer (DESIGN §1, §7): every refund still waiting for the acquirer to accept
+ * it (no `end_to_end_id`, attempts left) and untouched for a minute is offered to its submission queue with
+ * `jobId` = its id, after the queue's failed jobs are put back; that is both the cover for a lost job and the retry
+ * of a failed request (bounded by the row's `submit_attempts`). Submission is idempotent, so an offer too many sends
+ * nothing twice.
+ */
+import { ACQUIRER_MAX_ATTEMPTS } from "@lm/domain";
+import type { WorkerDeps } from "../deps";
+import { offerRows, putFailedJobsBack } from "./offer-rows";
+
+/** Most rows offered per tick, oldest first. */
+const BATCH_SIZE = 1000;
+/** Rows younger than this are left to the job enqueued at creation, ms. */
+const GRACE_MS = 60_000;
+
+/**
+ * Offers the refunds that wait for the acquirer to the `refund-submission` queue.
+ * @returns how many were offered
+ */
+export async function enqueueStrandedRefunds(deps: WorkerDeps): Promise<number> {
+  await putFailedJobsBack(deps, "refund-submission");
+  const stranded = await deps.db.refund.findMany({
+    where: {
+      status: { in: ["pending", "processing"] },
+      end_to_end_id: null,
+      submit_attempts: { lt: ACQUIRER_MAX_ATTEMPTS },
+      updated_at: { lte: new Date(deps.now().getTime() - GRACE_MS) },
+    },
+    select: { id: true },
+    orderBy: { updated_at: "asc" },
+    take: BATCH_SIZE,
+  });
+  return offerRows(deps, "refund-submission", stranded.map(({ id }) => id), (refundId) => ({ refundId }));
+}
