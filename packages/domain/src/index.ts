@@ -53,3 +53,4 @@ export * from "./refunds/create-refund";
 export * from "./refunds/find-refunds";
 export * from "./refunds/settle-refund";
 export * from "./refunds/submit-refund";
+export * from "./sellers/seller-profile";

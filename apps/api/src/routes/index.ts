@@ -26,6 +26,9 @@ import { postbackSecretRouter } from "./postback-secret/postback-secret.router";
 import { eventTypesRouter } from "./event-types/event-types.router";
 import { webhookDeliveriesRouter } from "./webhook-endpoints/webhook-deliveries.router";
 import { webhookEndpointsRouter } from "./webhook-endpoints/webhook-endpoints.router";
+import { merchantSellerRouter, panelSellerRouter } from "./seller/seller.router";
+import { merchantBalanceRouter, panelBalanceRouter } from "./balance/balance.router";
+import { refundsRouter, transactionRefundsRouter } from "./refunds/refunds.router";
 
 /** Mounts the routers on `app`. */
 export function mountRoutes(app: Express, deps: AppDeps): void {
@@ -44,8 +47,13 @@ export function mountRoutes(app: Express, deps: AppDeps): void {
   app.use(eventTypesRouter(deps));
   app.use(webhookEndpointsRouter(deps));
   app.use(webhookDeliveriesRouter(deps, panelLimits));
+  app.use(panelSellerRouter(deps));
+  app.use(panelBalanceRouter(deps));
   const merchant = [requireApiKey(deps), apiKeyRateLimit(deps)];
-  app.use("/v1/transactions", ...merchant, transactionsRouter(deps));
+  app.use("/v1/transactions", ...merchant, transactionsRouter(deps), transactionRefundsRouter(deps));
+  app.use("/v1/refunds", ...merchant, refundsRouter(deps));
+  app.use("/v1/balance", ...merchant, merchantBalanceRouter(deps));
+  app.use("/v1/seller", ...merchant, merchantSellerRouter(deps));
   app.use("/v1/events", ...merchant, eventsRouter(deps));
   app.use("/v1/ops/inbox", requireSession(deps), requireRole("ops"), opsInboxRouter(deps));
   app.use(apiKeysRouter(deps));

@@ -67,13 +67,20 @@ export async function appendBalanceTransaction(
   }
   const { count } = await tx.balanceTransaction.createMany({ data: [entry], skipDuplicates: true });
   if (count === 0) return null;
-  await tx.$executeRaw`
-    INSERT INTO balances (seller_id, mode, available, reserved, updated_at)
-    VALUES (${sellerId}, ${mode}::mode, ${amount}, ${reservedDelta}, ${now})
-    ON CONFLICT (seller_id, mode) DO UPDATE
-    SET available = balances.available + EXCLUDED.available,
-        reserved = balances.reserved + EXCLUDED.reserved,
-        updated_at = EXCLUDED.updated_at`;
+  const credited = await tx.$executeRaw`
+    UPDATE balances
+    SET available = available + ${amount}, reserved = reserved + ${reservedDelta}, updated_at = ${now}
+    WHERE seller_id = ${sellerId} AND mode = ${mode}::mode`;
+  // A seller's first payment creates the row (a concurrent first payment may have just made it: then add to it).
+  if (credited === 0) {
+    await tx.$executeRaw`
+      INSERT INTO balances (seller_id, mode, available, reserved, updated_at)
+      VALUES (${sellerId}, ${mode}::mode, ${amount}, ${reservedDelta}, ${now})
+      ON CONFLICT (seller_id, mode) DO UPDATE
+      SET available = balances.available + EXCLUDED.available,
+          reserved = balances.reserved + EXCLUDED.reserved,
+          updated_at = EXCLUDED.updated_at`;
+  }
   return tx.balanceTransaction.findUniqueOrThrow({ where: { id: entry.id as string } });
 }
 
