@@ -1,6 +1,7 @@
 import { appendBalanceTransaction, findBalanceDrift, reprocessInboxItem } from "@lm/domain";
 import { useApiTestContext } from "../support/harness";
-import { useTestMerchant } from "../support/merchant-client";
+import { createTestMerchant } from "@lm/testing";
+import { merchantClient, useTestMerchant } from "../support/merchant-client";
 import { paidCharge, processInbox, settleRefunds } from "../support/money";
 
 describe("refunds of paid charges and the balance ledger", () => {
@@ -175,7 +176,7 @@ describe("refunds of paid charges and the balance ledger", () => {
   });
 
   test("when a live key refunds, then 503 acquirer_not_configured and nothing is created", async () => {
-    const live = (await import("../support/merchant-client")).merchantClient(ctx.app, merchant.liveKey);
+    const live = merchantClient(ctx.app, merchant.liveKey);
     const charge = (await live.post("/v1/transactions", { amount: 100 }).expect(201)).body;
 
     const res = await live.post(`/v1/transactions/${charge.id}/refunds`, {});
@@ -185,8 +186,8 @@ describe("refunds of paid charges and the balance ledger", () => {
   });
 
   test("when another store's refund or a malformed id is read, then 404", async () => {
-    const other = await (await import("@lm/testing")).createTestMerchant(ctx.db);
-    const otherClient = (await import("../support/merchant-client")).merchantClient(ctx.app, other.testKey);
+    const other = await createTestMerchant(ctx.db);
+    const otherClient = merchantClient(ctx.app, other.testKey);
     const charge = await paidCharge(ctx, merchant.client, 300);
     const refund = (await merchant.client.post(`/v1/transactions/${charge.id}/refunds`, {}).expect(201)).body;
 
