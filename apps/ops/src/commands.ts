@@ -8,6 +8,7 @@ import { inviteCreate } from "./invite-create";
 import { userCreate } from "./user-create";
 import { sellerCreate } from "./seller-create";
 import { sellerKyc } from "./seller-kyc";
+import { withdrawalList } from "./withdrawal-list";
 
 /** Every command, by the name typed after `npm run ops --`. */
 export const COMMANDS: Record<string, Command> = {
@@ -17,4 +18,5 @@ export const COMMANDS: Record<string, Command> = {
   "invite:create": inviteCreate,
   "user:create": userCreate,
   "acquirer:create": acquirerCreate,
+  "withdrawal:list": withdrawalList,
 };

@@ -54,3 +54,8 @@ export * from "./refunds/find-refunds";
 export * from "./refunds/settle-refund";
 export * from "./refunds/submit-refund";
 export * from "./sellers/seller-profile";
+export * from "./sellers/seller-document";
+export * from "./payout-keys/payout-keys";
+export * from "./withdrawals/withdrawal.serializer";
+export * from "./withdrawals/withdrawal-flow";
+export * from "./withdrawals/find-withdrawals";

@@ -9,7 +9,7 @@ import type { WorkerDeps } from "../deps";
 import { enqueueDueDeliveries } from "./due-deliveries";
 import { enqueueOverdueCharges } from "./overdue-charges";
 import { enqueueStrandedInboxItems } from "./stranded-inbox-items";
-import { enqueueStrandedRefunds } from "./acquirer-submissions";
+import { enqueueStrandedRefunds, enqueueStrandedWithdrawals } from "./acquirer-submissions";
 import { checkBalanceDrift } from "./balance-drift";
 
 /** The sweeps run on every reconciler tick; later issues add theirs here. */
@@ -18,6 +18,7 @@ const SWEEPS: Array<{ name: string; run: (deps: WorkerDeps) => Promise<number> }
   { name: "overdue-charges", run: enqueueOverdueCharges },
   { name: "stranded-inbox-items", run: enqueueStrandedInboxItems },
   { name: "stranded-refunds", run: enqueueStrandedRefunds },
+  { name: "stranded-withdrawals", run: enqueueStrandedWithdrawals },
   { name: "balance-drift", run: checkBalanceDrift },
   { name: "expired-idempotency-keys", run: (deps) => purgeExpiredIdempotencyKeys(deps.db, deps.now()) },
 ];

@@ -83,3 +83,6 @@ export const ACQUIRER_MAX_ATTEMPTS = 5;
 
 /** `failure_reason` of a refund or withdrawal the acquirer never accepted within {@link ACQUIRER_MAX_ATTEMPTS}. */
 export const ACQUIRER_UNAVAILABLE = "acquirer_unavailable";
+
+/** `failure_reason` of a refund or withdrawal the acquirer refused (`NAO_REALIZADO`). */
+export const ACQUIRER_REJECTED = "rejected_by_acquirer";

@@ -1,6 +1,7 @@
 /**
  * Use case: process one stored inbound notification (worker queue `inbox-processing`, DESIGN §5, §7). A refund's
- * outcome (`devolucao`) settles the refund (see refunds/settle-refund.ts). A payment is matched to a charge by `txid`:
+ * outcome (`devolucao`) settles the refund (see refunds/settle-refund.ts), a sent payment's (`pix_enviado`) the
+ * withdrawal (withdrawals/withdrawal-flow.ts), filling the item's `withdrawal_id`. A payment is matched to a charge by `txid`:
  * mode and amount are checked, and the charge is marked `paid` with `transaction.paid`, its fan-out and its `payment`
  * balance transaction in the same database transaction as the inbox item's outcome. A payment that cannot settle a charge is an
  * anomaly recorded on the item's `error`, never dropped. Processing is idempotent: the charge moves only from
@@ -13,7 +14,8 @@ import { enqueueDeliveries } from "../events/record-event";
 import { transitionTransaction } from "../transactions/transaction-events";
 import { SANDBOX_ACQUIRER_SLUG } from "./acquirers";
 import { settleRefund } from "../refunds/settle-refund";
-import { readPixPayment, readRefundOutcome } from "./pix-notification";
+import { settleWithdrawal } from "../withdrawals/withdrawal-flow";
+import { readPayoutOutcome, readPixPayment, readRefundOutcome } from "./pix-notification";
 
 /**
  * Codes recorded on an inbox item's `error` (a detail may follow after `: `): at receipt (`invalid_signature`,
@@ -90,6 +92,19 @@ export async function processInboxItem(deps: UseCaseDeps, inboxItemId: string): 
       return settlement;
     });
     if (settled.error !== null) deps.logger.warn("inbound refund anomaly", { inbox_item_id: item.id, anomaly: settled.result });
+    await enqueueDeliveries(deps, settled.deliveryIds);
+    return settled.result;
+  }
+
+  if (item.event_type === "pix_enviado") {
+    const outcome = readPayoutOutcome(item.raw_body, item.end_to_end_id);
+    if (!outcome) return anomaly(INBOX_ERRORS.malformed, "idEnvio, valor or status missing or malformed");
+    const settled = await inTransaction(deps.db, async (tx) => {
+      const settlement = await settleWithdrawal(tx, outcome, expectedMode, now);
+      await finish(tx, { error: settlement.error, withdrawalId: settlement.withdrawalId });
+      return settlement;
+    });
+    if (settled.error !== null) deps.logger.warn("inbound withdrawal anomaly", { inbox_item_id: item.id, anomaly: settled.result });
     await enqueueDeliveries(deps, settled.deliveryIds);
     return settled.result;
   }

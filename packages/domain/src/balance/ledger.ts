@@ -121,6 +121,8 @@ export async function findBalanceDrift(db: DbClient): Promise<BalanceDrift[]> {
     ), open_amounts AS (
       SELECT seller_id, mode, SUM(amount)::bigint AS total FROM (
         SELECT seller_id, mode, amount FROM refunds WHERE status IN ('pending', 'processing')
+        UNION ALL
+        SELECT seller_id, mode, amount FROM withdrawals WHERE status IN ('pending', 'processing')
       ) o GROUP BY seller_id, mode
     ), scopes AS (
       SELECT seller_id, mode FROM balances UNION SELECT seller_id, mode FROM entries

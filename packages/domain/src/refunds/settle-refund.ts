@@ -6,13 +6,11 @@
  * conditional update taken under the charge row's lock, so a repeated or late outcome changes nothing.
  */
 import type { Prisma, Refund } from "@lm/db";
+import { ACQUIRER_REJECTED } from "../acquirers/acquirer-port";
 import type { RefundOutcome } from "../acquirers/pix-notification";
 import { appendBalanceTransaction, releaseReserved } from "../balance/ledger";
 import { recordTransactionEvent } from "../transactions/transaction-events";
 import { recordRefundEvent } from "./refund-events";
-
-/** `failure_reason` of a refund the acquirer refused. */
-export const REFUND_REJECTED = "rejected_by_acquirer";
 
 /** What settling did: the inbox item's outcome and error, the charge concerned and the deliveries to enqueue. */
 export interface Settlement {
@@ -114,7 +112,7 @@ export async function settleRefund(
   const deliveryIds =
     outcome.status === "succeeded"
       ? await succeedRefund(tx, refund, outcome.returnId, now)
-      : await failRefund(tx, refund, { reason: REFUND_REJECTED, returnId: outcome.returnId }, now);
+      : await failRefund(tx, refund, { reason: ACQUIRER_REJECTED, returnId: outcome.returnId }, now);
   if (deliveryIds === null) return { ...base, result: "already_settled", error: null };
   return { ...base, result: outcome.status, error: null, deliveryIds };
 }
