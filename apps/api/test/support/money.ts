@@ -3,7 +3,7 @@
  * the worker's use cases (inbox processing, refund submission) in the test's process, so a file controls when each
  * step happens.
  */
-import { processInboxItem, submitRefund } from "@lm/domain";
+import { processInboxItem, submitRefund, submitWithdrawal } from "@lm/domain";
 import type { ApiTestContext } from "./harness";
 import { chargeBody, type MerchantClient } from "./merchant-client";
 
@@ -36,5 +36,12 @@ export async function paidCharge(ctx: ApiTestContext, client: MerchantClient, am
 export async function settleRefunds(ctx: ApiTestContext): Promise<void> {
   const waiting = await ctx.db.refund.findMany({ where: { status: { in: ["pending", "processing"] } }, orderBy: { id: "asc" } });
   for (const refund of waiting) await submitRefund(ctx.deps, refund.id);
+  await processInbox(ctx);
+}
+
+/** Submits every withdrawal waiting for the acquirer to the sandbox, then processes the sandbox's answers. */
+export async function settleWithdrawals(ctx: ApiTestContext): Promise<void> {
+  const waiting = await ctx.db.withdrawal.findMany({ where: { status: { in: ["pending", "processing"] } }, orderBy: { id: "asc" } });
+  for (const withdrawal of waiting) await submitWithdrawal(ctx.deps, withdrawal.id);
   await processInbox(ctx);
 }
