@@ -110,38 +110,41 @@ export interface BalanceDrift extends BalanceScope {
 }
 
 /**
- * Compares every running total with the sum of its entries (and `reserved` with its open refunds and withdrawals)
- * for the reconciler's drift check (DESIGN §7). A full scan: meant for the periodic check, never a request.
+ * Compares running totals with the sum of their entries (and `reserved` with their open refunds and withdrawals), for
+ * the reconciler's drift check (DESIGN §7). Never a request's work.
+ * @param options.since - only the balances changed since then (the reconciler's periodic check: its cost follows the
+ *   activity, not the ledger's size); without it, every balance, and entries that have no balance row
  * @returns the balances that drifted (empty when all agree)
  */
-export async function findBalanceDrift(db: DbClient): Promise<BalanceDrift[]> {
+export async function findBalanceDrift(db: DbClient, options: { since?: Date } = {}): Promise<BalanceDrift[]> {
+  const since = options.since ?? null;
   const rows = await db.$queryRaw<Array<{ seller_id: string; mode: "live" | "test"; available: bigint; entries_sum: bigint; reserved: bigint; open_sum: bigint }>>`
-    WITH entries AS (
-      SELECT seller_id, mode, SUM(amount)::bigint AS total FROM balance_transactions GROUP BY seller_id, mode
-    ), open_amounts AS (
-      SELECT seller_id, mode, SUM(amount)::bigint AS total FROM (
-        SELECT seller_id, mode, amount FROM refunds WHERE status IN ('pending', 'processing')
-        UNION ALL
-        SELECT seller_id, mode, amount FROM withdrawals WHERE status IN ('pending', 'processing')
-      ) o GROUP BY seller_id, mode
-    ), scopes AS (
-      SELECT seller_id, mode FROM balances UNION SELECT seller_id, mode FROM entries
+    WITH scopes AS (
+      SELECT seller_id, mode FROM balances WHERE ${since}::timestamptz IS NULL OR updated_at >= ${since}::timestamptz
+      UNION
+      SELECT DISTINCT seller_id, mode FROM balance_transactions WHERE ${since}::timestamptz IS NULL
     )
-    SELECT s.seller_id, s.mode, COALESCE(b.available, 0) AS available, COALESCE(e.total, 0) AS entries_sum,
-           COALESCE(b.reserved, 0) AS reserved, COALESCE(o.total, 0) AS open_sum
+    SELECT s.seller_id, s.mode,
+      COALESCE(b.available, 0) AS available,
+      (SELECT COALESCE(SUM(amount), 0)::bigint FROM balance_transactions e WHERE e.seller_id = s.seller_id AND e.mode = s.mode) AS entries_sum,
+      COALESCE(b.reserved, 0) AS reserved,
+      (SELECT COALESCE(SUM(amount), 0)::bigint FROM (
+         SELECT amount FROM refunds r WHERE r.seller_id = s.seller_id AND r.mode = s.mode AND r.status IN ('pending', 'processing')
+         UNION ALL
+         SELECT amount FROM withdrawals w WHERE w.seller_id = s.seller_id AND w.mode = s.mode AND w.status IN ('pending', 'processing')
+       ) o) AS open_sum
     FROM scopes s
-    LEFT JOIN balances b ON b.seller_id = s.seller_id AND b.mode = s.mode
-    LEFT JOIN entries e ON e.seller_id = s.seller_id AND e.mode = s.mode
-    LEFT JOIN open_amounts o ON o.seller_id = s.seller_id AND o.mode = s.mode
-    WHERE COALESCE(b.available, 0) <> COALESCE(e.total, 0) OR COALESCE(b.reserved, 0) <> COALESCE(o.total, 0)`;
-  return rows.map((row) => ({
-    sellerId: row.seller_id,
-    mode: row.mode,
-    available: Number(row.available),
-    entriesSum: Number(row.entries_sum),
-    reserved: Number(row.reserved),
-    openSum: Number(row.open_sum),
-  }));
+    LEFT JOIN balances b ON b.seller_id = s.seller_id AND b.mode = s.mode`;
+  return rows
+    .map((row) => ({
+      sellerId: row.seller_id,
+      mode: row.mode,
+      available: Number(row.available),
+      entriesSum: Number(row.entries_sum),
+      reserved: Number(row.reserved),
+      openSum: Number(row.open_sum),
+    }))
+    .filter((row) => row.available !== row.entriesSum || row.reserved !== row.openSum);
 }
 
 /**
