@@ -9,13 +9,16 @@ import { ACQUIRER_MAX_ATTEMPTS } from "@lm/domain";
 import type { WorkerDeps } from "../deps";
 import { offerRows, putFailedJobsBack } from "./offer-rows";
 
+/** What these sweeps use of the worker's dependencies. */
+type SweepDeps = Pick<WorkerDeps, "db" | "producer" | "now">;
+
 /** Most rows offered per tick, oldest first. */
 const BATCH_SIZE = 1000;
 /** Rows younger than this are left to the job enqueued at creation, ms. */
 const GRACE_MS = 60_000;
 
 /** The rows of either table that wait for the acquirer and were left alone for {@link GRACE_MS}. */
-function waitingForAcquirer(deps: WorkerDeps) {
+function waitingForAcquirer(deps: SweepDeps) {
   return {
     where: {
       status: { in: ["pending" as const, "processing" as const] },
@@ -33,7 +36,7 @@ function waitingForAcquirer(deps: WorkerDeps) {
  * Offers the refunds that wait for the acquirer to the `refund-submission` queue.
  * @returns how many were offered
  */
-export async function enqueueStrandedRefunds(deps: WorkerDeps): Promise<number> {
+export async function enqueueStrandedRefunds(deps: SweepDeps): Promise<number> {
   await putFailedJobsBack(deps, "refund-submission");
   const stranded = await deps.db.refund.findMany(waitingForAcquirer(deps));
   return offerRows(deps, "refund-submission", stranded.map(({ id }) => id), (refundId) => ({ refundId }));
@@ -43,7 +46,7 @@ export async function enqueueStrandedRefunds(deps: WorkerDeps): Promise<number> 
  * Offers the withdrawals that wait for the acquirer to the `withdrawal-submission` queue.
  * @returns how many were offered
  */
-export async function enqueueStrandedWithdrawals(deps: WorkerDeps): Promise<number> {
+export async function enqueueStrandedWithdrawals(deps: SweepDeps): Promise<number> {
   await putFailedJobsBack(deps, "withdrawal-submission");
   const stranded = await deps.db.withdrawal.findMany(waitingForAcquirer(deps));
   return offerRows(deps, "withdrawal-submission", stranded.map(({ id }) => id), (withdrawalId) => ({ withdrawalId }));
