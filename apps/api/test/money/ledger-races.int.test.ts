@@ -1,4 +1,4 @@
-import { appendBalanceTransaction, findBalanceDrift } from "@lm/domain";
+import { appendBalanceTransaction, findBalanceDrift, submitRefund } from "@lm/domain";
 import { createTestMerchant } from "@lm/testing";
 import { useApiTestContext } from "../support/harness";
 import { merchantClient, type MerchantClient } from "../support/merchant-client";
@@ -62,6 +62,25 @@ describe("the ledger under concurrent writers (real PostgreSQL)", () => {
     await ctx.db.$transaction((tx) =>
       appendBalanceTransaction(tx, { sellerId, mode: "test", type: "withdrawal_reversal", amount: 1000, sourceId: `wd_race_${charge.id}`, now: new Date() }),
     );
+  });
+
+  test("when refunds race the failure of a full refund of the same charge, then the remainder frees up without ever refunding more than was paid", async () => {
+    const { client } = await freshMerchant(ctx);
+    const charge = await paidCharge(ctx, client, 1013);
+    const full = (await client.post(`/v1/transactions/${charge.id}/refunds`, {}).expect(201)).body;
+    await submitRefund(ctx.deps, full.id);
+
+    const [replies] = await Promise.all([
+      Promise.all(Array.from({ length: 20 }, () => client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 100 }))),
+      processInbox(ctx),
+    ]);
+
+    expect((await client.get(`/v1/refunds/${full.id}`)).body.status).toBe("failed");
+    const created = replies.filter((r) => r.status === 201).length;
+    expect(replies.filter((r) => r.status !== 201).map((r) => r.body.error.code)).toEqual(Array(20 - created).fill("invalid_state"));
+    expect(created).toBeLessThanOrEqual(10);
+    expect((await client.get(`/v1/transactions/${charge.id}`)).body.amount_refunded).toBe(created * 100);
+    expect((await client.get("/v1/balance")).body).toMatchObject({ available: 1013 - created * 100, reserved: created * 100 });
   });
 
   test("when the races are over, then every running total equals the sum of its entries and none is negative", async () => {
