@@ -23,8 +23,8 @@ export function listBalanceTransactions(db: DbClient, scope: BalanceScope, page:
   });
 }
 
-/** The balance scope of an API key: its store's seller, in the key's mode. */
-export async function merchantBalanceScope(db: DbClient, scope: MerchantScope): Promise<BalanceScope> {
+/** The seller and mode an API key acts for (its store's seller, the key's mode): the scope of balances and withdrawals. */
+export async function merchantSellerScope(db: DbClient, scope: MerchantScope): Promise<BalanceScope> {
   const store = await db.store.findUniqueOrThrow({ where: { id: scope.storeId } });
   return { sellerId: store.seller_id, mode: scope.mode };
 }

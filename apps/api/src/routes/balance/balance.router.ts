@@ -3,18 +3,18 @@
  * (`test` by default), with an API key for the key's mode. The balance is one row (the running total).
  */
 import { Router, type Response } from "express";
-import { getBalance, listBalanceTransactions, merchantBalanceScope, serializeBalanceTransaction, type BalanceScope } from "@lm/domain";
+import { getBalance, listBalanceTransactions, merchantSellerScope, serializeBalanceTransaction, type BalanceScope } from "@lm/domain";
 import type { AppDeps } from "../../deps";
 import { merchantOf } from "../../http/api-key-auth";
 import { panelSellerId, requireSession } from "../../http/auth";
-import { listPage, listQuerySchema } from "../../http/list";
+import { listPage, listQuerySchema, type ListQuery } from "../../http/list";
 import { validate } from "../../http/validate";
 import { panelBalanceSchema, panelBalanceTransactionsSchema } from "./balance.schemas";
 
 const merchantListSchema = listQuerySchema();
 
 /** The list reply of `scope`'s balance transactions for a validated `page` query. */
-function balanceTransactionsPage(deps: AppDeps, scope: BalanceScope, page: Parameters<typeof listPage>[0]) {
+function balanceTransactionsPage(deps: AppDeps, scope: BalanceScope, page: ListQuery) {
   return listPage(page, "balanceTransaction", (args) => listBalanceTransactions(deps.db, scope, args), serializeBalanceTransaction);
 }
 
@@ -42,12 +42,12 @@ export function merchantBalanceRouter(deps: AppDeps): Router {
   const router = Router();
 
   router.get("/", async (_req, res) => {
-    res.json(await getBalance(deps.db, await merchantBalanceScope(deps.db, merchantOf(res))));
+    res.json(await getBalance(deps.db, await merchantSellerScope(deps.db, merchantOf(res))));
   });
 
   router.get("/transactions", async (req, res) => {
     const page = validate(merchantListSchema, req.query);
-    res.json(await balanceTransactionsPage(deps, await merchantBalanceScope(deps.db, merchantOf(res)), page));
+    res.json(await balanceTransactionsPage(deps, await merchantSellerScope(deps.db, merchantOf(res)), page));
   });
 
   return router;

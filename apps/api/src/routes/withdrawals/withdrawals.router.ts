@@ -10,7 +10,7 @@ import {
   isId,
   listWithdrawals,
   listWithdrawalsForOps,
-  merchantBalanceScope,
+  merchantSellerScope,
   serializeWithdrawal,
   validationFailed,
   type MerchantScope,
@@ -79,12 +79,12 @@ export function merchantWithdrawalsRouter(deps: AppDeps): Router {
 
   router.get("/", async (req, res) => {
     const { status, ...page } = validate(merchantListWithdrawalsSchema, req.query);
-    const scope = await merchantBalanceScope(deps.db, merchantOf(res));
+    const scope = await merchantSellerScope(deps.db, merchantOf(res));
     res.json(await listPage(page, "withdrawal", (args) => listWithdrawals(deps.db, scope, { status }, args), serializeWithdrawal));
   });
 
   router.get("/:id", async (req, res) => {
-    const scope = await merchantBalanceScope(deps.db, merchantOf(res));
+    const scope = await merchantSellerScope(deps.db, merchantOf(res));
     res.json(serializeWithdrawal(await findWithdrawal(deps.db, scope, req.params.id)));
   });
 
