@@ -1,4 +1,4 @@
-import { appendBalanceTransaction, findBalanceDrift, reprocessInboxItem } from "@lm/domain";
+import { appendBalanceTransaction, findBalanceDrift, postSandboxNotification, reprocessInboxItem } from "@lm/domain";
 import { useApiTestContext } from "../support/harness";
 import { createTestMerchant } from "@lm/testing";
 import { merchantClient, useTestMerchant } from "../support/merchant-client";
@@ -117,6 +117,23 @@ describe("refunds of paid charges and the balance ledger", () => {
     expect(results).toEqual(["already_settled"]);
     expect((await merchant.client.get("/v1/balance")).body).toEqual(before);
     expect(await ctx.db.balanceTransaction.count({ where: { source_id: refund.id } })).toBe(2);
+  });
+
+  test("when the acquirer later reports a failed refund as returned, then nothing moves and the inbox item records conflicting_outcome", async () => {
+    const charge = await paidCharge(ctx, merchant.client, 2000);
+    const refund = (await merchant.client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 1313 }).expect(201)).body;
+    await settleRefunds(ctx);
+    const before = (await merchant.client.get("/v1/balance")).body;
+
+    await postSandboxNotification(ctx.deps, {
+      pix: [{ endToEndId: "E-late", txid: "T", valor: "20.00", horario: new Date().toISOString(), devolucoes: [{ id: refund.id, rtrId: "D-late", valor: "13.13", status: "DEVOLVIDO" }] }],
+    });
+    const results = await processInbox(ctx);
+
+    expect(results).toEqual(["conflicting_outcome"]);
+    expect(await ctx.db.inboxItem.findFirstOrThrow({ where: { end_to_end_id: "D-late" } })).toMatchObject({ error: "conflicting_outcome: failed", transaction_id: charge.id });
+    expect((await merchant.client.get("/v1/balance")).body).toEqual(before);
+    expect((await merchant.client.get(`/v1/refunds/${refund.id}`)).body.status).toBe("failed");
   });
 
   test("when a refund repeats its Idempotency-Key, then the first reply comes back and only one refund exists", async () => {

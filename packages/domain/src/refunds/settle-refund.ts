@@ -22,6 +22,23 @@ export interface Settlement {
   deliveryIds: string[];
 }
 
+/**
+ * The outcome of a repeated or late notification for a refund or withdrawal already settled: nothing changes, but an
+ * outcome that contradicts the stored one (money moved after we gave up, or the other way round) is an anomaly for
+ * operators (`conflicting_outcome: <stored status>`).
+ * @param reported - what the acquirer reports now; `stored` - the row's final status
+ */
+export function alreadySettled<T extends { deliveryIds: string[] }>(
+  base: T,
+  reported: "succeeded" | "failed",
+  stored: string,
+): T & Settlement {
+  const agrees = reported === "failed" ? stored === "failed" : stored === "succeeded" || stored === "completed";
+  return agrees
+    ? { ...base, result: "already_settled", error: null }
+    : { ...base, result: "conflicting_outcome", error: `conflicting_outcome: ${stored}` };
+}
+
 async function lockCharge(tx: Prisma.TransactionClient, transactionId: string): Promise<void> {
   await tx.$queryRaw`SELECT id FROM transactions WHERE id = ${transactionId} FOR UPDATE`;
 }
@@ -113,6 +130,6 @@ export async function settleRefund(
     outcome.status === "succeeded"
       ? await succeedRefund(tx, refund, outcome.returnId, now)
       : await failRefund(tx, refund, { reason: ACQUIRER_REJECTED, returnId: outcome.returnId }, now);
-  if (deliveryIds === null) return { ...base, result: "already_settled", error: null };
+  if (deliveryIds === null) return alreadySettled(base, outcome.status, (await tx.refund.findUniqueOrThrow({ where: { id: refund.id } })).status);
   return { ...base, result: outcome.status, error: null, deliveryIds };
 }

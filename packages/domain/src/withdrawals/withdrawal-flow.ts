@@ -23,7 +23,7 @@ import type { SubscribableEventType } from "../events/event-types";
 import { enqueueDeliveries, recordEvent } from "../events/record-event";
 import { newId } from "../ids";
 import { findPayoutKey } from "../payout-keys/payout-keys";
-import type { Settlement } from "../refunds/settle-refund";
+import { alreadySettled, type Settlement } from "../refunds/settle-refund";
 import { sellerDocumentDigits } from "../sellers/seller-document";
 import { serializeWithdrawal, type WithdrawalWithKey } from "./withdrawal.serializer";
 
@@ -228,6 +228,8 @@ export async function settleWithdrawal(
   } else {
     deliveryIds = await failWithdrawal(tx, withdrawal.id, { reason: ACQUIRER_REJECTED, endToEndId: outcome.endToEndId }, now);
   }
-  if (deliveryIds === null) return { ...base, result: "already_settled", error: null };
+  if (deliveryIds === null) {
+    return alreadySettled(base, outcome.status, (await tx.withdrawal.findUniqueOrThrow({ where: { id: withdrawal.id } })).status);
+  }
   return { ...base, result: outcome.status === "succeeded" ? "completed" : "failed", error: null, deliveryIds };
 }
