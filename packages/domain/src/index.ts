@@ -59,3 +59,4 @@ export * from "./payout-keys/payout-keys";
 export * from "./withdrawals/withdrawal.serializer";
 export * from "./withdrawals/withdrawal-flow";
 export * from "./withdrawals/find-withdrawals";
+export * from "./acquirers/acquirer-attempt";

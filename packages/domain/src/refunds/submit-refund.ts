@@ -5,10 +5,9 @@
  * Each attempt is claimed by a conditional update of `submit_attempts`, so two workers never send at once, and the
  * request is idempotent on the refund id at the acquirer, so a crash between sending and recording never refunds twice.
  */
-import { inTransaction } from "@lm/db";
-import { ACQUIRER_MAX_ATTEMPTS, ACQUIRER_UNAVAILABLE, acquirerFor } from "../acquirers/acquirer-port";
+import { attemptAcquirerRequest } from "../acquirers/acquirer-attempt";
+import { acquirerFor } from "../acquirers/acquirer-port";
 import type { UseCaseDeps } from "../deps";
-import { enqueueDeliveries } from "../events/record-event";
 import { failRefund } from "./settle-refund";
 
 /** Enqueues `refund-submission` jobs (job id = refund id); a Redis failure is logged, the reconciler retries. */
@@ -39,30 +38,32 @@ export async function submitRefund(deps: UseCaseDeps, refundId: string): Promise
     data: { status: "processing", submit_attempts: { increment: 1 }, updated_at: now },
   });
   if (claimed.count === 0) return "skipped";
-  const attempt = refund.submit_attempts + 1;
   const charge = refund.transaction;
-  try {
-    const acquirer = acquirerFor(deps, refund.mode);
-    if (!acquirer || charge.payment_end_to_end_id === null) throw new Error(`no acquirer can refund this ${refund.mode} charge`);
-    const { returnId } = await acquirer.refundPix({
-      refundId: refund.id,
-      paymentEndToEndId: charge.payment_end_to_end_id,
-      txid: charge.txid,
-      paymentAmount: charge.payment_amount ?? charge.amount,
-      amount: refund.amount,
-      reason: refund.reason,
-      createdAt: refund.created_at,
-    });
-    // The outcome may have settled it already (the sandbox answers at once); it then carries the same id.
-    await deps.db.refund.updateMany({ where: { id: refund.id, end_to_end_id: null }, data: { end_to_end_id: returnId, submit_error: null } });
-    return "sent";
-  } catch (err) {
-    const message = err instanceof Error ? err.message.slice(0, 500) : "unknown error";
-    await deps.db.refund.update({ where: { id: refund.id }, data: { submit_error: message } });
-    if (attempt < ACQUIRER_MAX_ATTEMPTS) throw err;
-    const deliveryIds = await inTransaction(deps.db, (tx) => failRefund(tx, refund, { reason: ACQUIRER_UNAVAILABLE }, deps.now()));
-    deps.logger.warn("refund failed: the acquirer never accepted it", { refund_id: refund.id, attempts: attempt });
-    await enqueueDeliveries(deps, deliveryIds ?? []);
-    return "failed";
-  }
+  return attemptAcquirerRequest(deps, {
+    kind: "refund",
+    id: refund.id,
+    attempt: refund.submit_attempts + 1,
+    async send() {
+      const acquirer = acquirerFor(deps, refund.mode);
+      if (!acquirer || charge.payment_end_to_end_id === null) throw new Error(`no acquirer can refund this ${refund.mode} charge`);
+      const { returnId } = await acquirer.refundPix({
+        refundId: refund.id,
+        paymentEndToEndId: charge.payment_end_to_end_id,
+        txid: charge.txid,
+        paymentAmount: charge.payment_amount ?? charge.amount,
+        amount: refund.amount,
+        reason: refund.reason,
+        createdAt: refund.created_at,
+      });
+      return returnId;
+    },
+    async accepted(returnId) {
+      // The outcome may have settled it already (the sandbox answers at once); it then carries the same id.
+      await deps.db.refund.updateMany({ where: { id: refund.id, end_to_end_id: null }, data: { end_to_end_id: returnId, submit_error: null } });
+    },
+    async refused(message) {
+      await deps.db.refund.update({ where: { id: refund.id }, data: { submit_error: message } });
+    },
+    fail: (tx, reason) => failRefund(tx, refund, { reason }, deps.now()),
+  });
 }

@@ -14,7 +14,8 @@
  *    (`withdrawal.completed`, the reserve released) or fails it (`withdrawal.failed` and a `withdrawal_reversal`).
  */
 import { inTransaction, type Prisma } from "@lm/db";
-import { ACQUIRER_MAX_ATTEMPTS, ACQUIRER_REJECTED, ACQUIRER_UNAVAILABLE, acquirerFor, requireAcquirer } from "../acquirers/acquirer-port";
+import { attemptAcquirerRequest } from "../acquirers/acquirer-attempt";
+import { ACQUIRER_MAX_ATTEMPTS, ACQUIRER_REJECTED, acquirerFor, requireAcquirer } from "../acquirers/acquirer-port";
 import type { PayoutOutcome } from "../acquirers/pix-notification";
 import { appendBalanceTransaction, releaseReserved } from "../balance/ledger";
 import type { UseCaseDeps } from "../deps";
@@ -170,30 +171,32 @@ export async function submitWithdrawal(deps: UseCaseDeps, withdrawalId: string):
   });
   if (claimed === null) return "skipped";
   await enqueueDeliveries(deps, claimed);
-  const attempt = withdrawal.submit_attempts + 1;
-  try {
-    const acquirer = acquirerFor(deps, withdrawal.mode);
-    if (!acquirer) throw new Error(`no acquirer moves ${withdrawal.mode} money`);
-    const { payout_key: key } = withdrawal;
-    const value = key.key ?? (await sellerDocumentDigits(deps.db, withdrawal.seller_id));
-    const { endToEndId } = await acquirer.sendPixPayment({
-      withdrawalId: withdrawal.id,
-      key: { type: key.type, value },
-      amount: withdrawal.amount,
-      createdAt: withdrawal.created_at,
-    });
-    // The outcome may have settled it already (the sandbox answers at once); it then carries the same id.
-    await deps.db.withdrawal.updateMany({ where: { id: withdrawal.id, end_to_end_id: null }, data: { end_to_end_id: endToEndId, submit_error: null } });
-    return "sent";
-  } catch (err) {
-    const message = err instanceof Error ? err.message.slice(0, 500) : "unknown error";
-    await deps.db.withdrawal.update({ where: { id: withdrawal.id }, data: { submit_error: message } });
-    if (attempt < ACQUIRER_MAX_ATTEMPTS) throw err;
-    const deliveryIds = await inTransaction(deps.db, (tx) => failWithdrawal(tx, withdrawal.id, { reason: ACQUIRER_UNAVAILABLE }, deps.now()));
-    deps.logger.warn("withdrawal failed: the acquirer never accepted it", { withdrawal_id: withdrawal.id, attempts: attempt });
-    await enqueueDeliveries(deps, deliveryIds ?? []);
-    return "failed";
-  }
+  return attemptAcquirerRequest(deps, {
+    kind: "withdrawal",
+    id: withdrawal.id,
+    attempt: withdrawal.submit_attempts + 1,
+    async send() {
+      const acquirer = acquirerFor(deps, withdrawal.mode);
+      if (!acquirer) throw new Error(`no acquirer moves ${withdrawal.mode} money`);
+      const { payout_key: key } = withdrawal;
+      const value = key.key ?? (await sellerDocumentDigits(deps.db, withdrawal.seller_id));
+      const { endToEndId } = await acquirer.sendPixPayment({
+        withdrawalId: withdrawal.id,
+        key: { type: key.type, value },
+        amount: withdrawal.amount,
+        createdAt: withdrawal.created_at,
+      });
+      return endToEndId;
+    },
+    async accepted(endToEndId) {
+      // The outcome may have settled it already (the sandbox answers at once); it then carries the same id.
+      await deps.db.withdrawal.updateMany({ where: { id: withdrawal.id, end_to_end_id: null }, data: { end_to_end_id: endToEndId, submit_error: null } });
+    },
+    async refused(message) {
+      await deps.db.withdrawal.update({ where: { id: withdrawal.id }, data: { submit_error: message } });
+    },
+    fail: (tx, reason) => failWithdrawal(tx, withdrawal.id, { reason }, deps.now()),
+  });
 }
 
 /**
