@@ -1,4 +1,4 @@
-import { appendBalanceTransaction, findBalanceDrift, postSandboxNotification, reprocessInboxItem } from "@lm/domain";
+import { appendBalanceTransaction, findBalanceDrift, newId, postSandboxNotification, reprocessInboxItem, submitRefund } from "@lm/domain";
 import { useApiTestContext } from "../support/harness";
 import { createTestMerchant } from "@lm/testing";
 import { merchantClient, useTestMerchant } from "../support/merchant-client";
@@ -200,6 +200,28 @@ describe("refunds of paid charges and the balance ledger", () => {
 
     expect(res.status).toBe(503);
     expect(res.body.error).toMatchObject({ type: "acquirer_error", code: "acquirer_not_configured" });
+  });
+
+  test("when the acquirer never accepts a refund, then the fifth failed request fails it with acquirer_unavailable and puts the money back", async () => {
+    // A live refund written directly (no live acquirer exists, so every request fails as an unreachable one would).
+    const live = merchantClient(ctx.app, merchant.liveKey);
+    const charge = (await live.post("/v1/transactions", { amount: 900 }).expect(201)).body;
+    const now = new Date();
+    const refundId = newId("refund");
+    await ctx.db.$transaction(async (tx) => {
+      await tx.transaction.update({ where: { id: charge.id }, data: { status: "paid", paid_at: now, payment_end_to_end_id: `E-live-${refundId}`, payment_amount: 900, amount_refunded: 900 } });
+      await appendBalanceTransaction(tx, { sellerId: merchant.sellerId, mode: "live", type: "payment", amount: 900, sourceId: charge.id, now });
+      await tx.refund.create({ data: { id: refundId, transaction_id: charge.id, store_id: merchant.storeId, seller_id: merchant.sellerId, mode: "live", amount: 900 } });
+      await appendBalanceTransaction(tx, { sellerId: merchant.sellerId, mode: "live", type: "refund", amount: -900, sourceId: refundId, reservedDelta: 900, now });
+    });
+
+    const outcomes: string[] = [];
+    for (let attempt = 1; attempt <= 5; attempt++) outcomes.push(await submitRefund(ctx.deps, refundId).catch(() => "threw"));
+
+    expect(outcomes).toEqual(["threw", "threw", "threw", "threw", "failed"]);
+    expect(await ctx.db.refund.findUniqueOrThrow({ where: { id: refundId } })).toMatchObject({ status: "failed", failure_reason: "acquirer_unavailable", submit_attempts: 5 });
+    expect((await live.get(`/v1/transactions/${charge.id}`)).body).toMatchObject({ status: "paid", amount_refunded: 0 });
+    expect((await live.get("/v1/balance")).body).toMatchObject({ available: 900, reserved: 0 });
   });
 
   test("when another store's refund or a malformed id is read, then 404", async () => {
