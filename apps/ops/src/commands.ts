@@ -9,6 +9,7 @@ import { inviteCreate } from "./invite-create";
 import { userCreate } from "./user-create";
 import { sellerCreate } from "./seller-create";
 import { sellerKyc } from "./seller-kyc";
+import { withdrawalList } from "./withdrawal-list";
 
 /** Every command, by the name typed after `npm run ops --`. */
 export const COMMANDS: Record<string, Command> = {
@@ -19,4 +20,5 @@ export const COMMANDS: Record<string, Command> = {
   "user:create": userCreate,
   "acquirer:create": acquirerCreate,
   "documents:encrypt": documentsEncrypt,
+  "withdrawal:list": withdrawalList,
 };

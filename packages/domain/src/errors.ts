@@ -41,6 +41,8 @@ export const ERROR_CATALOG = {
   internal_error: { status: 500, type: "internal_error" },
   /** PostgreSQL is down or unreachable for now; the reply carries `Retry-After` (issue 10 item 8). */
   service_unavailable: { status: 503, type: "internal_error" },
+  /** No acquirer is configured for live mode: live refunds and withdrawals are refused at creation (DESIGN §7). */
+  acquirer_not_configured: { status: 503, type: "acquirer_error" },
 } as const satisfies Record<string, { status: number; type: ErrorType }>;
 
 /** Every error code the service can answer with. */

@@ -5,7 +5,7 @@
  */
 import { randomBytes, randomInt } from "node:crypto";
 import type { Db, Event, Prisma, Store, Transaction, WebhookDelivery, WebhookEndpoint } from "@lm/db";
-import { documentLookupHash, encryptDocument, encryptSecret, generateWebhookSecret, newId } from "@lm/domain";
+import { documentLookupHash, encryptDocument, encryptSecret, generateWebhookSecret, maskTaxDocument, newId } from "@lm/domain";
 
 /** A seller and its store; `postbackSecret` is null when the store has none configured. */
 export async function createStoreRow(
@@ -23,6 +23,7 @@ export async function createStoreRow(
       legal_name: "Loja Teste",
       document: encryptDocument(encryptionKey, digits, sellerId),
       document_hash: documentLookupHash(encryptionKey, digits),
+      document_masked: maskTaxDocument(digits),
     },
   });
   const store = await db.store.create({

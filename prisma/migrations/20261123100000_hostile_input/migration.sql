@@ -6,7 +6,15 @@
 DROP INDEX "sellers_document_key";
 
 -- AlterTable
-ALTER TABLE "sellers" ADD COLUMN     "document_hash" TEXT;
+ALTER TABLE "sellers" ADD COLUMN     "document_hash" TEXT,
+ADD COLUMN     "document_masked" TEXT;
+
+-- The masked form of every seller's document (still digits here), as maskTaxDocument writes it.
+UPDATE "sellers" SET "document_masked" = CASE length("document")
+    WHEN 11 THEN '***.' || substr("document", 4, 3) || '.' || substr("document", 7, 3) || '-**'
+    WHEN 14 THEN '**.' || substr("document", 3, 3) || '.' || substr("document", 6, 3) || '/' || substr("document", 9, 4) || '-**'
+  END;
+ALTER TABLE "sellers" ALTER COLUMN "document_masked" SET NOT NULL;
 
 -- AlterTable
 ALTER TABLE "transactions" ADD COLUMN     "customer_document_masked" TEXT,

@@ -28,6 +28,11 @@ import { postbackSecretRouter } from "./postback-secret/postback-secret.router";
 import { eventTypesRouter } from "./event-types/event-types.router";
 import { webhookDeliveriesRouter } from "./webhook-endpoints/webhook-deliveries.router";
 import { webhookEndpointsRouter } from "./webhook-endpoints/webhook-endpoints.router";
+import { merchantSellerRouter, panelSellerRouter } from "./seller/seller.router";
+import { merchantBalanceRouter, panelBalanceRouter } from "./balance/balance.router";
+import { refundsRouter, transactionRefundsRouter } from "./refunds/refunds.router";
+import { payoutKeysRouter } from "./payout-keys/payout-keys.router";
+import { merchantWithdrawalsRouter, opsWithdrawalsRouter, panelWithdrawalsRouter } from "./withdrawals/withdrawals.router";
 
 /** Mounts the routers on `app`. */
 export function mountRoutes(app: Express, deps: AppDeps): void {
@@ -49,10 +54,19 @@ export function mountRoutes(app: Express, deps: AppDeps): void {
   app.use(eventTypesRouter(deps));
   app.use(webhookEndpointsRouter(deps));
   app.use(webhookDeliveriesRouter(deps, panelLimits));
+  app.use(panelSellerRouter(deps));
+  app.use(panelBalanceRouter(deps));
+  app.use(payoutKeysRouter(deps));
+  app.use(panelWithdrawalsRouter(deps));
   const merchant = [requireApiKey(deps), apiKeyRateLimit(deps)];
-  app.use("/v1/transactions", ...merchant, transactionsRouter(deps));
+  app.use("/v1/transactions", ...merchant, transactionsRouter(deps), transactionRefundsRouter(deps));
+  app.use("/v1/refunds", ...merchant, refundsRouter(deps));
+  app.use("/v1/balance", ...merchant, merchantBalanceRouter(deps));
+  app.use("/v1/seller", ...merchant, merchantSellerRouter(deps));
+  app.use("/v1/withdrawals", ...merchant, merchantWithdrawalsRouter(deps));
   app.use("/v1/events", ...merchant, eventsRouter(deps));
   app.use("/v1/ops/inbox", requireSession(deps), requireRole("ops"), opsInboxRouter(deps));
+  app.use("/v1/ops/withdrawals", requireSession(deps), requireRole("ops"), opsWithdrawalsRouter(deps));
   app.use(apiKeysRouter(deps));
   app.use(postbackSecretRouter(deps));
 }

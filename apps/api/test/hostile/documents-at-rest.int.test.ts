@@ -8,6 +8,7 @@ import {
   decryptDocument,
   documentLookupHash,
   encryptClearDocuments,
+  maskTaxDocument,
   newId,
   processInboxItem,
   readSellerDocument,
@@ -64,7 +65,7 @@ describe("documents at rest", () => {
   test("when rows were written in clear before encryption, then documents:encrypt encrypts them once and replies stay the same", async () => {
     const cpf = generateCpf();
     const sellerId = newId("seller");
-    await ctx.db.seller.create({ data: { id: sellerId, legal_name: "Antiga", document: cpf } });
+    await ctx.db.seller.create({ data: { id: sellerId, legal_name: "Antiga", document: cpf, document_masked: maskTaxDocument(cpf) } });
     const created = await merchant.client.post("/v1/transactions", chargeBody()).expect(201);
     await ctx.db.transaction.update({ where: { id: created.body.id }, data: { customer_document: "52998224725" } });
 

@@ -19,6 +19,7 @@ describe("POST /v1/transactions", () => {
       status: "pending",
       mode: "test",
       amount: 1050,
+      amount_refunded: 0,
       currency: "BRL",
       description: "Pedido 1234",
       external_id: "order-1",

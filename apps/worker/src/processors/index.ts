@@ -9,6 +9,8 @@ import { processWebhookDelivery } from "./webhook-delivery.processor";
 import { chargeExpiryProcessor } from "./charge-expiry.processor";
 import { inboxProcessingProcessor } from "./inbox-processing.processor";
 import { keyRevocationProcessor } from "./key-revocation.processor";
+import { refundSubmissionProcessor } from "./refund-submission.processor";
+import { withdrawalSubmissionProcessor } from "./withdrawal-submission.processor";
 
 /** Handles one job's payload. Throwing makes BullMQ record the job as failed. */
 export type Processor<N extends QueueName> = (deps: WorkerDeps, data: JobPayloads[N]) => Promise<void>;
@@ -22,4 +24,6 @@ export const PROCESSORS: { [N in QueueName]?: Processor<N> } = {
   "charge-expiry": chargeExpiryProcessor,
   "inbox-processing": inboxProcessingProcessor,
   "key-revocation": keyRevocationProcessor,
+  "refund-submission": refundSubmissionProcessor,
+  "withdrawal-submission": withdrawalSubmissionProcessor,
 };

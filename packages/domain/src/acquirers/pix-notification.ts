@@ -2,9 +2,14 @@
  * The inbound notification body: the central bank's Pix webhook shape (Bacen Pix API, `POST {webhookUrl}/pix`):
  * `{pix: [{endToEndId, txid, valor, horario, infoPagador?, devolucoes?}]}`, one item per payment. Acquirers commonly
  * add the payer (`pagador: {nome, cpf | cnpj}`, as in the `cob` resource's `devedor`); it is read when present.
- * Parsing never throws: whatever arrives is stored first (as bytes) and judged afterwards. A body that is not UTF-8
- * JSON is unreadable; text read from it must be storable (issue 10): an identifier holding anything but printable
- * ASCII makes the item malformed, and the payer's name is kept with NUL and lone surrogates replaced.
+ * Three kinds of item (DESIGN §7): a received payment; a payment whose `devolucoes` (Bacen's `Devolucao`: `{id, rtrId,
+ * valor, horario, status: EM_PROCESSAMENTO | DEVOLVIDO | NAO_REALIZADO, motivo?}`) report refunds, one entry per
+ * devolução keyed by its `rtrId` and status; and a payment we sent (a withdrawal), which carries our id in `idEnvio`
+ * and a `status` of `EM_PROCESSAMENTO | REALIZADO | NAO_REALIZADO` (the acquirers' "Pix enviado" notification),
+ * keyed by its `endToEndId` and status. Parsing never throws: whatever arrives is stored first (as bytes) and judged afterwards.
+ * A body that is not UTF-8 JSON is unreadable; text read from it must be storable (issue 10): an identifier holding
+ * anything but printable ASCII makes the item malformed, and the payer's name is kept with NUL and lone surrogates
+ * replaced.
  */
 import { createHash } from "node:crypto";
 import { parseTaxDocument, type TaxDocument } from "../documents";
@@ -26,9 +31,49 @@ const VALOR_PATTERN = /^(\d{1,10})\.(\d{2})$/;
  */
 export interface NotificationEntry {
   providerEventId: string;
-  /** The item's `endToEndId`; null when it has none (then the entry is malformed). */
+  /** The item's `endToEndId` (a devolução's `rtrId`); null when it has none (then the entry is malformed). */
   endToEndId: string | null;
+  /** What the entry reports, stored as the inbox item's `event_type`. */
+  kind: NotificationKind;
 }
+
+/** A received payment (`pix`), a refund's outcome (`devolucao`) or a withdrawal's (`pix_enviado`). */
+export type NotificationKind = "pix" | "devolucao" | "pix_enviado";
+
+/** The outcome an acquirer reports for a refund or a withdrawal it was asked to make. */
+export type TransferStatus = "processing" | "succeeded" | "failed";
+
+/** A devolução's outcome (`kind` `devolucao`). */
+export interface RefundOutcome {
+  /** Our refund id, sent as the devolução `id` when requesting it. */
+  refundId: string;
+  /** `rtrId`: the return's own end-to-end id. */
+  returnId: string;
+  /** Integer centavos, from `valor`. */
+  amount: number;
+  status: TransferStatus;
+  /** `motivo`, when the acquirer gave one. */
+  reason: string | null;
+}
+
+/** A sent payment's outcome (`kind` `pix_enviado`). */
+export interface PayoutOutcome {
+  /** Our withdrawal id, sent as `idEnvio`. */
+  withdrawalId: string;
+  endToEndId: string;
+  /** Integer centavos, from `valor`. */
+  amount: number;
+  status: TransferStatus;
+  reason: string | null;
+}
+
+/** Bacen's and the acquirers' status words, by what they mean. */
+const TRANSFER_STATUSES: Record<string, TransferStatus> = {
+  EM_PROCESSAMENTO: "processing",
+  DEVOLVIDO: "succeeded",
+  REALIZADO: "succeeded",
+  NAO_REALIZADO: "failed",
+};
 
 /** A readable payment item. */
 export interface PixPayment {
@@ -73,11 +118,70 @@ function endToEndIdOf(item: unknown): string | null {
 export function notificationEntries(rawBody: Uint8Array): NotificationEntry[] {
   const digest = `sha256:${createHash("sha256").update(rawBody).digest("hex")}`;
   const items = pixItems(rawBody);
-  if (items === null) return [{ providerEventId: digest, endToEndId: null }];
-  return items.map((item, index) => {
+  if (items === null) return [{ providerEventId: digest, endToEndId: null, kind: "pix" }];
+  return items.flatMap((item, index): NotificationEntry[] => {
+    const devolucoes = field(item, "devolucoes");
+    if (Array.isArray(devolucoes) && devolucoes.length > 0) {
+      return devolucoes.map((devolucao, position) => {
+        const returnId = idOf(devolucao, "rtrId");
+        const key = returnId === null ? `${digest}:${index}:${position}` : `${returnId}:${String(field(devolucao, "status"))}`;
+        return { providerEventId: key, endToEndId: returnId, kind: "devolucao" };
+      });
+    }
     const endToEndId = endToEndIdOf(item);
-    return { providerEventId: endToEndId ?? `${digest}:${index}`, endToEndId };
+    if (field(item, "idEnvio") !== undefined) {
+      const key = endToEndId === null ? `${digest}:${index}` : `${endToEndId}:${String(field(item, "status"))}`;
+      return [{ providerEventId: key, endToEndId, kind: "pix_enviado" }];
+    }
+    return [{ providerEventId: endToEndId ?? `${digest}:${index}`, endToEndId, kind: "pix" }];
   });
+}
+
+function field(value: unknown, name: string): unknown {
+  return typeof value === "object" && value !== null ? (value as Record<string, unknown>)[name] : undefined;
+}
+
+function idOf(value: unknown, name: string): string | null {
+  const id = field(value, name);
+  return typeof id === "string" && id.length >= 1 && id.length <= MAX_END_TO_END_ID_LENGTH ? id : null;
+}
+
+function reasonOf(value: unknown): string | null {
+  const reason = field(value, "motivo");
+  return typeof reason === "string" && reason.trim() !== "" ? reason.trim().slice(0, 140) : null;
+}
+
+/**
+ * The devolução `returnId` (its `rtrId`) of `rawBody`, read and checked.
+ * @returns the outcome, or null when it is missing or its `id`, `valor` or `status` is malformed
+ */
+export function readRefundOutcome(rawBody: Uint8Array, returnId: string): RefundOutcome | null {
+  const devolucao = (pixItems(rawBody) ?? [])
+    .flatMap((item) => {
+      const list = field(item, "devolucoes");
+      return Array.isArray(list) ? (list as unknown[]) : [];
+    })
+    .find((candidate) => idOf(candidate, "rtrId") === returnId);
+  const refundId = idOf(devolucao, "id");
+  const amount = centavosFromValor(field(devolucao, "valor"));
+  const status = TRANSFER_STATUSES[String(field(devolucao, "status"))];
+  if (refundId === null || amount === null || status === undefined) return null;
+  return { refundId, returnId, amount, status, reason: reasonOf(devolucao) };
+}
+
+/**
+ * The sent payment `endToEndId` of `rawBody`, read and checked.
+ * @returns the outcome, or null when it is missing or its `idEnvio`, `valor` or `status` is malformed
+ */
+export function readPayoutOutcome(rawBody: Uint8Array, endToEndId: string): PayoutOutcome | null {
+  const item = (pixItems(rawBody) ?? []).find(
+    (candidate) => field(candidate, "idEnvio") !== undefined && endToEndIdOf(candidate) === endToEndId,
+  );
+  const withdrawalId = idOf(item, "idEnvio");
+  const amount = centavosFromValor(field(item, "valor"));
+  const status = TRANSFER_STATUSES[String(field(item, "status"))];
+  if (withdrawalId === null || amount === null || status === undefined) return null;
+  return { withdrawalId, endToEndId, amount, status, reason: reasonOf(item) };
 }
 
 /** Centavos of a Bacen `valor` (`"10.50"` → 1050), computed on the digits (no floating point); null if malformed. */

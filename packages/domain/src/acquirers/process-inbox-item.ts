@@ -1,18 +1,23 @@
 /**
- * Use case: process one stored inbound notification (worker queue `inbox-processing`, DESIGN §5). It matches the
- * payment to a charge by `txid`, checks mode and amount, and marks the charge `paid` with `transaction.paid` and its
- * fan-out in the same database transaction as the inbox item's outcome. A payment that cannot settle a charge is an
+ * Use case: process one stored inbound notification (worker queue `inbox-processing`, DESIGN §5, §7). A refund's
+ * outcome (`devolucao`) settles the refund (see refunds/settle-refund.ts), a sent payment's (`pix_enviado`) the
+ * withdrawal (withdrawals/withdrawal-flow.ts), filling the item's `withdrawal_id`. A payment is matched to a charge by `txid`:
+ * mode and amount are checked, and the charge is marked `paid` with `transaction.paid`, its fan-out and its `payment`
+ * balance transaction in the same database transaction as the inbox item's outcome. A payment that cannot settle a charge is an
  * anomaly recorded on the item's `error`, never dropped. Processing is idempotent: the charge moves only from
  * `pending` (a conditional update), and an item already processed is left alone.
  */
 import { inTransaction, type Prisma } from "@lm/db";
+import { creditPayment } from "../balance/ledger";
 import type { UseCaseDeps } from "../deps";
 import { enqueueDeliveries } from "../events/record-event";
 import { transitionTransaction } from "../transactions/transaction-events";
 import { SANDBOX_ACQUIRER_SLUG } from "./acquirers";
 import { chargeDocumentColumns } from "../document-at-rest";
-import { readPixPayment } from "./pix-notification";
 import { toStorableText } from "../text/storable-text";
+import { settleRefund } from "../refunds/settle-refund";
+import { settleWithdrawal } from "../withdrawals/withdrawal-flow";
+import { readPayoutOutcome, readPixPayment, readRefundOutcome } from "./pix-notification";
 
 /**
  * Codes recorded on an inbox item's `error` (a detail may follow after `: `): at receipt (`invalid_signature`,
@@ -92,7 +97,10 @@ async function settleInboxItem(deps: UseCaseDeps, inboxItemId: string): Promise<
     return "skipped";
   }
   const now = deps.now();
-  const finish = (tx: Prisma.TransactionClient, outcome: { error: string | null; transactionId?: string }) =>
+  const finish = (
+    tx: Prisma.TransactionClient,
+    outcome: { error: string | null; transactionId?: string | undefined; withdrawalId?: string | undefined },
+  ) =>
     tx.inboxItem.update({
       where: { id: item.id },
       data: {
@@ -100,6 +108,7 @@ async function settleInboxItem(deps: UseCaseDeps, inboxItemId: string): Promise<
         attempts: { increment: 1 },
         error: outcome.error,
         transaction_id: outcome.transactionId ?? null,
+        withdrawal_id: outcome.withdrawalId ?? null,
       },
     });
   const anomaly = async (code: string, detail?: string, transactionId?: string) => {
@@ -110,12 +119,38 @@ async function settleInboxItem(deps: UseCaseDeps, inboxItemId: string): Promise<
     return code;
   };
 
+  // The sandbox settles test charges only and real acquirers live ones, so no test path can pay a live charge.
+  const expectedMode = item.acquirer.slug === SANDBOX_ACQUIRER_SLUG ? "test" : "live";
+  if (item.event_type === "devolucao") {
+    const outcome = readRefundOutcome(item.raw_body, item.end_to_end_id);
+    if (!outcome) return anomaly(INBOX_ERRORS.malformed, "id, valor or status missing or malformed");
+    const settled = await inTransaction(deps.db, async (tx) => {
+      const settlement = await settleRefund(tx, outcome, expectedMode, now);
+      await finish(tx, { error: settlement.error, transactionId: settlement.transactionId });
+      return settlement;
+    });
+    if (settled.error !== null) deps.logger.warn("inbound refund anomaly", { inbox_item_id: item.id, anomaly: settled.result });
+    await enqueueDeliveries(deps, settled.deliveryIds);
+    return settled.result;
+  }
+
+  if (item.event_type === "pix_enviado") {
+    const outcome = readPayoutOutcome(item.raw_body, item.end_to_end_id);
+    if (!outcome) return anomaly(INBOX_ERRORS.malformed, "idEnvio, valor or status missing or malformed");
+    const settled = await inTransaction(deps.db, async (tx) => {
+      const settlement = await settleWithdrawal(tx, outcome, expectedMode, now);
+      await finish(tx, { error: settlement.error, withdrawalId: settlement.withdrawalId });
+      return settlement;
+    });
+    if (settled.error !== null) deps.logger.warn("inbound withdrawal anomaly", { inbox_item_id: item.id, anomaly: settled.result });
+    await enqueueDeliveries(deps, settled.deliveryIds);
+    return settled.result;
+  }
+
   const payment = readPixPayment(item.raw_body, item.end_to_end_id);
   if (!payment) return anomaly(INBOX_ERRORS.malformed, "txid, valor or horario missing or malformed");
   const charge = await deps.db.transaction.findUnique({ where: { txid: payment.txid } });
   if (!charge) return anomaly(INBOX_ERRORS.unknownTxid);
-  // The sandbox settles test charges only and real acquirers live ones, so no test path can pay a live charge.
-  const expectedMode = item.acquirer.slug === SANDBOX_ACQUIRER_SLUG ? "test" : "live";
   if (charge.mode !== expectedMode) return anomaly(INBOX_ERRORS.modeMismatch, `${charge.mode} charge`, charge.id);
   if (payment.amount !== charge.amount) {
     return anomaly(INBOX_ERRORS.amountMismatch, `expected ${charge.amount}, received ${payment.amount}`, charge.id);
@@ -139,6 +174,7 @@ async function settleInboxItem(deps: UseCaseDeps, inboxItemId: string): Promise<
       now,
     });
     if (paid) {
+      await creditPayment(tx, paid.transaction, now);
       await finish(tx, { error: null, transactionId: charge.id });
       return { result: "paid", deliveryIds: paid.deliveryIds };
     }

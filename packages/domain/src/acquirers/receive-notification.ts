@@ -64,7 +64,7 @@ export async function receiveAcquirerNotification(deps: UseCaseDeps, request: In
         where: {
           acquirer_id: acquirer.id,
           signature_valid: true,
-          provider_event_id: { in: entries.flatMap((e) => (e.endToEndId === null ? [] : [e.endToEndId])) },
+          provider_event_id: { in: entries.flatMap((e) => (e.endToEndId === null ? [] : [e.providerEventId])) },
         },
         select: { provider_event_id: true },
       })
@@ -74,14 +74,14 @@ export async function receiveAcquirerNotification(deps: UseCaseDeps, request: In
   const receiptError = (entry: NotificationEntry): string | null => {
     if (!signature.ok) return signature.error;
     if (entry.endToEndId === null) return INBOX_ERRORS.malformed;
-    return seenIds.has(entry.endToEndId) ? INBOX_ERRORS.duplicate : null;
+    return seenIds.has(entry.providerEventId) ? INBOX_ERRORS.duplicate : null;
   };
 
   const rows: Prisma.InboxItemCreateManyInput[] = entries.map((entry) => ({
     id: newId("inboxItem", now.getTime()),
     acquirer_id: acquirer.id,
     provider_event_id: entry.providerEventId,
-    event_type: entry.endToEndId === null ? null : "pix",
+    event_type: entry.endToEndId === null ? null : entry.kind,
     signature_valid: signature.ok,
     raw_body: new Uint8Array(request.rawBody),
     headers: request.headers,
@@ -92,6 +92,6 @@ export async function receiveAcquirerNotification(deps: UseCaseDeps, request: In
   await deps.db.inboxItem.createMany({ data: rows });
   await enqueueInboxItems(deps, rows.filter((row) => row.error === null).map((row) => ({ inboxItemId: row.id })));
 
-  const duplicate = signature.ok && entries.every((entry) => entry.endToEndId !== null && seenIds.has(entry.endToEndId));
+  const duplicate = signature.ok && entries.every((entry) => entry.endToEndId !== null && seenIds.has(entry.providerEventId));
   return duplicate ? { received: true, duplicate: true } : { received: true };
 }

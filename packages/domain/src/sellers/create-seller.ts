@@ -6,8 +6,9 @@ import { inTransaction, isUniqueViolation, type Db, type Seller, type Store } fr
 import { documentLookupHash, encryptDocument } from "../document-at-rest";
 import { ApiError, validationFailed } from "../errors";
 import { newId } from "../ids";
-import { parseTaxDocument } from "../documents";
+import { maskTaxDocument, parseTaxDocument } from "../documents";
 import { isEmailAddress, normalizeEmail } from "../email";
+import { recordSellerUpdated } from "./seller-profile";
 
 /** The created seller and its store. */
 export interface CreatedSeller {
@@ -45,6 +46,7 @@ export async function createSeller(
           legal_name: name,
           document: encryptDocument(config.encryptionKey, document.digits, id),
           document_hash: documentLookupHash(config.encryptionKey, document.digits),
+          document_masked: maskTaxDocument(document.digits),
           email: email ?? null,
         },
       });
@@ -58,11 +60,28 @@ export async function createSeller(
 }
 
 /**
- * Sets a seller's KYC status (ops command line `seller:kyc`).
+ * Sets a seller's KYC status (ops command line `seller:kyc`). A change is recorded like every seller change
+ * (`seller.updated` and a feed item, DESIGN §7); its deliveries are enqueued by the reconciler, since the command
+ * line has no queue. Setting the status it already has writes nothing.
  * @throws ApiError `resource_not_found` for an unknown seller
  */
 export async function setSellerKyc(db: Db, sellerId: string, status: "pending" | "approved" | "rejected"): Promise<Seller> {
   const found = await db.seller.findUnique({ where: { id: sellerId } });
   if (!found) throw new ApiError("resource_not_found", "No such seller.");
-  return db.seller.update({ where: { id: sellerId }, data: { kyc_status: status } });
+  if (found.kyc_status === status) return found;
+  const now = new Date();
+  return inTransaction(db, async (tx) => {
+    const seller = await tx.seller.update({ where: { id: sellerId }, data: { kyc_status: status, updated_at: now } });
+    await recordSellerUpdated(
+      tx,
+      seller,
+      {
+        title: "Verification status changed",
+        message: `The seller's verification (KYC) status is now ${status}.`,
+        data: { fields: "status", kyc_status: status },
+      },
+      now,
+    );
+    return seller;
+  });
 }

@@ -9,10 +9,12 @@ import type { Transaction } from "@lm/db";
 export interface TransactionWire {
   id: string;
   object: "transaction";
-  status: "pending" | "paid" | "expired" | "canceled";
+  status: "pending" | "paid" | "expired" | "canceled" | "refunded";
   mode: "live" | "test";
   /** Integer centavos. */
   amount: number;
+  /** Centavos of refunds not failed (pending, processing, succeeded); DESIGN §7. */
+  amount_refunded: number;
   currency: string;
   description: string | null;
   external_id: string | null;
@@ -58,6 +60,7 @@ export function serializeTransaction(transaction: Transaction, now: Date): Trans
     status: expired ? "expired" : transaction.status,
     mode: transaction.mode,
     amount: transaction.amount,
+    amount_refunded: transaction.amount_refunded,
     currency: transaction.currency,
     description: transaction.description,
     external_id: transaction.external_id,
