@@ -1,4 +1,5 @@
 import { generateCnpj, generateCpf } from "@brazilian-utils/brazilian-utils";
+import { readSellerDocument } from "@lm/domain";
 import { useApiTestContext } from "../support/harness";
 import { mailsTo, signUpOwner } from "../support/panel";
 import { endpointOwner, panelClient } from "../support/webhook-endpoints";
@@ -10,7 +11,7 @@ describe("payout keys", () => {
 
   test("when a stepped-up owner adds one key of each kind, then 201 each, masked, listed newest first, mailed and in the feed", async () => {
     const owner = await endpointOwner(ctx);
-    const cpf = owner.seller.document;
+    const cpf = readSellerDocument(ctx.config.encryptionKey, owner.seller).digits;
     const bodies = [
       { type: "cpf", key: `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}` },
       { type: "email", key: "Financeiro@Example.com" },

@@ -1,4 +1,4 @@
-import { createApiKey, setSellerKyc } from "@lm/domain";
+import { createApiKey, readSellerDocument, setSellerKyc } from "@lm/domain";
 import { useApiTestContext } from "../support/harness";
 import { merchantClient } from "../support/merchant-client";
 import { signUpOwner } from "../support/panel";
@@ -13,7 +13,7 @@ describe("the seller profile", () => {
     const res = await panelClient(ctx, owner.cookie).get("/v1/me/seller");
 
     expect(res.status).toBe(200);
-    const digits = owner.seller.document;
+    const digits = readSellerDocument(ctx.config.encryptionKey, owner.seller).digits;
     expect(res.body).toEqual({
       id: owner.seller.id,
       object: "seller",
