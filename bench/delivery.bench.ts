@@ -15,7 +15,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Worker } from "bullmq";
 import { createDb, type Db } from "@lm/db";
-import { buildEventEnvelope, newId, signatureHeader } from "@lm/domain";
+import { buildEventEnvelope, deliveryHeaders, newId, signatureHeader } from "@lm/domain";
 import { closeRedis, createProducer, createRedis } from "@lm/queue";
 import {
   REPO_ROOT,
@@ -27,7 +27,7 @@ import {
   testConfig,
   uniqueQueuePrefix,
 } from "@lm/testing";
-import { createWebhookHttpClient, deliveryHeaders } from "../apps/worker/src/delivery/http-client";
+import { createWebhookHttpClient } from "../apps/worker/src/delivery/http-client";
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
 const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 5);

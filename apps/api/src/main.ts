@@ -1,8 +1,10 @@
 /**
  * API process entry point: config → dependencies → app → listen. SIGTERM/SIGINT stop accepting connections, let
- * in-flight requests finish, then close queues, Redis and the database pool.
+ * in-flight requests finish, then close queues, Redis and the database pool. A stray rejection is logged, not fatal; an
+ * uncaught exception is logged and ends the process (see `handleStrayErrors`).
  */
 import { loadConfigOrExit } from "@lm/config";
+import { handleStrayErrors } from "@lm/logging";
 import type { AddressInfo } from "node:net";
 import { createApp } from "./app";
 import { closeAppDeps, createAppDeps } from "./deps";
@@ -31,6 +33,7 @@ function main(): void {
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+  handleStrayErrors(deps.logger, "api");
 }
 
 main();

@@ -1,7 +1,9 @@
 /**
- * Worker process entry point. SIGTERM/SIGINT let running jobs finish, then close connections.
+ * Worker process entry point. SIGTERM/SIGINT let running jobs finish, then close connections. A stray rejection is
+ * logged, not fatal; an uncaught exception is logged and ends the process (see `handleStrayErrors`).
  */
 import { loadConfigOrExit } from "@lm/config";
+import { handleStrayErrors } from "@lm/logging";
 import { closeWorkerDeps, createWorkerDeps } from "./deps";
 import { startWorkers } from "./workers";
 
@@ -25,6 +27,7 @@ async function main(): Promise<void> {
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
+  handleStrayErrors(deps.logger, "worker");
 }
 
 main().catch((err: unknown) => {

@@ -20,3 +20,59 @@ export function isUniqueViolation(err: unknown, field?: string): boolean {
 export function isRecordNotFound(err: unknown): boolean {
   return err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2025";
 }
+
+/** Error codes and driver-adapter kinds that mean "the connection, not the statement, failed". */
+const TRANSIENT_MARKERS = new Set([
+  // Node sockets
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  // @prisma/adapter-pg kinds
+  "DatabaseNotReachable",
+  "ConnectionClosed",
+  "SocketTimeout",
+  "TooManyConnections",
+  // Prisma: can't reach, timed out, server closed the connection
+  "P1001",
+  "P1002",
+  "P1008",
+  "P1017",
+  "P2024",
+  // PostgreSQL: admin/crash shutdown, cannot connect now, connection exceptions
+  "57P01",
+  "57P02",
+  "57P03",
+  "08000",
+  "08001",
+  "08003",
+  "08004",
+  "08006",
+]);
+
+/** Messages of the same failures where no code survives the wrapping (pg, ioredis). */
+const TRANSIENT_MESSAGE = /connection terminated|connection is closed|server closed the connection|the database system is (starting up|shutting down)|terminating connection|timeout exceeded when trying to connect|max retries per request/i;
+
+/**
+ * Whether `err` (or any error it wraps, through `cause`, `meta` or `originalError`) says that PostgreSQL or Redis
+ * could not be reached or dropped the connection: a failure that a retry a moment later can fix, as opposed to one
+ * that the same statement will hit again. Used to retry jobs with a short backoff during a database blip.
+ */
+export function isTransientConnectionError(err: unknown): boolean {
+  const seen = new Set<unknown>();
+  const queue: unknown[] = [err];
+  while (queue.length > 0) {
+    const current = queue.shift();
+    if (current === null || typeof current !== "object" || seen.has(current) || seen.size > 10) continue;
+    seen.add(current);
+    const fields = current as { code?: unknown; kind?: unknown; message?: unknown; cause?: unknown; meta?: unknown; originalError?: unknown };
+    if (typeof fields.code === "string" && TRANSIENT_MARKERS.has(fields.code)) return true;
+    if (typeof fields.kind === "string" && TRANSIENT_MARKERS.has(fields.kind)) return true;
+    if (typeof fields.message === "string" && TRANSIENT_MESSAGE.test(fields.message)) return true;
+    queue.push(fields.cause, fields.meta, fields.originalError);
+    if (fields.meta && typeof fields.meta === "object") queue.push((fields.meta as { driverAdapterError?: unknown }).driverAdapterError);
+  }
+  return false;
+}

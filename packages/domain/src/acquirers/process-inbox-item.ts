@@ -8,6 +8,7 @@
 import { inTransaction, type Prisma } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { enqueueDeliveries } from "../events/record-event";
+import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
 import { transitionTransaction } from "../transactions/transaction-events";
 import { SANDBOX_ACQUIRER_SLUG } from "./acquirers";
 import { readPixPayment } from "./pix-notification";
@@ -27,19 +28,16 @@ export const INBOX_ERRORS = {
   notPending: "not_pending",
 } as const;
 
-/** Enqueues `inbox-processing` jobs; a Redis failure is logged (the reconciler's sweep enqueues them later). */
+/** Enqueues `inbox-processing` jobs after commit ({@link enqueueAfterCommit}; the reconciler's sweep covers a failure). */
 export async function enqueueInboxItems(
   deps: Pick<UseCaseDeps, "producer" | "logger">,
   jobs: Array<{ inboxItemId: string; jobId?: string }>,
 ): Promise<void> {
-  try {
-    await deps.producer.enqueueBulk(
-      "inbox-processing",
-      jobs.map(({ inboxItemId, jobId }) => ({ data: { inboxItemId }, jobId: jobId ?? inboxItemId })),
-    );
-  } catch (err) {
-    deps.logger.warn("inbox enqueue failed; the reconciler will retry", { count: jobs.length, err });
-  }
+  await enqueueAfterCommit(
+    deps,
+    "inbox-processing",
+    jobs.map(({ inboxItemId, jobId }) => ({ data: { inboxItemId }, jobId: jobId ?? inboxItemId })),
+  );
 }
 
 /**
