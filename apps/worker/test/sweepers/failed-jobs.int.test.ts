@@ -38,7 +38,7 @@ describe("reviving failed jobs", () => {
     if (job?.id !== id) throw new Error("the scratch worker took another job");
     await job.moveToFailed(new Error("boom"), token);
     const client = await queue.client;
-    await client.hset(queue.toKey(id), "atm", String(triesMade));
+    await client.hset(queue.toKey(id), { atm: String(triesMade) });
     return id;
   }
 

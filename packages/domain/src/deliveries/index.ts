@@ -5,3 +5,5 @@ export * from "./deliver-attempt";
 export * from "./endpoint-health";
 export * from "./prepare-attempt";
 export * from "./record-attempt";
+export * from "./recover-endpoint";
+export * from "./search-deliveries";
