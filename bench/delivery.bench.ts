@@ -10,15 +10,12 @@
  * Environment: BENCH_EVENTS (default 2000), BENCH_ENDPOINTS (5), BENCH_FANOUT_CONCURRENCY (16), WORKER_CONCURRENCY (100);
  * BENCH_PROFILE_DIR writes a CPU profile of the worker process there.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type { ChildProcess } from "node:child_process";
 import { Worker } from "bullmq";
 import { createDb, type Db } from "@lm/db";
 import { buildEventEnvelope, deliveryHeaders, newId, signatureHeader } from "@lm/domain";
 import { closeRedis, createProducer, createRedis } from "@lm/queue";
 import {
-  REPO_ROOT,
   createEndpointRow,
   createStoreRow,
   createTestDatabase,
@@ -28,6 +25,7 @@ import {
   uniqueQueuePrefix,
 } from "@lm/testing";
 import { createWebhookHttpClient } from "../apps/worker/src/delivery/http-client";
+import { round, runReceiver, startChild, waitForOutput, workerEnv } from "./support/children";
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
 const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 5);
@@ -108,14 +106,7 @@ async function measureEngine(children: ChildProcess[], config: ReturnType<typeof
     const worker = await startChild(
       children,
       ["apps/worker/src/main.ts"],
-      {
-        DATABASE_URL: config.databaseUrl,
-        QUEUE_PREFIX: config.queuePrefix,
-        WORKER_CONCURRENCY: String(WORKER_CONCURRENCY),
-        WEBHOOK_ALLOW_LOCAL_DESTINATIONS: "true",
-        NODE_ENV: "development",
-        LOG_LEVEL: "info",
-      },
+      workerEnv(config.databaseUrl, config.queuePrefix, WORKER_CONCURRENCY),
       /worker consuming/,
       PROFILE_DIR === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`],
     );
@@ -317,64 +308,6 @@ async function runBaselineWorker(): Promise<void> {
   );
   await worker.waitUntilReady();
   process.stdout.write("baseline ready\n");
-}
-
-/** Child: a receiver that answers every POST with 200 as fast as it can, with keep-alive. */
-async function runReceiver(): Promise<void> {
-  const server = http.createServer((req, res) => {
-    req.resume();
-    req.on("end", () => res.end("ok"));
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  process.stdout.write(`listening ${(server.address() as AddressInfo).port}\n`);
-}
-
-/**
- * Starts `node --import tsx <args>` (no tsx CLI in between, so signals reach the process itself) and waits for a line
- * of its output matching `ready`.
- */
-async function startChild(
-  children: ChildProcess[],
-  args: string[],
-  env: Record<string, string>,
-  ready: RegExp,
-  nodeArgs: string[] = [],
-) {
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", ...args], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  const match = await waitForOutput(child, ready);
-  return { child, match };
-}
-
-/** Resolves with the first match of `pattern` in the child's output; rejects if it exits first. */
-function waitForOutput(child: ChildProcess, pattern: RegExp): Promise<RegExpMatchArray> {
-  return new Promise((resolve, reject) => {
-    let output = "";
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = pattern.exec(output);
-      if (match) {
-        child.stdout?.off("data", onData);
-        child.stderr?.off("data", onData);
-        child.off("exit", onExit);
-        resolve(match);
-      }
-    };
-    const onExit = (code: number | null) => reject(new Error(`child exited (${code}) before ${pattern}:\n${output}`));
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
-    child.once("exit", onExit);
-  });
-}
-
-function round(value: number, digits: number): number {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
 }
 
 main().then(
