@@ -8,7 +8,9 @@
  * (`JOB_ATTEMPTS` tries), then the job is failed and the reconciler revives it a bounded number of times (see
  * `sweepers/offer-rows.ts`). A worker that dies mid-job (kill -9) loses its lock after {@link LOCK_DURATION_MS}; the
  * next stalled-job check of any worker, every {@link STALLED_INTERVAL_MS}, puts the job back, so its attempt is sent
- * again within about 12 s.
+ * again within about 12 s. After Redis lost its keys (a flush, a failover to an empty replica), the worker notices
+ * within {@link SCHEDULE_REFRESH_MS} that the reconciler's schedule is gone and runs the reconciler at once, so the
+ * rows whose jobs were lost are offered again within seconds rather than at the next 30 s tick.
  */
 import { DelayedError, Worker, type Job } from "bullmq";
 import { isTransientConnectionError } from "@lm/db";
@@ -24,9 +26,9 @@ const SCHEDULES = [
 ] as const satisfies ReadonlyArray<{ queue: QueueName; every: number }>;
 
 /** How long a running job's lock lasts without renewal (renewed every half of it), ms. */
-export const LOCK_DURATION_MS = 8_000;
+export const LOCK_DURATION_MS = 6_000;
 /** How often each worker looks for jobs whose lock expired (their worker died), ms. */
-export const STALLED_INTERVAL_MS = 4_000;
+export const STALLED_INTERVAL_MS = 3_000;
 /** Times a job may be found stalled before it is failed (each a worker that died while running it). */
 const MAX_STALLED_COUNT = 10;
 /** Shortest delay of a job that found PostgreSQL or Redis unreachable, ms; it grows with the outage. */
@@ -65,16 +67,10 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
     worker.on("error", (err) => deps.logger.error("worker error", { queue: name, err }));
     return worker;
   });
-  const schedule = () =>
-    Promise.all(
-      SCHEDULES.map(({ queue, every }) =>
-        deps.producer.queue(queue).upsertJobScheduler(queue, { every }, { name: queue, data: {} }),
-      ),
-    );
-  await schedule();
+  await schedule(deps);
   // Schedulers live in Redis: re-upserting them (idempotent) brings the jobs back soon after Redis lost its keys.
   const keepScheduled = setInterval(() => {
-    schedule().catch((err: unknown) => deps.logger.warn("job scheduling failed", { err }));
+    schedule(deps).catch((err: unknown) => deps.logger.warn("job scheduling failed", { err }));
   }, SCHEDULE_REFRESH_MS);
   keepScheduled.unref();
   await Promise.all(workers.map((w) => w.waitUntilReady()));
@@ -89,8 +85,24 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
   };
 }
 
-/** How often the schedulers are re-upserted, ms: after a Redis flush the reconciler is back within this. */
-const SCHEDULE_REFRESH_MS = 5_000;
+/** How often the schedulers are checked and re-upserted, ms: after a Redis flush the reconciler runs within this. */
+const SCHEDULE_REFRESH_MS = 3_000;
+
+/**
+ * Upserts the job schedulers of {@link SCHEDULES} (idempotent). When the reconciler's was missing (a fresh or flushed
+ * Redis), it also enqueues one reconciler run now: the rows whose jobs were lost must not wait for the next tick.
+ */
+async function schedule(deps: WorkerDeps): Promise<void> {
+  const reconciler = deps.producer.queue("reconciler");
+  const lost = (await reconciler.getJobScheduler("reconciler")) === undefined;
+  await Promise.all(
+    SCHEDULES.map(({ queue, every }) => deps.producer.queue(queue).upsertJobScheduler(queue, { every }, { name: queue, data: {} })),
+  );
+  if (lost) {
+    deps.logger.warn("reconciler schedule missing (Redis empty or flushed); reconciling now");
+    await deps.producer.enqueue("reconciler", {}, { jobId: `reconcile-now-${Date.now()}` });
+  }
+}
 
 /** Runs one job: the processor, with `defer` and the outage rule above. */
 async function runJob(
