@@ -28,6 +28,8 @@ const CHARGES = Number(process.env.CHAOS_CHARGES ?? 150);
 const RATE = Number(process.env.CHAOS_RATE ?? 30);
 /** How long a phase may take to deliver everything after its load, ms. */
 const SETTLE_TIMEOUT_MS = 90_000;
+/** How long the load's client keeps retrying one request, ms. */
+const CLIENT_PATIENCE_MS = 120_000;
 /** The reconciler's period: nothing may stay pending and due longer (DESIGN §1). */
 const RECONCILER_PERIOD_MS = 30_000;
 const FAULTS = ["worker-kill-9", "redis-flushall", "postgres-restart"] as const;
@@ -186,9 +188,13 @@ async function payCharges(ctx: PhaseContext, fault: Fault): Promise<string[]> {
   return ids;
 }
 
-/** POSTs until one of `accept` comes back (at most 60 s). */
+/**
+ * POSTs until one of `accept` comes back, as a client would: a 5xx, 429, 409 or no reply is retried after 200 ms, for
+ * at most {@link CLIENT_PATIENCE_MS} (a charge whose idempotency claim outlived a request cut by the PostgreSQL restart
+ * answers 409 `idempotency_key_in_progress` until the claim's 60 s takeover).
+ */
 async function call(ctx: PhaseContext, route: string, body: object | undefined, idempotencyKey: string | undefined, accept: number[]): Promise<unknown> {
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + CLIENT_PATIENCE_MS;
   const failed = (status: number) => {
     ctx.apiFailures.byStatus[status] = (ctx.apiFailures.byStatus[status] ?? 0) + 1;
     ctx.apiFailures.lastAt = Date.now();
@@ -213,7 +219,7 @@ async function call(ctx: PhaseContext, route: string, body: object | undefined, 
       if (err instanceof Error && err.message.startsWith(route)) throw err;
       failed(0);
     }
-    if (Date.now() > deadline) throw new Error(`${route}: no success within 60 s`);
+    if (Date.now() > deadline) throw new Error(`${route}: no success within ${CLIENT_PATIENCE_MS} ms`);
     await sleep(200);
   }
 }
