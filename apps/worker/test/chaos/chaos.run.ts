@@ -132,14 +132,17 @@ async function runPhase(ctx: PhaseContext, fault: Fault) {
   progress(`phase ${fault}`);
   ctx.apiFailures = { byStatus: {}, lastAt: null };
   const phaseStart = new Date();
-  const load = payCharges(ctx, fault);
+  const load = payCharges(ctx, fault, CHARGES, RATE);
   await sleep(((CHARGES / RATE) * 1000) * 0.4);
+  // Before the flush, a burst: jobs wait and are deferred by isolation, so the flush loses some that never ran.
+  const burst = fault === "redis-flushall" ? payCharges(ctx, `${fault}-burst`, Math.ceil(CHARGES / 2), Infinity) : Promise.resolve([]);
+  if (fault === "redis-flushall") await sleep(300);
   const faultAt = Date.now();
   await inject(ctx, fault);
   const faultEnd = new Date();
   progress(`fault ${fault} injected in ${faultEnd.getTime() - faultAt} ms`);
   const drained = timeUntilDelivered(ctx, phaseStart, faultEnd);
-  const chargeIds = await load;
+  const chargeIds = [...(await load), ...(await burst)];
   progress("load done");
   const settled = await waitForSettled(ctx, phaseStart);
   const drainedMs = await drained;
@@ -170,16 +173,18 @@ async function inject(ctx: PhaseContext, fault: Fault): Promise<void> {
 }
 
 /**
- * Creates {@link CHARGES} charges at {@link RATE} a second through the API and pays each through the inbound path
- * (`simulate-payment`), retrying a request that failed (5xx, network) as a client would, with its idempotency key.
+ * Creates `count` charges at `rate` a second (all at once for `Infinity`) through the API and pays each through the
+ * inbound path (`simulate-payment`), retrying a request that failed (5xx, network) as a client would, with its
+ * idempotency key.
+ * @param label - names the charges' idempotency keys
  * @returns the charge ids
  */
-async function payCharges(ctx: PhaseContext, fault: Fault): Promise<string[]> {
+async function payCharges(ctx: PhaseContext, label: string, count: number, rate: number): Promise<string[]> {
   const started = Date.now();
   const ids = await Promise.all(
-    Array.from({ length: CHARGES }, async (_, i) => {
-      await sleep(started + (i * 1000) / RATE - Date.now());
-      const created = await call(ctx, "/v1/transactions", { amount: 1000 + i, description: `chaos ${fault} ${i}` }, `chaos-${fault}-${i}`, [201]);
+    Array.from({ length: count }, async (_, i) => {
+      await sleep(started + (i * 1000) / rate - Date.now());
+      const created = await call(ctx, "/v1/transactions", { amount: 1000 + i, description: `chaos ${label} ${i}` }, `chaos-${label}-${i}`, [201]);
       const id = (created as { id: string }).id;
       await call(ctx, `/v1/transactions/${id}/simulate-payment`, undefined, undefined, [202, 409]);
       return id;
