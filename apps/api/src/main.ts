@@ -1,9 +1,11 @@
 /**
  * API process entry point: config → dependencies → metrics listener (`METRICS_PORT`, when set) → app → listen.
  * SIGTERM/SIGINT stop accepting connections, let in-flight requests finish, then close queues, Redis and the database
- * pool.
+ * pool. A stray rejection is logged, not fatal; an uncaught exception is logged and ends the process (see
+ * `handleStrayErrors`).
  */
 import { loadConfigOrExit } from "@lm/config";
+import { handleStrayErrors } from "@lm/logging";
 import { serveMetrics } from "@lm/metrics";
 import type { AddressInfo } from "node:net";
 import { createApp } from "./app";
@@ -40,6 +42,7 @@ async function main(): Promise<void> {
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+  handleStrayErrors(deps.logger, "api");
 }
 
 main().catch((err: unknown) => {

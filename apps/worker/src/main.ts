@@ -1,8 +1,10 @@
 /**
  * Worker process entry point: config → dependencies → metrics listener (`METRICS_PORT`, when set) → consumers.
- * SIGTERM/SIGINT let running jobs finish, then close connections.
+ * SIGTERM/SIGINT let running jobs finish, then close connections. A stray rejection is logged, not fatal; an uncaught
+ * exception is logged and ends the process (see `handleStrayErrors`).
  */
 import { loadConfigOrExit } from "@lm/config";
+import { handleStrayErrors } from "@lm/logging";
 import { serveMetrics } from "@lm/metrics";
 import { closeWorkerDeps, createWorkerDeps } from "./deps";
 import { startWorkers } from "./workers";
@@ -33,6 +35,7 @@ async function main(): Promise<void> {
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
+  handleStrayErrors(deps.logger, "worker");
 }
 
 main().catch((err: unknown) => {

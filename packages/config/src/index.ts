@@ -155,7 +155,11 @@ const schema = Joi.object({
     .pattern(/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?){4}\s*$/)
     .messages({ "string.pattern.base": '"RETRY_SCHEDULE_SECONDS" must be five comma-separated numbers of seconds' })
     .default(DEFAULT_RETRY_SCHEDULE_SECONDS.join(",")),
-  QUEUE_PREFIX: Joi.string().pattern(/^[a-z0-9_-]{1,40}$/).default("lm"),
+  // `{lm}`: a Redis Cluster hash tag, so every key of a queue lands in one slot as BullMQ's scripts require.
+  QUEUE_PREFIX: Joi.string()
+    .pattern(/^(?:[a-z0-9_-]{1,40}|\{[a-z0-9_-]{1,38}\})$/)
+    .messages({ "string.pattern.base": '"QUEUE_PREFIX" must be 1-40 of a-z 0-9 _ -, or such a name in braces (`{lm}`) for Redis Cluster' })
+    .default("lm"),
   BCRYPT_COST: Joi.number()
     .integer()
     .max(15)

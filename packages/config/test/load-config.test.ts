@@ -24,6 +24,11 @@ describe("loadConfig", () => {
     expect(config.mailOutboxDir).toBe("var/mail");
   });
 
+  test("when QUEUE_PREFIX is a Redis Cluster hash tag, then it is accepted as is; a half-open brace is refused", () => {
+    expect(loadConfig({ QUEUE_PREFIX: "{lm}" }).queuePrefix).toBe("{lm}");
+    expect(problemsOf({ QUEUE_PREFIX: "{lm" }).join("\n")).toMatch(/QUEUE_PREFIX/);
+  });
+
   test("when several variables are bad, then one error lists every one of them by name", () => {
     const problems = problemsOf({ DATABASE_URL: "nonsense", PORT: "http", WORKER_CONCURRENCY: "0", COOKIE_SECURE: "maybe" });
 

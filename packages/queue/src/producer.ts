@@ -5,8 +5,22 @@ import { Queue, type JobsOptions } from "bullmq";
 import type { Redis } from "ioredis";
 import { QUEUE_NAMES, type JobPayloads, type QueueName } from "./queues";
 
-/** Default job options: finished jobs are dropped from Redis (rows in PostgreSQL are the record). */
-const DEFAULT_JOB_OPTIONS: JobsOptions = { removeOnComplete: true, removeOnFail: 1000 };
+/**
+ * Tries of a job that throws (other than on a database or Redis outage, which the worker delays without counting):
+ * 1 s, 2 s, 4 s, 8 s apart, then it is failed and the reconciler decides whether to revive it.
+ */
+export const JOB_ATTEMPTS = 5;
+
+/**
+ * Default job options: retries with {@link JOB_ATTEMPTS}; finished jobs are dropped from Redis (rows in PostgreSQL are
+ * the record), failed ones kept (their ids keep the reconciler from re-offering rows whose jobs gave up).
+ */
+const DEFAULT_JOB_OPTIONS: JobsOptions = {
+  attempts: JOB_ATTEMPTS,
+  backoff: { type: "exponential", delay: 1_000 },
+  removeOnComplete: true,
+  removeOnFail: 10_000,
+};
 
 /** Enqueues jobs by queue name with the payload type of that queue. */
 export interface Producer {

@@ -7,7 +7,7 @@
  */
 import type { NextFunction, Request, Response } from "express";
 import { ApiError } from "@lm/domain";
-import { isDatabaseUnavailable } from "@lm/db";
+import { isTransientConnectionError } from "@lm/db";
 import type { Logger } from "@lm/logging";
 
 /** Seconds a client is asked to wait before retrying while the database is unavailable. */
@@ -52,7 +52,7 @@ export function errorHandler(logger: Logger) {
       sendError(res, known);
       return;
     }
-    const unavailable = isDatabaseUnavailable(err);
+    const unavailable = isTransientConnectionError(err);
     logger.error(unavailable ? "database unavailable" : "unhandled error", { request_id: res.locals.requestId, err });
     if (res.headersSent) {
       res.end();

@@ -11,6 +11,7 @@ import { inTransaction, type Prisma } from "@lm/db";
 import { creditPayment } from "../balance/ledger";
 import type { UseCaseDeps } from "../deps";
 import { enqueueDeliveries } from "../events/record-event";
+import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
 import { transitionTransaction } from "../transactions/transaction-events";
 import { SANDBOX_ACQUIRER_SLUG } from "./acquirers";
 import { chargeDocumentColumns } from "../document-at-rest";
@@ -39,19 +40,16 @@ export const INBOX_ERRORS = {
 /** Longest failure reason kept on an item, characters. */
 const MAX_FAILURE_REASON_LENGTH = 300;
 
-/** Enqueues `inbox-processing` jobs; a Redis failure is logged (the reconciler's sweep enqueues them later). */
+/** Enqueues `inbox-processing` jobs after commit ({@link enqueueAfterCommit}; the reconciler's sweep covers a failure). */
 export async function enqueueInboxItems(
   deps: Pick<UseCaseDeps, "producer" | "logger">,
   jobs: Array<{ inboxItemId: string; jobId?: string }>,
 ): Promise<void> {
-  try {
-    await deps.producer.enqueueBulk(
-      "inbox-processing",
-      jobs.map(({ inboxItemId, jobId }) => ({ data: { inboxItemId }, jobId: jobId ?? inboxItemId })),
-    );
-  } catch (err) {
-    deps.logger.warn("inbox enqueue failed; the reconciler will retry", { count: jobs.length, err });
-  }
+  await enqueueAfterCommit(
+    deps,
+    "inbox-processing",
+    jobs.map(({ inboxItemId, jobId }) => ({ data: { inboxItemId }, jobId: jobId ?? inboxItemId })),
+  );
 }
 
 /**
