@@ -1,12 +1,12 @@
 /**
  * `Idempotency-Key` for POST routes of the merchant API (DESIGN §5): the same key with the same request replays the
- * first reply (status and body; header `Idempotent-Replayed: true`); with another request it is 400
+ * first reply (status and the body's exact bytes; header `Idempotent-Replayed: true`); with another request it is 400
  * `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_progress`. Records live in
  * PostgreSQL for 24 h, per store and mode. A request without the header simply runs.
  */
 import { createHash } from "node:crypto";
 import type { Request, Response } from "express";
-import type { Prisma } from "@lm/db";
+import type { SqlClient } from "@lm/db";
 import { claimIdempotencyKey, commitIdempotentReply, releaseIdempotencyKey, validationFailed } from "@lm/domain";
 import type { AppDeps } from "../deps";
 import { merchantOf } from "./api-key-auth";
@@ -21,7 +21,7 @@ export interface Reply {
  * Stores `reply` as the key's reply inside `tx`, the database transaction of the request's own writes (a no-op for a
  * request without a key). A handler calls it just before that transaction commits.
  */
-export type CommitReply = (tx: Prisma.TransactionClient, reply: Reply) => Promise<void>;
+export type CommitReply = (tx: SqlClient, reply: Reply) => Promise<void>;
 
 /** Printable ASCII without spaces, 1 to 255 characters (Stripe accepts up to 255). */
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -60,22 +60,28 @@ export function idempotent(
     const claim = await claimIdempotencyKey(deps.db, merchantOf(res), { key, requestHash, now: deps.now() });
     if (claim.kind === "replay") {
       res.setHeader("Idempotent-Replayed", "true");
-      res.status(claim.status).json(claim.body);
+      sendJsonText(res, claim.status, claim.body);
       return;
     }
-    let committed = false;
+    // The text stored is the text sent, so a replay is byte for byte this reply.
+    let committed: { status: number; text: string } | undefined;
     const commitReply: CommitReply = async (tx, reply) => {
-      await commitIdempotentReply(tx, claim, reply.status, reply.body);
-      committed = true;
+      const text = JSON.stringify(reply.body);
+      await commitIdempotentReply(tx, claim, reply.status, text);
+      committed = { status: reply.status, text };
     };
-    let reply: Reply;
     try {
-      reply = await handler(req, res, commitReply);
+      await handler(req, res, commitReply);
     } catch (err) {
       await releaseIdempotencyKey(deps.db, claim);
       throw err;
     }
     if (!committed) throw new Error("an idempotent handler returned without committing its reply");
-    res.status(reply.status).json(reply.body);
+    sendJsonText(res, committed.status, committed.text);
   };
+}
+
+/** Sends JSON `text` as is, with the headers `res.json` would set. */
+function sendJsonText(res: Response, status: number, text: string): void {
+  res.status(status).type("application/json").send(text);
 }

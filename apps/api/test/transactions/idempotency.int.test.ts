@@ -27,6 +27,20 @@ describe("Idempotency-Key on POST /v1/transactions", () => {
     expect(await countByExternalId("idem-replay")).toBe(1);
   });
 
+  test("when a reply is replayed, then its bytes are exactly the first reply's bytes", async () => {
+    const body = chargeBody({ external_id: "idem-bytes", description: "Café ção ü" });
+    const first = await merchant.client.post("/v1/transactions", body).set("Idempotency-Key", "key-bytes-1");
+
+    const second = await merchant.client.post("/v1/transactions", body).set("Idempotency-Key", "key-bytes-1");
+
+    expect(second.headers["idempotent-replayed"]).toBe("true");
+    expect(second.status).toBe(first.status);
+    expect(second.headers["content-type"]).toBe(first.headers["content-type"]);
+    expect(Buffer.from(second.text, "utf8").equals(Buffer.from(first.text, "utf8"))).toBe(true);
+    // jsonb would have sorted the keys (shortest first: id, pix, mode, ...); the text keeps the serializer's order.
+    expect(Object.keys(JSON.parse(second.text)).slice(0, 3)).toEqual(["id", "object", "status"]);
+  });
+
   test("when the same key comes with another body, then 400 idempotency_key_reused", async () => {
     await merchant.client.post("/v1/transactions", chargeBody({ amount: 100 })).set("Idempotency-Key", "key-reused-1");
 
@@ -143,7 +157,7 @@ describe("Idempotency-Key on POST /v1/transactions", () => {
       ctx.deps,
       { ...scope, storeName: "Loja" },
       { amount: 500, expires_in: 3600, external_id: "idem-slow" },
-      { beforeCommit: (tx, written) => commitIdempotentReply(tx, claim, 201, { id: written.id }) },
+      { beforeCommit: (tx, written) => commitIdempotentReply(tx, claim, 201, JSON.stringify({ id: written.id })) },
     );
 
     await expect(attempt).rejects.toMatchObject({ code: "idempotency_key_in_progress" });

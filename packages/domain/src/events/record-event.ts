@@ -5,7 +5,7 @@
  * and mode subscribed to the type or to `*` (or, for a ping, the one endpoint it is meant for). After commit the
  * caller enqueues the deliveries with {@link enqueueDeliveries}; the reconciler covers a crash in between.
  */
-import type { Event, Prisma, WebhookEndpoint } from "@lm/db";
+import { insertRows, sqlQuery, type Event, type Prisma, type SqlClient, type WebhookEndpoint } from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { newId } from "../ids";
 import { ALL_EVENT_TYPES, type EventType } from "./event-types";
@@ -66,21 +66,19 @@ export interface RecordedEvent {
 }
 
 /**
- * Writes the event and its first delivery rows with `tx`; commit them together with the state change they describe.
+ * Writes the event and its first delivery rows with `tx` (a Prisma transaction or a `pg` one: plain SQL, because
+ * charge creation runs this on every request, issue 14); commit them together with the state change they describe.
  * @returns the event and the delivery ids to enqueue after commit
  */
-export async function recordEvent(tx: Prisma.TransactionClient, input: EventInput): Promise<RecordedEvent> {
+export async function recordEvent(tx: SqlClient, input: EventInput): Promise<RecordedEvent> {
   const { scope, type, now } = input;
-  const event = await tx.event.create({
-    data: {
-      id: newId("event", now.getTime()),
-      store_id: scope.storeId,
-      mode: scope.mode,
-      type,
-      data: input.object as Prisma.InputJsonObject,
-      created_at: now,
-    },
-  });
+  const [event] = await insertRows<Event>(
+    tx,
+    "events",
+    [{ id: newId("event", now.getTime()), store_id: scope.storeId, mode: scope.mode, type, data: input.object, created_at: now }],
+    { casts: { mode: "mode", data: "jsonb" }, returning: true },
+  );
+  if (!event) throw new Error("event insert returned no row");
   const rows: Prisma.WebhookDeliveryCreateManyInput[] = [];
   if (input.postback?.url) {
     rows.push(firstDeliveryRow(event, { destination_type: "postback", url: input.postback.url, transaction_id: input.postback.transactionId }, now));
@@ -89,23 +87,23 @@ export async function recordEvent(tx: Prisma.TransactionClient, input: EventInpu
   for (const endpoint of endpoints) {
     rows.push(firstDeliveryRow(event, { destination_type: "endpoint", url: endpoint.url, endpoint_id: endpoint.id }, now, input.target !== undefined));
   }
-  if (rows.length > 0) await tx.webhookDelivery.createMany({ data: rows });
+  if (rows.length > 0) {
+    await insertRows(tx, "webhook_deliveries", rows as unknown as Record<string, unknown>[], {
+      casts: { status: "delivery_status", destination_type: "destination_type" },
+    });
+  }
   return { event, deliveryIds: rows.map((row) => row.id) };
 }
 
 /** The enabled, not-deleted endpoints of `scope` subscribed to `type` or to every type. */
-function subscribedEndpoints(tx: Prisma.TransactionClient, scope: MerchantScope, type: EventType) {
-  return tx.webhookEndpoint.findMany({
-    where: {
-      store_id: scope.storeId,
-      mode: scope.mode,
-      enabled: true,
-      deleted_at: null,
-      OR: [{ events: { has: type } }, { events: { has: ALL_EVENT_TYPES } }],
-    },
-    select: { id: true, url: true },
-    orderBy: { id: "asc" },
-  });
+function subscribedEndpoints(tx: SqlClient, scope: MerchantScope, type: EventType) {
+  return sqlQuery<Pick<WebhookEndpoint, "id" | "url">>(
+    tx,
+    `SELECT id, url FROM webhook_endpoints
+     WHERE store_id = $1 AND mode = $2::mode AND enabled AND deleted_at IS NULL AND ($3 = ANY(events) OR $4 = ANY(events))
+     ORDER BY id`,
+    [scope.storeId, scope.mode, type, ALL_EVENT_TYPES],
+  );
 }
 
 /**

@@ -2,7 +2,7 @@
  * Use case: create a Pix charge (DESIGN §5 "Merchant API"). The charge, its `transaction.created` event and the first
  * delivery rows commit together; after commit the deliveries and the charge's expiry job are enqueued.
  */
-import { inTransaction, isUniqueViolation, type Transaction } from "@lm/db";
+import { inSqlTransaction, insertRows, isUniqueViolation, type Transaction } from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { parseTaxDocument } from "../documents";
 import { ApiError, validationFailed } from "../errors";
@@ -77,8 +77,13 @@ export async function createTransaction(
 
   let created: { transaction: Transaction; deliveryIds: string[] };
   try {
-    created = await inTransaction(deps.db, async (tx) => {
-      const transaction = await tx.transaction.create({ data });
+    // Plain SQL on the pool: this runs on every creation, where Prisma's cost per query dominated (issue 14).
+    created = await inSqlTransaction(deps.db, async (tx) => {
+      const [transaction] = await insertRows<Transaction>(tx, "transactions", [data], {
+        casts: { mode: "mode", metadata: "jsonb" },
+        returning: true,
+      });
+      if (!transaction) throw new Error("transaction insert returned no row");
       const { deliveryIds } = await recordTransactionEvent(tx, transaction, "transaction.created", now);
       await options.beforeCommit?.(tx, transaction);
       return { transaction, deliveryIds };

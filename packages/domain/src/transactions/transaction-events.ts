@@ -3,7 +3,7 @@
  * conditional update (so two writers cannot both win) followed, in the same database transaction, by its
  * `transaction.*` event and fan-out, whose `data.object` is the charge as `GET` returns it at that moment.
  */
-import type { Prisma, Transaction } from "@lm/db";
+import type { Prisma, SqlClient, Transaction } from "@lm/db";
 import type { SubscribableEventType } from "../events/event-types";
 import { recordEvent, type RecordedEvent } from "../events/record-event";
 import { serializeTransaction } from "./transaction.serializer";
@@ -13,7 +13,7 @@ export type TransactionEventType = Extract<SubscribableEventType, `transaction.$
 
 /** Records `type` for `transaction` as it reads at `now`, fanned out to its `postback_url` and subscribed endpoints. */
 export function recordTransactionEvent(
-  tx: Prisma.TransactionClient,
+  tx: SqlClient,
   transaction: Transaction,
   type: TransactionEventType,
   now: Date,
@@ -63,7 +63,8 @@ export async function transitionTransaction(
 export interface TransactionWriteOptions {
   /**
    * Runs inside the database transaction of the write, just before it commits, with the written charge: the
-   * merchant API stores its idempotent reply here, so the reply and the write commit together or not at all.
+   * merchant API stores its idempotent reply here, so the reply and the write commit together or not at all. `tx` is
+   * a Prisma transaction or, on creation, a `pg` one.
    */
-  beforeCommit?: (tx: Prisma.TransactionClient, transaction: Transaction) => Promise<void>;
+  beforeCommit?: (tx: SqlClient, transaction: Transaction) => Promise<void>;
 }
