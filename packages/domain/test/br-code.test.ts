@@ -1,5 +1,7 @@
 import { getPixPayloadInfo, isValidPixPayload } from "@brazilian-utils/brazilian-utils";
-import { buildPixBrCode, generateTxid, pixLocation, TXID_PATTERN } from "../src";
+import { PNG } from "pngjs";
+import QRCode from "qrcode";
+import { buildPixBrCode, generateTxid, pixLocation, renderQrPngBase64, TXID_PATTERN } from "../src";
 
 describe("Pix BR Code and txid", () => {
   test("when a txid is generated, then it has 26 to 35 alphanumerics and differs each time", () => {
@@ -32,5 +34,25 @@ describe("Pix BR Code and txid", () => {
     });
     const tampered = code.slice(0, -1) + (code.endsWith("0") ? "1" : "0");
     expect(isValidPixPayload(tampered)).toBe(false);
+  });
+
+  test("when a QR image is rendered, then a PNG decoder reads exactly the code's modules, 4 pixels each, in a 2-module quiet zone", () => {
+    const code = buildPixBrCode({ location: pixLocation("https://api.example.com", "test", generateTxid()), merchantName: "Loja" });
+
+    const png = PNG.sync.read(Buffer.from(renderQrPngBase64(code), "base64"));
+
+    const { modules } = QRCode.create(code, { errorCorrectionLevel: "M" });
+    const side = (modules.size + 4) * 4;
+    expect([png.width, png.height]).toEqual([side, side]);
+    const darkAt = (x: number, y: number) => png.data[(y * side + x) * 4] === 0;
+    for (let y = 0; y < side; y++) {
+      for (let x = 0; x < side; x++) {
+        const row = Math.floor(y / 4) - 2;
+        const col = Math.floor(x / 4) - 2;
+        const inside = row >= 0 && row < modules.size && col >= 0 && col < modules.size;
+        const expected = inside && modules.get(row, col) === 1;
+        if (darkAt(x, y) !== expected) throw new Error(`pixel (${x}, ${y}) should be ${expected ? "dark" : "light"}`);
+      }
+    }
   });
 });

@@ -4,6 +4,7 @@
  * subdomain of `PUBLIC_BASE_URL`'s host, so that a test code is never a payable key (DESIGN §5).
  */
 import { generatePixPayload } from "@brazilian-utils/brazilian-utils";
+import { crc32, deflateSync } from "node:zlib";
 import QRCode from "qrcode";
 
 /**
@@ -45,21 +46,56 @@ export function buildPixBrCode(input: { location: string; merchantName: string }
   return payload;
 }
 
-/**
- * PNG encoder (pngjs) options that qrcode passes through: 8-bit grayscale, and the "Up" filter, which zeroes every row
- * that repeats the one above (each module is `scale` rows tall). Measured: about half the time and size of the
- * defaults (RGBA, adaptive filter), which matters because every charge renders its QR code.
- */
-const PNG_OPTIONS = { deflateLevel: 9, colorType: 0, filterType: 2 };
+/** Quiet zone around the symbol, modules (ISO/IEC 18004 asks for 4; Pix apps read 2, and the image stays smaller). */
+const QR_MARGIN_MODULES = 2;
+/** Pixels per module. */
+const QR_SCALE = 4;
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-/** The QR code of `brCode` as a PNG, base64 encoded (error correction `M`, the level Pix apps print). */
-export async function renderQrPngBase64(brCode: string): Promise<string> {
-  const png = await QRCode.toBuffer(brCode, {
-    type: "png",
-    errorCorrectionLevel: "M",
-    margin: 2,
-    scale: 4,
-    rendererOpts: PNG_OPTIONS,
-  });
-  return png.toString("base64");
+/** One PNG chunk: length, type, data, CRC-32 of type and data (PNG spec §5.3). */
+function pngChunk(type: string, data: Buffer): Buffer {
+  const typeAndData = Buffer.concat([Buffer.from(type, "latin1"), data]);
+  const chunk = Buffer.alloc(8 + typeAndData.length);
+  chunk.writeUInt32BE(data.length, 0);
+  typeAndData.copy(chunk, 4);
+  chunk.writeUInt32BE(crc32(typeAndData), 4 + typeAndData.length);
+  return chunk;
+}
+
+/**
+ * The QR code of `brCode` as a PNG, base64 encoded: error correction `M` (the level Pix apps print), the mask the
+ * qrcode library picks by the standard's penalty rules, 4 pixels per module and a 2-module quiet zone.
+ *
+ * Every charge creation renders one (its reply and its `transaction.created` event carry it), so the image is written
+ * here as a 1-bit grayscale PNG straight from qrcode's module matrix: qrcode's own PNG path draws an RGBA bitmap
+ * that pngjs (which writes only 8- and 16-bit depths) converts, filters and deflates, 32 times the data. Measured on
+ * the development machine: about 4 ms and 2.3 KB of base64 per code before, about 1 ms and 0.9 KB now (issue 14).
+ */
+export function renderQrPngBase64(brCode: string): string {
+  const { modules } = QRCode.create(brCode, { errorCorrectionLevel: "M" });
+  const side = (modules.size + 2 * QR_MARGIN_MODULES) * QR_SCALE;
+  const rowBytes = 1 + Math.ceil(side / 8); // filter byte (0, None) + 1 bit per pixel, 1 = white
+  const raw = Buffer.alloc(rowBytes * side);
+  const row = Buffer.alloc(rowBytes);
+  for (let y = 0; y < side; y += QR_SCALE) {
+    const moduleRow = y / QR_SCALE - QR_MARGIN_MODULES;
+    row.fill(0);
+    for (let x = 0; x < side; x++) {
+      const moduleCol = Math.floor(x / QR_SCALE) - QR_MARGIN_MODULES;
+      const inside = moduleRow >= 0 && moduleRow < modules.size && moduleCol >= 0 && moduleCol < modules.size;
+      if (!(inside && modules.get(moduleRow, moduleCol))) row[1 + (x >> 3)]! |= 0x80 >> (x & 7);
+    }
+    for (let copy = 0; copy < QR_SCALE; copy++) row.copy(raw, (y + copy) * rowBytes);
+  }
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(side, 0);
+  header.writeUInt32BE(side, 4);
+  header[8] = 1; // bit depth
+  header[9] = 0; // colour type: grayscale (compression, filter and interlace methods stay 0)
+  return Buffer.concat([
+    PNG_SIGNATURE,
+    pngChunk("IHDR", header),
+    pngChunk("IDAT", deflateSync(raw, { level: 9 })),
+    pngChunk("IEND", Buffer.alloc(0)),
+  ]).toString("base64");
 }

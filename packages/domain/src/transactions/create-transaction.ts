@@ -63,7 +63,7 @@ export async function createTransaction(
     external_id: input.external_id ?? null,
     txid,
     br_code: brCode,
-    qr_code_png_base64: await renderQrPngBase64(brCode),
+    qr_code_png_base64: renderQrPngBase64(brCode),
     customer_name: input.customer?.name ?? null,
     customer_document: document?.digits ?? null,
     customer_email: input.customer?.email ?? null,
