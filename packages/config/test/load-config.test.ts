@@ -48,10 +48,34 @@ describe("loadConfig", () => {
       DATABASE_URL: "postgresql://db/x",
       REDIS_URL: "redis://r:6379",
       ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+      PUBLIC_BASE_URL: "https://pix.example.com",
       WEBHOOK_ALLOW_LOCAL_DESTINATIONS: "true",
     });
 
     expect(problems).toEqual([expect.stringMatching(/WEBHOOK_ALLOW_LOCAL_DESTINATIONS/)]);
+  });
+
+  test("when PUBLIC_BASE_URL's host cannot carry BR Codes in production (no dot, localhost, unset), then start-up is refused", () => {
+    const production = {
+      NODE_ENV: "production",
+      DATABASE_URL: "postgresql://db/x",
+      REDIS_URL: "redis://r:6379",
+      ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+    };
+
+    for (const url of ["http://localhost:3000", "https://api", "https://pix.localhost"]) {
+      expect(problemsOf({ ...production, PUBLIC_BASE_URL: url })).toEqual([expect.stringMatching(/PUBLIC_BASE_URL" host must be a public DNS name/)]);
+    }
+    expect(problemsOf(production)).toEqual([expect.stringMatching(/PUBLIC_BASE_URL" is required/)]);
+    expect(loadConfig({ ...production, PUBLIC_BASE_URL: "https://pix.example.com.br" }).publicBaseUrl).toBe("https://pix.example.com.br");
+  });
+
+  test("when PUBLIC_BASE_URL's host could never fit a BR Code, then start-up is refused in every environment", () => {
+    expect(problemsOf({ PUBLIC_BASE_URL: `https://${"a".repeat(30)}.example.com` })).toEqual([
+      expect.stringMatching(/PUBLIC_BASE_URL" host is too long/),
+    ]);
+    expect(problemsOf({ PUBLIC_BASE_URL: "http://[::1]:3000" })).toEqual([expect.stringMatching(/PUBLIC_BASE_URL" host must be a DNS name/)]);
+    expect(loadConfig({ PUBLIC_BASE_URL: "http://localhost:3000" }).publicBaseUrl).toBe("http://localhost:3000");
   });
 
   test("when ENCRYPTION_KEY is not 32 bytes, then it is refused", () => {

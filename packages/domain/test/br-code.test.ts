@@ -16,6 +16,16 @@ describe("Pix BR Code and txid", () => {
     expect(pixLocation("https://pix.example.com.br", "live", "abc")).toBe("pix.example.com.br/qr/abc");
   });
 
+  test("when the public host has no dot (localhost), then a live code goes under .localhost and is a valid BR Code", () => {
+    const txid = generateTxid();
+
+    const location = pixLocation("http://localhost:3000", "live", txid);
+
+    expect(location).toBe(`localhost.localhost/qr/${txid}`);
+    expect(pixLocation("http://localhost:3000", "test", txid)).toBe(`sandbox.localhost/qr/${txid}`);
+    expect(isValidPixPayload(buildPixBrCode({ location, merchantName: "Loja" }))).toBe(true);
+  });
+
   test("when the public host is too long for a BR Code location, then it refuses with a clear reason", () => {
     expect(() => pixLocation(`https://${"a".repeat(60)}.example.com`, "test", generateTxid())).toThrow(/77 characters/);
   });

@@ -19,12 +19,15 @@ const MAX_LOCATION_LENGTH = 77;
 /**
  * The location (URL without scheme) of a charge's dynamic BR Code: `<host>/qr/<txid>` in live mode and
  * `sandbox.<host>/qr/<txid>` in test mode, `<host>` being `PUBLIC_BASE_URL`'s host name (port dropped: the BR Code
- * takes none).
- * @throws Error when the location would exceed 77 characters (a `PUBLIC_BASE_URL` host over about 40 characters)
+ * takes none). A location host needs a dot (the BR Code's URL rule), so a development host without one
+ * (`localhost`, a container's name) is placed under `.localhost` (RFC 6761: loopback): `localhost.localhost/qr/…` in
+ * live mode. The configuration refuses such hosts in production, and hosts too long for a location anywhere
+ * (packages/config), so every charge gets a valid code.
+ * @throws Error when the location would exceed 77 characters (a configuration that bypassed that check)
  */
 export function pixLocation(publicBaseUrl: string, mode: "live" | "test", txid: string): string {
-  const host = new URL(publicBaseUrl).hostname;
-  const location = `${mode === "test" ? "sandbox." : ""}${host}/qr/${txid}`;
+  const name = `${mode === "test" ? "sandbox." : ""}${new URL(publicBaseUrl).hostname}`;
+  const location = `${name.includes(".") ? name : `${name}.localhost`}/qr/${txid}`;
   if (location.length > MAX_LOCATION_LENGTH) {
     throw new Error(`BR Code location exceeds ${MAX_LOCATION_LENGTH} characters: shorten the PUBLIC_BASE_URL host`);
   }
