@@ -2,8 +2,8 @@
  * `npm run bench:api` (issue 14): what a merchant gets from `POST /v1/transactions` and `GET /v1/transactions/{id}`,
  * against a bare Express 5 + pg baseline measured in the same run on the same machine.
  *
- * The API runs as its own process(es), started exactly as `npm run start:api` does (`node --import tsx
- * apps/api/src/main.ts`, logs on), against a fresh database cloned from the migrated template and a fresh queue
+ * The API runs as its own process, started with the command of `npm run start:api` (read from package.json, logs
+ * on), against a fresh database cloned from the migrated template and a fresh queue
  * prefix. The load comes from this process with autocannon. Every creation carries a unique `Idempotency-Key` and a
  * `postback_url`, so idempotency, the destination check and the `transaction.created` fan-out (event, postback
  * delivery row, delivery and expiry jobs) all run. The postback host is `localhost` (resolved by the system resolver
@@ -13,7 +13,7 @@
  *
  * Prints one JSON object: `{create: R, read: R, api_peak_rss_mb, ...}`, R = `{requests_per_s, p50_ms, p99_ms,
  * baseline_requests_per_s, ratio}`. Knobs: `BENCH_CONCURRENCY` (20), `BENCH_DURATION_S` (10 per phase),
- * `BENCH_KEYS` (50), `API_PROCESSES` (passed to the API), `BENCH_PROFILE_DIR` (runs the API under `--cpu-prof`).
+ * `BENCH_KEYS` (50), `BENCH_PROFILE_DIR` (runs the API under `--cpu-prof`, profiles written there).
  * Not a timed test.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -60,23 +60,23 @@ const freePort = (): Promise<number> =>
     });
   });
 
-/** Starts `script` with `node --import tsx` and waits until `GET <healthPath>` answers 200. */
-async function startProcess(script: string, env: Record<string, string>, healthPath: string, nodeArgs: string[] = []) {
+/** Starts `command` (through `sh -c exec`, so the process is the command itself) and waits for `GET <healthPath>`. */
+async function startProcess(command: string, env: Record<string, string>, healthPath: string) {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", script], {
+  const child = spawn("sh", ["-c", `exec ${command}`], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ["ignore", "ignore", "inherit"],
   });
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
+    if (child.exitCode !== null) throw new Error(`${command} exited with ${child.exitCode}`);
     try {
       if ((await fetch(`${base}${healthPath}`)).status < 500) return { child, base };
     } catch {
       // not listening yet
     }
-    if (i > 300) throw new Error(`${script} did not start`);
+    if (i > 300) throw new Error(`${command} did not start`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -149,8 +149,10 @@ async function main(): Promise<void> {
     await admin.query(BASELINE_SCHEMA_SQL);
 
     const profileDir = process.env.BENCH_PROFILE_DIR;
+    const startApi = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> })
+      .scripts["start:api"];
     const api = await startProcess(
-      "apps/api/src/main.ts",
+      String(startApi),
       {
         NODE_ENV: "development",
         WEBHOOK_ALLOW_LOCAL_DESTINATIONS: "true",
@@ -160,9 +162,9 @@ async function main(): Promise<void> {
         ENCRYPTION_KEY: encryptionKey,
         PUBLIC_BASE_URL: "https://pix.lm-bench.example",
         PANEL_ORIGINS: "https://panel.lm-bench.example",
+        ...(profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } : {}),
       },
       "/health",
-      profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
     );
     children.push(api.child);
 
@@ -184,7 +186,7 @@ async function main(): Promise<void> {
     if (sample.status !== 201) throw new Error(`sample creation answered ${sample.status}: ${await sample.text()}`);
     writeFileSync(sampleFile, await sample.text());
 
-    const baseline = await startProcess("bench/baseline-server.ts", { DATABASE_URL: database.url, BASELINE_SAMPLE_FILE: sampleFile }, "/charges/none");
+    const baseline = await startProcess(`${process.execPath} --import tsx bench/baseline-server.ts`, { DATABASE_URL: database.url, BASELINE_SAMPLE_FILE: sampleFile }, "/charges/none");
     children.push(baseline.child);
     const baselineCreate = (): autocannon.Request => ({
       method: "POST",
@@ -236,7 +238,6 @@ async function main(): Promise<void> {
         concurrency: CONCURRENCY,
         duration_s: DURATION_S,
         api_keys: KEYS,
-        api_processes: process.env.API_PROCESSES ?? "default",
         reply_bytes: readFileSync(sampleFile).length,
       })}\n`,
     );
