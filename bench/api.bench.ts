@@ -151,8 +151,9 @@ async function main(): Promise<void> {
     const profileDir = process.env.BENCH_PROFILE_DIR;
     const startApi = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> })
       .scripts["start:api"];
+    const profileArgs = profileDir ? `--cpu-prof --cpu-prof-dir=${profileDir} ` : "";
     const api = await startProcess(
-      String(startApi),
+      String(startApi).replace(/^node /, `node ${profileArgs}`),
       {
         NODE_ENV: "development",
         WEBHOOK_ALLOW_LOCAL_DESTINATIONS: "true",
@@ -162,7 +163,6 @@ async function main(): Promise<void> {
         ENCRYPTION_KEY: encryptionKey,
         PUBLIC_BASE_URL: "https://pix.lm-bench.example",
         PANEL_ORIGINS: "https://panel.lm-bench.example",
-        ...(profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } : {}),
       },
       "/health",
     );
