@@ -18,7 +18,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -246,6 +246,7 @@ async function main(): Promise<void> {
     await Promise.all(children.map(stopProcess));
     await deleteQueueKeys(REDIS_URL, queuePrefix);
     await database.drop();
+    rmSync(sampleFile, { force: true });
   }
 }
 
