@@ -2,10 +2,10 @@
  * Plain SQL for the merchant API's hot paths (charge creation and read, API key authentication, idempotency keys),
  * where Prisma's per-query cost dominated the request (issue 14). The same statements run on a `pg` pool or pool
  * client and on a Prisma client or interactive transaction, so code written once serves both kinds of caller (the
- * event fan-out runs inside Prisma transactions elsewhere and inside a `pg` transaction on charge creation).
+ * event fan-out runs inside Prisma transactions elsewhere and inside charge creation's single statement).
  */
 import type { Pool, PoolClient } from "pg";
-import type { Db, DbClient } from "./client";
+import type { DbClient } from "./client";
 
 /** Anything that runs SQL: the service's client or a transaction of it, a `pg` pool, or a client of that pool. */
 export type SqlClient = DbClient | Pool | PoolClient;
@@ -22,50 +22,69 @@ export async function sqlQuery<Row>(client: SqlClient, text: string, values: unk
   return (await client.query(text, values)).rows as Row[];
 }
 
-/** PostgreSQL's codes for a serialization failure and a deadlock, which are safe to run again from the start. */
-const RETRIABLE_SQLSTATES = new Set(["40001", "40P01"]);
-const MAX_ATTEMPTS = 3;
+/**
+ * One INSERT, UPDATE or DELETE, without `RETURNING`, and its parameters (`$1`, `$2`, …), to run together with others
+ * as one statement by {@link runWrites}.
+ */
+export interface SqlWrite {
+  text: string;
+  values: unknown[];
+  /**
+   * Makes the write conditional for the whole statement: when it changes no row, none of the statement's writes
+   * happen and `orElse()` is thrown (e.g. "store the idempotent reply only while this request still holds the key").
+   */
+  orElse?: () => Error;
+}
+
+/** PostgreSQL's SQLSTATE of a division by zero, which {@link runWrites} raises on purpose for an unmet condition. */
+const DIVISION_BY_ZERO = "22012";
 
 /**
- * Runs `fn` in one database transaction on a client of `db`'s `pg` pool (READ COMMITTED); everything it writes
- * commits together or not at all. A serialization failure or deadlock re-runs `fn` (up to 3 runs), so `fn` must do
- * nothing but database work. The plain-SQL counterpart of `inTransaction`.
- * @throws whatever `fn` throws (after rolling back)
+ * Runs `writes` as ONE statement of data-modifying CTEs (`WITH w0 AS (…), w1 AS (…) SELECT …`), so they are atomic
+ * without a `BEGIN`/`COMMIT` round trip each, on a pool, a pool client, a Prisma client or a Prisma transaction. All
+ * of them see the same snapshot and the foreign keys are checked at the end, so a row may refer to one written by an
+ * earlier write of the same call. At most one write may carry `orElse`.
+ * @throws the `orElse()` error of the conditional write when it changed no row (nothing was written); the driver's
+ *   error otherwise (see {@link isUniqueViolation})
  */
-export async function inSqlTransaction<T>(db: Pick<Db, "pool">, fn: (tx: PoolClient) => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    const client = await db.pool.connect();
-    let broken = false;
-    try {
-      await client.query("BEGIN");
-      const result = await fn(client);
-      await client.query("COMMIT");
-      return result;
-    } catch (err) {
-      await client.query("ROLLBACK").catch(() => (broken = true));
-      const code = (err as { code?: unknown }).code;
-      if (typeof code !== "string" || !RETRIABLE_SQLSTATES.has(code) || attempt >= MAX_ATTEMPTS) throw err;
-    } finally {
-      client.release(broken);
-    }
+export async function runWrites(client: SqlClient, writes: SqlWrite[]): Promise<void> {
+  if (writes.length === 0) return;
+  const conditional = writes.filter((write) => write.orElse !== undefined);
+  if (conditional.length > 1) throw new Error("runWrites takes at most one conditional write");
+  const values: unknown[] = [];
+  const ctes = writes.map((write, i) => {
+    const offset = values.length;
+    values.push(...write.values);
+    return `w${i} AS (${write.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`)} RETURNING 1)`;
+  });
+  // SQL has no assertion outside procedures: dividing by the conditional write's row count aborts the statement,
+  // and with it every write in it, exactly when that count is 0.
+  const guard = writes.findIndex((write) => write.orElse !== undefined);
+  const select = guard === -1 ? "SELECT 1" : `SELECT 1 / (SELECT count(*) FROM w${guard})::int`;
+  try {
+    await sqlQuery(client, `WITH ${ctes.join(", ")} ${select}`, values);
+  } catch (err) {
+    const orElse = conditional[0]?.orElse;
+    if (orElse && sqlState(err) === DIVISION_BY_ZERO) throw orElse();
+    throw err;
   }
 }
 
+/** The SQLSTATE of a `pg` error or of a Prisma raw query's P2010 (as the pg adapter reports it), else `undefined`. */
+function sqlState(err: unknown): string | undefined {
+  const { code, meta } = (err ?? {}) as { code?: unknown; meta?: { code?: unknown; driverAdapterError?: { cause?: { code?: unknown } } } };
+  const state = code === "P2010" ? (meta?.driverAdapterError?.cause?.code ?? meta?.code) : code;
+  return typeof state === "string" ? state : undefined;
+}
+
 /**
- * Inserts `rows` (column name → value) into `table` in one statement; a column that a row lacks, or holds
+ * An INSERT of `rows` (column name → value) into `table`, for {@link runWrites}; a column that a row lacks, or holds
  * `undefined` in, is written as NULL.
- * @param options.casts - SQL type of the columns that need one (`{mode: "mode", metadata: "jsonb"}`); a `jsonb`
- *   column's value is sent as its JSON text
- * @param options.returning - return the written rows (`RETURNING *`), else an empty array
+ * @param casts - SQL type of the columns that need one (`{mode: "mode", metadata: "jsonb"}`); a `jsonb` column's
+ *   value is sent as its JSON text
  */
-export function insertRows<Row>(
-  client: SqlClient,
-  table: string,
-  rows: Record<string, unknown>[],
-  options: { casts?: Record<string, string>; returning?: boolean } = {},
-): Promise<Row[]> {
+export function insertWrite(table: string, rows: Record<string, unknown>[], casts: Record<string, string> = {}): SqlWrite {
   const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
-  const casts = options.casts ?? {};
   const values: unknown[] = [];
   const tuples = rows.map((row) => {
     const placeholders = columns.map((column) => {
@@ -75,6 +94,5 @@ export function insertRows<Row>(
     });
     return `(${placeholders.join(", ")})`;
   });
-  const returning = options.returning ? " RETURNING *" : "";
-  return sqlQuery<Row>(client, `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${tuples.join(", ")}${returning}`, values);
+  return { text: `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${tuples.join(", ")}`, values };
 }

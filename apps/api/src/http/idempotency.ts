@@ -6,8 +6,8 @@
  */
 import { createHash } from "node:crypto";
 import type { Request, Response } from "express";
-import type { SqlClient } from "@lm/db";
-import { claimIdempotencyKey, commitIdempotentReply, releaseIdempotencyKey, validationFailed } from "@lm/domain";
+import type { SqlWrite } from "@lm/db";
+import { claimIdempotencyKey, idempotentReplyWrite, releaseIdempotencyKey, validationFailed } from "@lm/domain";
 import type { AppDeps } from "../deps";
 import { merchantOf } from "./api-key-auth";
 
@@ -18,10 +18,10 @@ export interface Reply {
 }
 
 /**
- * Stores `reply` as the key's reply inside `tx`, the database transaction of the request's own writes (a no-op for a
- * request without a key). A handler calls it just before that transaction commits.
+ * The write that stores `reply` as the key's reply (`undefined` for a request without a key); the handler's use case
+ * runs it with the request's own writes, so that both commit or neither does.
  */
-export type CommitReply = (tx: SqlClient, reply: Reply) => Promise<void>;
+export type CommitReply = (reply: Reply) => SqlWrite | undefined;
 
 /** Printable ASCII without spaces, 1 to 255 characters (Stripe accepts up to 255). */
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -36,8 +36,8 @@ export function requestFingerprint(method: string, path: string, rawBody: Buffer
 
 /**
  * Wraps a merchant POST handler (mounted after `requireApiKey`) with `Idempotency-Key` semantics. The handler must
- * call `commitReply` inside the database transaction of its writes, so that the reply is stored atomically with
- * them (see packages/domain/src/idempotency). Only successful replies are kept (refusals are thrown); a refused
+ * pass the write `commitReply` makes to its use case, which runs it with its own writes, so that the reply is stored
+ * atomically with them (see packages/domain/src/idempotency). Only successful replies are kept (refusals are thrown); a refused
  * request releases the key (Stripe's rule), so a fixed request may reuse it.
  * @throws ApiError `validation_failed` (param `Idempotency-Key`) for a malformed key, and the claim's errors
  */
@@ -48,7 +48,7 @@ export function idempotent(
   return async (req: Request, res: Response): Promise<void> => {
     const key = req.get("idempotency-key");
     if (key === undefined) {
-      const reply = await handler(req, res, async () => undefined);
+      const reply = await handler(req, res, () => undefined);
       res.status(reply.status).json(reply.body);
       return;
     }
@@ -65,10 +65,9 @@ export function idempotent(
     }
     // The text stored is the text sent, so a replay is byte for byte this reply.
     let committed: { status: number; text: string } | undefined;
-    const commitReply: CommitReply = async (tx, reply) => {
-      const text = JSON.stringify(reply.body);
-      await commitIdempotentReply(tx, claim, reply.status, text);
-      committed = { status: reply.status, text };
+    const commitReply: CommitReply = (reply) => {
+      committed = { status: reply.status, text: JSON.stringify(reply.body) };
+      return idempotentReplyWrite(claim, committed.status, committed.text);
     };
     try {
       await handler(req, res, commitReply);

@@ -5,7 +5,7 @@
  * and mode subscribed to the type or to `*` (or, for a ping, the one endpoint it is meant for). After commit the
  * caller enqueues the deliveries with {@link enqueueDeliveries}; the reconciler covers a crash in between.
  */
-import { insertRows, sqlQuery, type Event, type Prisma, type SqlClient, type WebhookEndpoint } from "@lm/db";
+import { insertWrite, runWrites, sqlQuery, type Event, type Prisma, type SqlClient, type SqlWrite, type WebhookEndpoint } from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { newId } from "../ids";
 import { ALL_EVENT_TYPES, type EventType } from "./event-types";
@@ -66,19 +66,21 @@ export interface RecordedEvent {
 }
 
 /**
- * Writes the event and its first delivery rows with `tx` (a Prisma transaction or a `pg` one: plain SQL, because
- * charge creation runs this on every request, issue 14); commit them together with the state change they describe.
- * @returns the event and the delivery ids to enqueue after commit
+ * The writes of the event and its first delivery rows, for the caller to run (with {@link runWrites}) in the same
+ * statement or transaction as the state change they describe; only the subscribed endpoints are read here, with `tx`
+ * (a Prisma transaction or a `pg` pool: plain SQL, because charge creation runs this on every request, issue 14).
+ * @returns the event, the delivery ids to enqueue after commit and the writes
  */
-export async function recordEvent(tx: SqlClient, input: EventInput): Promise<RecordedEvent> {
+export async function planEvent(tx: SqlClient, input: EventInput): Promise<RecordedEvent & { writes: SqlWrite[] }> {
   const { scope, type, now } = input;
-  const [event] = await insertRows<Event>(
-    tx,
-    "events",
-    [{ id: newId("event", now.getTime()), store_id: scope.storeId, mode: scope.mode, type, data: input.object, created_at: now }],
-    { casts: { mode: "mode", data: "jsonb" }, returning: true },
-  );
-  if (!event) throw new Error("event insert returned no row");
+  const event: Event = {
+    id: newId("event", now.getTime()),
+    store_id: scope.storeId,
+    mode: scope.mode,
+    type,
+    data: input.object as Prisma.JsonObject,
+    created_at: now,
+  };
   const rows: Prisma.WebhookDeliveryCreateManyInput[] = [];
   if (input.postback?.url) {
     rows.push(firstDeliveryRow(event, { destination_type: "postback", url: input.postback.url, transaction_id: input.postback.transactionId }, now));
@@ -87,12 +89,26 @@ export async function recordEvent(tx: SqlClient, input: EventInput): Promise<Rec
   for (const endpoint of endpoints) {
     rows.push(firstDeliveryRow(event, { destination_type: "endpoint", url: endpoint.url, endpoint_id: endpoint.id }, now, input.target !== undefined));
   }
+  const writes = [insertWrite("events", [event], { mode: "mode", data: "jsonb" })];
   if (rows.length > 0) {
-    await insertRows(tx, "webhook_deliveries", rows as unknown as Record<string, unknown>[], {
-      casts: { status: "delivery_status", destination_type: "destination_type" },
-    });
+    writes.push(
+      insertWrite("webhook_deliveries", rows as unknown as Record<string, unknown>[], {
+        status: "delivery_status",
+        destination_type: "destination_type",
+      }),
+    );
   }
-  return { event, deliveryIds: rows.map((row) => row.id) };
+  return { event, deliveryIds: rows.map((row) => row.id), writes };
+}
+
+/**
+ * Writes the event and its first delivery rows with `tx`; commit them together with the state change they describe.
+ * @returns the event and the delivery ids to enqueue after commit
+ */
+export async function recordEvent(tx: SqlClient, input: EventInput): Promise<RecordedEvent> {
+  const { writes, ...recorded } = await planEvent(tx, input);
+  await runWrites(tx, writes);
+  return recorded;
 }
 
 /** The enabled, not-deleted endpoints of `scope` subscribed to `type` or to every type. */

@@ -4,7 +4,7 @@
  * reply. Only successful replies are kept: a refused request (validation, conflict, server error) releases its key so
  * that the integrator can fix the request and retry with the same key, as Stripe does.
  *
- * The reply is stored in the same database transaction as the request's own writes ({@link commitIdempotentReply}),
+ * The reply is stored in the same database transaction as the request's own writes ({@link idempotentReplyWrite}),
  * and only while the request still holds its claim. So a claim that stays "in progress" means its request wrote
  * nothing (its process died before commit): after {@link IDEMPOTENCY_CLAIM_TIMEOUT_MS} a retry takes it over, and if
  * the first request was merely slow, its commit fails instead of making a second charge.
@@ -14,7 +14,7 @@
  * (issue 14).
  */
 import { randomUUID } from "node:crypto";
-import { sqlQuery, type Db, type SqlClient } from "@lm/db";
+import { sqlQuery, type Db, type SqlWrite } from "@lm/db";
 import type { MerchantScope } from "../deps";
 import { ApiError } from "../errors";
 
@@ -98,22 +98,19 @@ export async function claimIdempotencyKey(
 }
 
 /**
- * Stores the successful reply of the request that holds `claim`, to be replayed for 24 h. Call it inside the
- * database transaction of the request's own writes (`tx`), so that both commit or neither does.
+ * The write that stores the successful reply of the request that holds `claim`, to be replayed for 24 h. Run it
+ * with the request's own writes (`runWrites`, in the same statement or database transaction), so that both commit or
+ * neither does. It is conditional: when the claim was taken over (this request ran past the claim timeout), nothing
+ * of the statement is written and ApiError `idempotency_key_in_progress` is thrown.
  * @param body - the reply's JSON text exactly as it will be sent
- * @throws ApiError `idempotency_key_in_progress` when the claim was taken over (this request ran past the claim
- *   timeout): the caller's transaction must roll back
  */
-export async function commitIdempotentReply(tx: SqlClient, claim: HeldClaim, status: number, body: string): Promise<void> {
-  const stored = await sqlQuery(
-    tx,
-    `UPDATE idempotency_keys SET response_status = $1, response_body = $2
-     WHERE id = $3 AND response_status IS NULL AND created_at = $4 RETURNING id`,
-    [status, body, claim.claimId, claim.claimedAt],
-  );
-  if (stored.length !== 1) {
-    throw new ApiError("idempotency_key_in_progress", "A request with this Idempotency-Key is still in progress.");
-  }
+export function idempotentReplyWrite(claim: HeldClaim, status: number, body: string): SqlWrite {
+  return {
+    text: `UPDATE idempotency_keys SET response_status = $1, response_body = $2
+           WHERE id = $3 AND response_status IS NULL AND created_at = $4`,
+    values: [status, body, claim.claimId, claim.claimedAt],
+    orElse: () => new ApiError("idempotency_key_in_progress", "A request with this Idempotency-Key is still in progress."),
+  };
 }
 
 /**
