@@ -1,7 +1,8 @@
 import { getPixPayloadInfo, isValidPixPayload } from "@brazilian-utils/brazilian-utils";
 import { PNG } from "pngjs";
 import QRCode from "qrcode";
-import { buildPixBrCode, generateTxid, pixLocation, renderQrPngBase64, TXID_PATTERN } from "../src";
+import jsQR from "jsqr";
+import { buildPixBrCode, generateTxid, pixLocation, QR_MASK_PATTERN, renderQrPngBase64, TXID_PATTERN } from "../src";
 
 describe("Pix BR Code and txid", () => {
   test("when a txid is generated, then it has 26 to 35 alphanumerics and differs each time", () => {
@@ -51,7 +52,7 @@ describe("Pix BR Code and txid", () => {
 
     const png = PNG.sync.read(Buffer.from(renderQrPngBase64(code), "base64"));
 
-    const { modules } = QRCode.create(code, { errorCorrectionLevel: "M" });
+    const { modules } = QRCode.create(code, { errorCorrectionLevel: "M", maskPattern: QR_MASK_PATTERN });
     const side = (modules.size + 4) * 4;
     expect([png.width, png.height]).toEqual([side, side]);
     const darkAt = (x: number, y: number) => png.data[(y * side + x) * 4] === 0;
@@ -63,6 +64,21 @@ describe("Pix BR Code and txid", () => {
         const expected = inside && modules.get(row, col) === 1;
         if (darkAt(x, y) !== expected) throw new Error(`pixel (${x}, ${y}) should be ${expected ? "dark" : "light"}`);
       }
+    }
+  });
+
+  test("when QR images are decoded by a reader (jsQR), then each gives back exactly its BR Code", () => {
+    for (const [host, mode, name] of [
+      ["https://api.example.com", "test", "Loja"],
+      ["https://pix.lojas-do-brasil.example.com.br", "live", "Padaria Sao Joao do Norte Ltda"],
+      ["http://localhost:3000", "live", "Açaí da Esquina"],
+    ] as const) {
+      const code = buildPixBrCode({ location: pixLocation(host, mode, generateTxid()), merchantName: name });
+      const png = PNG.sync.read(Buffer.from(renderQrPngBase64(code), "base64"));
+
+      const decoded = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
+
+      expect(decoded?.data).toBe(code);
     }
   });
 });
