@@ -29,6 +29,11 @@ import { webhookEndpointsRouter } from "./webhook-endpoints/webhook-endpoints.ro
 
 /** Mounts the routers on `app`. */
 export function mountRoutes(app: Express, deps: AppDeps): void {
+  // The merchant API first: its requests are the busiest, and every router mounted without a path (the panel's,
+  // all under /v1/me) would otherwise test each of its routes against them (a tenth of a read's CPU, issue 14).
+  const merchant = [requireApiKey(deps), apiKeyRateLimit(deps)];
+  app.use("/v1/transactions", ...merchant, transactionsRouter(deps));
+  app.use("/v1/events", ...merchant, eventsRouter(deps));
   app.use(probesRouter(deps));
   app.use(openapiRouter(deps));
   app.use("/v1/me", csrfProtection(deps.config));
@@ -44,9 +49,6 @@ export function mountRoutes(app: Express, deps: AppDeps): void {
   app.use(eventTypesRouter(deps));
   app.use(webhookEndpointsRouter(deps));
   app.use(webhookDeliveriesRouter(deps, panelLimits));
-  const merchant = [requireApiKey(deps), apiKeyRateLimit(deps)];
-  app.use("/v1/transactions", ...merchant, transactionsRouter(deps));
-  app.use("/v1/events", ...merchant, eventsRouter(deps));
   app.use("/v1/ops/inbox", requireSession(deps), requireRole("ops"), opsInboxRouter(deps));
   app.use(apiKeysRouter(deps));
   app.use(postbackSecretRouter(deps));
