@@ -89,18 +89,19 @@ export function renderQrPngBase64(brCode: string): string {
   const { modules } = QRCode.create(brCode, { errorCorrectionLevel: "M", maskPattern: QR_MASK_PATTERN });
   const side = (modules.size + 2 * QR_MARGIN_MODULES) * QR_SCALE;
   const rowBytes = 1 + Math.ceil(side / 8); // filter byte (0, None) + 1 bit per pixel, 1 = white
-  const raw = Buffer.alloc(rowBytes * side);
-  const row = Buffer.alloc(rowBytes);
-  for (let y = 0; y < side; y += QR_SCALE) {
-    const moduleRow = y / QR_SCALE - QR_MARGIN_MODULES;
-    row.fill(0);
-    for (let x = 0; x < side; x++) {
-      const moduleCol = Math.floor(x / QR_SCALE) - QR_MARGIN_MODULES;
-      const inside = moduleRow >= 0 && moduleRow < modules.size && moduleCol >= 0 && moduleCol < modules.size;
-      if (!(inside && modules.get(moduleRow, moduleCol))) row[1 + (x >> 3)]! |= 0x80 >> (x & 7);
+  const raw = Buffer.alloc(rowBytes * side, 0xff);
+  // Only the dark modules are drawn (cleared to 0), module by module: the margin and light modules stay white.
+  for (let moduleRow = 0; moduleRow < modules.size; moduleRow++) {
+    const y = (moduleRow + QR_MARGIN_MODULES) * QR_SCALE;
+    const row = raw.subarray(y * rowBytes, (y + 1) * rowBytes);
+    for (let moduleCol = 0; moduleCol < modules.size; moduleCol++) {
+      if (!modules.get(moduleRow, moduleCol)) continue;
+      const x = (moduleCol + QR_MARGIN_MODULES) * QR_SCALE;
+      for (let pixel = x; pixel < x + QR_SCALE; pixel++) row[1 + (pixel >> 3)]! &= ~(0x80 >> (pixel & 7));
     }
-    for (let copy = 0; copy < QR_SCALE; copy++) row.copy(raw, (y + copy) * rowBytes);
+    for (let copy = 1; copy < QR_SCALE; copy++) row.copy(raw, (y + copy) * rowBytes);
   }
+  for (let y = 0; y < side; y++) raw[y * rowBytes] = 0;
   const header = Buffer.alloc(13);
   header.writeUInt32BE(side, 0);
   header.writeUInt32BE(side, 4);
