@@ -2,11 +2,14 @@
  * Reading charges for the merchant API: always within the caller's store and mode, so another store's or another
  * mode's id reads exactly like an unknown one (404).
  */
-import { sqlQuery, type Db, type DbClient, type Prisma, type Transaction } from "@lm/db";
+import { Prisma, sqlQuery, type Db, type DbClient, type Transaction } from "@lm/db";
 import type { MerchantScope } from "../deps";
 import { notFound } from "../errors";
 import { isId } from "../ids";
 import type { PageArgs } from "../paging";
+
+/** The columns of a charge, named (a prepared statement must not select `*`, see `sqlQuery`). */
+const TRANSACTION_COLUMNS = Object.values(Prisma.TransactionScalarFieldEnum).join(", ");
 
 /**
  * The charge `id` of `scope`.
@@ -15,7 +18,7 @@ import type { PageArgs } from "../paging";
 export async function findTransaction(db: Db, scope: MerchantScope, id: string): Promise<Transaction> {
   // Plain SQL: the polling safety net's hot path (issue 14).
   const [found] = isId("transaction", id)
-    ? await sqlQuery<Transaction>(db.pool, "SELECT * FROM transactions WHERE id = $1 AND store_id = $2 AND mode = $3::mode", [
+    ? await sqlQuery<Transaction>(db.pool, `SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE id = $1 AND store_id = $2 AND mode = $3::mode`, [
         id,
         scope.storeId,
         scope.mode,
