@@ -64,6 +64,12 @@ export const QR_MASK_PATTERN = 2;
 const QR_MARGIN_MODULES = 2;
 /** Pixels per module. */
 const QR_SCALE = 4;
+/**
+ * zlib settings of the image data: a 2 KB window and a small hash table, because the input is about 6 KB of 29-byte
+ * scanlines repeating every few lines. Setting up zlib's default state (32 KB window, level 9) cost more than the
+ * compression itself; this one is 30 % faster and the output a few bytes smaller (measured on BR Codes, issue 14).
+ */
+const PNG_DEFLATE_OPTIONS = { level: 6, windowBits: 11, memLevel: 3 };
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** One PNG chunk: length, type, data, CRC-32 of type and data (PNG spec §5.3). */
@@ -110,7 +116,7 @@ export function renderQrPngBase64(brCode: string): string {
   return Buffer.concat([
     PNG_SIGNATURE,
     pngChunk("IHDR", header),
-    pngChunk("IDAT", deflateSync(raw, { level: 9 })),
+    pngChunk("IDAT", deflateSync(raw, PNG_DEFLATE_OPTIONS)),
     pngChunk("IEND", Buffer.alloc(0)),
   ]).toString("base64");
 }
