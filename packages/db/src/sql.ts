@@ -40,7 +40,7 @@ export async function sqlQuery<Row>(client: SqlClient, text: string, values: unk
 
 /**
  * One INSERT, UPDATE or DELETE, without `RETURNING`, and its parameters (`$1`, `$2`, …), to run together with others
- * as one statement by {@link runWrites}.
+ * as one statement by {@link runWrites}, which renumbers the placeholders: `$` appears in `text` only in them.
  */
 export interface SqlWrite {
   text: string;
@@ -88,7 +88,10 @@ export async function runWrites(client: SqlClient, writes: SqlWrite[]): Promise<
 
 /** The SQLSTATE of a `pg` error or of a Prisma raw query's P2010 (as the pg adapter reports it), else `undefined`. */
 function sqlState(err: unknown): string | undefined {
-  const { code, meta } = (err ?? {}) as { code?: unknown; meta?: { code?: unknown; driverAdapterError?: { cause?: { code?: unknown } } } };
+  const { code, meta } = (err ?? {}) as {
+    code?: unknown;
+    meta?: { code?: unknown; driverAdapterError?: { cause?: { code?: unknown } } };
+  };
   const state = code === "P2010" ? (meta?.driverAdapterError?.cause?.code ?? meta?.code) : code;
   return typeof state === "string" ? state : undefined;
 }
@@ -99,7 +102,11 @@ function sqlState(err: unknown): string | undefined {
  * @param casts - SQL type of the columns that need one (`{mode: "mode", metadata: "jsonb"}`); a `jsonb` column's
  *   value is sent as its JSON text
  */
-export function insertWrite(table: string, rows: Record<string, unknown>[], casts: Record<string, string> = {}): SqlWrite {
+export function insertWrite(
+  table: string,
+  rows: Record<string, unknown>[],
+  casts: Record<string, string> = {},
+): SqlWrite {
   const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
   const values: unknown[] = [];
   const tuples = rows.map((row) => {

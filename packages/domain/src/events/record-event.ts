@@ -5,7 +5,16 @@
  * and mode subscribed to the type or to `*` (or, for a ping, the one endpoint it is meant for). After commit the
  * caller enqueues the deliveries with {@link enqueueDeliveries}; the reconciler covers a crash in between.
  */
-import { insertWrite, runWrites, sqlQuery, type Event, type Prisma, type SqlClient, type SqlWrite, type WebhookEndpoint } from "@lm/db";
+import {
+  insertWrite,
+  runWrites,
+  sqlQuery,
+  type Event,
+  type Prisma,
+  type SqlClient,
+  type SqlWrite,
+  type WebhookEndpoint,
+} from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { newId } from "../ids";
 import { ALL_EVENT_TYPES, type EventType } from "./event-types";

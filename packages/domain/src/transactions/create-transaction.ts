@@ -87,7 +87,10 @@ export async function createTransaction(
 
   // One statement on the pool (no BEGIN/COMMIT round trips): this runs on every creation (issue 14).
   const event = await planTransactionEvent(deps.db.pool, transaction, "transaction.created", now);
-  const writes = [insertWrite("transactions", [transaction], { mode: "mode", status: "transaction_status", metadata: "jsonb" }), ...event.writes];
+  const writes = [
+    insertWrite("transactions", [transaction], { mode: "mode", status: "transaction_status", metadata: "jsonb" }),
+    ...event.writes,
+  ];
   const also = options.alsoWrite?.(transaction);
   if (also) writes.push(also);
   try {

@@ -18,11 +18,11 @@ const TRANSACTION_COLUMNS = Object.values(Prisma.TransactionScalarFieldEnum).joi
 export async function findTransaction(db: Db, scope: MerchantScope, id: string): Promise<Transaction> {
   // Plain SQL: the polling safety net's hot path (issue 14).
   const [found] = isId("transaction", id)
-    ? await sqlQuery<Transaction>(db.pool, `SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE id = $1 AND store_id = $2 AND mode = $3::mode`, [
-        id,
-        scope.storeId,
-        scope.mode,
-      ])
+    ? await sqlQuery<Transaction>(
+        db.pool,
+        `SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE id = $1 AND store_id = $2 AND mode = $3::mode`,
+        [id, scope.storeId, scope.mode],
+      )
     : [];
   if (!found) throw notFound("transaction");
   return found;

@@ -11,7 +11,7 @@ import { serializeTransaction } from "./transaction.serializer";
 /** The `transaction.*` types of the event catalog. */
 export type TransactionEventType = Extract<SubscribableEventType, `transaction.${string}`>;
 
-/** The `type` event of `transaction` as it reads at `now`, fanned out to its `postback_url` and subscribed endpoints. */
+/** The `type` event of `transaction` as it reads at `now`, to its `postback_url` and subscribed endpoints. */
 function transactionEvent(transaction: Transaction, type: TransactionEventType, now: Date): EventInput {
   return {
     scope: { storeId: transaction.store_id, mode: transaction.mode },
