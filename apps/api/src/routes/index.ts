@@ -36,6 +36,15 @@ import { merchantWithdrawalsRouter, opsWithdrawalsRouter, panelWithdrawalsRouter
 
 /** Mounts the routers on `app`. */
 export function mountRoutes(app: Express, deps: AppDeps): void {
+  // The merchant API first: its requests are the busiest, and every router mounted without a path (the panel's,
+  // all under /v1/me) would otherwise test each of its routes against them (a tenth of a read's CPU, issue 14).
+  const merchant = [requireApiKey(deps), apiKeyRateLimit(deps)];
+  app.use("/v1/transactions", ...merchant, transactionsRouter(deps), transactionRefundsRouter(deps));
+  app.use("/v1/refunds", ...merchant, refundsRouter(deps));
+  app.use("/v1/balance", ...merchant, merchantBalanceRouter(deps));
+  app.use("/v1/seller", ...merchant, merchantSellerRouter(deps));
+  app.use("/v1/withdrawals", ...merchant, merchantWithdrawalsRouter(deps));
+  app.use("/v1/events", ...merchant, eventsRouter(deps));
   app.use(probesRouter(deps));
   app.use(openapiRouter(deps));
   app.use(docsRouter());
@@ -58,13 +67,6 @@ export function mountRoutes(app: Express, deps: AppDeps): void {
   app.use(panelBalanceRouter(deps));
   app.use(payoutKeysRouter(deps));
   app.use(panelWithdrawalsRouter(deps));
-  const merchant = [requireApiKey(deps), apiKeyRateLimit(deps)];
-  app.use("/v1/transactions", ...merchant, transactionsRouter(deps), transactionRefundsRouter(deps));
-  app.use("/v1/refunds", ...merchant, refundsRouter(deps));
-  app.use("/v1/balance", ...merchant, merchantBalanceRouter(deps));
-  app.use("/v1/seller", ...merchant, merchantSellerRouter(deps));
-  app.use("/v1/withdrawals", ...merchant, merchantWithdrawalsRouter(deps));
-  app.use("/v1/events", ...merchant, eventsRouter(deps));
   app.use("/v1/ops/inbox", requireSession(deps), requireRole("ops"), opsInboxRouter(deps));
   app.use("/v1/ops/withdrawals", requireSession(deps), requireRole("ops"), opsWithdrawalsRouter(deps));
   app.use(apiKeysRouter(deps));
