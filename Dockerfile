@@ -12,6 +12,8 @@ COPY packages/config/package.json packages/config/package.json
 COPY packages/db/package.json packages/db/package.json
 COPY packages/domain/package.json packages/domain/package.json
 COPY packages/logging/package.json packages/logging/package.json
+COPY packages/mail/package.json packages/mail/package.json
+COPY packages/metrics/package.json packages/metrics/package.json
 COPY packages/queue/package.json packages/queue/package.json
 COPY packages/testing/package.json packages/testing/package.json
 # Dev dependencies stay: tsx runs the TypeScript sources and the Prisma CLI applies migrations.

@@ -1,7 +1,7 @@
 /**
- * Jest projects (STYLE "Habits"): `unit` (no infrastructure), `integration` (real PostgreSQL and Redis through the
- * API), `e2e` (API and worker together with real HTTP receivers). TypeScript is compiled by swc; `node_modules` is
- * transformed too because some dependencies (got) ship ESM only.
+ * Jest projects (STYLE "Habits"): `unit` (no infrastructure, not even the global setup), `integration` (real
+ * PostgreSQL and Redis through the API), `e2e` (API and worker together with real HTTP receivers). TypeScript is
+ * compiled by swc; `node_modules` is transformed too because some dependencies (got) ship ESM only.
  */
 import type { Config } from "jest";
 
@@ -19,8 +19,13 @@ const common: Config = {
   moduleFileExtensions: ["ts", "js", "mjs", "cjs", "json"],
 };
 
+/**
+ * Builds the migrated template database and drops stale test databases. Jest runs a project's `globalSetup` only when
+ * at least one of its tests is selected, so `npm run test:unit` never touches PostgreSQL.
+ */
+const withDatabase: Config = { ...common, globalSetup: "<rootDir>/packages/testing/src/global-setup.ts" };
+
 const config: Config = {
-  globalSetup: "<rootDir>/packages/testing/src/global-setup.ts",
   projects: [
     {
       ...common,
@@ -28,8 +33,8 @@ const config: Config = {
       testMatch: ["<rootDir>/{apps,packages}/*/test/**/*.test.ts"],
       testPathIgnorePatterns: ["\\.int\\.test\\.ts$", "\\.e2e\\.test\\.ts$"],
     },
-    { ...common, displayName: "integration", testMatch: ["<rootDir>/{apps,packages}/*/test/**/*.int.test.ts"] },
-    { ...common, displayName: "e2e", testMatch: ["<rootDir>/{apps,packages}/*/test/**/*.e2e.test.ts"] },
+    { ...withDatabase, displayName: "integration", testMatch: ["<rootDir>/{apps,packages}/*/test/**/*.int.test.ts"] },
+    { ...withDatabase, displayName: "e2e", testMatch: ["<rootDir>/{apps,packages}/*/test/**/*.e2e.test.ts"] },
   ],
 };
 

@@ -7,18 +7,24 @@
  * same run, the baseline is a bare BullMQ worker (child process) doing the same signed HTTP POSTs with no database;
  * `ratio` = engine / baseline. The bench makes its own database and queue prefixes and removes them at the end.
  *
- * Environment: BENCH_EVENTS (default 2000), BENCH_ENDPOINTS (5), BENCH_FANOUT_CONCURRENCY (16), WORKER_CONCURRENCY (100);
- * BENCH_PROFILE_DIR writes a CPU profile of the worker process there.
+ * Two more phases go through the real domain path, charges paid through the inbound path (`simulatePayment`: a signed
+ * sandbox notification stored and processed by the worker, which records `transaction.paid` and fans it out):
+ * `open_loop` pays charges on a clock at BENCH_OPEN_LOOP_RATE a second for BENCH_OPEN_LOOP_SECONDS to
+ * BENCH_OPEN_LOOP_ENDPOINTS endpoints, and measures event → attempt 1; `events_recorded_per_s` pays BENCH_EVENTS
+ * charges at once (16 at a time) to a store with BENCH_ENDPOINTS endpoints and times the worker recording their events.
+ * `redis_bytes_per_pending_delivery` is Redis's `used_memory` growth per job while the drain phase's jobs wait.
+ *
+ * Environment: BENCH_EVENTS (default 2000), BENCH_ENDPOINTS (5), BENCH_FANOUT_CONCURRENCY (16), WORKER_CONCURRENCY (100),
+ * BENCH_OPEN_LOOP_RATE (500), BENCH_OPEN_LOOP_SECONDS (10), BENCH_OPEN_LOOP_ENDPOINTS (1); BENCH_PROFILE_DIR writes a CPU
+ * profile of the worker process there.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type { ChildProcess } from "node:child_process";
 import { Worker } from "bullmq";
 import { createDb, type Db } from "@lm/db";
-import { buildEventEnvelope, newId, signatureHeader } from "@lm/domain";
+import { buildEventEnvelope, deliveryHeaders, newId, signatureHeader, simulatePayment, type UseCaseDeps } from "@lm/domain";
+import { createLogger } from "@lm/logging";
 import { closeRedis, createProducer, createRedis } from "@lm/queue";
 import {
-  REPO_ROOT,
   createEndpointRow,
   createStoreRow,
   createTestDatabase,
@@ -27,11 +33,15 @@ import {
   testConfig,
   uniqueQueuePrefix,
 } from "@lm/testing";
-import { createWebhookHttpClient, deliveryHeaders } from "../apps/worker/src/delivery/http-client";
+import { createWebhookHttpClient } from "../apps/worker/src/delivery/http-client";
+import { round, runReceiver, startChild, waitForOutput, workerEnv } from "./support/children";
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
 const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 5);
 const FANOUT_CONCURRENCY = Number(process.env.BENCH_FANOUT_CONCURRENCY ?? 16);
+const OPEN_LOOP_RATE = Number(process.env.BENCH_OPEN_LOOP_RATE ?? 500);
+const OPEN_LOOP_SECONDS = Number(process.env.BENCH_OPEN_LOOP_SECONDS ?? 10);
+const OPEN_LOOP_ENDPOINTS = Number(process.env.BENCH_OPEN_LOOP_ENDPOINTS ?? 1);
 const WORKER_CONCURRENCY = Number(process.env.WORKER_CONCURRENCY ?? 100);
 /** When set, the worker process writes a V8 CPU profile there (open it in Chrome DevTools). */
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
@@ -108,14 +118,7 @@ async function measureEngine(children: ChildProcess[], config: ReturnType<typeof
     const worker = await startChild(
       children,
       ["apps/worker/src/main.ts"],
-      {
-        DATABASE_URL: config.databaseUrl,
-        QUEUE_PREFIX: config.queuePrefix,
-        WORKER_CONCURRENCY: String(WORKER_CONCURRENCY),
-        WEBHOOK_ALLOW_LOCAL_DESTINATIONS: "true",
-        NODE_ENV: "development",
-        LOG_LEVEL: "info",
-      },
+      workerEnv(config.databaseUrl, config.queuePrefix, WORKER_CONCURRENCY),
       /worker consuming/,
       PROFILE_DIR === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`],
     );
@@ -128,11 +131,17 @@ async function measureEngine(children: ChildProcess[], config: ReturnType<typeof
 
     const drain = await storeWithEndpoints(db, config.encryptionKey, receiverUrl);
     await queue.pause();
+    const memoryBefore = await usedMemory(redis);
     await fanOutAll(db, producer, drain);
+    const redisBytesPerPendingDelivery = Math.round((await usedMemory(redis)) - memoryBefore) / (EVENTS * ENDPOINTS);
     const drainStarted = Date.now();
     await queue.resume();
     await waitForAttempts(db, drain);
     const drainMs = Date.now() - drainStarted;
+
+    const deps: UseCaseDeps = { config, db, producer, logger: createLogger({ level: "error", service: "bench", silent: true }), now: () => new Date() };
+    const openLoop = await measureOpenLoop(deps, receiverUrl);
+    const eventsRecordedPerS = await measureEventRecording(deps, receiverUrl);
 
     // A graceful stop, so that BENCH_PROFILE_DIR gets its profile written.
     const exited = new Promise((resolve) => worker.child.once("exit", resolve));
@@ -143,6 +152,9 @@ async function measureEngine(children: ChildProcess[], config: ReturnType<typeof
       deliveries_per_s: round((total / drainMs) * 1000, 0),
       drain_ms: drainMs,
       live: { fan_out_ms: liveFanOutMs, ...(await liveFigures(db, live)) },
+      open_loop: openLoop,
+      events_recorded_per_s: eventsRecordedPerS,
+      redis_bytes_per_pending_delivery: round(redisBytesPerPendingDelivery, 0),
     };
   } finally {
     await producer.close();
@@ -157,11 +169,11 @@ interface BenchStore {
   endpoints: Array<{ id: string; url: string }>;
 }
 
-/** A store with {@link ENDPOINTS} enabled endpoints on the receiver, subscribed to everything. */
-async function storeWithEndpoints(db: Db, encryptionKey: Buffer, receiverUrl: string): Promise<BenchStore> {
+/** A store with `count` enabled endpoints on the receiver, subscribed to everything. */
+async function storeWithEndpoints(db: Db, encryptionKey: Buffer, receiverUrl: string, count = ENDPOINTS): Promise<BenchStore> {
   const { store } = await createStoreRow(db, encryptionKey);
   const endpoints = [];
-  for (let i = 0; i < ENDPOINTS; i++) {
+  for (let i = 0; i < count; i++) {
     const { endpoint } = await createEndpointRow(db, encryptionKey, { storeId: store.id, url: `${receiverUrl}/endpoint-${i}` });
     endpoints.push({ id: endpoint.id, url: endpoint.url });
   }
@@ -183,6 +195,104 @@ async function fanOutAll(db: Db, producer: ReturnType<typeof createProducer>, st
       }
     }),
   );
+}
+
+/** Redis's `used_memory`, bytes. */
+async function usedMemory(redis: ReturnType<typeof createRedis>): Promise<number> {
+  const info = await redis.info("memory");
+  return Number(/used_memory:(\d+)/.exec(info)?.[1] ?? NaN);
+}
+
+/** `count` pending test charges of `storeId`, written in one statement. */
+async function pendingCharges(db: Db, storeId: string, count: number): Promise<string[]> {
+  const rows = Array.from({ length: count }, () => ({
+    id: newId("transaction"),
+    store_id: storeId,
+    mode: "test" as const,
+    amount: 1990,
+    txid: newId("transaction").slice(4, 30),
+    br_code: "000201",
+    qr_code_png_base64: "",
+    expires_in: 86400,
+    expires_at: new Date(Date.now() + 86_400_000),
+  }));
+  await db.transaction.createMany({ data: rows });
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Open loop through the real domain path: pays {@link OPEN_LOOP_RATE} charges a second on a clock (a tick every 10 ms
+ * starts the payments due, whatever the engine does), then waits for every paid event's first attempts.
+ */
+async function measureOpenLoop(deps: UseCaseDeps, receiverUrl: string) {
+  const store = await storeWithEndpoints(deps.db, deps.config.encryptionKey, receiverUrl, OPEN_LOOP_ENDPOINTS);
+  const total = OPEN_LOOP_RATE * OPEN_LOOP_SECONDS;
+  const charges = await pendingCharges(deps.db, store.id, total);
+  const started = Date.now();
+  const running: Array<Promise<unknown>> = [];
+  let paid = 0;
+  while (paid < total) {
+    const due = Math.min(total, Math.floor(((Date.now() - started) / 1000) * OPEN_LOOP_RATE));
+    for (; paid < due; paid++) running.push(simulatePayment(deps, { storeId: store.id, mode: "test" }, charges[paid] as string));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  await Promise.all(running);
+  const payingMs = Date.now() - started;
+  await waitForFirstAttempts(deps.db, store.id, total * OPEN_LOOP_ENDPOINTS);
+  const figures = await firstAttemptFigures(deps.db, store.id);
+  return {
+    events_per_s: OPEN_LOOP_RATE,
+    achieved_events_per_s: round((total / payingMs) * 1000, 0),
+    endpoints: OPEN_LOOP_ENDPOINTS,
+    events: total,
+    event_to_first_attempt_ms: figures,
+  };
+}
+
+/** Pays {@link EVENTS} charges at once to a store with {@link ENDPOINTS} endpoints; events recorded per second. */
+async function measureEventRecording(deps: UseCaseDeps, receiverUrl: string): Promise<number> {
+  const store = await storeWithEndpoints(deps.db, deps.config.encryptionKey, receiverUrl, ENDPOINTS);
+  const charges = await pendingCharges(deps.db, store.id, EVENTS);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: FANOUT_CONCURRENCY }, async () => {
+      while (next < EVENTS) {
+        const id = charges[next++] as string;
+        await simulatePayment(deps, { storeId: store.id, mode: "test" }, id);
+      }
+    }),
+  );
+  const deadline = Date.now() + 300_000;
+  for (;;) {
+    const recorded = await deps.db.event.count({ where: { store_id: store.id, type: "transaction.paid" } });
+    if (recorded >= EVENTS || Date.now() > deadline) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const [row] = await deps.db.$queryRaw<Array<{ n: bigint; window_ms: number }>>`
+    SELECT count(*) AS n, extract(epoch FROM max(created_at) - min(created_at)) * 1000 AS window_ms
+    FROM events WHERE store_id = ${store.id} AND type = 'transaction.paid'`;
+  return round((Number(row?.n ?? 0) / Math.max(1, Number(row?.window_ms ?? 0))) * 1000, 0);
+}
+
+/** Waits until `expected` first attempts of `storeId` have been made (at most 5 minutes). */
+async function waitForFirstAttempts(db: Db, storeId: string, expected: number): Promise<void> {
+  const deadline = Date.now() + 300_000;
+  for (;;) {
+    const done = await db.webhookDelivery.count({ where: { store_id: storeId, attempt: 1, status: { not: "pending" } } });
+    if (done >= expected) return;
+    if (Date.now() > deadline) throw new Error(`only ${done} of ${expected} first attempts made`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Event → attempt 1 of `storeId`'s deliveries, p50 and p99, ms. */
+async function firstAttemptFigures(db: Db, storeId: string) {
+  const [row] = await db.$queryRaw<Array<{ p50: number; p99: number }>>`
+    SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM d.attempted_at - e.created_at) * 1000) AS p50,
+           percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM d.attempted_at - e.created_at) * 1000) AS p99
+    FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+    WHERE d.attempt = 1 AND d.store_id = ${storeId}`;
+  return { p50: round(Number(row?.p50), 1), p99: round(Number(row?.p99), 1) };
 }
 
 /** Waits until every delivery of `store` has been attempted. */
@@ -317,64 +427,6 @@ async function runBaselineWorker(): Promise<void> {
   );
   await worker.waitUntilReady();
   process.stdout.write("baseline ready\n");
-}
-
-/** Child: a receiver that answers every POST with 200 as fast as it can, with keep-alive. */
-async function runReceiver(): Promise<void> {
-  const server = http.createServer((req, res) => {
-    req.resume();
-    req.on("end", () => res.end("ok"));
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  process.stdout.write(`listening ${(server.address() as AddressInfo).port}\n`);
-}
-
-/**
- * Starts `node --import tsx <args>` (no tsx CLI in between, so signals reach the process itself) and waits for a line
- * of its output matching `ready`.
- */
-async function startChild(
-  children: ChildProcess[],
-  args: string[],
-  env: Record<string, string>,
-  ready: RegExp,
-  nodeArgs: string[] = [],
-) {
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", ...args], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  const match = await waitForOutput(child, ready);
-  return { child, match };
-}
-
-/** Resolves with the first match of `pattern` in the child's output; rejects if it exits first. */
-function waitForOutput(child: ChildProcess, pattern: RegExp): Promise<RegExpMatchArray> {
-  return new Promise((resolve, reject) => {
-    let output = "";
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = pattern.exec(output);
-      if (match) {
-        child.stdout?.off("data", onData);
-        child.stderr?.off("data", onData);
-        child.off("exit", onExit);
-        resolve(match);
-      }
-    };
-    const onExit = (code: number | null) => reject(new Error(`child exited (${code}) before ${pattern}:\n${output}`));
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
-    child.once("exit", onExit);
-  });
-}
-
-function round(value: number, digits: number): number {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
 }
 
 main().then(

@@ -1,6 +1,7 @@
 /**
- * The Express application, without `listen` (the supertest target). Order: request id → request log → inbound
- * notifications (raw body) → JSON body rules → routes → 404 → central error handler.
+ * The Express application, without `listen` (the supertest target). Order: request id → request log and metrics →
+ * path and query text rules → inbound notifications (raw body) → JSON body rules and body text rules → routes → 404 →
+ * central error handler.
  */
 import cookieParser from "cookie-parser";
 import express, { type Express } from "express";
@@ -9,6 +10,8 @@ import { errorHandler, unknownRoute } from "./http/error-handler";
 import { jsonBody } from "./http/json-body";
 import { requestId } from "./http/request-id";
 import { requestLog } from "./http/request-log";
+import { refuseUnstorableBody, refuseUnstorablePathAndQuery } from "./http/storable-input";
+import { requestMetrics } from "./http/request-metrics";
 import { mountRoutes } from "./routes";
 import { acquirerNotificationsRouter } from "./routes/acquirers/acquirer-notifications.router";
 
@@ -22,9 +25,11 @@ export function createApp(deps: AppDeps): Express {
   app.set("trust proxy", deps.config.trustProxy);
   app.use(requestId);
   app.use(requestLog(deps.logger));
+  app.use(requestMetrics(deps.metrics));
+  app.use(refuseUnstorablePathAndQuery);
   // Before the JSON body rules: inbound notifications are stored whatever their body (DESIGN §5).
   app.use(acquirerNotificationsRouter(deps));
-  app.use(jsonBody());
+  app.use(jsonBody(), refuseUnstorableBody);
   app.use(cookieParser());
   mountRoutes(app, deps);
   app.use(unknownRoute);

@@ -6,6 +6,7 @@ import type { Config } from "@lm/config";
 import { createDb, type Db } from "@lm/db";
 import { createLogger, type Logger } from "@lm/logging";
 import { createMailer, type Mailer } from "@lm/mail";
+import { createApiMetrics, type ApiMetrics } from "@lm/metrics";
 import { closeRedis, createProducer, createRedis, whenSettled, type Producer } from "@lm/queue";
 import type { Redis } from "ioredis";
 
@@ -21,6 +22,8 @@ export interface AppDeps {
   mailer: Mailer;
   /** Current time; injectable so tests can move it. */
   now: () => Date;
+  /** This process's Prometheus registry and metrics. */
+  metrics: ApiMetrics;
 }
 
 /** Opens the connections of an API process. Close them with {@link closeAppDeps}. */
@@ -37,6 +40,7 @@ export function createAppDeps(config: Config, options: { logger?: Logger } = {})
     logger,
     mailer: createMailer(config),
     now: () => new Date(),
+    metrics: createApiMetrics(),
   };
 }
 

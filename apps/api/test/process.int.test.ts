@@ -62,4 +62,34 @@ describe("processes", () => {
     expect(await proc.exited).toBe(0);
     expect(proc.output()).toMatch(/worker stopped/);
   }, 30_000);
+
+  test("when the API and the worker run with METRICS_PORT, then each serves its own metrics there, without a token", async () => {
+    const prefix = testConfig(database.url).queuePrefix;
+    const env = { DATABASE_URL: database.url, QUEUE_PREFIX: prefix, LOG_LEVEL: "info", PORT: "0", METRICS_PORT: "0" };
+    const api = startProcess("apps/api/src/main.ts", env);
+    const worker = startProcess("apps/worker/src/main.ts", env);
+    const scrape = async (proc: ReturnType<typeof startProcess>) => {
+      const port = Number(/"metrics_port":(\d+)/.exec(await proc.waitFor(/"metrics_port":\d+/))?.[1]);
+      const res = await fetch(`http://127.0.0.1:${port}/metrics`);
+      return { status: res.status, text: await res.text() };
+    };
+
+    try {
+      const apiMetrics = await scrape(api);
+      const workerMetrics = await scrape(worker);
+
+      expect(apiMetrics.status).toBe(200);
+      expect(apiMetrics.text).toContain("# TYPE lm_http_request_duration_seconds histogram");
+      expect(apiMetrics.text).not.toContain("lm_queue_jobs");
+      expect(workerMetrics.status).toBe(200);
+      expect(workerMetrics.text).toMatch(/^lm_queue_jobs\{queue="webhook-delivery",state="waiting"\} \d+$/m);
+      expect(workerMetrics.text).toContain("# TYPE lm_webhook_delivery_attempts_total counter");
+      expect(workerMetrics.text).not.toContain("lm_http_request_duration_seconds");
+    } finally {
+      api.child.kill("SIGTERM");
+      worker.child.kill("SIGTERM");
+    }
+    expect(await api.exited).toBe(0);
+    expect(await worker.exited).toBe(0);
+  }, 40_000);
 });

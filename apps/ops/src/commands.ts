@@ -4,10 +4,12 @@
 import { acquirerCreate } from "./acquirer-create";
 import { apiKeyCreate } from "./api-key-create";
 import type { Command } from "./command";
+import { documentsEncrypt } from "./documents-encrypt";
 import { inviteCreate } from "./invite-create";
 import { userCreate } from "./user-create";
 import { sellerCreate } from "./seller-create";
 import { sellerKyc } from "./seller-kyc";
+import { withdrawalList } from "./withdrawal-list";
 
 /** Every command, by the name typed after `npm run ops --`. */
 export const COMMANDS: Record<string, Command> = {
@@ -17,4 +19,6 @@ export const COMMANDS: Record<string, Command> = {
   "invite:create": inviteCreate,
   "user:create": userCreate,
   "acquirer:create": acquirerCreate,
+  "documents:encrypt": documentsEncrypt,
+  "withdrawal:list": withdrawalList,
 };

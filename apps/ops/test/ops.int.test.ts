@@ -1,7 +1,7 @@
 import { createDb, type Db } from "@lm/db";
-import { createTestDatabase, testConfig, type TestDatabase } from "@lm/testing";
+import { createTestDatabase, TEST_ENCRYPTION_KEY, testConfig, type TestDatabase } from "@lm/testing";
 import { createHash } from "node:crypto";
-import { decryptSecret, sandboxAcquirerSecret } from "@lm/domain";
+import { decryptSecret, documentLookupHash, readSellerDocument, sandboxAcquirerSecret } from "@lm/domain";
 import { runOps } from "../src/run";
 
 describe("ops command line", () => {
@@ -25,7 +25,9 @@ describe("ops command line", () => {
     const created = JSON.parse(out.stdout);
     expect(created).toEqual({ seller_id: expect.stringMatching(/^sel_/), store_id: expect.stringMatching(/^sto_/), kyc_status: "pending" });
     const seller = await db.seller.findUniqueOrThrow({ where: { id: created.seller_id }, include: { stores: true } });
-    expect(seller.document).toBe("11222333000181");
+    expect(seller.document).not.toContain("11222333");
+    expect(readSellerDocument(TEST_ENCRYPTION_KEY, seller)).toEqual({ kind: "cnpj", digits: "11222333000181" });
+    expect(seller.document_hash).toBe(documentLookupHash(TEST_ENCRYPTION_KEY, "11222333000181"));
     expect(seller.stores.map((s) => s.id)).toEqual([created.store_id]);
   });
 

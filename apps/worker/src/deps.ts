@@ -3,16 +3,18 @@
  */
 import type { Config } from "@lm/config";
 import { createDb, type Db } from "@lm/db";
-import { resolveHostname, type HostResolver } from "@lm/domain";
+import { resolveHostname, type DeliveryDeps, type DeliveryObserver, type HostResolver } from "@lm/domain";
 import { createLogger, type Logger } from "@lm/logging";
 import { createMailer, type Mailer } from "@lm/mail";
-import { closeRedis, createProducer, createRedis, whenSettled, type Producer } from "@lm/queue";
+import { createWorkerMetrics, recordDeliveryAttempt, type WorkerMetrics } from "@lm/metrics";
+import { QUEUE_NAMES, closeRedis, createProducer, createRedis, whenSettled, type Producer } from "@lm/queue";
 import type { Redis } from "ioredis";
-import { createDeliveryRows, type DeliveryRows } from "./delivery/delivery-rows";
+import { createDeliveryRows } from "./delivery/delivery-rows";
+import { createDestinationSlots, type DestinationSlots } from "./delivery/destination-slots";
 import { createWebhookHttpClient, type WebhookHttpClient } from "./delivery/http-client";
 
-/** Dependencies of the worker process. */
-export interface WorkerDeps {
+/** Dependencies of the worker process; they include what one delivery attempt needs ({@link DeliveryDeps}). */
+export interface WorkerDeps extends DeliveryDeps {
   config: Config;
   db: Db;
   /** Blocking connection shared by the BullMQ workers. */
@@ -23,8 +25,8 @@ export interface WorkerDeps {
   producerRedis: Redis;
   logger: Logger;
   now: () => Date;
-  /** Batched reads and writes of delivery rows. */
-  deliveryRows: DeliveryRows;
+  /** Per-destination limits of attempts at once (DESIGN §8 "Isolation"). */
+  destinationSlots: DestinationSlots;
   /** Posts webhook attempts over keep-alive connections. */
   webhookClient: WebhookHttpClient;
   /**
@@ -32,28 +34,53 @@ export interface WorkerDeps {
    * to make a name answer as they need, e.g. a private address at send time (DNS rebinding).
    */
   resolveHost: HostResolver;
-  /** Sends the seller's mails the worker causes (an endpoint disabled automatically). */
+  /** Sends the seller's mails the worker causes (an endpoint failing or disabled automatically). */
   mailer: Mailer;
+  /** This process's Prometheus registry and metrics. */
+  metrics: WorkerMetrics;
 }
 
 /** Opens the worker's connections. Close them with {@link closeWorkerDeps}. */
-export function createWorkerDeps(config: Config, options: { logger?: Logger } = {}): WorkerDeps {
+/**
+ * @param options.logger - replaces the JSON logger (tests)
+ * @param options.observer - watches every recorded attempt (default: the Prometheus counters of `metrics`)
+ */
+export function createWorkerDeps(config: Config, options: { logger?: Logger; observer?: DeliveryObserver } = {}): WorkerDeps {
   const producerRedis = createRedis(config.redisUrl, "worker");
   const logger = options.logger ?? createLogger({ level: config.logLevel, service: "worker" });
   const db = createDb(config.databaseUrl, { maxConnections: Math.min(50, config.workerConcurrency + 5) });
-  return {
+  const producer = createProducer(producerRedis, config.queuePrefix, (err) => logger.warn("queue error", { err: err.message }));
+  const webhookClient = createWebhookHttpClient();
+  const metrics = createWorkerMetrics({
+    queues: QUEUE_NAMES,
+    jobCounts: (queue, states) => producer.queue(queue).getJobCounts(...states),
+  });
+  const deps: WorkerDeps = {
     config,
     db,
     redis: createRedis(config.redisUrl, "worker"),
-    producer: createProducer(producerRedis, config.queuePrefix, (err) => logger.warn("queue error", { err: err.message })),
+    producer,
     producerRedis,
     logger,
     now: () => new Date(),
     deliveryRows: createDeliveryRows(db),
-    webhookClient: createWebhookHttpClient(),
+    destinationSlots: createDestinationSlots({
+      fastLimit: Math.ceil(config.workerConcurrency / 2),
+      slowLimit: Math.max(1, Math.ceil(config.workerConcurrency / 50)),
+    }),
+    webhookClient,
+    // Reads `deps.resolveHost` at send time, so a test that replaces it changes the next attempt.
+    sendAttempt: (url, body, headers) =>
+      webhookClient.post(url, body, headers, {
+        allowLocal: config.webhookAllowLocalDestinations,
+        resolve: (hostname) => deps.resolveHost(hostname),
+      }),
     resolveHost: resolveHostname,
     mailer: createMailer(config),
+    metrics,
+    observer: options.observer ?? { attemptRecorded: (attempt) => recordDeliveryAttempt(metrics, attempt) },
   };
+  return deps;
 }
 
 /** Closes the producer, Redis connections and the database pool. */

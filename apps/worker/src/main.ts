@@ -1,7 +1,11 @@
 /**
- * Worker process entry point. SIGTERM/SIGINT let running jobs finish, then close connections.
+ * Worker process entry point: config → dependencies → metrics listener (`METRICS_PORT`, when set) → consumers.
+ * SIGTERM/SIGINT let running jobs finish, then close connections. A stray rejection is logged, not fatal; an uncaught
+ * exception is logged and ends the process (see `handleStrayErrors`).
  */
 import { loadConfigOrExit } from "@lm/config";
+import { handleStrayErrors } from "@lm/logging";
+import { serveMetrics } from "@lm/metrics";
 import { closeWorkerDeps, createWorkerDeps } from "./deps";
 import { startWorkers } from "./workers";
 
@@ -10,6 +14,11 @@ const SHUTDOWN_TIMEOUT_MS = 25_000;
 async function main(): Promise<void> {
   const config = loadConfigOrExit(process.env);
   const deps = createWorkerDeps(config);
+  const metricsServer =
+    config.metricsPort === undefined
+      ? undefined
+      : await serveMetrics(deps.metrics.registry, config.metricsPort, (err) => deps.logger.error("metrics failed", { err }));
+  if (metricsServer) deps.logger.info("worker metrics listening", { metrics_port: metricsServer.port });
   const running = await startWorkers(deps);
 
   let stopping = false;
@@ -19,12 +28,14 @@ async function main(): Promise<void> {
     deps.logger.info("worker stopping", { signal });
     setTimeout(() => process.exit(1), SHUTDOWN_TIMEOUT_MS).unref();
     await running.close();
+    await metricsServer?.close();
     await closeWorkerDeps(deps);
     deps.logger.info("worker stopped");
     process.exit(0);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
+  handleStrayErrors(deps.logger, "worker");
 }
 
 main().catch((err: unknown) => {

@@ -1,17 +1,40 @@
 /**
  * Starts one BullMQ `Worker` per queue that has a processor, and schedules the repeatable jobs (the reconciler and
  * the key revocation).
+ *
+ * Failures, by kind: a job that finds PostgreSQL or Redis unreachable goes back to the queue after a short delay that
+ * grows while the outage lasts (half the outage so far, 0.2 s to 5 s) and is not counted as a failed try, so a
+ * database blip delays work by about the blip; any other error is retried by BullMQ with a backoff
+ * (`JOB_ATTEMPTS` tries), then the job is failed and the reconciler revives it a bounded number of times (see
+ * `sweepers/offer-rows.ts`). A worker that dies mid-job (kill -9) loses its lock after {@link LOCK_DURATION_MS}; the
+ * next stalled-job check of any worker, every {@link STALLED_INTERVAL_MS}, puts the job back, so its attempt is sent
+ * again within about 12 s. After Redis lost its keys (a flush, a failover to an empty replica), the worker notices
+ * within {@link SCHEDULE_REFRESH_MS} that the reconciler's schedule is gone and runs the reconciler at once, so the
+ * rows whose jobs were lost are offered again within seconds rather than at the next 30 s tick.
  */
-import { Worker } from "bullmq";
+import { DelayedError, Worker, type Job } from "bullmq";
+import { isTransientConnectionError } from "@lm/db";
 import { KEY_REVOCATION_INTERVAL_MS, RECONCILER_INTERVAL_MS, type QueueName } from "@lm/queue";
 import type { WorkerDeps } from "./deps";
-import { PROCESSORS, type Processor } from "./processors";
+import { MAX_JOB_TRIES } from "./sweepers/offer-rows";
+import { PROCESSORS, type JobControl, type Processor } from "./processors";
 
 /** The repeatable jobs and how often each runs, ms. */
 const SCHEDULES = [
   { queue: "reconciler", every: RECONCILER_INTERVAL_MS },
   { queue: "key-revocation", every: KEY_REVOCATION_INTERVAL_MS },
 ] as const satisfies ReadonlyArray<{ queue: QueueName; every: number }>;
+
+/** How long a running job's lock lasts without renewal (renewed every half of it), ms. */
+export const LOCK_DURATION_MS = 6_000;
+/** How often each worker looks for jobs whose lock expired (their worker died), ms. */
+export const STALLED_INTERVAL_MS = 3_000;
+/** Times a job may be found stalled before it is failed (each a worker that died while running it). */
+const MAX_STALLED_COUNT = 10;
+/** Shortest delay of a job that found PostgreSQL or Redis unreachable, ms; it grows with the outage. */
+const OUTAGE_FIRST_DELAY_MS = 200;
+/** Longest such delay, ms. */
+const OUTAGE_MAX_DELAY_MS = 5_000;
 
 /** Running workers; `close()` lets running jobs finish, then stops. */
 export interface RunningWorkers {
@@ -24,30 +47,31 @@ export interface RunningWorkers {
  * job schedulers of {@link SCHEDULES} (idempotent: any number of workers may run this).
  */
 export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
+  const outage = trackOutage(deps);
   const entries = Object.entries(PROCESSORS) as Array<[QueueName, Processor<QueueName>]>;
   const workers = entries.map(([name, processor]) => {
-    const worker = new Worker(name, async (job) => processor(deps, job.data), {
+    const worker = new Worker(name, (job, token) => runJob(deps, outage, processor, job, token), {
       connection: deps.redis,
       prefix: deps.config.queuePrefix,
       concurrency: deps.config.workerConcurrency,
+      lockDuration: LOCK_DURATION_MS,
+      stalledInterval: STALLED_INTERVAL_MS,
+      maxStalledCount: MAX_STALLED_COUNT,
     });
     worker.on("failed", (job, err) => {
-      deps.logger.error("job failed", { queue: name, job_id: job?.id, err });
+      if (err instanceof DelayedError) return;
+      const givenUp = job !== undefined && job.attemptsMade >= MAX_JOB_TRIES;
+      const fields = { queue: name, job_id: job?.id, attempts_made: job?.attemptsMade, err };
+      deps.logger.error(givenUp ? "job given up: it failed every try and is not revived" : "job failed", fields);
     });
     worker.on("error", (err) => deps.logger.error("worker error", { queue: name, err }));
     return worker;
   });
-  const schedule = () =>
-    Promise.all(
-      SCHEDULES.map(({ queue, every }) =>
-        deps.producer.queue(queue).upsertJobScheduler(queue, { every }, { name: queue, data: {} }),
-      ),
-    );
-  await schedule();
-  // Schedulers live in Redis: re-upserting them (idempotent) brings the jobs back after Redis lost its keys.
+  await schedule(deps);
+  // Schedulers live in Redis: re-upserting them (idempotent) brings the jobs back soon after Redis lost its keys.
   const keepScheduled = setInterval(() => {
-    schedule().catch((err: unknown) => deps.logger.warn("job scheduling failed", { err }));
-  }, RECONCILER_INTERVAL_MS);
+    schedule(deps).catch((err: unknown) => deps.logger.warn("job scheduling failed", { err }));
+  }, SCHEDULE_REFRESH_MS);
   keepScheduled.unref();
   await Promise.all(workers.map((w) => w.waitUntilReady()));
   const queues = entries.map(([name]) => name);
@@ -57,6 +81,79 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
     async close() {
       clearInterval(keepScheduled);
       await Promise.all(workers.map((w) => w.close()));
+    },
+  };
+}
+
+/** How often the schedulers are checked and re-upserted, ms: after a Redis flush the reconciler runs within this. */
+const SCHEDULE_REFRESH_MS = 3_000;
+
+/**
+ * Upserts the job schedulers of {@link SCHEDULES} (idempotent). When the reconciler's was missing (a fresh or flushed
+ * Redis), it also enqueues one reconciler run now: the rows whose jobs were lost must not wait for the next tick.
+ */
+async function schedule(deps: WorkerDeps): Promise<void> {
+  const reconciler = deps.producer.queue("reconciler");
+  const lost = (await reconciler.getJobScheduler("reconciler")) === undefined;
+  await Promise.all(
+    SCHEDULES.map(({ queue, every }) => deps.producer.queue(queue).upsertJobScheduler(queue, { every }, { name: queue, data: {} })),
+  );
+  if (lost) {
+    deps.logger.warn("reconciler schedule missing (Redis empty or flushed); reconciling now");
+    await deps.producer.enqueue("reconciler", {}, { jobId: `reconcile-now-${Date.now()}` });
+  }
+}
+
+/** Runs one job: the processor, with `defer` and the outage rule above. */
+async function runJob(
+  deps: WorkerDeps,
+  outage: Outage,
+  processor: Processor<QueueName>,
+  job: Job,
+  token: string | undefined,
+): Promise<void> {
+  const moveToDelayed = async (delayMs: number): Promise<never> => {
+    await job.moveToDelayed(Date.now() + delayMs, token);
+    throw new DelayedError();
+  };
+  const control: JobControl = { defer: moveToDelayed };
+  try {
+    await processor(deps, job.data, control);
+    outage.ended();
+  } catch (err) {
+    if (err instanceof DelayedError || !isTransientConnectionError(err)) throw err;
+    await moveToDelayed(outage.delayMs(err));
+  }
+}
+
+/** The process's view of a PostgreSQL or Redis outage: one log line when it starts and one when it ends. */
+interface Outage {
+  /** The delay for a job that just met the outage, ms (grows while it lasts). */
+  delayMs(err: unknown): number;
+  /** A job succeeded: the outage, if any, is over. */
+  ended(): void;
+}
+
+function trackOutage(deps: Pick<WorkerDeps, "logger">): Outage {
+  let since: number | null = null;
+  let delayed = 0;
+  return {
+    delayMs(err) {
+      const now = Date.now();
+      if (since === null) {
+        since = now;
+        deps.logger.warn("database or redis unreachable; jobs retry shortly", { err });
+      }
+      delayed += 1;
+      // Half the outage so far: a 0.5 s blip costs a job about 0.2 s more, a long outage is polled every 5 s.
+      const base = Math.min(OUTAGE_MAX_DELAY_MS, Math.max(OUTAGE_FIRST_DELAY_MS, (now - since) / 2));
+      return Math.round(base * (0.75 + Math.random() * 0.5));
+    },
+    ended() {
+      if (since === null) return;
+      deps.logger.info("database and redis reachable again", { jobs_delayed: delayed, outage_ms: Date.now() - since });
+      since = null;
+      delayed = 0;
     },
   };
 }

@@ -54,6 +54,16 @@ export interface Config {
   trustProxy: false | number | string[];
   /** `From` of every mail the service sends. */
   mailFrom: string;
+  /**
+   * Port of the process's own Prometheus listener (`GET /metrics`, no authentication, for the private network);
+   * undefined: no listener. 0 picks a free port (tests).
+   */
+  metricsPort: number | undefined;
+  /**
+   * When set, the API also serves `GET /metrics` on its public port to callers presenting `Authorization: Bearer
+   * <token>`; when unset, that route does not exist there.
+   */
+  metricsToken: string | undefined;
 }
 
 /** Thrown by {@link loadConfig}; `problems` has one line per invalid or missing variable. */
@@ -86,6 +96,31 @@ function brCodeHostProblem(host: string, production: boolean): string | null {
 
 const booleanString = Joi.boolean().truthy("true", "1").falsy("false", "0");
 
+/** The origins of a `PANEL_ORIGINS` value. */
+function splitOrigins(value: string): string[] {
+  return value.split(",").map((o) => o.trim()).filter(Boolean);
+}
+
+/**
+ * Whether a panel origin is fit for production: `https` and not this machine (`localhost`, `*.localhost`, a loopback
+ * or unspecified address), since a cookie session sent over plain http, or a CSRF allowance for a local page, is an
+ * opening for anyone on the path or the host.
+ */
+function isProductionOrigin(origin: string): boolean {
+  const url = new URL(origin);
+  const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+  const local =
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    /^127\.\d+\.\d+\.\d+$/.test(host) ||
+    host === "0.0.0.0" ||
+    host === "::1" ||
+    host === "::" ||
+    /^::ffff:127\./.test(host) ||
+    /^::ffff:7f/.test(host);
+  return url.protocol === "https:" && !local;
+}
+
 const schema = Joi.object({
   NODE_ENV: Joi.string().valid("development", "test", "production").default("development"),
   DATABASE_URL: Joi.string()
@@ -116,13 +151,24 @@ const schema = Joi.object({
     .when("NODE_ENV", { is: "production", then: Joi.required() }),
   PANEL_ORIGINS: Joi.string()
     .custom((value: string, helpers) => {
-      const origins = value.split(",").map((o) => o.trim()).filter(Boolean);
-      const ok = origins.length > 0 && origins.every((o) => /^https?:\/\/[^/\s]+$/.test(o));
-      return ok ? value : helpers.error("any.invalid");
+      const origins = splitOrigins(value);
+      const ok = origins.length > 0 && origins.every((o) => /^https?:\/\/[^/\s]+$/.test(o) && URL.canParse(o));
+      if (!ok) return helpers.error("any.invalid");
+      if (helpers.state.ancestors[0]?.NODE_ENV === "production" && !origins.every(isProductionOrigin)) {
+        return helpers.error("any.unsafe");
+      }
+      return value;
     })
-    .messages({ "any.invalid": '"PANEL_ORIGINS" must be a comma-separated list of origins like https://panel.example' })
-    .default("http://localhost:3000"),
-  COOKIE_SECURE: booleanString.default(true),
+    .messages({
+      "any.invalid": '"PANEL_ORIGINS" must be a comma-separated list of origins like https://panel.example',
+      "any.unsafe": '"PANEL_ORIGINS" must be https origins other than localhost or loopback when NODE_ENV is production',
+    })
+    .default("http://localhost:3000")
+    .when("NODE_ENV", { is: "production", then: Joi.required() }),
+  COOKIE_SECURE: booleanString
+    .default(true)
+    .when("NODE_ENV", { is: "production", then: Joi.valid(true) })
+    .messages({ "any.only": '"COOKIE_SECURE" cannot be false when NODE_ENV is production' }),
   TERMS_VERSION: Joi.string().min(1).default("2026-01-01"),
   STEP_UP_WINDOW_SECONDS: Joi.number().integer().min(1).max(86400).default(600),
   WEBHOOK_ALLOW_LOCAL_DESTINATIONS: booleanString
@@ -136,7 +182,11 @@ const schema = Joi.object({
     .pattern(/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?){4}\s*$/)
     .messages({ "string.pattern.base": '"RETRY_SCHEDULE_SECONDS" must be five comma-separated numbers of seconds' })
     .default(DEFAULT_RETRY_SCHEDULE_SECONDS.join(",")),
-  QUEUE_PREFIX: Joi.string().pattern(/^[a-z0-9_-]{1,40}$/).default("lm"),
+  // `{lm}`: a Redis Cluster hash tag, so every key of a queue lands in one slot as BullMQ's scripts require.
+  QUEUE_PREFIX: Joi.string()
+    .pattern(/^(?:[a-z0-9_-]{1,40}|\{[a-z0-9_-]{1,38}\})$/)
+    .messages({ "string.pattern.base": '"QUEUE_PREFIX" must be 1-40 of a-z 0-9 _ -, or such a name in braces (`{lm}`) for Redis Cluster' })
+    .default("lm"),
   BCRYPT_COST: Joi.number()
     .integer()
     .max(15)
@@ -153,6 +203,12 @@ const schema = Joi.object({
     })
     .default("false"),
   MAIL_FROM: Joi.string().min(3).default("LM Pix <no-reply@localhost>"),
+  METRICS_PORT: Joi.number().integer().min(0).max(65535).optional(),
+  // Long enough that guessing is hopeless (it guards a route on the public port), printable so it fits a header.
+  METRICS_TOKEN: Joi.string()
+    .pattern(/^[\x21-\x7e]{32,256}$/)
+    .messages({ "string.pattern.base": '"METRICS_TOKEN" must be 32 to 256 printable characters without spaces' })
+    .optional(),
 }).unknown(true);
 
 /** Express `trust proxy` value of `TRUST_PROXY`. */
@@ -178,7 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     logLevel: value.LOG_LEVEL,
     encryptionKey: Buffer.from(value.ENCRYPTION_KEY, "base64"),
     publicBaseUrl: value.PUBLIC_BASE_URL.replace(/\/+$/, ""),
-    panelOrigins: value.PANEL_ORIGINS.split(",").map((o: string) => o.trim()).filter(Boolean),
+    panelOrigins: splitOrigins(value.PANEL_ORIGINS),
     cookieSecure: value.COOKIE_SECURE,
     termsVersion: value.TERMS_VERSION,
     stepUpWindowSeconds: value.STEP_UP_WINDOW_SECONDS,
@@ -191,6 +247,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     bcryptCost: value.BCRYPT_COST,
     trustProxy: parseTrustProxy(value.TRUST_PROXY),
     mailFrom: value.MAIL_FROM,
+    metricsPort: value.METRICS_PORT,
+    metricsToken: value.METRICS_TOKEN,
   };
 }
 

@@ -24,6 +24,11 @@ describe("loadConfig", () => {
     expect(config.mailOutboxDir).toBe("var/mail");
   });
 
+  test("when QUEUE_PREFIX is a Redis Cluster hash tag, then it is accepted as is; a half-open brace is refused", () => {
+    expect(loadConfig({ QUEUE_PREFIX: "{lm}" }).queuePrefix).toBe("{lm}");
+    expect(problemsOf({ QUEUE_PREFIX: "{lm" }).join("\n")).toMatch(/QUEUE_PREFIX/);
+  });
+
   test("when several variables are bad, then one error lists every one of them by name", () => {
     const problems = problemsOf({ DATABASE_URL: "nonsense", PORT: "http", WORKER_CONCURRENCY: "0", COOKIE_SECURE: "maybe" });
 
@@ -49,24 +54,53 @@ describe("loadConfig", () => {
       REDIS_URL: "redis://r:6379",
       ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
       PUBLIC_BASE_URL: "https://pix.example.com",
+      PANEL_ORIGINS: "https://panel.example.com",
       WEBHOOK_ALLOW_LOCAL_DESTINATIONS: "true",
     });
 
     expect(problems).toEqual([expect.stringMatching(/WEBHOOK_ALLOW_LOCAL_DESTINATIONS/)]);
   });
 
-  test("when PUBLIC_BASE_URL's host cannot carry BR Codes in production (no dot, localhost, unset), then start-up is refused", () => {
-    const production = {
-      NODE_ENV: "production",
-      DATABASE_URL: "postgresql://db/x",
-      REDIS_URL: "redis://r:6379",
-      ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
-    };
+  const production = {
+    NODE_ENV: "production",
+    DATABASE_URL: "postgresql://db/x",
+    REDIS_URL: "redis://r:6379",
+    ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+    PANEL_ORIGINS: "https://panel.example.com",
+    PUBLIC_BASE_URL: "https://pix.example.com",
+  };
 
+  test("when production turns COOKIE_SECURE off, then start-up is refused", () => {
+    expect(problemsOf({ ...production, COOKIE_SECURE: "false" })).toEqual([expect.stringMatching(/COOKIE_SECURE" cannot be false/)]);
+  });
+
+  test.each([
+    ["unset (the localhost default)", undefined, /PANEL_ORIGINS" is required/],
+    ["plain http", "https://panel.example.com,http://panel.example.com", /PANEL_ORIGINS" must be https/],
+    ["localhost", "https://localhost:3000", /PANEL_ORIGINS" must be https/],
+    ["a localhost subdomain", "https://panel.localhost", /PANEL_ORIGINS" must be https/],
+    ["a loopback address", "https://127.0.0.2", /PANEL_ORIGINS" must be https/],
+    ["the IPv6 loopback", "https://[::1]:8443", /PANEL_ORIGINS" must be https/],
+  ])("when production's PANEL_ORIGINS is %s, then start-up is refused", (_label, origins, message) => {
+    expect(problemsOf({ ...production, PANEL_ORIGINS: origins })).toEqual([expect.stringMatching(message)]);
+  });
+
+  test("when production has https public panel origins and secure cookies, then the configuration loads", () => {
+    const config = loadConfig({ ...production, PANEL_ORIGINS: "https://panel.example.com, https://admin.example.com" });
+
+    expect(config.panelOrigins).toEqual(["https://panel.example.com", "https://admin.example.com"]);
+    expect(config.cookieSecure).toBe(true);
+  });
+
+  test("when outside production the panel is on localhost over http with insecure cookies, then it loads", () => {
+    expect(loadConfig({ PANEL_ORIGINS: "http://localhost:5173", COOKIE_SECURE: "false" }).cookieSecure).toBe(false);
+  });
+
+  test("when PUBLIC_BASE_URL's host cannot carry BR Codes in production (no dot, localhost, unset), then start-up is refused", () => {
     for (const url of ["http://localhost:3000", "https://api", "https://pix.localhost"]) {
       expect(problemsOf({ ...production, PUBLIC_BASE_URL: url })).toEqual([expect.stringMatching(/PUBLIC_BASE_URL" host must be a public DNS name/)]);
     }
-    expect(problemsOf(production)).toEqual([expect.stringMatching(/PUBLIC_BASE_URL" is required/)]);
+    expect(problemsOf({ ...production, PUBLIC_BASE_URL: undefined })).toEqual([expect.stringMatching(/PUBLIC_BASE_URL" is required/)]);
     expect(loadConfig({ ...production, PUBLIC_BASE_URL: "https://pix.example.com.br" }).publicBaseUrl).toBe("https://pix.example.com.br");
   });
 
@@ -119,5 +153,27 @@ describe("account settings", () => {
     expect(loadConfig({ TRUST_PROXY: "10.0.0.0/8, 192.0.2.1" }).trustProxy).toEqual(["10.0.0.0/8", "192.0.2.1"]);
     expect(loadConfig({ TRUST_PROXY: "loopback" }).trustProxy).toEqual(["loopback"]);
     expect(problemsOf({ TRUST_PROXY: "everyone please" }).join("\n")).toMatch(/TRUST_PROXY/);
+  });
+
+  test("when METRICS_PORT and METRICS_TOKEN are unset, then there is no metrics listener and no public /metrics", () => {
+    const config = loadConfig({});
+
+    expect(config.metricsPort).toBeUndefined();
+    expect(config.metricsToken).toBeUndefined();
+  });
+
+  test("when METRICS_PORT is a port and METRICS_TOKEN 32 printable characters, then both are taken", () => {
+    const token = "m".repeat(32);
+
+    const config = loadConfig({ METRICS_PORT: "9464", METRICS_TOKEN: token });
+
+    expect(config.metricsPort).toBe(9464);
+    expect(config.metricsToken).toBe(token);
+  });
+
+  test("when METRICS_PORT is not a port or METRICS_TOKEN is short or has spaces, then start-up is refused", () => {
+    expect(problemsOf({ METRICS_PORT: "70000" }).join("\n")).toMatch(/METRICS_PORT/);
+    expect(problemsOf({ METRICS_TOKEN: "short" }).join("\n")).toMatch(/METRICS_TOKEN/);
+    expect(problemsOf({ METRICS_TOKEN: `${"m".repeat(20)} ${"m".repeat(20)}` }).join("\n")).toMatch(/METRICS_TOKEN/);
   });
 });

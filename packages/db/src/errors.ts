@@ -36,3 +36,71 @@ function uniqueViolationTargets(err: unknown): string[] | null {
 export function isRecordNotFound(err: unknown): boolean {
   return err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2025";
 }
+
+/** Error codes and driver-adapter kinds that mean "the connection, not the statement, failed". */
+const TRANSIENT_MARKERS = new Set([
+  // Node sockets
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  // @prisma/adapter-pg kinds
+  "DatabaseNotReachable",
+  "ConnectionClosed",
+  "SocketTimeout",
+  "TooManyConnections",
+  // Prisma: can't reach, timed out, server closed the connection, pool exhausted
+  "P1001",
+  "P1002",
+  "P1008",
+  "P1017",
+  "P2024",
+]);
+
+/**
+ * PostgreSQL SQLSTATEs of a server going away or refusing work for now: class 08 (connection exceptions), 53300
+ * (too many connections), 57P01-57P03 (shutdown, crash shutdown, cannot connect now).
+ */
+const TRANSIENT_SQLSTATE = /^(08...|53300|57P0[123])$/;
+
+/** Messages of the same failures where no code survives the wrapping (pg, ioredis). */
+const TRANSIENT_MESSAGE =
+  /connection terminated|connection is closed|server closed the connection|the database system is (starting up|shutting down)|terminating connection|timeout exceeded when trying to connect|max retries per request/i;
+
+/**
+ * Whether `err` (or any error it wraps, through `cause`, `meta.driverAdapterError` or `originalError`) says that
+ * PostgreSQL or Redis could not be reached or dropped the connection: a failure that a retry a moment later can fix,
+ * as opposed to one that the same statement will hit again. The worker retries such jobs with a short backoff during
+ * a blip (issue 13); the API answers such a request 503 `service_unavailable` with `Retry-After` instead of 500
+ * (issue 10 item 8).
+ */
+export function isTransientConnectionError(err: unknown): boolean {
+  if (err instanceof Prisma.PrismaClientInitializationError) return true;
+  const seen = new Set<unknown>();
+  const queue: unknown[] = [err];
+  while (queue.length > 0) {
+    const current = queue.shift();
+    if (current === null || typeof current !== "object" || seen.has(current) || seen.size > 10) continue;
+    seen.add(current);
+    const fields = current as {
+      code?: unknown;
+      kind?: unknown;
+      severity?: unknown;
+      message?: unknown;
+      cause?: unknown;
+      meta?: unknown;
+      originalError?: unknown;
+    };
+    if (typeof fields.code === "string" && (TRANSIENT_MARKERS.has(fields.code) || TRANSIENT_SQLSTATE.test(fields.code))) return true;
+    if (typeof fields.kind === "string" && TRANSIENT_MARKERS.has(fields.kind)) return true;
+    // FATAL and PANIC end the session: the server refused or lost the connection (e.g. 55000, a database not
+    // accepting connections), whatever the statement was.
+    if (fields.kind === "postgres" && (fields.severity === "FATAL" || fields.severity === "PANIC")) return true;
+    if (typeof fields.message === "string" && TRANSIENT_MESSAGE.test(fields.message)) return true;
+    queue.push(fields.cause, fields.meta, fields.originalError);
+    if (fields.meta && typeof fields.meta === "object") queue.push((fields.meta as { driverAdapterError?: unknown }).driverAdapterError);
+  }
+  return false;
+}

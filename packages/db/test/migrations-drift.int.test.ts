@@ -4,6 +4,7 @@
  * with a driver adapter, so the database side is `db pull --print`, compared datamodel to datamodel.
  */
 import { execFile } from "node:child_process";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { REPO_ROOT, databaseUrl, withAdminClient } from "@lm/testing";
@@ -25,6 +26,7 @@ describe("migrations", () => {
   });
 
   test("when every migration is applied to an empty database, then the database matches schema.prisma", async () => {
+    // Every CLI call, the datamodel-to-datamodel diff included, opens the adapter's database: name one that exists.
     const env = { DATABASE_URL: databaseUrl(name) };
     await prismaCli(["migrate", "deploy"], env);
 
@@ -32,13 +34,13 @@ describe("migrations", () => {
     // The CLI prints an advisory about the datasource url before the schema itself.
     const introspected = pulled.stdout.slice(pulled.stdout.indexOf("generator client"));
     const fs = await import("node:fs/promises");
-    const file = path.join(require("node:os").tmpdir(), `${name}.prisma`);
+    const file = path.join(tmpdir(), `${name}.prisma`);
     await fs.writeFile(file, introspected);
     try {
       const diff = await prismaCli([
         "migrate", "diff", "--from-schema-datamodel", file,
         "--to-schema-datamodel", path.join("prisma", "schema.prisma"), "--script",
-      ]);
+      ], env);
       const statements = diff.stdout.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("--"));
       expect(statements).toEqual([]);
     } finally {

@@ -35,8 +35,14 @@ export const ERROR_CATALOG = {
   idempotency_key_in_progress: { status: 409, type: "idempotency_error" },
   payload_too_large: { status: 413, type: "invalid_request_error" },
   unsupported_media_type: { status: 415, type: "invalid_request_error" },
+  /** Headers over Node's 16 kB limit, refused by the HTTP parser before any route. */
+  request_headers_too_large: { status: 431, type: "invalid_request_error" },
   rate_limited: { status: 429, type: "rate_limit_error" },
   internal_error: { status: 500, type: "internal_error" },
+  /** PostgreSQL is down or unreachable for now; the reply carries `Retry-After` (issue 10 item 8). */
+  service_unavailable: { status: 503, type: "internal_error" },
+  /** No acquirer is configured for live mode: live refunds and withdrawals are refused at creation (DESIGN §7). */
+  acquirer_not_configured: { status: 503, type: "acquirer_error" },
 } as const satisfies Record<string, { status: number; type: ErrorType }>;
 
 /** Every error code the service can answer with. */

@@ -18,6 +18,8 @@ export const ID_PREFIX = {
   acquirer: "acq",
   payoutKey: "pk",
   notification: "ntf",
+  refund: "rfd",
+  balanceTransaction: "btx",
   request: "req",
 } as const;
 

@@ -83,3 +83,22 @@ export function createLogger(options: { level: string; service: string; silent?:
     transports: [new winston.transports.Console()],
   });
 }
+
+/**
+ * Installs the process-wide handlers of errors that no caller awaited (issue 10 item 7). An unhandled promise
+ * rejection is logged at `error` and the process goes on: it comes from work whose caller already moved on (a
+ * fire-and-forget task, a library's background promise), and ending the process for it would cut every request or
+ * job in flight. An uncaught exception leaves the process in an unknown state: it is logged and the process exits
+ * with status 1, for its supervisor to restart it.
+ * @param service - `api` or `worker`, named in the log line
+ */
+export function handleStrayErrors(logger: Logger, service: string): void {
+  process.on("unhandledRejection", (reason) => {
+    logger.error("unhandled promise rejection", { service, err: reason });
+  });
+  process.on("uncaughtException", (err) => {
+    logger.error("uncaught exception; exiting", { service, err });
+    // Let winston write the line before the process ends.
+    setTimeout(() => process.exit(1), 100).unref();
+  });
+}

@@ -74,3 +74,15 @@ export function twoFactorChangedMail(to: string, name: string, change: keyof typ
   const { subject, body } = TWO_FACTOR_CHANGES[change];
   return compose(to, subject, [`Hello ${name},`, body, "If this was not you, contact support at once."]);
 }
+
+/**
+ * Security notice: a run of wrong second-factor codes was seen on the account (someone may know the password).
+ * @param wrongCodes - how many wrong codes in a row
+ */
+export function wrongSecondFactorsMail(to: string, name: string, wrongCodes: number): MailMessage {
+  return compose(to, "Wrong two-factor codes were entered on your account", [
+    `Hello ${name},`,
+    `${wrongCodes} wrong two-factor codes in a row were just entered on your account. Whoever entered them had to know your password.`,
+    "If this was not you, change your password at once and review your active sessions.",
+  ]);
+}

@@ -1,3 +1,4 @@
 export * from "./mailer";
 export * from "./account-mails";
 export * from "./webhook-mails";
+export * from "./money-mails";

@@ -5,8 +5,22 @@ import { Queue, type JobsOptions } from "bullmq";
 import type { Redis } from "ioredis";
 import { QUEUE_NAMES, type JobPayloads, type QueueName } from "./queues";
 
-/** Default job options: finished jobs are dropped from Redis (rows in PostgreSQL are the record). */
-const DEFAULT_JOB_OPTIONS: JobsOptions = { removeOnComplete: true, removeOnFail: 1000 };
+/**
+ * Tries of a job that throws (other than on a database or Redis outage, which the worker delays without counting):
+ * 1 s, 2 s, 4 s, 8 s apart, then it is failed and the reconciler decides whether to revive it.
+ */
+export const JOB_ATTEMPTS = 5;
+
+/**
+ * Default job options: retries with {@link JOB_ATTEMPTS}; finished jobs are dropped from Redis (rows in PostgreSQL are
+ * the record), failed ones kept (their ids keep the reconciler from re-offering rows whose jobs gave up).
+ */
+const DEFAULT_JOB_OPTIONS: JobsOptions = {
+  attempts: JOB_ATTEMPTS,
+  backoff: { type: "exponential", delay: 1_000 },
+  removeOnComplete: true,
+  removeOnFail: 10_000,
+};
 
 /** Enqueues jobs by queue name with the payload type of that queue. */
 export interface Producer {
@@ -20,6 +34,11 @@ export interface Producer {
     name: N,
     jobs: Array<{ data: JobPayloads[N]; jobId?: string; delayMs?: number }>,
   ): Promise<void>;
+  /**
+   * How many of `jobIds` have no job in queue `name` (in no state: never added, finished and removed, or lost with
+   * Redis's data), in one round trip.
+   */
+  countMissingJobs(name: QueueName, jobIds: string[]): Promise<number>;
   /** The BullMQ queue behind a name (for repeatable jobs, metrics and tests). */
   queue<N extends QueueName>(name: N): Queue<JobPayloads[N]>;
   /** Closes every queue (not the shared connection). */
@@ -53,6 +72,13 @@ export function createProducer(connection: Redis, prefix: string, onError: (err:
       await (get(name) as Queue).addBulk(
         jobs.map((job) => ({ name, data: job.data, opts: jobOptions(job.jobId, job.delayMs) })),
       );
+    },
+    async countMissingJobs(name, jobIds) {
+      if (jobIds.length === 0) return 0;
+      const queue = get(name);
+      // A job's hash lives at the queue's key + its id for as long as the job exists, whatever its state.
+      const existing = await connection.exists(...jobIds.map((id) => queue.toKey(id)));
+      return jobIds.length - existing;
     },
     queue: get,
     async close() {

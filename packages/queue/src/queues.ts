@@ -9,6 +9,10 @@ export interface JobPayloads {
   "webhook-delivery": { deliveryId: string };
   /** Process one stored inbound acquirer notification. */
   "inbox-processing": { inboxItemId: string };
+  /** Hand one refund (a `refunds` row not yet accepted by the acquirer) to the acquirer. */
+  "refund-submission": { refundId: string };
+  /** Hand one withdrawal (a `withdrawals` row not yet accepted by the acquirer) to the acquirer. */
+  "withdrawal-submission": { withdrawalId: string };
   /** Expire one charge at its `expires_at` if it is still pending. */
   "charge-expiry": { transactionId: string };
   /** Mark API keys whose `revoke_at` has passed as revoked. */
@@ -24,6 +28,8 @@ export type QueueName = keyof JobPayloads;
 export const QUEUE_NAMES = [
   "webhook-delivery",
   "inbox-processing",
+  "refund-submission",
+  "withdrawal-submission",
   "charge-expiry",
   "key-revocation",
   "reconciler",

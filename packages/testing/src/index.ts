@@ -1,4 +1,5 @@
 export * from "./queue-cleanup";
+export * from "./stale-databases";
 export * from "./template-database";
 export * from "./test-config";
 export * from "./test-database";

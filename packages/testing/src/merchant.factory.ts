@@ -5,6 +5,7 @@
 import { generateCpf } from "@brazilian-utils/brazilian-utils";
 import type { Db } from "@lm/db";
 import { createApiKey, createSeller, setSellerKyc } from "@lm/domain";
+import { TEST_ENCRYPTION_KEY } from "./test-config";
 
 /** A merchant ready to call the merchant API. */
 export interface TestMerchant {
@@ -19,9 +20,11 @@ export interface TestMerchant {
 /**
  * Creates a merchant with a random valid CPF (so every call makes a distinct seller).
  * @param options.name - legal name and store name (default `Loja de Teste`)
+ * @param options.encryptionKey - key the seller's document is encrypted under (default: the test configuration's)
  */
-export async function createTestMerchant(db: Db, options: { name?: string } = {}): Promise<TestMerchant> {
-  const { seller, store } = await createSeller(db, { name: options.name ?? "Loja de Teste", document: generateCpf() });
+export async function createTestMerchant(db: Db, options: { name?: string; encryptionKey?: Buffer } = {}): Promise<TestMerchant> {
+  const config = { encryptionKey: options.encryptionKey ?? TEST_ENCRYPTION_KEY };
+  const { seller, store } = await createSeller(db, config, { name: options.name ?? "Loja de Teste", document: generateCpf() });
   await setSellerKyc(db, seller.id, "approved");
   const now = new Date();
   const test = await createApiKey(db, { storeId: store.id, name: "test", mode: "test", now });

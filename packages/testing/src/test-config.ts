@@ -8,6 +8,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { loadConfig, type Config } from "@lm/config";
 
+/** The `ENCRYPTION_KEY` of {@link testConfig} (the development key: tests never set their own unless they say so). */
+export const TEST_ENCRYPTION_KEY: Buffer = loadConfig({ NODE_ENV: "test" }).encryptionKey;
+
 /** A unique BullMQ key prefix for one test file. */
 export function uniqueQueuePrefix(): string {
   return `t${randomBytes(5).toString("hex")}`;

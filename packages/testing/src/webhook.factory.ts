@@ -5,7 +5,7 @@
  */
 import { randomBytes, randomInt } from "node:crypto";
 import type { Db, Event, Prisma, Store, Transaction, WebhookDelivery, WebhookEndpoint } from "@lm/db";
-import { encryptSecret, generateWebhookSecret, newId } from "@lm/domain";
+import { documentLookupHash, encryptDocument, encryptSecret, generateWebhookSecret, maskTaxDocument, newId } from "@lm/domain";
 
 /** A seller and its store; `postbackSecret` is null when the store has none configured. */
 export async function createStoreRow(
@@ -16,8 +16,15 @@ export async function createStoreRow(
   const postbackSecret = options.postbackSecret === undefined ? generateWebhookSecret() : options.postbackSecret;
   const sellerId = newId("seller");
   const storeId = newId("store");
+  const digits = String(randomInt(1e10, 1e11)).padStart(11, "0");
   await db.seller.create({
-    data: { id: sellerId, legal_name: "Loja Teste", document: String(randomInt(1e10, 1e11)).padStart(11, "0") },
+    data: {
+      id: sellerId,
+      legal_name: "Loja Teste",
+      document: encryptDocument(encryptionKey, digits, sellerId),
+      document_hash: documentLookupHash(encryptionKey, digits),
+      document_masked: maskTaxDocument(digits),
+    },
   });
   const store = await db.store.create({
     data: {

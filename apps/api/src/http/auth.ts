@@ -12,6 +12,7 @@ import {
   findSellerStore,
   type ClientInfo,
   type PanelActor,
+  toStorableText,
   type StepUpKind,
 } from "@lm/domain";
 import type { AppDeps } from "../deps";
@@ -26,9 +27,20 @@ export function clientIp(req: Request): string {
   return (req.ip ?? req.socket.remoteAddress ?? "unknown").replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, "$1");
 }
 
-/** Address and user agent of a sign-in, kept on the session. */
+/** Longest user agent kept on a session, characters; the rest of a longer one is dropped. */
+export const MAX_USER_AGENT_LENGTH = 512;
+
+/**
+ * Address and user agent of a sign-in, kept on the session. The user agent is made storable (Node's parser already
+ * refuses NUL in headers; this holds for any other path a header could take) and cut to
+ * {@link MAX_USER_AGENT_LENGTH}.
+ */
 export function clientInfo(req: Request): ClientInfo {
-  return { ipAddress: clientIp(req), userAgent: req.get("user-agent") ?? null };
+  const userAgent = req.get("user-agent");
+  return {
+    ipAddress: clientIp(req),
+    userAgent: userAgent === undefined ? null : toStorableText(userAgent.slice(0, MAX_USER_AGENT_LENGTH)),
+  };
 }
 
 /** What `requireSession` leaves on `res.locals.panel`. */

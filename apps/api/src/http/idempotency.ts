@@ -7,7 +7,13 @@
 import { createHash } from "node:crypto";
 import type { Request, Response } from "express";
 import type { SqlWrite } from "@lm/db";
-import { claimIdempotencyKey, idempotentReplyWrite, releaseIdempotencyKey, validationFailed } from "@lm/domain";
+import {
+  claimIdempotencyKey,
+  idempotentReplyWrite,
+  releaseIdempotencyKey,
+  validationFailed,
+  type MerchantScope,
+} from "@lm/domain";
 import type { AppDeps } from "../deps";
 import { merchantOf } from "./api-key-auth";
 
@@ -36,14 +42,17 @@ export function requestFingerprint(method: string, path: string, rawBody: Buffer
 
 /**
  * Wraps a merchant POST handler (mounted after `requireApiKey`) with `Idempotency-Key` semantics. The handler must
- * pass the write `commitReply` makes to its use case, which runs it with its own writes, so that the reply is stored
- * atomically with them (see packages/domain/src/idempotency). Only successful replies are kept (refusals are thrown); a refused
- * request releases the key (Stripe's rule), so a fixed request may reuse it.
+ * pass the write `commitReply` makes to its use case, which runs it with its own writes, so that the reply is
+ * stored atomically with them (see packages/domain/src/idempotency). Only successful replies are kept (refusals are
+ * thrown); a refused request releases the key (Stripe's rule), so a fixed request may reuse it.
+ * @param scopeOf - the store and mode the key belongs to: the API key's by default; a panel route (withdrawals) gives
+ *   the signed-in seller's store and the mode of its body
  * @throws ApiError `validation_failed` (param `Idempotency-Key`) for a malformed key, and the claim's errors
  */
 export function idempotent(
   deps: Pick<AppDeps, "db" | "now">,
   handler: (req: Request, res: Response, commitReply: CommitReply) => Promise<Reply>,
+  scopeOf: (req: Request, res: Response) => Promise<MerchantScope> = async (_req, res) => merchantOf(res),
 ) {
   return async (req: Request, res: Response): Promise<void> => {
     const key = req.get("idempotency-key");
@@ -57,7 +66,7 @@ export function idempotent(
     }
     const path = req.originalUrl.split("?")[0] ?? "";
     const requestHash = requestFingerprint(req.method, path, req.rawBody);
-    const claim = await claimIdempotencyKey(deps.db, merchantOf(res), { key, requestHash, now: deps.now() });
+    const claim = await claimIdempotencyKey(deps.db, await scopeOf(req, res), { key, requestHash, now: deps.now() });
     if (claim.kind === "replay") {
       res.setHeader("Idempotent-Replayed", "true");
       sendJsonText(res, claim.status, claim.body);

@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import type { Redis } from "ioredis";
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
-import { ApiError, normalizeEmail } from "@lm/domain";
+import { ApiError, normalizeEmail, warnOfWrongSecondFactors } from "@lm/domain";
 import { whenSettled } from "@lm/queue";
 
 const MINUTE_S = 60;
@@ -18,6 +18,11 @@ const MINUTE_S = 60;
 export const SIGN_IN_LOCK_FAILURES = 20;
 /** How long the lock lasts, seconds. */
 export const SIGN_IN_LOCK_SECONDS = 15 * MINUTE_S;
+
+/** Failed second-factor attempts an account may make per minute, across challenges, enrolment, step-up and disable. */
+export const SECOND_FACTOR_ATTEMPTS_PER_MINUTE = 5;
+/** Wrong second-factor codes in a row (within a day) at which the owner is mailed, once per run. */
+export const SECOND_FACTOR_WARNING_RUN = 5;
 
 /** Pings and manual resends a seller may start per minute. */
 export const MANUAL_DELIVERIES_PER_MINUTE = 30;
@@ -35,8 +40,13 @@ export interface PanelRateLimits {
   inviteLookupPerIp: RateLimiterRedis;
   /** Password reset mails per normalised email: 3 an hour (further requests still answer 200, without a mail). */
   resetMailPerEmail: RateLimiterRedis;
-  /** Step-up attempts per user: 5 a minute. */
-  stepUpPerUser: RateLimiterRedis;
+  /**
+   * Failed second-factor attempts per account (DESIGN §3 "5/min per user"), one budget for the sign-in challenges
+   * (whatever their number or the client's address), enrolment's `verify-totp`, step-up and `disable`: 5 a minute.
+   */
+  secondFactorPerUser: RateLimiterRedis;
+  /** Wrong second-factor codes in a row per account; only a right code ends the run, never a right password. */
+  secondFactorFailures: RateLimiterRedis;
   /** 2FA enrolment and changes per signed-in user (enable, verify-totp, disable, new backup codes): 5 a minute. */
   twoFactorPerUser: RateLimiterRedis;
   /** Second-factor attempts at sign-in per client IP: 5 a minute (each challenge also allows only 5 tries). */
@@ -62,7 +72,9 @@ export function createPanelRateLimits(redis: Redis, queuePrefix: string): PanelR
     signInFailures: limiter("sign-in-failures", SIGN_IN_LOCK_FAILURES, 24 * 60 * MINUTE_S),
     inviteLookupPerIp: limiter("invite-lookup-ip", 5, MINUTE_S),
     resetMailPerEmail: limiter("reset-mail-email", 3, 60 * MINUTE_S),
-    stepUpPerUser: limiter("step-up-user", 5, MINUTE_S),
+    secondFactorPerUser: limiter("second-factor-user", SECOND_FACTOR_ATTEMPTS_PER_MINUTE, MINUTE_S),
+    // Counts a run; the points only bound the count kept (a run never blocks by itself).
+    secondFactorFailures: limiter("second-factor-failures", 1_000_000, 24 * 60 * MINUTE_S),
     twoFactorPerUser: limiter("two-factor-user", 5, MINUTE_S),
     twoFactorChallengePerIp: limiter("two-factor-ip", 5, MINUTE_S),
     recoveryPerIp: limiter("recovery-ip", 5, MINUTE_S),
@@ -128,23 +140,60 @@ export async function tryConsume(limits: PanelRateLimits, limiter: RateLimiterRe
 
 /**
  * Runs a sign-in `attempt` under the sign-in limits (DESIGN §3): 5 a minute per IP and per normalised email, and
- * the lock after 20 failures in a row. A failure (`invalid_credentials`) extends the run; a success ends it.
+ * the lock after 20 failures in a row. A failure (`invalid_credentials`) extends the run; a completed sign-in ends
+ * it. A right password that only opens a 2FA challenge does not: the run ends when the challenge is passed
+ * ({@link endSignInFailureRun}), so knowing the password alone never clears the lock.
  * Unknown addresses count and lock alike, so neither the limits nor the lock reveal whether an account exists.
+ * @param completes - whether a result is a completed sign-in (default: every result)
  * @throws ApiError `rate_limited` (429, `Retry-After`) when over a limit or locked; whatever `attempt` throws
  */
 export async function limitSignIn<T>(
   limits: PanelRateLimits,
   input: { ip: string; email: string },
   attempt: () => Promise<T>,
+  completes: (result: T) => boolean = () => true,
 ): Promise<T> {
   await consumeOrReject(limits, [limits.signInPerIp, input.ip], [limits.signInPerEmail, emailKey(input.email)]);
   await assertSignInNotLocked(limits, input.email);
   try {
     const result = await attempt();
-    await limits.signInFailures.delete(emailKey(input.email));
+    if (completes(result)) await endSignInFailureRun(limits, input.email);
     return result;
   } catch (err) {
     if (err instanceof ApiError && err.code === "invalid_credentials") await recordSignInFailure(limits, input.email);
+    throw err;
+  }
+}
+
+/** Ends the run of failed sign-ins of `email` (a sign-in completed, with its second factor when 2FA is on). */
+export async function endSignInFailureRun(limits: PanelRateLimits, email: string): Promise<void> {
+  await limits.signInFailures.delete(emailKey(email));
+}
+
+/**
+ * Runs a second-factor `attempt` of account `userId` under its limit: 5 failed attempts a minute across challenges,
+ * enrolment, step-up and disable (DESIGN §3); an attempt that succeeds is not counted. A wrong code (`invalid_mfa_code`) extends the account's run of wrong codes, and
+ * when the run reaches {@link SECOND_FACTOR_WARNING_RUN} the owner is mailed, once per run; a success ends the run.
+ * Nothing else (a right password, a new challenge, another address) touches either count.
+ * @throws ApiError `rate_limited` (429, `Retry-After`) when over the limit; whatever `attempt` throws
+ */
+export async function limitSecondFactor<T>(
+  limits: PanelRateLimits,
+  deps: Parameters<typeof warnOfWrongSecondFactors>[0],
+  userId: string,
+  attempt: () => Promise<T>,
+): Promise<T> {
+  // Reserved before the check, so concurrent guesses cannot pass the limit together; a right code gives it back.
+  await consumeOrReject(limits, [limits.secondFactorPerUser, userId]);
+  try {
+    const result = await attempt();
+    await Promise.all([limits.secondFactorPerUser.reward(userId, 1), limits.secondFactorFailures.delete(userId)]);
+    return result;
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "invalid_mfa_code") {
+      const run = await limits.secondFactorFailures.penalty(userId, 1);
+      if (run.consumedPoints === SECOND_FACTOR_WARNING_RUN) await warnOfWrongSecondFactors(deps, userId, run.consumedPoints);
+    }
     throw err;
   }
 }

@@ -60,7 +60,7 @@ describe("POST /v1/acquirers/{slug}/notifications and inbox processing", () => {
       provider_event_id: payment.endToEndId,
       event_type: "pix",
       signature_valid: true,
-      raw_body: body,
+      raw_body: new Uint8Array(Buffer.from(body)),
       error: null,
       processed_at: null,
     });
@@ -226,7 +226,7 @@ describe("POST /v1/acquirers/{slug}/notifications and inbox processing", () => {
       .send(body);
 
     expect(res.status).toBe(200);
-    const item = await ctx.db.inboxItem.findFirst({ where: { raw_body: body } });
+    const item = await ctx.db.inboxItem.findFirst({ where: { raw_body: Buffer.from(body) } });
     expect(item).toMatchObject({ signature_valid: true, error: "malformed_notification", end_to_end_id: null });
     expect(item?.provider_event_id).toMatch(/^sha256:[0-9a-f]{64}$/);
   });

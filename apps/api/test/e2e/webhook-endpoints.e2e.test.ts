@@ -94,7 +94,7 @@ describe("webhook endpoints managed in the panel, delivered by the worker", () =
   test("when an endpoint is disabled or deleted, then events are not delivered to it, and after re-enabling only later events are", async () => {
     const owner = await endpointOwner(ctx);
     const api = await ownerMerchantClient(ctx, owner, "test");
-    const control = await createEndpoint(owner, { url: `${receiver.url}/control` });
+    await createEndpoint(owner, { url: `${receiver.url}/control` });
     const paused = await createEndpoint(owner, { url: `${receiver.url}/paused` });
     const removed = await createEndpoint(owner, { url: `${receiver.url}/removed` });
     await owner.panel.patch(`/v1/me/webhook-endpoints/${paused.id}`, { enabled: false }).expect(200);

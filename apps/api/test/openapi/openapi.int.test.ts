@@ -18,7 +18,8 @@ import {
 const UNKNOWN_ROUTE_MESSAGE = "Unrecognised request URL.";
 
 describe("openapi.json", () => {
-  const ctx = useApiTestContext();
+  // METRICS_TOKEN mounts GET /metrics on the public port, so it is checked against the document like every route.
+  const ctx = useApiTestContext({ METRICS_TOKEN: "metrics-token-for-tests-0123456789abcdef" });
   let document: JsonObject;
 
   beforeAll(async () => {

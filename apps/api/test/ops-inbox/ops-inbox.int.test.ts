@@ -81,6 +81,7 @@ describe("ops inbox API", () => {
       end_to_end_id: item.end_to_end_id,
       reprocessed_at: null,
       raw_body: body,
+      raw_body_encoding: "utf8",
       headers: expect.objectContaining({ "content-type": "application/json", "x-acquirer-signature": expect.any(String) }),
     });
     expect(Object.values(res.body.headers).every((v) => typeof v === "string")).toBe(true);

@@ -39,6 +39,8 @@ describe("lost-2FA recovery", () => {
     expect(res.body).toEqual({ withdrawals_locked_until: new Date(confirmedAt + 24 * HOUR).toISOString() });
     const seller = await ctx.db.seller.findUniqueOrThrow({ where: { id: owner.seller.id } });
     expect(seller.withdrawals_locked_until).toEqual(new Date(confirmedAt + 24 * HOUR));
+    const updated = await ctx.db.event.findFirstOrThrow({ where: { type: "seller.updated", store: { seller_id: seller.id } } });
+    expect(updated.data).toMatchObject({ id: seller.id, withdrawals_locked_until: res.body.withdrawals_locked_until });
     for (const cookie of [owner.cookie, cookiePair(passed, "lm.session")]) {
       expect((await request(ctx.app).get("/v1/me/sessions").set("Cookie", cookie)).status).toBe(401);
     }

@@ -2,7 +2,6 @@ import request from "supertest";
 import { useApiTestContext } from "../support/harness";
 import {
   makeInvite,
-  makeSeller,
   PANEL_ORIGIN,
   PASSWORD,
   setCookie,

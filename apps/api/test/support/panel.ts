@@ -23,7 +23,7 @@ export function uniqueEmail(label = "owner"): string {
 
 /** A seller (with its store) made through the ops use case. */
 export async function makeSeller(ctx: ApiTestContext, name = "Loja Teste LTDA"): Promise<Seller> {
-  return (await createSeller(ctx.db, { name, document: generateCpf() })).seller;
+  return (await createSeller(ctx.db, ctx.config, { name, document: generateCpf() })).seller;
 }
 
 /** An invite token for `email` to a new (or given) seller. */

@@ -1,4 +1,5 @@
 import { isValidPixPayload, getPixPayloadInfo } from "@brazilian-utils/brazilian-utils";
+import { decryptDocument } from "@lm/domain";
 import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
 
@@ -18,6 +19,7 @@ describe("POST /v1/transactions", () => {
       status: "pending",
       mode: "test",
       amount: 1050,
+      amount_refunded: 0,
       currency: "BRL",
       description: "Pedido 1234",
       external_id: "order-1",
@@ -73,7 +75,9 @@ describe("POST /v1/transactions", () => {
     expect(png.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
     const row = await ctx.db.transaction.findUniqueOrThrow({ where: { id: res.body.id } });
     expect(row.qr_code_png_base64).toBe(res.body.pix.qr_code_png_base64);
-    expect(row.customer_document).toBe("52998224725");
+    expect(row.customer_document).not.toContain("982247");
+    expect(decryptDocument(ctx.config.encryptionKey, row.customer_document!, `${row.id}:customer_document`)).toBe("52998224725");
+    expect(row.customer_document_masked).toBe("***.982.247-**");
   });
 
   test("when two charges are created, then their txids differ", async () => {

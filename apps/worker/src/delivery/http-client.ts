@@ -13,56 +13,14 @@ import https from "node:https";
 import type { LookupFunction } from "node:net";
 import { performance } from "node:perf_hooks";
 import got, { type RequestError } from "got";
-import {
-  checkDestinationUrl,
-  isBlockedAddress,
-  type HostResolver,
-  type RetriedDeliveryError,
-} from "@lm/domain";
+import { checkDestinationUrl, isBlockedAddress, type HostResolver, type PostOutcome } from "@lm/domain";
 
 /** Total time an attempt may take, connection included (SPEC "Limits": 10 s, then the connection is cut). */
 export const DELIVERY_TIMEOUT_MS = 10_000;
 /** Bytes of the response body kept (SPEC "Limits": 1 KB). */
 export const RESPONSE_EXCERPT_BYTES = 1024;
-/** `User-Agent` of every delivery (SPEC "Delivery request"). */
-export const DELIVERY_USER_AGENT = "Service-Webhooks/1.0";
-
 /** Code of the error our DNS lookup raises for a blocked address, told apart from a DNS failure. */
 const BLOCKED_DESTINATION_CODE = "ERR_BLOCKED_DESTINATION";
-
-/** What identifies and authenticates one attempt, turned into the SPEC's headers by {@link deliveryHeaders}. */
-export interface DeliveryHeaderFields {
-  eventId: string;
-  eventType: string;
-  deliveryId: string;
-  attempt: number;
-  /** `t=…,v1=…` over the exact body sent. */
-  signature: string;
-}
-
-/** The headers of SPEC "Delivery request", exactly. */
-export function deliveryHeaders(fields: DeliveryHeaderFields): Record<string, string> {
-  return {
-    "content-type": "application/json",
-    "user-agent": DELIVERY_USER_AGENT,
-    "x-signature": fields.signature,
-    "x-event-id": fields.eventId,
-    "x-event-type": fields.eventType,
-    "x-delivery-id": fields.deliveryId,
-    "x-attempt": String(fields.attempt),
-    "idempotency-key": fields.eventId,
-  };
-}
-
-/** The outcome of one POST. `error` null means a 2xx reply. */
-export interface PostOutcome {
-  error: RetriedDeliveryError | "blocked_destination" | null;
-  /** HTTP status when a reply arrived. */
-  responseStatus: number | null;
-  /** First 1 KB of the reply body as text (NUL characters replaced, as PostgreSQL text cannot hold them). */
-  responseBodyExcerpt: string | null;
-  durationMs: number;
-}
 
 /** How the destination is judged at send time. */
 export interface SendPolicy {
@@ -167,7 +125,7 @@ function transportError(err: RequestError): PostOutcome["error"] {
 
 /** Text of the kept bytes; NUL cannot be stored in a PostgreSQL text column. */
 function excerptText(bytes: Buffer): string {
-  return bytes.toString("utf8").replace(/\u0000/g, "\uFFFD");
+  return bytes.toString("utf8").replaceAll("\u0000", "\uFFFD");
 }
 
 /**

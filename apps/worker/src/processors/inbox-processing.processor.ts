@@ -6,5 +6,5 @@ import type { Processor } from ".";
 
 /** Processes `inboxItemId`; a repeat changes nothing. */
 export const inboxProcessingProcessor: Processor<"inbox-processing"> = async (deps, data) => {
-  await processInboxItem(deps, data.inboxItemId);
+  deps.metrics.inboxItemsProcessed.inc({ outcome: await processInboxItem(deps, data.inboxItemId) });
 };

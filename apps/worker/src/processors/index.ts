@@ -9,9 +9,20 @@ import { processWebhookDelivery } from "./webhook-delivery.processor";
 import { chargeExpiryProcessor } from "./charge-expiry.processor";
 import { inboxProcessingProcessor } from "./inbox-processing.processor";
 import { keyRevocationProcessor } from "./key-revocation.processor";
+import { refundSubmissionProcessor } from "./refund-submission.processor";
+import { withdrawalSubmissionProcessor } from "./withdrawal-submission.processor";
 
-/** Handles one job's payload. Throwing makes BullMQ record the job as failed. */
-export type Processor<N extends QueueName> = (deps: WorkerDeps, data: JobPayloads[N]) => Promise<void>;
+/** What a processor may do with its own job beyond finishing or throwing. */
+export interface JobControl {
+  /** Puts the job back in the queue to run again in `delayMs`, without counting a failed try; ends the run. */
+  defer(delayMs: number): Promise<never>;
+}
+
+/**
+ * Handles one job's payload. Throwing makes BullMQ retry the job with a short backoff, then record it as failed;
+ * `UnrecoverableError` fails it at once.
+ */
+export type Processor<N extends QueueName> = (deps: WorkerDeps, data: JobPayloads[N], job: JobControl) => Promise<void>;
 
 /** The queues this worker consumes and their processors. */
 export const PROCESSORS: { [N in QueueName]?: Processor<N> } = {
@@ -22,4 +33,6 @@ export const PROCESSORS: { [N in QueueName]?: Processor<N> } = {
   "charge-expiry": chargeExpiryProcessor,
   "inbox-processing": inboxProcessingProcessor,
   "key-revocation": keyRevocationProcessor,
+  "refund-submission": refundSubmissionProcessor,
+  "withdrawal-submission": withdrawalSubmissionProcessor,
 };

@@ -4,12 +4,45 @@
  * untouched, while a row whose job was lost gets one again. A failed job also keeps its id, and would make the offer a
  * no-op, so a sweep first puts its queue's failed jobs back with {@link putFailedJobsBack}.
  */
-import type { JobPayloads, QueueName } from "@lm/queue";
+import { JOB_ATTEMPTS, type JobPayloads, type QueueName } from "@lm/queue";
 import type { WorkerDeps } from "../deps";
 
-/** Moves every failed job of queue `name` back to waiting, to be run again. */
-export async function putFailedJobsBack(deps: Pick<WorkerDeps, "producer">, name: QueueName): Promise<void> {
-  await deps.producer.queue(name).retryJobs({ state: "failed" });
+/**
+ * Tries a job may have in all, across revivals: {@link JOB_ATTEMPTS} per run, so 4 runs. A job failed after them is
+ * left failed for good (issue 10 item 7: a job that can never succeed must not be retried forever); its id stays
+ * taken, so the sweeps' offers of its row are no-ops. Jobs that only met a database or Redis outage are not counted
+ * (the worker delays them without a failed try), so an outage never uses this up.
+ */
+export const MAX_JOB_TRIES = JOB_ATTEMPTS * 4;
+
+/** Failed jobs read per round trip. */
+const PAGE = 500;
+
+/**
+ * Moves the failed jobs of queue `name` that have tries left back to waiting, to be run again (the worker logs a job
+ * that failed its last try as given up).
+ * @returns how many jobs were put back
+ */
+export async function putFailedJobsBack(deps: Pick<WorkerDeps, "producer">, name: QueueName): Promise<number> {
+  const queue = deps.producer.queue(name);
+  let revived = 0;
+  let start = 0;
+  for (;;) {
+    const failed = await queue.getFailed(start, start + PAGE - 1);
+    if (failed.length === 0) return revived;
+    let kept = 0;
+    for (const job of failed) {
+      if (job.attemptsMade < MAX_JOB_TRIES) {
+        await job.retry("failed");
+        revived += 1;
+      } else {
+        kept += 1;
+      }
+    }
+    // Retried jobs left the failed set; the kept ones are still at the front of it.
+    start = kept;
+    if (failed.length < PAGE) return revived;
+  }
 }
 
 /**
@@ -18,11 +51,12 @@ export async function putFailedJobsBack(deps: Pick<WorkerDeps, "producer">, name
  * @returns how many rows were offered
  */
 export async function offerRows<N extends QueueName>(
-  deps: Pick<WorkerDeps, "producer">,
+  deps: Pick<WorkerDeps, "producer" | "metrics">,
   name: N,
   ids: string[],
   data: (id: string) => JobPayloads[N],
 ): Promise<number> {
+  deps.metrics.reconcilerRevivals.inc({ queue: name }, await deps.producer.countMissingJobs(name, ids));
   await deps.producer.enqueueBulk(name, ids.map((id) => ({ data: data(id), jobId: id })));
   return ids.length;
 }

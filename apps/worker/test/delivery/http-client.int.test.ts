@@ -1,5 +1,6 @@
 import { closedPort, startWebhookReceiver, type WebhookReceiver } from "@lm/testing";
-import { createWebhookHttpClient, deliveryHeaders, type SendPolicy } from "../../src/delivery/http-client";
+import { deliveryHeaders } from "@lm/domain";
+import { createWebhookHttpClient, type SendPolicy } from "../../src/delivery/http-client";
 
 const local: SendPolicy = { allowLocal: true, resolve: async () => ["127.0.0.1"] };
 const headers = deliveryHeaders({

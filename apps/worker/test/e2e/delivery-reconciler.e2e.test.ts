@@ -62,24 +62,23 @@ describe("reconciler sweep of due deliveries", () => {
     expect(await ctx.worker.producer.queue("webhook-delivery").getJob(delivery.id)).toBeUndefined();
   });
 
-  test("when a delivery job failed on an infrastructure error, then the next sweep runs it again", async () => {
+  test("when a delivery's secret does not decrypt, then the chain stops as missing_secret on its row and nothing is sent", async () => {
     const { store } = await createStoreRow(ctx.db, ctx.config.encryptionKey);
-    const url = `${receiver.url}/failed-job`;
+    const url = `${receiver.url}/undecryptable`;
     const { endpoint } = await createEndpointRow(ctx.db, ctx.config.encryptionKey, { storeId: store.id, url });
     const event = await createEventRow(ctx.db, { storeId: store.id });
     const delivery = await createDeliveryRow(ctx.db, { event, destination: { endpoint } });
-    // A secret that does not decrypt makes the processor throw, as a wrong ENCRYPTION_KEY or an outage would.
+    // As a wrong ENCRYPTION_KEY would: the stored envelope fails authentication.
     const broken = `${endpoint.secret_ciphertext.slice(0, -4)}AAAA`;
     await ctx.db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { secret_ciphertext: broken } });
+
     await ctx.worker.producer.enqueue("webhook-delivery", { deliveryId: delivery.id }, { jobId: delivery.id });
-    const queue = ctx.worker.producer.queue("webhook-delivery");
-    await waitUntil("the job to fail", async () => (await queue.getJobState(delivery.id)) === "failed");
 
-    await ctx.db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { secret_ciphertext: endpoint.secret_ciphertext } });
+    const rows = await waitForChainEnd(ctx.db, delivery.chain_id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: "failed", error: "missing_secret", next_attempt_at: null });
+    expect(receiver.requestsTo("/undecryptable")).toHaveLength(0);
     await reconcile(ctx.worker);
-
-    const [row] = await waitForChainEnd(ctx.db, delivery.chain_id);
-    expect(row?.status).toBe("succeeded");
-    expect(receiver.requestsTo("/failed-job")).toHaveLength(1);
+    expect(await ctx.db.webhookDelivery.count({ where: { chain_id: delivery.chain_id } })).toBe(1);
   });
 });

@@ -164,8 +164,8 @@ describe("webhook delivery guards", () => {
     const delivery = await createDeliveryRow(ctx.db, { event, destination: { endpoint } });
 
     await Promise.all([
-      processWebhookDelivery(ctx.worker, { deliveryId: delivery.id }),
-      processWebhookDelivery(ctx.worker, { deliveryId: delivery.id }),
+      processWebhookDelivery(ctx.worker, { deliveryId: delivery.id }, noDeferral),
+      processWebhookDelivery(ctx.worker, { deliveryId: delivery.id }, noDeferral),
     ]);
 
     const rows = await waitForChainEnd(ctx.db, delivery.chain_id);
@@ -173,3 +173,8 @@ describe("webhook delivery guards", () => {
     expect(rows.at(-1)?.status).toBe("dead");
   });
 });
+
+/** Job control for a direct call: these attempts never exceed a destination's limit. */
+const noDeferral = {
+  defer: () => Promise.reject(new Error("unexpected deferral")),
+};

@@ -54,7 +54,7 @@ export async function findInboxItem(db: DbClient, id: string): Promise<InboxItem
 }
 
 /**
- * Reprocesses inbox item `id`: its stored request is verified again with the acquirer's current secret (judging the
+ * Reprocesses inbox item `id`: its stored request (the exact bytes received) is verified again with the acquirer's current secret (judging the
  * timestamp against the time of receipt, so an operator can fix a wrong secret and replay), its outcome is cleared,
  * and a valid one is enqueued again. A valid duplicate or a payment already applied changes nothing when processed.
  * @throws ApiError `resource_not_found` for an unknown item
@@ -65,7 +65,7 @@ export async function reprocessInboxItem(deps: UseCaseDeps, id: string): Promise
   const now = deps.now();
   const signature = checkAcquirerSignature(
     secret,
-    { rawBody: Buffer.from(item.raw_body, "utf8"), headers: item.headers as Record<string, string> },
+    { rawBody: Buffer.from(item.raw_body), headers: item.headers as Record<string, string> },
     item.received_at,
   );
   await deps.db.inboxItem.update({

@@ -2,13 +2,26 @@
  * The inbound notification body: the central bank's Pix webhook shape (Bacen Pix API, `POST {webhookUrl}/pix`):
  * `{pix: [{endToEndId, txid, valor, horario, infoPagador?, devolucoes?}]}`, one item per payment. Acquirers commonly
  * add the payer (`pagador: {nome, cpf | cnpj}`, as in the `cob` resource's `devedor`); it is read when present.
- * Parsing never throws: whatever arrives is stored first and judged afterwards.
+ * Three kinds of item (DESIGN §7): a received payment; a payment whose `devolucoes` (Bacen's `Devolucao`: `{id, rtrId,
+ * valor, horario, status: EM_PROCESSAMENTO | DEVOLVIDO | NAO_REALIZADO, motivo?}`) report refunds, one entry per
+ * devolução keyed by its `rtrId` and status; and a payment we sent (a withdrawal), which carries our id in `idEnvio`
+ * and a `status` of `EM_PROCESSAMENTO | REALIZADO | NAO_REALIZADO` (the acquirers' "Pix enviado" notification),
+ * keyed by its `endToEndId` and status. Parsing never throws: whatever arrives is stored first (as bytes) and judged afterwards.
+ * A body that is not UTF-8 JSON is unreadable; text read from it must be storable (issue 10): an identifier holding
+ * anything but printable ASCII makes the item malformed, and the payer's name is kept with NUL and lone surrogates
+ * replaced.
  */
 import { createHash } from "node:crypto";
 import { parseTaxDocument, type TaxDocument } from "../documents";
+import { toStorableText } from "../text/storable-text";
+import { TXID_PATTERN } from "../transactions/txid";
 
 /** The `endToEndId` bound we accept (Bacen's is 32 characters); longer ones are malformed. */
 const MAX_END_TO_END_ID_LENGTH = 64;
+/** An `endToEndId` we store: printable ASCII (Bacen's are 32 letters and digits). */
+const END_TO_END_ID_PATTERN = /^[\x21-\x7e]+$/;
+/** Longest payer name kept, characters. */
+const MAX_PAYER_NAME_LENGTH = 200;
 /** `valor`: decimal reais with exactly two decimals, e.g. `"10.50"` (Bacen `^\d{1,10}\.\d{2}$`). */
 const VALOR_PATTERN = /^(\d{1,10})\.(\d{2})$/;
 
@@ -18,9 +31,49 @@ const VALOR_PATTERN = /^(\d{1,10})\.(\d{2})$/;
  */
 export interface NotificationEntry {
   providerEventId: string;
-  /** The item's `endToEndId`; null when it has none (then the entry is malformed). */
+  /** The item's `endToEndId` (a devolução's `rtrId`); null when it has none (then the entry is malformed). */
   endToEndId: string | null;
+  /** What the entry reports, stored as the inbox item's `event_type`. */
+  kind: NotificationKind;
 }
+
+/** A received payment (`pix`), a refund's outcome (`devolucao`) or a withdrawal's (`pix_enviado`). */
+export type NotificationKind = "pix" | "devolucao" | "pix_enviado";
+
+/** The outcome an acquirer reports for a refund or a withdrawal it was asked to make. */
+export type TransferStatus = "processing" | "succeeded" | "failed";
+
+/** A devolução's outcome (`kind` `devolucao`). */
+export interface RefundOutcome {
+  /** Our refund id, sent as the devolução `id` when requesting it. */
+  refundId: string;
+  /** `rtrId`: the return's own end-to-end id. */
+  returnId: string;
+  /** Integer centavos, from `valor`. */
+  amount: number;
+  status: TransferStatus;
+  /** `motivo`, when the acquirer gave one. */
+  reason: string | null;
+}
+
+/** A sent payment's outcome (`kind` `pix_enviado`). */
+export interface PayoutOutcome {
+  /** Our withdrawal id, sent as `idEnvio`. */
+  withdrawalId: string;
+  endToEndId: string;
+  /** Integer centavos, from `valor`. */
+  amount: number;
+  status: TransferStatus;
+  reason: string | null;
+}
+
+/** Bacen's and the acquirers' status words, by what they mean. */
+const TRANSFER_STATUSES: Record<string, TransferStatus> = {
+  EM_PROCESSAMENTO: "processing",
+  DEVOLVIDO: "succeeded",
+  REALIZADO: "succeeded",
+  NAO_REALIZADO: "failed",
+};
 
 /** A readable payment item. */
 export interface PixPayment {
@@ -34,15 +87,18 @@ export interface PixPayment {
   payerDocument: TaxDocument | null;
 }
 
-function parseJson(rawBody: string): unknown {
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/** The body as JSON, or undefined when it is not UTF-8 JSON. */
+function parseJson(rawBody: Uint8Array): unknown {
   try {
-    return JSON.parse(rawBody);
+    return JSON.parse(UTF8.decode(rawBody));
   } catch {
     return undefined;
   }
 }
 
-function pixItems(rawBody: string): unknown[] | null {
+function pixItems(rawBody: Uint8Array): unknown[] | null {
   const body = parseJson(rawBody);
   const pix = typeof body === "object" && body !== null ? (body as { pix?: unknown }).pix : undefined;
   return Array.isArray(pix) && pix.length > 0 ? pix : null;
@@ -50,21 +106,82 @@ function pixItems(rawBody: string): unknown[] | null {
 
 function endToEndIdOf(item: unknown): string | null {
   const value = typeof item === "object" && item !== null ? (item as { endToEndId?: unknown }).endToEndId : undefined;
-  return typeof value === "string" && value.length >= 1 && value.length <= MAX_END_TO_END_ID_LENGTH ? value : null;
+  return typeof value === "string" && value.length <= MAX_END_TO_END_ID_LENGTH && END_TO_END_ID_PATTERN.test(value)
+    ? value
+    : null;
 }
 
 /**
  * The entries of a notification body, one per `pix` item; a body that is not JSON or has no `pix` items gives one
  * entry with a null `endToEndId`.
  */
-export function notificationEntries(rawBody: string): NotificationEntry[] {
-  const digest = `sha256:${createHash("sha256").update(rawBody, "utf8").digest("hex")}`;
+export function notificationEntries(rawBody: Uint8Array): NotificationEntry[] {
+  const digest = `sha256:${createHash("sha256").update(rawBody).digest("hex")}`;
   const items = pixItems(rawBody);
-  if (items === null) return [{ providerEventId: digest, endToEndId: null }];
-  return items.map((item, index) => {
+  if (items === null) return [{ providerEventId: digest, endToEndId: null, kind: "pix" }];
+  return items.flatMap((item, index): NotificationEntry[] => {
+    const devolucoes = field(item, "devolucoes");
+    if (Array.isArray(devolucoes) && devolucoes.length > 0) {
+      return devolucoes.map((devolucao, position) => {
+        const returnId = idOf(devolucao, "rtrId");
+        const key = returnId === null ? `${digest}:${index}:${position}` : `${returnId}:${String(field(devolucao, "status"))}`;
+        return { providerEventId: key, endToEndId: returnId, kind: "devolucao" };
+      });
+    }
     const endToEndId = endToEndIdOf(item);
-    return { providerEventId: endToEndId ?? `${digest}:${index}`, endToEndId };
+    if (field(item, "idEnvio") !== undefined) {
+      const key = endToEndId === null ? `${digest}:${index}` : `${endToEndId}:${String(field(item, "status"))}`;
+      return [{ providerEventId: key, endToEndId, kind: "pix_enviado" }];
+    }
+    return [{ providerEventId: endToEndId ?? `${digest}:${index}`, endToEndId, kind: "pix" }];
   });
+}
+
+function field(value: unknown, name: string): unknown {
+  return typeof value === "object" && value !== null ? (value as Record<string, unknown>)[name] : undefined;
+}
+
+function idOf(value: unknown, name: string): string | null {
+  const id = field(value, name);
+  return typeof id === "string" && id.length >= 1 && id.length <= MAX_END_TO_END_ID_LENGTH ? id : null;
+}
+
+function reasonOf(value: unknown): string | null {
+  const reason = field(value, "motivo");
+  return typeof reason === "string" && reason.trim() !== "" ? reason.trim().slice(0, 140) : null;
+}
+
+/**
+ * The devolução `returnId` (its `rtrId`) of `rawBody`, read and checked.
+ * @returns the outcome, or null when it is missing or its `id`, `valor` or `status` is malformed
+ */
+export function readRefundOutcome(rawBody: Uint8Array, returnId: string): RefundOutcome | null {
+  const devolucao = (pixItems(rawBody) ?? [])
+    .flatMap((item) => {
+      const list = field(item, "devolucoes");
+      return Array.isArray(list) ? (list as unknown[]) : [];
+    })
+    .find((candidate) => idOf(candidate, "rtrId") === returnId);
+  const refundId = idOf(devolucao, "id");
+  const amount = centavosFromValor(field(devolucao, "valor"));
+  const status = TRANSFER_STATUSES[String(field(devolucao, "status"))];
+  if (refundId === null || amount === null || status === undefined) return null;
+  return { refundId, returnId, amount, status, reason: reasonOf(devolucao) };
+}
+
+/**
+ * The sent payment `endToEndId` of `rawBody`, read and checked.
+ * @returns the outcome, or null when it is missing or its `idEnvio`, `valor` or `status` is malformed
+ */
+export function readPayoutOutcome(rawBody: Uint8Array, endToEndId: string): PayoutOutcome | null {
+  const item = (pixItems(rawBody) ?? []).find(
+    (candidate) => field(candidate, "idEnvio") !== undefined && endToEndIdOf(candidate) === endToEndId,
+  );
+  const withdrawalId = idOf(item, "idEnvio");
+  const amount = centavosFromValor(field(item, "valor"));
+  const status = TRANSFER_STATUSES[String(field(item, "status"))];
+  if (withdrawalId === null || amount === null || status === undefined) return null;
+  return { withdrawalId, endToEndId, amount, status, reason: reasonOf(item) };
 }
 
 /** Centavos of a Bacen `valor` (`"10.50"` → 1050), computed on the digits (no floating point); null if malformed. */
@@ -82,26 +199,27 @@ export function valorFromCentavos(centavos: number): string {
  * The payment item `endToEndId` of `rawBody`, read and checked.
  * @returns the payment, or null when the item is missing or a required field (`txid`, `valor`, `horario`) is malformed
  */
-export function readPixPayment(rawBody: string, endToEndId: string): PixPayment | null {
+export function readPixPayment(rawBody: Uint8Array, endToEndId: string): PixPayment | null {
   const item = pixItems(rawBody)?.find((candidate) => endToEndIdOf(candidate) === endToEndId) as
     | { txid?: unknown; valor?: unknown; horario?: unknown; pagador?: unknown }
     | undefined;
   if (!item) return null;
   const amount = centavosFromValor(item.valor);
   const paidAt = typeof item.horario === "string" ? new Date(item.horario) : new Date(Number.NaN);
-  if (typeof item.txid !== "string" || amount === null || Number.isNaN(paidAt.getTime())) return null;
+  if (typeof item.txid !== "string" || !TXID_PATTERN.test(item.txid) || amount === null || Number.isNaN(paidAt.getTime())) return null;
   const payer = (typeof item.pagador === "object" && item.pagador !== null ? item.pagador : {}) as {
     nome?: unknown;
     cpf?: unknown;
     cnpj?: unknown;
   };
   const document = typeof payer.cpf === "string" ? payer.cpf : typeof payer.cnpj === "string" ? payer.cnpj : null;
+  const payerName = typeof payer.nome === "string" ? toStorableText(payer.nome.trim().slice(0, MAX_PAYER_NAME_LENGTH)) : "";
   return {
     endToEndId,
     txid: item.txid,
     amount,
     paidAt,
-    payerName: typeof payer.nome === "string" && payer.nome.trim() !== "" ? payer.nome.trim().slice(0, 200) : null,
+    payerName: payerName === "" ? null : payerName,
     payerDocument: document === null ? null : parseTaxDocument(document),
   };
 }

@@ -1,6 +1,7 @@
 /**
  * Use case: receive an acquirer's inbound notification (`POST /v1/acquirers/{slug}/notifications`, DESIGN §5).
- * Every request is stored first, one inbox item per notified payment, with its raw body, its headers and whether its
+ * Every request is stored first, one inbox item per notified payment, with its exact body bytes (whatever they are:
+ * NUL, invalid UTF-8), its headers and whether its
  * `X-Acquirer-Signature` is valid; only items with a valid signature that were not received before are enqueued for
  * the worker. Nothing is ever dropped: a bad signature, a repeat or an unreadable body is kept with its reason.
  */
@@ -57,14 +58,13 @@ export async function receiveAcquirerNotification(deps: UseCaseDeps, request: In
   const { acquirer, secret } = await loadAcquirer(deps.db, deps.config, request.slug);
   const now = deps.now();
   const signature = checkAcquirerSignature(secret, request, now);
-  const rawBody = request.rawBody.toString("utf8");
-  const entries = notificationEntries(rawBody);
+  const entries = notificationEntries(request.rawBody);
   const seen = signature.ok
     ? await deps.db.inboxItem.findMany({
         where: {
           acquirer_id: acquirer.id,
           signature_valid: true,
-          provider_event_id: { in: entries.flatMap((e) => (e.endToEndId === null ? [] : [e.endToEndId])) },
+          provider_event_id: { in: entries.flatMap((e) => (e.endToEndId === null ? [] : [e.providerEventId])) },
         },
         select: { provider_event_id: true },
       })
@@ -74,16 +74,16 @@ export async function receiveAcquirerNotification(deps: UseCaseDeps, request: In
   const receiptError = (entry: NotificationEntry): string | null => {
     if (!signature.ok) return signature.error;
     if (entry.endToEndId === null) return INBOX_ERRORS.malformed;
-    return seenIds.has(entry.endToEndId) ? INBOX_ERRORS.duplicate : null;
+    return seenIds.has(entry.providerEventId) ? INBOX_ERRORS.duplicate : null;
   };
 
   const rows: Prisma.InboxItemCreateManyInput[] = entries.map((entry) => ({
     id: newId("inboxItem", now.getTime()),
     acquirer_id: acquirer.id,
     provider_event_id: entry.providerEventId,
-    event_type: entry.endToEndId === null ? null : "pix",
+    event_type: entry.endToEndId === null ? null : entry.kind,
     signature_valid: signature.ok,
-    raw_body: rawBody,
+    raw_body: new Uint8Array(request.rawBody),
     headers: request.headers,
     received_at: now,
     end_to_end_id: entry.endToEndId,
@@ -92,6 +92,6 @@ export async function receiveAcquirerNotification(deps: UseCaseDeps, request: In
   await deps.db.inboxItem.createMany({ data: rows });
   await enqueueInboxItems(deps, rows.filter((row) => row.error === null).map((row) => ({ inboxItemId: row.id })));
 
-  const duplicate = signature.ok && entries.every((entry) => entry.endToEndId !== null && seenIds.has(entry.endToEndId));
+  const duplicate = signature.ok && entries.every((entry) => entry.endToEndId !== null && seenIds.has(entry.providerEventId));
   return duplicate ? { received: true, duplicate: true } : { received: true };
 }

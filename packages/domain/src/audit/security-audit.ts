@@ -30,7 +30,9 @@ export type SecurityEvent =
   | "postback_secret.rotated"
   | "webhook_endpoint.created"
   | "webhook_endpoint.secret_rotated"
-  | "webhook_endpoint.deleted";
+  | "webhook_endpoint.deleted"
+  | "payout_key.added"
+  | "payout_key.deleted";
 
 /** One audited action: its event name, the ids of what changed and what the seller reads (never a secret or key). */
 export interface SecurityAction {

@@ -18,13 +18,28 @@ export async function findEvent(db: DbClient, scope: MerchantScope, id: string):
   return found;
 }
 
-/** One page of `scope`'s events, optionally of one `type`, in the page's order. */
-export function listEvents(db: DbClient, scope: MerchantScope, filters: { type?: string }, page: PageArgs): Promise<Event[]> {
+/** Filters of `GET /v1/events`; they combine with AND. */
+export interface EventFilters {
+  /** Exact type, e.g. `transaction.paid`. */
+  type?: string;
+  /** Only events created strictly after this instant (DESIGN §8 "Polling by time"). */
+  created_after?: Date;
+  /** Only events created strictly before this instant. */
+  created_before?: Date;
+}
+
+/** One page of `scope`'s events matching `filters`, in the page's order. */
+export function listEvents(db: DbClient, scope: MerchantScope, filters: EventFilters, page: PageArgs): Promise<Event[]> {
+  const createdAt = {
+    ...(filters.created_after === undefined ? {} : { gt: filters.created_after }),
+    ...(filters.created_before === undefined ? {} : { lt: filters.created_before }),
+  };
   return db.event.findMany({
     where: {
       store_id: scope.storeId,
       mode: scope.mode,
       ...(filters.type === undefined ? {} : { type: filters.type }),
+      ...(Object.keys(createdAt).length === 0 ? {} : { created_at: createdAt }),
       ...(page.id === undefined ? {} : { id: page.id }),
     },
     orderBy: page.orderBy,

@@ -17,6 +17,7 @@ import {
 } from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { newId } from "../ids";
+import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
 import { ALL_EVENT_TYPES, type EventType } from "./event-types";
 
 /** What to record. */
@@ -132,16 +133,13 @@ function subscribedEndpoints(tx: SqlClient, scope: MerchantScope, type: EventTyp
 }
 
 /**
- * Enqueues `webhook-delivery` jobs for freshly committed delivery rows (`jobId` = delivery id, so a repeat is a
- * no-op). A Redis failure is logged, not thrown: the rows are committed and the reconciler enqueues them later.
+ * Enqueues the `webhook-delivery` jobs of freshly committed delivery rows (`jobId` = delivery id) with
+ * {@link enqueueAfterCommit}: never throws, the reconciler covers a failure.
  */
 export async function enqueueDeliveries(deps: Pick<UseCaseDeps, "producer" | "logger">, deliveryIds: string[]): Promise<void> {
-  try {
-    await deps.producer.enqueueBulk(
-      "webhook-delivery",
-      deliveryIds.map((deliveryId) => ({ data: { deliveryId }, jobId: deliveryId })),
-    );
-  } catch (err) {
-    deps.logger.warn("delivery enqueue failed; the reconciler will retry", { count: deliveryIds.length, err });
-  }
+  await enqueueAfterCommit(
+    deps,
+    "webhook-delivery",
+    deliveryIds.map((deliveryId) => ({ data: { deliveryId }, jobId: deliveryId })),
+  );
 }

@@ -1,11 +1,14 @@
 /**
  * Use case: register a seller and its default store (ops command line `seller:create`).
  */
+import type { Config } from "@lm/config";
 import { inTransaction, isUniqueViolation, type Db, type Seller, type Store } from "@lm/db";
+import { documentLookupHash, encryptDocument } from "../document-at-rest";
 import { ApiError, validationFailed } from "../errors";
 import { newId } from "../ids";
-import { parseTaxDocument } from "../documents";
+import { maskTaxDocument, parseTaxDocument } from "../documents";
 import { isEmailAddress, normalizeEmail } from "../email";
+import { recordSellerUpdated } from "./seller-profile";
 
 /** The created seller and its store. */
 export interface CreatedSeller {
@@ -14,7 +17,8 @@ export interface CreatedSeller {
 }
 
 /**
- * Creates a seller with KYC `pending` and one store named after it, in one transaction.
+ * Creates a seller with KYC `pending` and one store named after it, in one transaction. The document is stored
+ * encrypted, with its keyed hash for uniqueness (read it back with `readSellerDocument`).
  * @param input.name - legal name, 1 to 200 characters after trimming
  * @param input.document - CPF or CNPJ, punctuation allowed
  * @throws ApiError `validation_failed` (param `name`, `document` or `email`); `invalid_state` when a seller with
@@ -22,6 +26,7 @@ export interface CreatedSeller {
  */
 export async function createSeller(
   db: Db,
+  config: Pick<Config, "encryptionKey">,
   input: { name: string; document: string; email?: string | undefined },
 ): Promise<CreatedSeller> {
   const name = input.name.trim();
@@ -34,8 +39,16 @@ export async function createSeller(
   }
   try {
     return await inTransaction(db, async (tx) => {
+      const id = newId("seller");
       const seller = await tx.seller.create({
-        data: { id: newId("seller"), legal_name: name, document: document.digits, email: email ?? null },
+        data: {
+          id,
+          legal_name: name,
+          document: encryptDocument(config.encryptionKey, document.digits, id),
+          document_hash: documentLookupHash(config.encryptionKey, document.digits),
+          document_masked: maskTaxDocument(document.digits),
+          email: email ?? null,
+        },
       });
       const store = await tx.store.create({ data: { id: newId("store"), seller_id: seller.id, name } });
       return { seller, store };
@@ -47,11 +60,28 @@ export async function createSeller(
 }
 
 /**
- * Sets a seller's KYC status (ops command line `seller:kyc`).
+ * Sets a seller's KYC status (ops command line `seller:kyc`). A change is recorded like every seller change
+ * (`seller.updated` and a feed item, DESIGN §7); its deliveries are enqueued by the reconciler, since the command
+ * line has no queue. Setting the status it already has writes nothing.
  * @throws ApiError `resource_not_found` for an unknown seller
  */
 export async function setSellerKyc(db: Db, sellerId: string, status: "pending" | "approved" | "rejected"): Promise<Seller> {
   const found = await db.seller.findUnique({ where: { id: sellerId } });
   if (!found) throw new ApiError("resource_not_found", "No such seller.");
-  return db.seller.update({ where: { id: sellerId }, data: { kyc_status: status } });
+  if (found.kyc_status === status) return found;
+  const now = new Date();
+  return inTransaction(db, async (tx) => {
+    const seller = await tx.seller.update({ where: { id: sellerId }, data: { kyc_status: status, updated_at: now } });
+    await recordSellerUpdated(
+      tx,
+      seller,
+      {
+        title: "Verification status changed",
+        message: `The seller's verification (KYC) status is now ${status}.`,
+        data: { fields: "status", kyc_status: status },
+      },
+      now,
+    );
+    return seller;
+  });
 }

@@ -4,6 +4,7 @@
  */
 import { insertWrite, isUniqueViolation, runWrites, type Transaction } from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
+import { chargeDocumentColumns } from "../document-at-rest";
 import { parseTaxDocument } from "../documents";
 import { ApiError, validationFailed } from "../errors";
 import { enqueueDeliveries } from "../events/record-event";
@@ -41,14 +42,18 @@ export async function createTransaction(
   input: CreateTransactionInput,
   options: TransactionWriteOptions = {},
 ): Promise<Transaction> {
+  let postbackUrl: string | null = null;
   if (input.postback_url !== undefined) {
     const check = await checkDestination(input.postback_url, { allowLocal: deps.config.webhookAllowLocalDestinations });
     if (!check.ok) throw new ApiError("invalid_url", `Invalid postback_url: ${check.reason}.`, { param: "postback_url" });
+    postbackUrl = check.href;
   }
   const document = input.customer ? parseTaxDocument(input.customer.document) : null;
   if (input.customer && !document) throw validationFailed("Document must be a valid CPF or CNPJ.", "customer.document");
 
   const now = deps.now();
+  const id = newId("transaction", now.getTime());
+  const customerDocument = chargeDocumentColumns(deps.config.encryptionKey, id, "customer_document", document);
   const txid = generateTxid();
   const brCode = buildPixBrCode({
     location: pixLocation(deps.config.publicBaseUrl, merchant.mode, txid),
@@ -56,7 +61,7 @@ export async function createTransaction(
   });
   // The whole row, so the reply and the event are built from it without reading it back.
   const transaction: Transaction = {
-    id: newId("transaction", now.getTime()),
+    id,
     store_id: merchant.storeId,
     mode: merchant.mode,
     status: "pending",
@@ -68,9 +73,10 @@ export async function createTransaction(
     br_code: brCode,
     qr_code_png_base64: renderQrPngBase64(brCode),
     customer_name: input.customer?.name ?? null,
-    customer_document: document?.digits ?? null,
+    customer_document: customerDocument.stored,
+    customer_document_masked: customerDocument.masked,
     customer_email: input.customer?.email ?? null,
-    postback_url: input.postback_url ?? null,
+    postback_url: postbackUrl,
     metadata: input.metadata ?? {},
     expires_in: input.expires_in,
     expires_at: new Date(now.getTime() + input.expires_in * 1000),
@@ -81,6 +87,8 @@ export async function createTransaction(
     payment_amount: null,
     payer_name: null,
     payer_document: null,
+    payer_document_masked: null,
+    amount_refunded: 0,
     created_at: now,
     updated_at: now,
   };

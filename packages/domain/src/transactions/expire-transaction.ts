@@ -7,22 +7,16 @@
 import { inTransaction, type Transaction } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { enqueueDeliveries } from "../events/record-event";
+import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
 import { transitionTransaction } from "./transaction-events";
 
 /**
- * Enqueues the delayed expiry job of a freshly committed charge. A Redis failure is logged, not thrown: the
+ * Enqueues the delayed expiry job of a freshly committed charge with {@link enqueueAfterCommit}: never throws, the
  * reconciler's sweep finds the charge once it is overdue.
  */
 export async function enqueueExpiry(deps: Pick<UseCaseDeps, "producer" | "logger" | "now">, transaction: Transaction): Promise<void> {
-  try {
-    await deps.producer.enqueue(
-      "charge-expiry",
-      { transactionId: transaction.id },
-      { jobId: transaction.id, delayMs: transaction.expires_at.getTime() - deps.now().getTime() },
-    );
-  } catch (err) {
-    deps.logger.warn("expiry enqueue failed; the reconciler will retry", { transaction_id: transaction.id, err });
-  }
+  const delayMs = transaction.expires_at.getTime() - deps.now().getTime();
+  await enqueueAfterCommit(deps, "charge-expiry", [{ data: { transactionId: transaction.id }, jobId: transaction.id, delayMs }]);
 }
 
 /**

@@ -31,7 +31,7 @@ export async function findTransaction(db: Db, scope: MerchantScope, id: string):
 /** Filters of the transaction list. */
 export interface TransactionFilters {
   /** The status as reads show it: `pending` excludes charges past `expires_at`, `expired` includes them. */
-  status?: "pending" | "paid" | "expired" | "canceled";
+  status?: "pending" | "paid" | "expired" | "canceled" | "refunded";
   external_id?: string;
 }
 

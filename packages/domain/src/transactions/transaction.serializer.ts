@@ -4,16 +4,17 @@
  * It lives in the domain because the worker writes `transaction.paid` and `transaction.expired` events too.
  */
 import type { Transaction } from "@lm/db";
-import { maskTaxDocument } from "../documents";
 
 /** A transaction as `GET /v1/transactions/{id}` returns it. */
 export interface TransactionWire {
   id: string;
   object: "transaction";
-  status: "pending" | "paid" | "expired" | "canceled";
+  status: "pending" | "paid" | "expired" | "canceled" | "refunded";
   mode: "live" | "test";
   /** Integer centavos. */
   amount: number;
+  /** Centavos of refunds not failed (pending, processing, succeeded); DESIGN §7. */
+  amount_refunded: number;
   currency: string;
   description: string | null;
   external_id: string | null;
@@ -59,6 +60,7 @@ export function serializeTransaction(transaction: Transaction, now: Date): Trans
     status: expired ? "expired" : transaction.status,
     mode: transaction.mode,
     amount: transaction.amount,
+    amount_refunded: transaction.amount_refunded,
     currency: transaction.currency,
     description: transaction.description,
     external_id: transaction.external_id,
@@ -69,7 +71,7 @@ export function serializeTransaction(transaction: Transaction, now: Date): Trans
         ? null
         : {
             name: transaction.customer_name,
-            document_masked: transaction.customer_document === null ? null : maskTaxDocument(transaction.customer_document),
+            document_masked: transaction.customer_document_masked,
             email: transaction.customer_email,
           },
     postback_url: transaction.postback_url,
@@ -87,7 +89,7 @@ export function serializeTransaction(transaction: Transaction, now: Date): Trans
             amount: transaction.payment_amount,
             payer: {
               name: transaction.payer_name,
-              document_masked: transaction.payer_document === null ? null : maskTaxDocument(transaction.payer_document),
+              document_masked: transaction.payer_document_masked,
             },
           },
     created_at: transaction.created_at.toISOString(),

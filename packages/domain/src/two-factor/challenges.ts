@@ -47,6 +47,20 @@ export interface PassedChallenge {
   trustedDevice: IssuedTrustedDevice | null;
 }
 
+/**
+ * The user a live challenge belongs to, without spending one of its tries: the second-factor limits are counted per
+ * user (DESIGN §3) before the code is checked.
+ * @returns the user id, or null for a malformed, unknown, expired, used or burned challenge token
+ */
+export async function findChallengeUserId(db: DbClient, token: string, now: Date): Promise<string | null> {
+  if (!isWellFormedToken(token)) return null;
+  const challenge = await db.twoFactorChallenge.findFirst({
+    where: { token_hash: hashToken(token), consumed_at: null, expires_at: { gt: now }, attempts: { lt: CHALLENGE_MAX_ATTEMPTS } },
+    select: { user_id: true },
+  });
+  return challenge?.user_id ?? null;
+}
+
 function challengeOver(): ApiError {
   return new ApiError("authentication_required", "The sign-in challenge is over; sign in again.");
 }

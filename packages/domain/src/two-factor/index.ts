@@ -6,3 +6,4 @@ export * from "./second-factor";
 export * from "./step-up";
 export * from "./totp";
 export * from "./turn-off";
+export * from "./wrong-codes-warning";

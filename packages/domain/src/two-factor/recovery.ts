@@ -10,6 +10,7 @@ import { normalizeEmail } from "../email";
 import { sendMailSafely, type AccountDeps } from "../accounts/account-deps";
 import { verifyPassword } from "../accounts/credentials";
 import { consumeMailedToken, issueMailedToken, mailedLink } from "../accounts/mailed-tokens";
+import { recordSellerUpdated } from "../sellers/seller-profile";
 import { turnOffTwoFactor } from "./turn-off";
 
 /** How long withdrawals stay blocked after a recovery (SPEC "Limits"). */
@@ -48,7 +49,21 @@ export async function confirmTwoFactorRecovery(deps: AccountDeps, token: string)
     const owner = await tx.user.findUniqueOrThrow({ where: { id: used.user_id } });
     await turnOffTwoFactor(tx, owner.id, now);
     if (owner.seller_id !== null) {
-      await tx.seller.update({ where: { id: owner.seller_id }, data: { withdrawals_locked_until: lockedUntil } });
+      const seller = await tx.seller.update({
+        where: { id: owner.seller_id },
+        data: { withdrawals_locked_until: lockedUntil, updated_at: now },
+      });
+      // A seller change like any other (DESIGN §7); its deliveries are enqueued by the reconciler's sweep.
+      await recordSellerUpdated(
+        tx,
+        seller,
+        {
+          title: "Withdrawals locked",
+          message: `Two-factor authentication was recovered by email; withdrawals are locked until ${lockedUntil.toISOString()}.`,
+          data: { fields: "withdrawals_locked_until", user_id: owner.id },
+        },
+        now,
+      );
     }
     return owner;
   });

@@ -1,4 +1,3 @@
 export * from "./find-webhook-endpoints";
 export * from "./manage-webhook-endpoints";
 export * from "./endpoint-deliveries";
-export * from "./endpoint-auto-disabled";

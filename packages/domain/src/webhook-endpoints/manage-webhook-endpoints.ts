@@ -63,7 +63,7 @@ export async function createWebhookEndpoint(
   actor: PanelActor,
   input: CreateWebhookEndpointInput,
 ): Promise<EndpointWithSecret> {
-  await assertDestination(deps, input.url);
+  const url = await approvedDestination(deps, input.url);
   const events = subscriptions(input.events);
   const now = deps.now();
   const id = newId("webhookEndpoint", now.getTime());
@@ -82,7 +82,7 @@ export async function createWebhookEndpoint(
         id,
         store_id: actor.storeId,
         mode: input.mode,
-        url: input.url,
+        url,
         events,
         description: input.description || null,
         secret_ciphertext: encryptSecret(deps.config.encryptionKey, secret, id),
@@ -95,7 +95,7 @@ export async function createWebhookEndpoint(
       event: "webhook_endpoint.created" as const,
       details: { webhook_endpoint_id: id, mode: input.mode },
       title: "Webhook endpoint created",
-      message: `A ${input.mode} webhook endpoint was added for ${new URL(input.url).host}.`,
+      message: `A ${input.mode} webhook endpoint was added for ${new URL(url).host}.`,
     };
     return { result: created, action };
   });
@@ -116,10 +116,10 @@ export async function updateWebhookEndpoint(
   input: UpdateWebhookEndpointInput,
 ): Promise<WebhookEndpoint> {
   const endpoint = await findWebhookEndpoint(deps.db, sellerId, id);
-  if (input.url !== undefined) await assertDestination(deps, input.url);
+  const url = input.url === undefined ? undefined : await approvedDestination(deps, input.url);
   const now = deps.now();
   const data: Prisma.WebhookEndpointUpdateManyMutationInput = {
-    url: input.url,
+    url,
     events: input.events === undefined ? undefined : subscriptions(input.events),
     description: input.description === undefined ? undefined : input.description || null,
     updated_at: now,
@@ -203,11 +203,13 @@ async function lockStore(tx: Prisma.TransactionClient, storeId: string): Promise
 }
 
 /**
+ * The URL to store: the normalised form the destination check approved, never the input as typed.
  * @throws ApiError `invalid_url` (param `url`) with the reason when `url` fails the destination check
  */
-async function assertDestination(deps: EndpointDeps, url: string): Promise<void> {
+async function approvedDestination(deps: EndpointDeps, url: string): Promise<string> {
   const check = await checkDestination(url, { allowLocal: deps.config.webhookAllowLocalDestinations });
   if (!check.ok) throw new ApiError("invalid_url", `Invalid url: ${check.reason}.`, { param: "url" });
+  return check.href;
 }
 
 /**

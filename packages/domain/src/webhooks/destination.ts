@@ -25,8 +25,12 @@ export interface DestinationOptions {
 /** Resolves a host name to every address it has (IPv4 and IPv6, textual form). Rejects when it has none. */
 export type HostResolver = (hostname: string) => Promise<string[]>;
 
-/** Outcome of a check: the parsed URL and the addresses it resolved to, or a reason fit to show the caller. */
-export type DestinationCheck = { ok: true; url: URL; addresses: string[] } | { ok: false; reason: string };
+/**
+ * Outcome of a check: the parsed URL, `href` (its WHATWG serialisation: the URL that was judged, which is the one to
+ * store; `https://a.example\\@127.0.0.1/x` is judged, and must be stored, as `https://a.example/@127.0.0.1/x`) and
+ * the addresses it resolved to; or a reason fit to show the caller.
+ */
+export type DestinationCheck = { ok: true; url: URL; href: string; addresses: string[] } | { ok: false; reason: string };
 
 /**
  * Outcome of the network-free rules: the parsed URL, plus `literalAddress` when the host is an IP literal that the
@@ -127,12 +131,14 @@ export const resolveHostname: HostResolver = async (hostname) => {
 /**
  * The whole destination check (SPEC "Destination check"): the URL rules, then the host resolved and EVERY address
  * judged by {@link isBlockedAddress}, so a name with one private address among public ones is refused.
- * Never throws: a name that does not resolve is `{ok: false}`.
+ * Never throws: a name that does not resolve is `{ok: false}`. Callers store `href`, never the input as typed, so that
+ * every later reader parses exactly what was approved.
  */
 export async function checkDestination(raw: string, options: DestinationOptions): Promise<DestinationCheck> {
   const rules = checkDestinationUrl(raw, options.allowLocal);
   if (!rules.ok) return rules;
-  if (rules.literalAddress !== undefined) return { ok: true, url: rules.url, addresses: [rules.literalAddress] };
+  const href = rules.url.href;
+  if (rules.literalAddress !== undefined) return { ok: true, url: rules.url, href, addresses: [rules.literalAddress] };
 
   const hostname = rules.url.hostname;
   let addresses: string[];
@@ -145,5 +151,5 @@ export async function checkDestination(raw: string, options: DestinationOptions)
   if (addresses.some((address) => isBlockedAddress(address, options.allowLocal))) {
     return { ok: false, reason: "url host resolves to a private or reserved address" };
   }
-  return { ok: true, url: rules.url, addresses };
+  return { ok: true, url: rules.url, href, addresses };
 }

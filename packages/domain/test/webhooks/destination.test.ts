@@ -132,8 +132,19 @@ describe("checkDestination", () => {
     expect(result).toEqual({
       ok: true,
       url: new URL("https://both.example.com/x"),
+      href: "https://both.example.com/x",
       addresses: ["93.184.215.14", "2606:2800:21f:cb07:6820:80da:af6b:8b2c"],
     });
+  });
+
+  test.each([
+    ["https://both.example.com\\@127.0.0.1/x", "https://both.example.com/@127.0.0.1/x"],
+    ["HTTPS://Both.Example.COM:443/a/../x?q=1#f", "https://both.example.com/x?q=1#f"],
+    ["https://both.example.com", "https://both.example.com/"],
+  ])("when %s is admitted, then href is the normalised URL that was judged (%s), the one to store", async (typed, href) => {
+    const result = await checkDestination(typed, { allowLocal: false, resolve });
+
+    expect(result).toMatchObject({ ok: true, href });
   });
 
   test("when the host is an IP literal, then the resolver is never asked", async () => {

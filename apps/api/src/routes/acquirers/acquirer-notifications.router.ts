@@ -5,15 +5,18 @@
  * not JSON, or not labelled as JSON, is still kept for the operators rather than refused unseen.
  */
 import express, { Router, type Request } from "express";
-import { receiveAcquirerNotification } from "@lm/domain";
+import { receiveAcquirerNotification, toStorableText } from "@lm/domain";
 import type { AppDeps } from "../../deps";
 import { MAX_BODY_BYTES } from "../../http/json-body";
 
-/** The request's headers as a string map (lower-case names; repeated headers joined with `, `). */
+/**
+ * The request's headers as a string map (lower-case names; repeated headers joined with `, `), in storable text
+ * (Node's parser refuses NUL in headers already; this keeps the row safe whatever the transport lets through).
+ */
 function headerMap(req: Request): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
+    if (value !== undefined) headers[toStorableText(name)] = toStorableText(Array.isArray(value) ? value.join(", ") : value);
   }
   return headers;
 }

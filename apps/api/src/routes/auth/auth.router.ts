@@ -42,8 +42,11 @@ export function authRouter(deps: AppDeps, limits: PanelRateLimits): Router {
   router.post("/v1/me/auth/sign-in/email", async (req, res) => {
     const body = validate(signInSchema, req.body);
     const trustedDeviceToken = readCookie(req, TRUST_DEVICE_COOKIE);
-    const outcome = await limitSignIn(limits, { ip: clientIp(req), email: body.email }, () =>
-      signIn(deps, { ...body, client: clientInfo(req), trustedDeviceToken }),
+    const outcome = await limitSignIn(
+      limits,
+      { ip: clientIp(req), email: body.email },
+      () => signIn(deps, { ...body, client: clientInfo(req), trustedDeviceToken }),
+      (result) => result.kind !== "two_factor",
     );
     if (outcome.kind === "two_factor") {
       setChallengeCookie(res, deps.config, outcome.challenge);

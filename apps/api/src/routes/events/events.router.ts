@@ -1,6 +1,6 @@
 /**
  * The merchant API's events, the polling safety net beside webhooks (DESIGN §5): `GET /v1/events/{id}` and
- * `GET /v1/events?type=`, in the envelope that webhooks deliver (SPEC "Event envelope"), scoped to the key's store
+ * `GET /v1/events?type=&created_after=&created_before=`, in the envelope that webhooks deliver (SPEC "Event envelope"), scoped to the key's store
  * and mode.
  */
 import { Router } from "express";
@@ -16,9 +16,10 @@ export function eventsRouter(deps: AppDeps): Router {
   const router = Router();
 
   router.get("/", async (req, res) => {
-    const { type, ...page } = validate(listEventsSchema, req.query);
+    const { type, created_after, created_before, ...page } = validate(listEventsSchema, req.query);
+    const filters = { type, created_after, created_before };
     const scope = merchantOf(res);
-    res.json(await listPage(page, "event", (args) => listEvents(deps.db, scope, { type }, args), buildEventEnvelope));
+    res.json(await listPage(page, "event", (args) => listEvents(deps.db, scope, filters, args), buildEventEnvelope));
   });
 
   router.get("/:id", async (req, res) => {

@@ -25,7 +25,21 @@ export function serializeInboxItem(item: InboxItemWithAcquirer) {
   };
 }
 
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * The stored body bytes as a string: their UTF-8 text when they are valid UTF-8 (`raw_body_encoding: "utf8"`, the
+ * usual case: JSON, NUL included), else base64 (`"base64"`), so that no byte is lost or replaced in the reply.
+ */
+function rawBodyText(bytes: Uint8Array): { raw_body: string; raw_body_encoding: "utf8" | "base64" } {
+  try {
+    return { raw_body: UTF8.decode(bytes), raw_body_encoding: "utf8" };
+  } catch {
+    return { raw_body: Buffer.from(bytes).toString("base64"), raw_body_encoding: "base64" };
+  }
+}
+
 /** The detail form: the item plus the request exactly as stored (`raw_body`, `headers`), for operators only. */
 export function serializeInboxItemDetail(item: InboxItemWithAcquirer) {
-  return { ...serializeInboxItem(item), raw_body: item.raw_body, headers: item.headers as Record<string, string> };
+  return { ...serializeInboxItem(item), ...rawBodyText(item.raw_body), headers: item.headers as Record<string, string> };
 }

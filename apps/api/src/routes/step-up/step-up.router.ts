@@ -7,7 +7,7 @@ import { Router } from "express";
 import { getStepUpPrefs, setStepUpPrefs, stepUp } from "@lm/domain";
 import type { AppDeps } from "../../deps";
 import { panelAuth, panelSellerId, requireSession, requireStepUp } from "../../http/auth";
-import { consumeOrReject, type PanelRateLimits } from "../../http/rate-limit";
+import { limitSecondFactor, type PanelRateLimits } from "../../http/rate-limit";
 import { validate } from "../../http/validate";
 import { stepUpPrefsSchema, stepUpSchema } from "../two-factor/two-factor.schemas";
 
@@ -19,8 +19,9 @@ export function stepUpRouter(deps: AppDeps, limits: PanelRateLimits): Router {
   router.post("/v1/me/auth/step-up", session, async (req, res) => {
     const body = validate(stepUpSchema, req.body);
     const { session: current, user } = panelAuth(res);
-    await consumeOrReject(limits, [limits.stepUpPerUser, user.id]);
-    const until = await stepUp(deps, { session: current, user, code: body.code, password: body.password });
+    const until = await limitSecondFactor(limits, deps, user.id, () =>
+      stepUp(deps, { session: current, user, code: body.code, password: body.password }),
+    );
     res.json({ mfa_verified_until: until.toISOString() });
   });
 

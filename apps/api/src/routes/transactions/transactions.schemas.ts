@@ -37,6 +37,6 @@ export const createTransactionSchema: Joi.ObjectSchema<CreateTransactionInput> =
 
 /** Query of `GET /v1/transactions`. */
 export const listTransactionsSchema: Joi.ObjectSchema<ListQuery & TransactionFilters> = listQuerySchema({
-  status: Joi.string().valid("pending", "paid", "expired", "canceled"),
+  status: Joi.string().valid("pending", "paid", "expired", "canceled", "refunded"),
   external_id: Joi.string().min(1).max(64),
 });

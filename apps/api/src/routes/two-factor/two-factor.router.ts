@@ -9,6 +9,7 @@ import {
   confirmTwoFactor,
   disableTwoFactor,
   enableTwoFactor,
+  findChallengeUserId,
   passChallenge,
   regenerateBackupCodes,
   replaceSession,
@@ -24,7 +25,7 @@ import {
   TRUST_DEVICE_COOKIE,
   TWO_FACTOR_COOKIE,
 } from "../../http/cookies";
-import { consumeOrReject, type PanelRateLimits } from "../../http/rate-limit";
+import { consumeOrReject, endSignInFailureRun, limitSecondFactor, type PanelRateLimits } from "../../http/rate-limit";
 import { validate } from "../../http/validate";
 import { serializeUser } from "../auth/user.serializer";
 import { enableSchema, passwordSchema, verifyCodeSchema } from "./two-factor.schemas";
@@ -34,14 +35,22 @@ export function twoFactorRouter(deps: AppDeps, limits: PanelRateLimits): Router 
   const router = Router();
   const session = requireSession(deps);
   const limitUser = (res: Response) => consumeOrReject(limits, [limits.twoFactorPerUser, panelAuth(res).user.id]);
+  const limitCode = <T>(userId: string, attempt: () => Promise<T>) => limitSecondFactor(limits, deps, userId, attempt);
 
-  /** Second sign-in factor: closes the challenge of the cookie and signs in. */
+  /**
+   * Second sign-in factor: closes the challenge of the cookie and signs in. Tries count per address and, across
+   * every challenge, per account; passing ends the account's run of failed sign-ins.
+   */
   const passSignInChallenge = async (req: Request, res: Response, method: "totp" | "backup") => {
     const body = validate(verifyCodeSchema, req.body);
     const token = readCookie(req, TWO_FACTOR_COOKIE);
     if (token === undefined) throw new ApiError("authentication_required", "Sign in with your password first.");
     await consumeOrReject(limits, [limits.twoFactorChallengePerIp, clientIp(req)]);
-    const passed = await passChallenge(deps, { token, code: body.code, method, trustDevice: body.trustDevice, client: clientInfo(req) });
+    const pass = () => passChallenge(deps, { token, code: body.code, method, trustDevice: body.trustDevice, client: clientInfo(req) });
+    const userId = await findChallengeUserId(deps.db, token, deps.now());
+    // An unknown or spent challenge has no account to count against; passChallenge refuses it.
+    const passed = userId === null ? await pass() : await limitCode(userId, pass);
+    await endSignInFailureRun(limits, passed.user.email);
     setSignInCookies(res, deps.config, passed);
     res.json({ user: serializeUser(passed.user) });
   };
@@ -58,7 +67,7 @@ export function twoFactorRouter(deps: AppDeps, limits: PanelRateLimits): Router 
     const body = validate(verifyCodeSchema, req.body);
     const auth = await authenticatePanel(deps, req, res);
     await limitUser(res);
-    const user = await confirmTwoFactor(deps, { user: auth.user, code: body.code });
+    const user = await limitCode(auth.user.id, () => confirmTwoFactor(deps, { user: auth.user, code: body.code }));
     setSessionCookie(res, deps.config, await replaceSession(deps.db, { session: auth.session, client: clientInfo(req), now: deps.now() }));
     res.json({ user: serializeUser(user) });
   });
@@ -67,8 +76,9 @@ export function twoFactorRouter(deps: AppDeps, limits: PanelRateLimits): Router 
 
   router.post("/v1/me/auth/two-factor/disable", session, async (req, res) => {
     const { password } = validate(passwordSchema, req.body);
+    const { user } = panelAuth(res);
     await limitUser(res);
-    await disableTwoFactor(deps, { user: panelAuth(res).user, password });
+    await limitCode(user.id, () => disableTwoFactor(deps, { user, password }));
     clearPanelCookie(res, deps.config, SESSION_COOKIE);
     clearPanelCookie(res, deps.config, TRUST_DEVICE_COOKIE);
     res.json({ status: true });

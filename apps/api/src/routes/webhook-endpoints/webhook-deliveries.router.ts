@@ -5,16 +5,27 @@
  * per seller (429 `rate_limited`), since each one writes rows and sends a request.
  */
 import { Router } from "express";
-import { endpointStats, listEndpointDeliveries, pingWebhookEndpoint, resendDelivery, type PageArgs } from "@lm/domain";
+import {
+  endpointStats,
+  listEndpointDeliveries,
+  pingWebhookEndpoint,
+  recoverWebhookEndpoint,
+  resendDelivery,
+  searchDeliveries,
+  type PageArgs,
+} from "@lm/domain";
 import type { AppDeps } from "../../deps";
-import { panelSellerId, requireSession } from "../../http/auth";
+import { panelSellerId, requireSession, requireStepUp } from "../../http/auth";
 import { listPage } from "../../http/list";
 import { consumeOrReject, type PanelRateLimits } from "../../http/rate-limit";
 import { validate } from "../../http/validate";
-import { listDeliveriesSchema } from "./webhook-endpoints.schemas";
-import { serializeDelivery, serializeEndpointStats } from "./webhook-endpoints.serializer";
+import { listDeliveriesSchema, recoverEndpointSchema, searchDeliveriesSchema } from "./webhook-endpoints.schemas";
+import { serializeDelivery, serializeEndpointStats, serializeRecovery } from "./webhook-endpoints.serializer";
 
-/** Router of `/v1/me/webhook-endpoints/{id}/{ping,deliveries,stats}` and `/v1/me/webhook-deliveries/{id}/resend`. */
+/**
+ * Router of `/v1/me/webhook-endpoints/{id}/{ping,deliveries,stats,recover}`, `/v1/me/webhook-deliveries` (search
+ * across destinations, DESIGN §8) and `/v1/me/webhook-deliveries/{id}/resend`.
+ */
 export function webhookDeliveriesRouter(deps: AppDeps, limits: PanelRateLimits): Router {
   const router = Router();
   const session = requireSession(deps);
@@ -41,6 +52,19 @@ export function webhookDeliveriesRouter(deps: AppDeps, limits: PanelRateLimits):
   router.get("/v1/me/webhook-endpoints/:id/stats", session, async (req, res) => {
     const stats = await endpointStats(deps.db, panelSellerId(res), String(req.params.id), deps.now());
     res.json(serializeEndpointStats(stats));
+  });
+
+  router.post("/v1/me/webhook-endpoints/:id/recover", session, requireStepUp(deps, "webhook"), async (req, res) => {
+    const window = validate(recoverEndpointSchema, req.body);
+    const recovery = await recoverWebhookEndpoint(deps, panelSellerId(res), String(req.params.id), window);
+    res.status(202).json(serializeRecovery(recovery));
+  });
+
+  router.get("/v1/me/webhook-deliveries", session, async (req, res) => {
+    const { mode, destination, transaction_id, event_id, status, ...page } = validate(searchDeliveriesSchema, req.query);
+    const sellerId = panelSellerId(res);
+    const filters = { mode, destination, transaction_id, event_id, status };
+    res.json(await listPage(page, "delivery", (args: PageArgs) => searchDeliveries(deps.db, sellerId, filters, args), serializeDelivery));
   });
 
   router.post("/v1/me/webhook-deliveries/:id/resend", session, async (req, res) => {

@@ -4,7 +4,7 @@
  * against the catalog by the use case (`invalid_event_type`), not here.
  */
 import Joi from "joi";
-import type { CreateWebhookEndpointInput, DeliveryFilters, Mode, UpdateWebhookEndpointInput } from "@lm/domain";
+import type { CreateWebhookEndpointInput, DeliveryFilters, DeliverySearch, Mode, UpdateWebhookEndpointInput } from "@lm/domain";
 import { listQuerySchema, type ListQuery } from "../../http/list";
 
 /** Any string: what makes a URL acceptable (length included) is the destination check's to say, as `invalid_url`. */
@@ -40,3 +40,21 @@ export const listDeliveriesSchema: Joi.ObjectSchema<ListQuery & DeliveryFilters>
   status: Joi.string().valid("pending", "succeeded", "failed", "dead"),
   event_type: Joi.string().min(1).max(64),
 });
+
+/** Query of `GET /v1/me/webhook-deliveries` (DESIGN §8 "Delivery search across destinations"). */
+export const searchDeliveriesSchema: Joi.ObjectSchema<ListQuery & DeliverySearch> = listQuerySchema({
+  mode: Joi.string().valid("live", "test"),
+  destination: Joi.string().valid("endpoint", "postback"),
+  transaction_id: Joi.string().min(1).max(64),
+  event_id: Joi.string().min(1).max(64),
+  status: Joi.string().valid("pending", "succeeded", "failed", "dead"),
+});
+
+/** An ISO 8601 instant in a body, read as a `Date` (the only conversion a body gets: JSON has no date type). */
+const instant = Joi.date().iso().prefs({ convert: true });
+
+/** Body of `POST /v1/me/webhook-endpoints/{id}/recover` (DESIGN §8 "Recover"). */
+export const recoverEndpointSchema: Joi.ObjectSchema<{ since: Date; until?: Date }> = Joi.object({
+  since: instant.required(),
+  until: instant,
+}).prefs({ stripUnknown: false });

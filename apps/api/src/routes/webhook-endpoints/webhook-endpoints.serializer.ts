@@ -3,7 +3,7 @@
  * "Stats reply"). Secrets appear only in the replies of creation and rotation, the one time they are shown.
  */
 import type { WebhookDelivery, WebhookEndpoint } from "@lm/db";
-import type { EndpointStats, RotatedEndpoint } from "@lm/domain";
+import type { EndpointStats, RotatedEndpoint, WebhookRecovery } from "@lm/domain";
 
 const iso = (date: Date | null) => (date === null ? null : date.toISOString());
 
@@ -69,5 +69,16 @@ export function serializeEndpointStats(stats: EndpointStats) {
     total_deliveries: stats.totalDeliveries,
     last_ping_at: iso(stats.lastPingAt),
     last_ping_succeeded: stats.lastPingSucceeded,
+  };
+}
+
+/** `{object: "webhook_recovery", endpoint_id, since, until, events}` (DESIGN §8 "Recover"). */
+export function serializeRecovery(recovery: WebhookRecovery) {
+  return {
+    object: "webhook_recovery" as const,
+    endpoint_id: recovery.endpointId,
+    since: recovery.since.toISOString(),
+    until: recovery.until.toISOString(),
+    events: recovery.events,
   };
 }

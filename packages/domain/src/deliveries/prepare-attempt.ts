@@ -2,16 +2,18 @@
  * Decides whether a loaded delivery can be sent at all (SPEC "Delivery error values", not retried:
  * `endpoint_disabled`, `missing_secret`), and if so where, with which secrets and body (DESIGN §4 "Signature").
  */
-import { buildEventEnvelope, decryptSecret, type FinalDeliveryError } from "@lm/domain";
+import { buildEventEnvelope } from "../events/envelope";
+import { decryptSecret } from "../secret-box";
+import type { FinalDeliveryError } from "../webhooks/retry-policy";
 import type { LoadedDelivery } from "./delivery-rows";
 
 /**
  * Ready to send: the URL, the exact body and the secrets that sign it (current first); or the final error that stops
- * it.
+ * it. `detail` says why for the log when the row's error alone would mislead (a secret that does not decrypt).
  */
 export type PreparedAttempt =
   | { send: true; url: string; body: string; secrets: string[] }
-  | { send: false; error: FinalDeliveryError };
+  | { send: false; error: FinalDeliveryError; detail?: string };
 
 /**
  * An account endpoint must still exist, not be deleted, be of the event's mode and be enabled, unless the seller
@@ -19,11 +21,15 @@ export type PreparedAttempt =
  * endpoint's CURRENT URL, so a seller who fixes a broken URL gets the pending retries there too. A postback goes to
  * the charge's URL of its row and needs the store's postback secret. The endpoint's previous secret signs too while
  * its grace window lasts. The body is the event envelope, serialised once so that the signed bytes are the bytes sent.
+ *
+ * A stored secret that does not decrypt under `encryptionKey` (a wrong `ENCRYPTION_KEY`, a damaged row) can never
+ * sign this attempt, however often it is retried: it stops the chain as `missing_secret` with a `detail` for the log
+ * (issue 10 item 7: a job that can never succeed stops and says why on its row). A previous secret that does not
+ * decrypt is left out; the current one still signs.
  * @param encryptionKey - `config.encryptionKey`; secrets are decrypted with their row id as associated data
- * @throws Error when a stored secret does not decrypt (a wrong `ENCRYPTION_KEY`): the job fails and is retried
  */
 export function prepareAttempt(delivery: LoadedDelivery, encryptionKey: Buffer, now: Date): PreparedAttempt {
-  let secrets: string[];
+  const secrets: string[] = [];
   let url = delivery.url;
   if (delivery.destination_type === "endpoint") {
     const endpoint = delivery.endpoint;
@@ -32,14 +38,28 @@ export function prepareAttempt(delivery: LoadedDelivery, encryptionKey: Buffer, 
     }
     if (!endpoint.enabled && !delivery.manual) return { send: false, error: "endpoint_disabled" };
     url = endpoint.url;
-    secrets = [decryptSecret(encryptionKey, endpoint.secret_ciphertext, endpoint.id)];
+    const current = tryDecrypt(encryptionKey, endpoint.secret_ciphertext, endpoint.id);
+    if (current === null) return { send: false, error: "missing_secret", detail: "endpoint secret does not decrypt" };
+    secrets.push(current);
     const graceEnds = endpoint.previous_secret_expires_at;
     if (endpoint.previous_secret_ciphertext && graceEnds && graceEnds > now) {
-      secrets.push(decryptSecret(encryptionKey, endpoint.previous_secret_ciphertext, endpoint.id));
+      const previous = tryDecrypt(encryptionKey, endpoint.previous_secret_ciphertext, endpoint.id);
+      if (previous !== null) secrets.push(previous);
     }
   } else {
     if (delivery.postbackSecretCiphertext === null) return { send: false, error: "missing_secret" };
-    secrets = [decryptSecret(encryptionKey, delivery.postbackSecretCiphertext, delivery.store_id)];
+    const secret = tryDecrypt(encryptionKey, delivery.postbackSecretCiphertext, delivery.store_id);
+    if (secret === null) return { send: false, error: "missing_secret", detail: "postback secret does not decrypt" };
+    secrets.push(secret);
   }
   return { send: true, url, body: JSON.stringify(buildEventEnvelope(delivery.event)), secrets };
+}
+
+/** The secret, or null when its envelope does not decrypt for `rowId` under `key`. */
+function tryDecrypt(key: Buffer, envelope: string, rowId: string): string | null {
+  try {
+    return decryptSecret(key, envelope, rowId);
+  } catch {
+    return null;
+  }
 }

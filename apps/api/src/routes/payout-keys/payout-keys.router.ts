@@ -1,0 +1,38 @@
+/**
+ * The seller's payout keys in the panel (DESIGN §7 "Payout keys"): list, add and delete; adding and deleting always
+ * need a step-up (DESIGN §3). Keys are shown masked only.
+ */
+import { Router } from "express";
+import { addPayoutKey, deletePayoutKey, listPayoutKeys, serializePayoutKey } from "@lm/domain";
+import type { AppDeps } from "../../deps";
+import { panelActor, panelSellerId, requireSession, requireStepUp } from "../../http/auth";
+import { listPage, listQuerySchema } from "../../http/list";
+import { validate } from "../../http/validate";
+import { createPayoutKeySchema } from "./payout-keys.schemas";
+
+const listSchema = listQuerySchema();
+
+/** Router of `/v1/me/payout-keys` and `/v1/me/payout-keys/{id}`. */
+export function payoutKeysRouter(deps: AppDeps): Router {
+  const router = Router();
+  const session = requireSession(deps);
+  const change = [session, requireStepUp(deps, "always")];
+
+  router.get("/v1/me/payout-keys", session, async (req, res) => {
+    const page = validate(listSchema, req.query);
+    const sellerId = panelSellerId(res);
+    res.json(await listPage(page, "payoutKey", (args) => listPayoutKeys(deps.db, sellerId, args), serializePayoutKey));
+  });
+
+  router.post("/v1/me/payout-keys", ...change, async (req, res) => {
+    const input = validate(createPayoutKeySchema, req.body);
+    res.status(201).json(serializePayoutKey(await addPayoutKey(deps, await panelActor(deps, res), input)));
+  });
+
+  router.delete("/v1/me/payout-keys/:id", ...change, async (req, res) => {
+    await deletePayoutKey(deps, await panelActor(deps, res), String(req.params.id));
+    res.status(204).end();
+  });
+
+  return router;
+}

@@ -1,0 +1,12 @@
+/**
+ * joi schema of `POST /v1/transactions/{id}/refunds` (DESIGN §7). Unknown fields are refused, as on charge creation.
+ */
+import Joi from "joi";
+import type { CreateRefundInput } from "@lm/domain";
+import { MAX_AMOUNT } from "../transactions/transactions.schemas";
+
+/** Body: `amount` (centavos, default the refundable remainder) and `reason` (≤ 140). */
+export const createRefundSchema: Joi.ObjectSchema<CreateRefundInput> = Joi.object({
+  amount: Joi.number().integer().min(1).max(MAX_AMOUNT),
+  reason: Joi.string().min(1).max(140),
+}).prefs({ stripUnknown: false });

@@ -1,0 +1,189 @@
+import { appendBalanceTransaction, findBalanceDrift, newId, reprocessInboxItem, submitWithdrawal } from "@lm/domain";
+import { runOps } from "../../../ops/src/run";
+import { useApiTestContext } from "../support/harness";
+import { processInbox, settleWithdrawals } from "../support/money";
+import { moneyOwner } from "../support/money-owner";
+import { signInOps, signUpOwner } from "../support/panel";
+import { panelClient } from "../support/webhook-endpoints";
+
+describe("withdrawals", () => {
+  const ctx = useApiTestContext();
+
+  test("when a stepped-up owner withdraws, then 201 pending, the amount moves to reserved, and withdrawal.created is recorded", async () => {
+    const owner = await moneyOwner(ctx, 10_000);
+
+    const res = await owner.panel.post("/v1/me/withdrawals", { amount: 4_000, payout_key_id: owner.payoutKeyId, mode: "test" });
+
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      id: expect.stringMatching(/^wd_[0-9A-Z]{26}$/),
+      object: "withdrawal",
+      mode: "test",
+      status: "pending",
+      amount: 4_000,
+      currency: "BRL",
+      payout_key: { id: owner.payoutKeyId, type: "email", key_masked: expect.stringMatching(/^p\*\*\*@example\.com$/) },
+      end_to_end_id: null,
+      failure_reason: null,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+      completed_at: null,
+      failed_at: null,
+    });
+    expect((await owner.panel.get("/v1/me/balance")).body).toMatchObject({ available: 6_000, reserved: 4_000 });
+    const event = await ctx.db.event.findFirstOrThrow({ where: { store_id: owner.storeId, type: "withdrawal.created" } });
+    expect(event.data).toEqual(res.body);
+  });
+
+  test("when the sandbox pays it, then it completes with its end-to-end id, events for each step, the inbox item names it, the balance is down", async () => {
+    const owner = await moneyOwner(ctx, 10_000);
+    const created = (await owner.panel.post("/v1/me/withdrawals", { amount: 2_500, payout_key_id: owner.payoutKeyId }).expect(201)).body;
+
+    await settleWithdrawals(ctx);
+
+    const read = (await owner.panel.get(`/v1/me/withdrawals/${created.id}`)).body;
+    expect(read).toMatchObject({ status: "completed", end_to_end_id: expect.stringMatching(/^E00000000\d{12}[0-9a-f]{11}$/), completed_at: expect.any(String) });
+    expect((await owner.panel.get("/v1/me/balance")).body).toMatchObject({ available: 7_500, reserved: 0 });
+    const types = (await ctx.db.event.findMany({ where: { store_id: owner.storeId, type: { startsWith: "withdrawal." } }, orderBy: { id: "asc" } })).map((e) => e.type);
+    expect(types).toEqual(["withdrawal.created", "withdrawal.processing", "withdrawal.completed"]);
+    const item = await ctx.db.inboxItem.findFirstOrThrow({ where: { withdrawal_id: created.id } });
+    expect(item).toMatchObject({ event_type: "pix_enviado", end_to_end_id: read.end_to_end_id, error: null });
+    expect((await owner.api.get(`/v1/withdrawals/${created.id}`)).body).toEqual(read);
+    expect((await owner.api.get("/v1/withdrawals")).body.data.map((w: { id: string }) => w.id)).toEqual([created.id]);
+  });
+
+  test("when the amount ends in 13, then the sandbox refuses it: failed rejected_by_acquirer and a withdrawal_reversal", async () => {
+    const owner = await moneyOwner(ctx, 5_000);
+    const created = (await owner.panel.post("/v1/me/withdrawals", { amount: 1_013, payout_key_id: owner.payoutKeyId }).expect(201)).body;
+
+    await settleWithdrawals(ctx);
+
+    expect((await owner.panel.get(`/v1/me/withdrawals/${created.id}`)).body).toMatchObject({ status: "failed", failure_reason: "rejected_by_acquirer", failed_at: expect.any(String) });
+    expect((await owner.panel.get("/v1/me/balance")).body).toMatchObject({ available: 5_000, reserved: 0 });
+    const ledger = (await owner.panel.get("/v1/me/balance/transactions")).body.data.map((e: { type: string; amount: number }) => [e.type, e.amount]);
+    expect(ledger.slice(0, 2)).toEqual([["withdrawal_reversal", 1_013], ["withdrawal", -1_013]]);
+    expect(await ctx.db.event.count({ where: { store_id: owner.storeId, type: "withdrawal.failed" } })).toBe(1);
+    const item = await ctx.db.inboxItem.findFirstOrThrow({ where: { withdrawal_id: created.id } });
+    await reprocessInboxItem(ctx.deps, item.id);
+    expect(await processInbox(ctx)).toEqual(["already_settled"]);
+    expect((await owner.panel.get("/v1/me/balance")).body.available).toBe(5_000);
+  });
+
+  test("when 20 withdrawals of the whole balance race, then exactly one 201 and 19 insufficient_funds", async () => {
+    const owner = await moneyOwner(ctx, 3_000);
+
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, () => owner.panel.post("/v1/me/withdrawals", { amount: 3_000, payout_key_id: owner.payoutKeyId })),
+    );
+
+    expect(replies.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(replies.filter((r) => r.status === 409 && r.body.error.code === "insufficient_funds")).toHaveLength(19);
+    expect((await owner.panel.get("/v1/me/balance")).body).toMatchObject({ available: 0, reserved: 3_000 });
+  });
+
+  test("when several rules fail at once, then the first in DESIGN §7's order answers: locked, KYC, key, funds", async () => {
+    const owner = await moneyOwner(ctx, 1_000);
+    const other = await moneyOwner(ctx, 0);
+    const body = (over: Record<string, unknown>) => ({ amount: 5_000, payout_key_id: other.payoutKeyId, mode: "live", ...over });
+    const codeOf = async (over: Record<string, unknown>) => {
+      const res = await owner.panel.post("/v1/me/withdrawals", body(over));
+      return `${res.status} ${res.body.error?.code}`;
+    };
+
+    await ctx.db.seller.update({ where: { id: owner.seller.id }, data: { withdrawals_locked_until: new Date(Date.now() + 3_600_000) } });
+    const locked = await codeOf({});
+    await ctx.db.seller.update({ where: { id: owner.seller.id }, data: { withdrawals_locked_until: new Date(Date.now() - 1_000) } });
+    const kyc = await codeOf({});
+    const key = await codeOf({ mode: "test" });
+    const funds = await codeOf({ mode: "test", payout_key_id: owner.payoutKeyId });
+    await ctx.db.seller.update({ where: { id: owner.seller.id }, data: { kyc_status: "approved" } });
+    const live = await codeOf({ payout_key_id: owner.payoutKeyId, amount: 1 });
+
+    expect([locked, kyc, key, funds, live]).toEqual([
+      "403 withdrawals_locked",
+      "403 kyc_required",
+      "404 resource_not_found",
+      "409 insufficient_funds",
+      "503 acquirer_not_configured",
+    ]);
+    expect(await ctx.db.withdrawal.count({ where: { seller_id: owner.seller.id } })).toBe(0);
+  });
+
+  test("when the payout key was deleted, then 404 resource_not_found", async () => {
+    const owner = await moneyOwner(ctx, 1_000);
+    await owner.panel.delete(`/v1/me/payout-keys/${owner.payoutKeyId}`).expect(204);
+
+    const res = await owner.panel.post("/v1/me/withdrawals", { amount: 100, payout_key_id: owner.payoutKeyId });
+
+    expect([res.status, res.body.error.code]).toEqual([404, "resource_not_found"]);
+  });
+
+  test("when the session has no step-up, then 403 mfa_required", async () => {
+    const owner = await signUpOwner(ctx);
+
+    const res = await panelClient(ctx, owner.cookie).post("/v1/me/withdrawals", { amount: 100, payout_key_id: "pk_x" });
+
+    expect([res.status, res.body.error.code]).toEqual([403, "mfa_required"]);
+  });
+
+  test("when a withdrawal repeats its Idempotency-Key, then the first reply comes back and only one withdrawal exists", async () => {
+    const owner = await moneyOwner(ctx, 1_000);
+    const send = () => owner.panel.post("/v1/me/withdrawals", { amount: 300, payout_key_id: owner.payoutKeyId }).set("Idempotency-Key", `wd-${owner.seller.id}`);
+
+    const first = await send();
+    const second = await send();
+
+    expect([first.status, second.status]).toEqual([201, 201]);
+    expect(second.headers["idempotent-replayed"]).toBe("true");
+    expect(second.body).toEqual(first.body);
+    expect(await ctx.db.withdrawal.count({ where: { seller_id: owner.seller.id } })).toBe(1);
+  });
+
+  test("when the acquirer never accepts it, then each attempt fails the job and the fifth fails the withdrawal with acquirer_unavailable", async () => {
+    const owner = await moneyOwner(ctx, 0);
+    const now = new Date();
+    // A live withdrawal: no live acquirer exists, so every request fails (as an unreachable acquirer would).
+    const id = newId("withdrawal");
+    await ctx.db.$transaction(async (tx) => {
+      await appendBalanceTransaction(tx, { sellerId: owner.seller.id, mode: "live", type: "payment", amount: 700, sourceId: `txn_fake_${id}`, now });
+      await tx.withdrawal.create({ data: { id, seller_id: owner.seller.id, mode: "live", amount: 700, payout_key_id: owner.payoutKeyId } });
+      await appendBalanceTransaction(tx, { sellerId: owner.seller.id, mode: "live", type: "withdrawal", amount: -700, sourceId: id, reservedDelta: 700, now });
+    });
+
+    const outcomes: string[] = [];
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      outcomes.push(await submitWithdrawal(ctx.deps, id).catch((err: Error) => `threw: ${err.message}`));
+    }
+
+    expect(outcomes.slice(0, 4)).toEqual(Array(4).fill("threw: no acquirer moves live money"));
+    expect(outcomes[4]).toBe("failed");
+    expect(await ctx.db.withdrawal.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "failed", failure_reason: "acquirer_unavailable", submit_attempts: 5 });
+    expect((await owner.panel.get("/v1/me/balance?mode=live")).body).toMatchObject({ available: 700, reserved: 0 });
+    expect(await submitWithdrawal(ctx.deps, id)).toBe("skipped");
+  });
+
+  test("when a withdrawal is stuck, then the ops API and withdrawal:list show it", async () => {
+    const owner = await moneyOwner(ctx, 1_000);
+    const created = (await owner.panel.post("/v1/me/withdrawals", { amount: 100, payout_key_id: owner.payoutKeyId }).expect(201)).body;
+    await ctx.db.withdrawal.update({ where: { id: created.id }, data: { updated_at: new Date(Date.now() - 3_600_000) } });
+    const ops = await signInOps(ctx);
+
+    const stuck = await panelClient(ctx, ops.cookie).get(`/v1/ops/withdrawals?stuck=true&seller=${owner.seller.id}`);
+    const cli = await runOps(["withdrawal:list", "--seller", owner.seller.id], { config: ctx.config, db: ctx.db, now: () => new Date() });
+    const json = await runOps(["withdrawal:list", "--seller", owner.seller.id, "--json"], { config: ctx.config, db: ctx.db, now: () => new Date() });
+
+    expect(stuck.status).toBe(200);
+    expect(stuck.body.data.map((w: { id: string }) => w.id)).toEqual([created.id]);
+    expect(cli.exitCode).toBe(0);
+    expect(cli.stdout).toContain(`${created.id}  test  pending  100 centavos`);
+    expect(cli.stdout).toContain("STUCK");
+    expect(JSON.parse(json.stdout).withdrawals[0]).toMatchObject({ id: created.id, stuck: true });
+    expect((await owner.panel.get(`/v1/ops/withdrawals`)).status).toBe(403);
+    await settleWithdrawals(ctx);
+  });
+
+  test("when every test above has run, then each running total equals its entries and reserved its open refunds and withdrawals", async () => {
+    await settleWithdrawals(ctx);
+    expect(await findBalanceDrift(ctx.db)).toEqual([]);
+  });
+});

@@ -1,0 +1,96 @@
+/**
+ * Throw-away PostgreSQL and Redis servers for the chaos run: each on a free loopback port, in a temporary folder, so
+ * that killing, flushing and restarting them never touches the machine's shared services (5432, 6379).
+ */
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { chownSync, mkdtempSync, rmSync } from "node:fs";
+import net from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+/** PostgreSQL refuses to run as root: as root, its tools run as the `postgres` user. */
+const AS_ROOT = process.getuid?.() === 0;
+
+/** A free TCP port on 127.0.0.1 (the OS picks it; it is released at once for the server to take). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A PostgreSQL cluster of our own. */
+export interface OwnPostgres {
+  /** `postgresql://postgres@127.0.0.1:<port>/<database>`. */
+  url(database: string): string;
+  /** Stops it (fast shutdown: open connections are cut), waits `downMs`, starts it again. */
+  blip(downMs: number): Promise<void>;
+  /** Stops it and removes its folder. */
+  destroy(): Promise<void>;
+}
+
+/** Runs a PostgreSQL tool, as `postgres` when we are root. */
+async function pgTool(tool: string, args: string[]): Promise<void> {
+  const [command, commandArgs] = AS_ROOT ? ["runuser", ["-u", "postgres", "--", tool, ...args]] : [tool, args];
+  await run(command, commandArgs, { timeout: 60_000 });
+}
+
+/** `initdb` into a temporary folder and start the server on a free port, tuned for speed (no fsync). */
+export async function startPostgres(): Promise<OwnPostgres> {
+  const dir = mkdtempSync(path.join(tmpdir(), "lm-chaos-pg-"));
+  if (AS_ROOT) chownSync(dir, Number((await run("id", ["-u", "postgres"])).stdout.trim()), Number((await run("id", ["-g", "postgres"])).stdout.trim()));
+  const data = path.join(dir, "data");
+  const port = await freePort();
+  await pgTool("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8"]);
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+  const start = () => pgTool("pg_ctl", ["-D", data, "-l", path.join(dir, "server.log"), "-o", options, "-w", "start"]);
+  const stop = (mode: "fast" | "immediate") => pgTool("pg_ctl", ["-D", data, "-m", mode, "-w", "stop"]);
+  await start();
+  return {
+    url: (database) => `postgresql://postgres@127.0.0.1:${port}/${database}`,
+    async blip(downMs) {
+      await stop("fast");
+      await new Promise((resolve) => setTimeout(resolve, downMs));
+      await start();
+    },
+    async destroy() {
+      await stop("immediate").catch(() => undefined);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A Redis server of our own. */
+export interface OwnRedis {
+  url: string;
+  destroy(): Promise<void>;
+}
+
+/** `redis-server` on a free port, without persistence. */
+export async function startRedis(): Promise<OwnRedis> {
+  const port = await freePort();
+  const child: ChildProcess = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let output = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      if (/Ready to accept connections/.test(output)) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`redis-server exited (${code}):\n${output}`)));
+  });
+  child.once("exit", (code, signal) => process.stderr.write(`redis-server exited (${code ?? signal})\n`));
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    async destroy() {
+      child.kill("SIGKILL");
+    },
+  };
+}

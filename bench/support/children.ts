@@ -1,0 +1,84 @@
+/**
+ * What the benches share: child processes started as deployed (`node --import tsx`), waiting for their output, a
+ * local receiver, and rounding for the printed JSON.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { REPO_ROOT } from "@lm/testing";
+
+/**
+ * Starts `node --import tsx <args>` (no tsx CLI in between, so signals reach the process itself) and waits for a line
+ * of its output matching `ready`. The child is added to `children`, for the caller to kill at the end.
+ */
+export async function startChild(
+  children: ChildProcess[],
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+  nodeArgs: string[] = [],
+) {
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(child);
+  const match = await waitForOutput(child, ready);
+  return { child, match };
+}
+
+/** Resolves with the first match of `pattern` in the child's output; rejects if it exits first. */
+export function waitForOutput(child: ChildProcess, pattern: RegExp): Promise<RegExpMatchArray> {
+  return new Promise((resolve, reject) => {
+    let output = "";
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = pattern.exec(output);
+      if (match) {
+        child.stdout?.off("data", onData);
+        child.stderr?.off("data", onData);
+        child.off("exit", onExit);
+        resolve(match);
+      }
+    };
+    const onExit = (code: number | null) => reject(new Error(`child exited (${code}) before ${pattern}:\n${output}`));
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.once("exit", onExit);
+  });
+}
+
+/**
+ * Runs a receiver in this process (meant as a child: `<bench> receiver`) and prints `listening <port>`: every POST is
+ * answered 200 as fast as it can with keep-alive, except paths starting `/hanging`, which are never answered.
+ */
+export async function runReceiver(): Promise<void> {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    if (req.url?.startsWith("/hanging")) return;
+    req.on("end", () => res.end("ok"));
+  });
+  server.keepAliveTimeout = 60_000;
+  server.requestTimeout = 0;
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  process.stdout.write(`listening ${(server.address() as AddressInfo).port}\n`);
+}
+
+/** `value` rounded to `digits` decimals. */
+export function round(value: number, digits: number): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+/** The environment of a real worker process for a bench: its database, prefix, concurrency, local receivers. */
+export function workerEnv(databaseUrl: string, queuePrefix: string, concurrency: number): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    QUEUE_PREFIX: queuePrefix,
+    WORKER_CONCURRENCY: String(concurrency),
+    WEBHOOK_ALLOW_LOCAL_DESTINATIONS: "true",
+    NODE_ENV: "development",
+    LOG_LEVEL: "info",
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * ESLint flat config: ESLint's and typescript-eslint's recommended rules, plus the few type-aware rules that catch
+ * real bugs in this code base (a promise nobody awaits, an async callback where a sync one is expected). Formatting
+ * is Prettier's job alone (eslint-config-prettier turns the conflicting rules off).
+ */
+import js from "@eslint/js";
+import prettier from "eslint-config-prettier";
+import { defineConfig } from "eslint/config";
+import tseslint from "typescript-eslint";
+
+export default defineConfig(
+  { ignores: ["**/node_modules/", "packages/db/src/generated/", "coverage/", "var/"] },
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  {
+    files: ["**/*.ts"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      // Express 5 and node:http handle a handler's returned promise; elsewhere a promise where void is expected is a bug.
+      "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: { arguments: false } }],
+      "@typescript-eslint/await-thenable": "error",
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" },
+      ],
+      "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
+      // `x == null` is the idiom for "null or undefined"; every other comparison is strict.
+      eqeqeq: ["error", "always", { null: "ignore" }],
+      // JSON (package.json's version) is read with require in these CommonJS sources; code modules are imported.
+      "@typescript-eslint/no-require-imports": ["error", { allow: ["\\.json$"] }],
+    },
+  },
+  prettier,
+);

@@ -1,0 +1,168 @@
+/**
+ * The balance ledger (DESIGN §7): an append-only table of balance transactions per seller and mode, and a running
+ * total per seller and mode (`balances`) changed in the same database transaction as each entry, so a balance read is
+ * one row, never a sum over history. Every debit is one conditional `UPDATE ... WHERE available >= amount`: PostgreSQL
+ * locks the balance row for the rest of the transaction, so concurrent debits queue on it and the second one sees the
+ * first's result; none can take `available` below zero (a database trigger refuses it too, as a last line).
+ *
+ * Lock order, to stay free of deadlocks: a flow that also changes a charge locks the charge row first, then the
+ * balance row (payment, refund creation and settlement all do so).
+ */
+import type { BalanceTransaction, DbClient, Prisma } from "@lm/db";
+import { ApiError } from "../errors";
+import { newId } from "../ids";
+
+/** Kind of a balance transaction (DESIGN §7). */
+export type BalanceTransactionType = BalanceTransaction["type"];
+
+/** Which mode's balance of which seller. */
+export interface BalanceScope {
+  sellerId: string;
+  mode: "live" | "test";
+}
+
+/** One movement to append. */
+export interface BalanceMovement extends BalanceScope {
+  type: BalanceTransactionType;
+  /** Signed centavos: positive credits `available`, negative debits it. */
+  amount: number;
+  /** The charge, refund or withdrawal that causes it; one entry per source and type. */
+  sourceId: string;
+  /**
+   * Centavos added to `reserved` in the same statement: `+amount` when a refund or withdrawal is created (its amount
+   * waits there until settled), `-amount` for the reversal of a failed one. Default 0.
+   */
+  reservedDelta?: number;
+  now: Date;
+}
+
+/**
+ * Appends `movement` and moves the running totals, inside the caller's database transaction. A credit whose entry
+ * exists already (same source and type) changes nothing, so settling twice is harmless.
+ * @returns the entry written, or null when it existed already (credits only)
+ * @throws ApiError `insufficient_funds` when a debit exceeds `available`
+ */
+export async function appendBalanceTransaction(
+  tx: Prisma.TransactionClient,
+  movement: BalanceMovement,
+): Promise<BalanceTransaction | null> {
+  const { sellerId, mode, amount, now } = movement;
+  const reservedDelta = movement.reservedDelta ?? 0;
+  const entry: Prisma.BalanceTransactionCreateManyInput = {
+    id: newId("balanceTransaction", now.getTime()),
+    seller_id: sellerId,
+    mode,
+    type: movement.type,
+    amount,
+    source_id: movement.sourceId,
+    created_at: now,
+  };
+  if (amount < 0) {
+    const debited = await tx.$executeRaw`
+      UPDATE balances
+      SET available = available + ${amount}, reserved = reserved + ${reservedDelta}, updated_at = ${now}
+      WHERE seller_id = ${sellerId} AND mode = ${mode}::mode AND available >= ${-amount}`;
+    if (debited === 0) throw new ApiError("insufficient_funds", "The available balance is lower than the amount.");
+    return tx.balanceTransaction.create({ data: entry });
+  }
+  const { count } = await tx.balanceTransaction.createMany({ data: [entry], skipDuplicates: true });
+  if (count === 0) return null;
+  const credited = await tx.$executeRaw`
+    UPDATE balances
+    SET available = available + ${amount}, reserved = reserved + ${reservedDelta}, updated_at = ${now}
+    WHERE seller_id = ${sellerId} AND mode = ${mode}::mode`;
+  // A seller's first payment creates the row (a concurrent first payment may have just made it: then add to it).
+  if (credited === 0) {
+    await tx.$executeRaw`
+      INSERT INTO balances (seller_id, mode, available, reserved, updated_at)
+      VALUES (${sellerId}, ${mode}::mode, ${amount}, ${reservedDelta}, ${now})
+      ON CONFLICT (seller_id, mode) DO UPDATE
+      SET available = balances.available + EXCLUDED.available,
+          reserved = balances.reserved + EXCLUDED.reserved,
+          updated_at = EXCLUDED.updated_at`;
+  }
+  return tx.balanceTransaction.findUniqueOrThrow({ where: { id: entry.id as string } });
+}
+
+/**
+ * Takes `amount` centavos out of `reserved` when a refund or withdrawal succeeds (its debit entry stays: the money
+ * left). Inside the database transaction that settles it.
+ */
+export async function releaseReserved(
+  tx: Prisma.TransactionClient,
+  scope: BalanceScope & { amount: number; now: Date },
+): Promise<void> {
+  await tx.$executeRaw`
+    UPDATE balances SET reserved = reserved - ${scope.amount}, updated_at = ${scope.now}
+    WHERE seller_id = ${scope.sellerId} AND mode = ${scope.mode}::mode`;
+}
+
+/** A running total that disagrees with what it summarises. */
+export interface BalanceDrift extends BalanceScope {
+  /** `balances.available`, centavos. */
+  available: number;
+  /** Sum of the balance transactions, centavos. */
+  entriesSum: number;
+  /** `balances.reserved`, centavos. */
+  reserved: number;
+  /** Sum of the amounts of refunds and withdrawals still pending or processing, centavos. */
+  openSum: number;
+}
+
+/**
+ * Compares running totals with the sum of their entries (and `reserved` with their open refunds and withdrawals), for
+ * the reconciler's drift check (DESIGN §7). Never a request's work.
+ * @param options.since - only the balances changed since then (the reconciler's periodic check: its cost follows the
+ *   activity, not the ledger's size); without it, every balance, and entries that have no balance row
+ * @returns the balances that drifted (empty when all agree)
+ */
+export async function findBalanceDrift(db: DbClient, options: { since?: Date } = {}): Promise<BalanceDrift[]> {
+  const since = options.since ?? null;
+  const rows = await db.$queryRaw<Array<{ seller_id: string; mode: "live" | "test"; available: bigint; entries_sum: bigint; reserved: bigint; open_sum: bigint }>>`
+    WITH scopes AS (
+      SELECT seller_id, mode FROM balances WHERE ${since}::timestamptz IS NULL OR updated_at >= ${since}::timestamptz
+      UNION
+      SELECT DISTINCT seller_id, mode FROM balance_transactions WHERE ${since}::timestamptz IS NULL
+    )
+    SELECT s.seller_id, s.mode,
+      COALESCE(b.available, 0) AS available,
+      (SELECT COALESCE(SUM(amount), 0)::bigint FROM balance_transactions e WHERE e.seller_id = s.seller_id AND e.mode = s.mode) AS entries_sum,
+      COALESCE(b.reserved, 0) AS reserved,
+      (SELECT COALESCE(SUM(amount), 0)::bigint FROM (
+         SELECT amount FROM refunds r WHERE r.seller_id = s.seller_id AND r.mode = s.mode AND r.status IN ('pending', 'processing')
+         UNION ALL
+         SELECT amount FROM withdrawals w WHERE w.seller_id = s.seller_id AND w.mode = s.mode AND w.status IN ('pending', 'processing')
+       ) o) AS open_sum
+    FROM scopes s
+    LEFT JOIN balances b ON b.seller_id = s.seller_id AND b.mode = s.mode`;
+  return rows
+    .map((row) => ({
+      sellerId: row.seller_id,
+      mode: row.mode,
+      available: Number(row.available),
+      entriesSum: Number(row.entries_sum),
+      reserved: Number(row.reserved),
+      openSum: Number(row.open_sum),
+    }))
+    .filter((row) => row.available !== row.entriesSum || row.reserved !== row.openSum);
+}
+
+/**
+ * Credits a charge's payment to its seller's balance, in the database transaction that marks the charge paid
+ * (DESIGN §7); a repeat changes nothing.
+ */
+export async function creditPayment(
+  tx: Prisma.TransactionClient,
+  charge: { id: string; store_id: string; mode: "live" | "test"; amount: number },
+  now: Date,
+): Promise<void> {
+  const store = await tx.store.findUniqueOrThrow({ where: { id: charge.store_id }, select: { seller_id: true } });
+  await appendBalanceTransaction(tx, {
+    sellerId: store.seller_id,
+    mode: charge.mode,
+    type: "payment",
+    amount: charge.amount,
+    sourceId: charge.id,
+    now,
+  });
+}

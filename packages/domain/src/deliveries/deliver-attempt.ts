@@ -1,0 +1,63 @@
+/**
+ * Use case: one delivery attempt, the whole story (SPEC "Delivery request", "Retry schedule"; DESIGN §4): prepare
+ * (may it be sent, where, signed with what), send through the HTTP port with a fresh signature timestamp, decide with
+ * the retry policy, record the outcome with the next attempt and the endpoint's health, and tell the observer.
+ */
+import { signatureHeader } from "../webhooks/signature";
+import { decideAttemptOutcome } from "../webhooks/retry-policy";
+import type { DeliveryDeps } from "./delivery-deps";
+import { deliveryHeaders } from "./delivery-request";
+import type { LoadedDelivery } from "./delivery-rows";
+import { prepareAttempt } from "./prepare-attempt";
+import { recordAttempt, type AttemptResult } from "./record-attempt";
+
+/**
+ * Runs the attempt of `delivery` (a row loaded `pending`) and records it. A final error found before sending
+ * (`endpoint_disabled`, `missing_secret`, including a secret that does not decrypt) is recorded without a request.
+ * @throws whatever the database throws while recording; the job is retried and writes once (conditional writes)
+ */
+export async function deliverAttempt(deps: DeliveryDeps, delivery: LoadedDelivery): Promise<void> {
+  const attemptedAt = deps.now();
+  const result = await send(deps, delivery, attemptedAt);
+  const decision = decideAttemptOutcome({
+    attempt: delivery.attempt,
+    error: result.error,
+    finishedAt: deps.now(),
+    scheduleSeconds: deps.config.retryScheduleSeconds,
+  });
+  const written = await recordAttempt(deps, delivery, result, decision);
+  if (written && deps.observer) {
+    deps.observer.attemptRecorded({
+      deliveryId: delivery.id,
+      attempt: delivery.attempt,
+      destinationType: delivery.destination_type,
+      status: decision.status,
+      error: result.error,
+      durationMs: result.durationMs,
+      manual: delivery.manual,
+      eventCreatedAt: delivery.event.created_at,
+      attemptedAt,
+    });
+  }
+}
+
+/** Prepares and, unless a final error stops it first, sends the attempt, signed with a fresh timestamp. */
+async function send(deps: DeliveryDeps, delivery: LoadedDelivery, attemptedAt: Date): Promise<AttemptResult> {
+  const prepared = prepareAttempt(delivery, deps.config.encryptionKey, attemptedAt);
+  if (!prepared.send) {
+    if (prepared.detail !== undefined) {
+      deps.logger.error("delivery stopped: its secret cannot be used", { delivery_id: delivery.id, reason: prepared.detail });
+    }
+    return { url: delivery.url, error: prepared.error, responseStatus: null, responseBodyExcerpt: null, durationMs: null, attemptedAt };
+  }
+  const headers = deliveryHeaders({
+    // From the event itself, so the headers always equal the body's `id` and `type`.
+    eventId: delivery.event.id,
+    eventType: delivery.event.type,
+    deliveryId: delivery.id,
+    attempt: delivery.attempt,
+    signature: signatureHeader(prepared.secrets, Math.floor(attemptedAt.getTime() / 1000), prepared.body),
+  });
+  const outcome = await deps.sendAttempt(prepared.url, prepared.body, headers);
+  return { ...outcome, url: prepared.url, attemptedAt };
+}

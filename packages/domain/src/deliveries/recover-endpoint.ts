@@ -1,0 +1,83 @@
+/**
+ * Recover (DESIGN §8): re-send to an endpoint what it missed in a window, as new manual chains. Every event of the
+ * window that the endpoint subscribes to now, of its store and mode, whose latest chain to this endpoint did not
+ * succeed (or that never had one: the endpoint was disabled, or failing), gets attempt 1 of a new manual chain. One
+ * statement writes them all (at most {@link MAX_RECOVERED_EVENTS}); the jobs are enqueued after commit in pages, and
+ * the reconciler offers any page that did not make it.
+ */
+import { inTransaction, Prisma } from "@lm/db";
+import type { UseCaseDeps } from "../deps";
+import { validationFailed } from "../errors";
+import { ALL_EVENT_TYPES, PING_EVENT_TYPE } from "../events/event-types";
+import { enqueueDeliveries } from "../events/record-event";
+import { newId } from "../ids";
+import { findWebhookEndpoint } from "../webhook-endpoints/find-webhook-endpoints";
+
+/** How far back a recovery may start (DESIGN §8: 14 days). */
+export const RECOVERY_WINDOW_MS = 14 * 24 * 60 * 60 * 1000;
+/** Most events one recovery re-sends (DESIGN §8). */
+export const MAX_RECOVERED_EVENTS = 10_000;
+/** Jobs enqueued per round trip. */
+const ENQUEUE_PAGE = 1_000;
+
+/** What a recovery started (`webhook_recovery` on the wire). */
+export interface WebhookRecovery {
+  endpointId: string;
+  since: Date;
+  until: Date;
+  /** How many events will be re-sent. */
+  events: number;
+}
+
+/**
+ * Starts a recovery of endpoint `endpointId` of `sellerId` over `[since, until]` (`until` defaults to now).
+ * @throws ApiError `validation_failed` (param `since`) when `since` is more than 14 days back or after `until`;
+ *   `resource_not_found` for an endpoint that is not the seller's or is deleted
+ */
+export async function recoverWebhookEndpoint(
+  deps: UseCaseDeps,
+  sellerId: string,
+  endpointId: string,
+  window: { since: Date; until?: Date },
+): Promise<WebhookRecovery> {
+  const now = deps.now();
+  const until = window.until ?? now;
+  const { since } = window;
+  if (since.getTime() < now.getTime() - RECOVERY_WINDOW_MS) throw validationFailed("since must be within the last 14 days", "since");
+  if (since > until) throw validationFailed("since must not be after until", "since");
+  const endpoint = await findWebhookEndpoint(deps.db, sellerId, endpointId);
+  const subscribed = endpoint.events.includes(ALL_EVENT_TYPES) ? null : endpoint.events;
+
+  const ids = await inTransaction(deps.db, async (tx) => {
+    const rows = await tx.$queryRaw<Array<{ id: string }>>(Prisma.sql`
+      SELECT e.id
+      FROM events e
+      WHERE e.store_id = ${endpoint.store_id} AND e.mode = ${endpoint.mode}::mode
+        AND e.created_at >= ${since} AND e.created_at <= ${until}
+        AND e.type <> ${PING_EVENT_TYPE}
+        ${subscribed === null ? Prisma.empty : Prisma.sql`AND e.type = ANY(${subscribed}::text[])`}
+        AND NOT EXISTS (
+          SELECT 1 FROM webhook_deliveries d
+          WHERE d.event_id = e.id AND d.endpoint_id = ${endpoint.id} AND d.status = 'succeeded'
+            AND d.chain_id = (
+              SELECT latest.chain_id FROM webhook_deliveries latest
+              WHERE latest.event_id = e.id AND latest.endpoint_id = ${endpoint.id}
+              ORDER BY latest.chain_id DESC LIMIT 1))
+      ORDER BY e.id
+      LIMIT ${MAX_RECOVERED_EVENTS}`);
+    const deliveryIds = rows.map(() => newId("delivery", now.getTime()));
+    if (rows.length > 0) {
+      await tx.$executeRaw(Prisma.sql`
+        INSERT INTO webhook_deliveries
+          (id, chain_id, event_id, event_type, store_id, destination_type, endpoint_id, url, attempt, status,
+           scheduled_at, created_at, manual)
+        SELECT v.id, v.id, e.id, e.type, e.store_id, 'endpoint', ${endpoint.id}, ${endpoint.url}, 1, 'pending',
+               ${now}, ${now}, true
+        FROM unnest(${deliveryIds}::text[], ${rows.map((r) => r.id)}::text[]) AS v(id, event_id)
+        JOIN events e ON e.id = v.event_id`);
+    }
+    return deliveryIds;
+  });
+  for (let i = 0; i < ids.length; i += ENQUEUE_PAGE) await enqueueDeliveries(deps, ids.slice(i, i + ENQUEUE_PAGE));
+  return { endpointId: endpoint.id, since, until, events: ids.length };
+}

@@ -1,0 +1,88 @@
+/**
+ * Use case: refund a paid charge, in part or in full (`POST /v1/transactions/{id}/refunds`, DESIGN §7). In one
+ * database transaction: the charge's `amount_refunded` grows by a conditional update that only succeeds while the
+ * refund fits in the paid amount (the charge row's lock queues concurrent refunds, so 50 at once never refund more
+ * than was paid); the amount leaves `available` for `reserved` with a `refund` balance transaction (refused with
+ * `insufficient_funds` when `available` is short); the refund row and `refund.created` are written. After commit the
+ * worker is asked to hand the refund to the acquirer (job id = refund id; the reconciler covers a lost job).
+ */
+import { inTransaction, runWrites, type Prisma, type Refund, type SqlWrite } from "@lm/db";
+import { requireAcquirer } from "../acquirers/acquirer-port";
+import { appendBalanceTransaction } from "../balance/ledger";
+import type { MerchantScope, UseCaseDeps } from "../deps";
+import { ApiError } from "../errors";
+import { enqueueDeliveries } from "../events/record-event";
+import { newId } from "../ids";
+import { findTransaction } from "../transactions/find-transactions";
+import { recordRefundEvent } from "./refund-events";
+import { enqueueRefundSubmissions } from "./submit-refund";
+
+/** Body of a refund request. */
+export interface CreateRefundInput {
+  /** Centavos; default the refundable remainder. */
+  amount?: number;
+  /** Up to 140 characters. */
+  reason?: string;
+}
+
+const notRefundable = (message: string) => new ApiError("invalid_state", message);
+
+/**
+ * Refunds `input.amount` of charge `transactionId` of `scope`.
+ * @param options.alsoWrite - a write run in the refund's transaction, given the refund (the idempotent reply's; when
+ *   conditional and unmet, nothing is written and its error is thrown)
+ * @returns the refund, `pending`
+ * @throws ApiError `resource_not_found` (unknown or foreign charge); `acquirer_not_configured` when the mode has no
+ *   acquirer; `invalid_state` unless the charge is paid and the amount fits in its remainder; `insufficient_funds`
+ *   when `available` is short
+ */
+export async function createRefund(
+  deps: UseCaseDeps,
+  scope: MerchantScope,
+  transactionId: string,
+  input: CreateRefundInput,
+  options: { alsoWrite?: (refund: Refund) => SqlWrite | undefined } = {},
+): Promise<Refund> {
+  const charge = await findTransaction(deps.db, scope, transactionId);
+  requireAcquirer(deps, scope.mode);
+  if (charge.status !== "paid") throw notRefundable(`Only a paid transaction can be refunded; this one is ${charge.status}.`);
+  const amount = input.amount ?? charge.amount - charge.amount_refunded;
+  if (amount < 1) throw notRefundable("This transaction has nothing left to refund.");
+  const now = deps.now();
+  const { refund, deliveryIds } = await inTransaction(deps.db, async (tx) => {
+    const fits = await tx.$executeRaw`
+      UPDATE transactions SET amount_refunded = amount_refunded + ${amount}, updated_at = ${now}
+      WHERE id = ${charge.id} AND status = 'paid' AND amount_refunded + ${amount} <= amount`;
+    if (fits === 0) throw notRefundable("The amount exceeds what is left to refund of this transaction.");
+    const store = await tx.store.findUniqueOrThrow({ where: { id: charge.store_id }, select: { seller_id: true } });
+    const created = await tx.refund.create({
+      data: {
+        id: newId("refund", now.getTime()),
+        transaction_id: charge.id,
+        store_id: charge.store_id,
+        seller_id: store.seller_id,
+        mode: charge.mode,
+        amount,
+        reason: input.reason ?? null,
+        created_at: now,
+        updated_at: now,
+      },
+    });
+    await appendBalanceTransaction(tx, {
+      sellerId: store.seller_id,
+      mode: charge.mode,
+      type: "refund",
+      amount: -amount,
+      sourceId: created.id,
+      reservedDelta: amount,
+      now,
+    });
+    const recorded = await recordRefundEvent(tx, created, charge, "refund.created", now);
+    const also = options.alsoWrite?.(created);
+    if (also) await runWrites(tx, [also]);
+    return { refund: created, deliveryIds: recorded.deliveryIds };
+  });
+  await enqueueDeliveries(deps, deliveryIds);
+  await enqueueRefundSubmissions(deps, [refund.id]);
+  return refund;
+}

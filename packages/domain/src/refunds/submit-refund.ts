@@ -1,0 +1,69 @@
+/**
+ * Handing a refund to the acquirer (worker queue `refund-submission`, DESIGN §7): write-then-enqueue with the refund
+ * id as job id, re-offered by the reconciler while the acquirer has not accepted it, and bounded: after
+ * {@link ACQUIRER_MAX_ATTEMPTS} failed requests the refund fails (`acquirer_unavailable`) and its amount comes back.
+ * Each attempt is claimed by a conditional update of `submit_attempts`, so two workers never send at once, and the
+ * request is idempotent on the refund id at the acquirer, so a crash between sending and recording never refunds twice.
+ */
+import { attemptAcquirerRequest } from "../acquirers/acquirer-attempt";
+import { acquirerFor } from "../acquirers/acquirer-port";
+import type { UseCaseDeps } from "../deps";
+import { failRefund } from "./settle-refund";
+
+/** Enqueues `refund-submission` jobs (job id = refund id); a Redis failure is logged, the reconciler retries. */
+export async function enqueueRefundSubmissions(deps: Pick<UseCaseDeps, "producer" | "logger">, refundIds: string[]): Promise<void> {
+  try {
+    await deps.producer.enqueueBulk(
+      "refund-submission",
+      refundIds.map((refundId) => ({ data: { refundId }, jobId: refundId })),
+    );
+  } catch (err) {
+    deps.logger.warn("refund enqueue failed; the reconciler will retry", { count: refundIds.length, err });
+  }
+}
+
+/**
+ * Sends refund `refundId` to its mode's acquirer unless it was accepted or settled already.
+ * @returns `sent`, `failed` (attempts exhausted) or `skipped`
+ * @throws Error the acquirer's error while attempts remain (the job fails; the reconciler offers it again)
+ */
+export async function submitRefund(deps: UseCaseDeps, refundId: string): Promise<string> {
+  const refund = await deps.db.refund.findUnique({ where: { id: refundId }, include: { transaction: true } });
+  if (!refund || refund.end_to_end_id !== null || (refund.status !== "pending" && refund.status !== "processing")) {
+    return "skipped";
+  }
+  const now = deps.now();
+  const claimed = await deps.db.refund.updateMany({
+    where: { id: refund.id, status: refund.status, end_to_end_id: null, submit_attempts: refund.submit_attempts },
+    data: { status: "processing", submit_attempts: { increment: 1 }, updated_at: now },
+  });
+  if (claimed.count === 0) return "skipped";
+  const charge = refund.transaction;
+  return attemptAcquirerRequest(deps, {
+    kind: "refund",
+    id: refund.id,
+    attempt: refund.submit_attempts + 1,
+    async send() {
+      const acquirer = acquirerFor(deps, refund.mode);
+      if (!acquirer || charge.payment_end_to_end_id === null) throw new Error(`no acquirer can refund this ${refund.mode} charge`);
+      const { returnId } = await acquirer.refundPix({
+        refundId: refund.id,
+        paymentEndToEndId: charge.payment_end_to_end_id,
+        txid: charge.txid,
+        paymentAmount: charge.payment_amount ?? charge.amount,
+        amount: refund.amount,
+        reason: refund.reason,
+        createdAt: refund.created_at,
+      });
+      return returnId;
+    },
+    async accepted(returnId) {
+      // The outcome may have settled it already (the sandbox answers at once); it then carries the same id.
+      await deps.db.refund.updateMany({ where: { id: refund.id, end_to_end_id: null }, data: { end_to_end_id: returnId, submit_error: null } });
+    },
+    async refused(message) {
+      await deps.db.refund.update({ where: { id: refund.id }, data: { submit_error: message } });
+    },
+    fail: (tx, reason) => failRefund(tx, refund, { reason }, deps.now()),
+  });
+}

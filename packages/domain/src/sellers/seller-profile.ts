@@ -1,0 +1,129 @@
+/**
+ * The seller profile (DESIGN §7 "Seller"): its wire form (the document always masked), reads, the owner's changes
+ * (`trade_name`, `email`) and the record every change leaves, an operator's KYC decision included: `seller.updated`
+ * for both modes' endpoints of every store of the seller, and an item in the seller's feed, in the change's database
+ * transaction.
+ */
+import { inTransaction, type DbClient, type Prisma, type Seller } from "@lm/db";
+import type { UseCaseDeps } from "../deps";
+import { isEmailAddress, normalizeEmail } from "../email";
+import { notFound, validationFailed } from "../errors";
+import { enqueueDeliveries, recordEvent } from "../events/record-event";
+import { notifySeller } from "../notifications/notifications";
+
+/** A seller as `GET /v1/me/seller` and `GET /v1/seller` return it. */
+export interface SellerWire {
+  id: string;
+  object: "seller";
+  /** The verification (KYC) status. */
+  status: "pending" | "approved" | "rejected";
+  legal_name: string;
+  trade_name: string | null;
+  document_type: "cpf" | "cnpj";
+  document_masked: string;
+  email: string | null;
+  withdrawals_locked_until: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Serializes `seller`; the document leaves masked only. */
+export function serializeSeller(seller: Seller): SellerWire {
+  return {
+    id: seller.id,
+    object: "seller",
+    status: seller.kyc_status,
+    legal_name: seller.legal_name,
+    trade_name: seller.trade_name,
+    // A masked CNPJ keeps its `/` (maskTaxDocument), a masked CPF has none.
+    document_type: seller.document_masked.includes("/") ? "cnpj" : "cpf",
+    document_masked: seller.document_masked,
+    email: seller.email,
+    withdrawals_locked_until: seller.withdrawals_locked_until?.toISOString() ?? null,
+    created_at: seller.created_at.toISOString(),
+    updated_at: seller.updated_at.toISOString(),
+  };
+}
+
+/**
+ * Seller `sellerId`.
+ * @throws ApiError `resource_not_found` when it does not exist
+ */
+export async function findSeller(db: DbClient, sellerId: string): Promise<Seller> {
+  const seller = await db.seller.findUnique({ where: { id: sellerId } });
+  if (!seller) throw notFound("seller");
+  return seller;
+}
+
+/** The seller owning store `storeId` (the merchant API's `GET /v1/seller`). */
+export async function findStoreSeller(db: DbClient, storeId: string): Promise<Seller> {
+  const store = await db.store.findUniqueOrThrow({ where: { id: storeId }, include: { seller: true } });
+  return store.seller;
+}
+
+/**
+ * Records a change of `seller` (already written with `tx`): `seller.updated` for every store and mode, and a feed item.
+ * @returns the deliveries to enqueue after commit
+ */
+export async function recordSellerUpdated(
+  tx: Prisma.TransactionClient,
+  seller: Seller,
+  feed: { title: string; message: string; data: Record<string, string> },
+  now: Date,
+): Promise<string[]> {
+  const stores = await tx.store.findMany({ where: { seller_id: seller.id }, select: { id: true } });
+  const object = serializeSeller(seller) as unknown as Record<string, unknown>;
+  const deliveryIds: string[] = [];
+  for (const store of stores) {
+    for (const mode of ["live", "test"] as const) {
+      const recorded = await recordEvent(tx, { scope: { storeId: store.id, mode }, type: "seller.updated", object, now });
+      deliveryIds.push(...recorded.deliveryIds);
+    }
+  }
+  await notifySeller(tx, { sellerId: seller.id, type: "seller.updated", ...feed });
+  return deliveryIds;
+}
+
+/** What an owner may change (legal name and document change only through operators). */
+export interface SellerProfileChanges {
+  /** 1 to 200 characters; null clears it. */
+  trade_name?: string | null;
+  email?: string;
+}
+
+/**
+ * Applies `changes` to seller `sellerId` by user `userId`; a request that changes nothing writes nothing.
+ * @returns the seller after the change
+ * @throws ApiError `validation_failed` (param `email`) for an address that is not valid
+ */
+export async function updateSellerProfile(
+  deps: UseCaseDeps,
+  actor: { sellerId: string; userId: string },
+  changes: SellerProfileChanges,
+): Promise<Seller> {
+  const email = changes.email === undefined ? undefined : normalizeEmail(changes.email);
+  if (email !== undefined && !isEmailAddress(email)) throw validationFailed("Email is not a valid address.", "email");
+  const current = await findSeller(deps.db, actor.sellerId);
+  const data: Prisma.SellerUpdateInput = {};
+  if (changes.trade_name !== undefined && changes.trade_name !== current.trade_name) data.trade_name = changes.trade_name;
+  if (email !== undefined && email !== current.email) data.email = email;
+  const fields = Object.keys(data);
+  if (fields.length === 0) return current;
+  const now = deps.now();
+  const { seller, deliveryIds } = await inTransaction(deps.db, async (tx) => {
+    const updated = await tx.seller.update({ where: { id: actor.sellerId }, data: { ...data, updated_at: now } });
+    const ids = await recordSellerUpdated(
+      tx,
+      updated,
+      {
+        title: "Seller profile updated",
+        message: `The seller profile's ${fields.join(" and ")} changed.`,
+        data: { fields: fields.join(","), user_id: actor.userId },
+      },
+      now,
+    );
+    return { seller: updated, deliveryIds: ids };
+  });
+  await enqueueDeliveries(deps, deliveryIds);
+  return seller;
+}

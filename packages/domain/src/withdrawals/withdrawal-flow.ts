@@ -1,0 +1,240 @@
+/**
+ * One withdrawal, from request to settlement (DESIGN §7 "Withdrawals", "The acquirer does the moving"), in one home:
+ *
+ * 1. {@link createWithdrawal}: in one database transaction, under the seller row's share lock (so a 2FA recovery or a
+ *    KYC decision cannot slip between check and debit), the checks in DESIGN §7's order (`withdrawals_locked`,
+ *    `kyc_required` for live, `resource_not_found` for a foreign or deleted payout key, `insufficient_funds`), then
+ *    the debit (`withdrawal` balance transaction; the amount moves to `reserved`) and `withdrawal.created`. The debit
+ *    is one conditional update of the balance row, so 20 concurrent withdrawals of the whole balance give one 201.
+ * 2. {@link submitWithdrawal} (worker queue `withdrawal-submission`, job id = withdrawal id): `processing` with
+ *    `withdrawal.processing`, then the acquirer's `sendPixPayment`, idempotent on the withdrawal id, so a crash
+ *    between sending and recording never pays twice. Failed requests are retried by the reconciler up to
+ *    {@link ACQUIRER_MAX_ATTEMPTS}; then the withdrawal fails (`acquirer_unavailable`).
+ * 3. {@link settleWithdrawal}: the acquirer's notification, stored in the inbox first, completes it
+ *    (`withdrawal.completed`, the reserve released) or fails it (`withdrawal.failed` and a `withdrawal_reversal`).
+ */
+import { inTransaction, runWrites, type Prisma, type SqlWrite } from "@lm/db";
+import { attemptAcquirerRequest } from "../acquirers/acquirer-attempt";
+import { ACQUIRER_MAX_ATTEMPTS, ACQUIRER_REJECTED, acquirerFor, requireAcquirer } from "../acquirers/acquirer-port";
+import type { PayoutOutcome } from "../acquirers/pix-notification";
+import { appendBalanceTransaction, releaseReserved } from "../balance/ledger";
+import type { UseCaseDeps } from "../deps";
+import { ApiError } from "../errors";
+import type { SubscribableEventType } from "../events/event-types";
+import { enqueueDeliveries, recordEvent } from "../events/record-event";
+import { newId } from "../ids";
+import { findPayoutKey } from "../payout-keys/payout-keys";
+import { alreadySettled, type Settlement } from "../refunds/settle-refund";
+import { sellerDocumentDigits } from "../sellers/seller-document";
+import { serializeWithdrawal, type WithdrawalWithKey } from "./withdrawal.serializer";
+
+/** The `withdrawal.*` types of the event catalog. */
+type WithdrawalEventType = Extract<SubscribableEventType, `withdrawal.${string}`>;
+
+/** Body of `POST /v1/me/withdrawals`. */
+export interface CreateWithdrawalInput {
+  /** Centavos, at least 1. */
+  amount: number;
+  payout_key_id: string;
+  mode: "live" | "test";
+}
+
+/** Records `type` for `withdrawal` in its mode on every store of its seller, inside `tx`. */
+async function recordWithdrawalEvent(
+  tx: Prisma.TransactionClient,
+  withdrawalId: string,
+  type: WithdrawalEventType,
+  now: Date,
+): Promise<string[]> {
+  const withdrawal = await tx.withdrawal.findUniqueOrThrow({ where: { id: withdrawalId }, include: { payout_key: true } });
+  const stores = await tx.store.findMany({ where: { seller_id: withdrawal.seller_id }, select: { id: true } });
+  const object = serializeWithdrawal(withdrawal) as unknown as Record<string, unknown>;
+  const deliveryIds: string[] = [];
+  for (const store of stores) {
+    const recorded = await recordEvent(tx, { scope: { storeId: store.id, mode: withdrawal.mode }, type, object, now });
+    deliveryIds.push(...recorded.deliveryIds);
+  }
+  return deliveryIds;
+}
+
+/** Enqueues `withdrawal-submission` jobs (job id = withdrawal id); a Redis failure is logged, the reconciler retries. */
+export async function enqueueWithdrawalSubmissions(deps: Pick<UseCaseDeps, "producer" | "logger">, ids: string[]): Promise<void> {
+  try {
+    await deps.producer.enqueueBulk("withdrawal-submission", ids.map((withdrawalId) => ({ data: { withdrawalId }, jobId: withdrawalId })));
+  } catch (err) {
+    deps.logger.warn("withdrawal enqueue failed; the reconciler will retry", { count: ids.length, err });
+  }
+}
+
+/**
+ * Requests a withdrawal of `input.amount` from `actor`'s seller balance in `input.mode` to one of its payout keys.
+ * @param options.alsoWrite - a write run in the withdrawal's transaction, given the withdrawal (the idempotent reply's;
+ *   when conditional and unmet, nothing is written and its error is thrown)
+ * @returns the withdrawal, `pending`
+ * @throws ApiError, in this order: `withdrawals_locked`; `kyc_required` (live without approved KYC);
+ *   `resource_not_found` (foreign or deleted payout key); `acquirer_not_configured` (no acquirer for the mode);
+ *   `insufficient_funds`
+ */
+export async function createWithdrawal(
+  deps: UseCaseDeps,
+  actor: { sellerId: string },
+  input: CreateWithdrawalInput,
+  options: { alsoWrite?: (withdrawal: WithdrawalWithKey) => SqlWrite | undefined } = {},
+): Promise<WithdrawalWithKey> {
+  const now = deps.now();
+  const { withdrawal, deliveryIds } = await inTransaction(deps.db, async (tx) => {
+    const [seller] = await tx.$queryRaw<Array<{ withdrawals_locked_until: Date | null; kyc_status: string }>>`
+      SELECT withdrawals_locked_until, kyc_status FROM sellers WHERE id = ${actor.sellerId} FOR SHARE`;
+    if (!seller) throw new ApiError("resource_not_found", "No such seller.");
+    if (seller.withdrawals_locked_until !== null && seller.withdrawals_locked_until > now) {
+      throw new ApiError("withdrawals_locked", `Withdrawals are locked until ${seller.withdrawals_locked_until.toISOString()} after a two-factor recovery.`);
+    }
+    if (input.mode === "live" && seller.kyc_status !== "approved") {
+      throw new ApiError("kyc_required", "Live withdrawals need an approved verification (KYC).");
+    }
+    const key = await findPayoutKey(tx, actor.sellerId, input.payout_key_id);
+    requireAcquirer(deps, input.mode);
+    const id = newId("withdrawal", now.getTime());
+    await tx.withdrawal.create({
+      data: { id, seller_id: actor.sellerId, mode: input.mode, amount: input.amount, payout_key_id: key.id, created_at: now, updated_at: now },
+    });
+    await appendBalanceTransaction(tx, {
+      sellerId: actor.sellerId,
+      mode: input.mode,
+      type: "withdrawal",
+      amount: -input.amount,
+      sourceId: id,
+      reservedDelta: input.amount,
+      now,
+    });
+    const ids = await recordWithdrawalEvent(tx, id, "withdrawal.created", now);
+    const created = await tx.withdrawal.findUniqueOrThrow({ where: { id }, include: { payout_key: true } });
+    const also = options.alsoWrite?.(created);
+    if (also) await runWrites(tx, [also]);
+    return { withdrawal: created, deliveryIds: ids };
+  });
+  await enqueueDeliveries(deps, deliveryIds);
+  await enqueueWithdrawalSubmissions(deps, [withdrawal.id]);
+  return withdrawal;
+}
+
+/**
+ * Fails `withdrawalId` with `reason` and puts its amount back (`withdrawal_reversal`), inside `tx`.
+ * @returns the deliveries to enqueue, or null when it was already settled
+ */
+async function failWithdrawal(
+  tx: Prisma.TransactionClient,
+  withdrawalId: string,
+  failure: { reason: string; endToEndId?: string },
+  now: Date,
+): Promise<string[] | null> {
+  const { count } = await tx.withdrawal.updateMany({
+    where: { id: withdrawalId, status: { in: ["pending", "processing"] } },
+    data: {
+      status: "failed",
+      failure_reason: failure.reason,
+      failed_at: now,
+      updated_at: now,
+      ...(failure.endToEndId === undefined ? {} : { end_to_end_id: failure.endToEndId }),
+    },
+  });
+  if (count === 0) return null;
+  const withdrawal = await tx.withdrawal.findUniqueOrThrow({ where: { id: withdrawalId } });
+  await appendBalanceTransaction(tx, {
+    sellerId: withdrawal.seller_id,
+    mode: withdrawal.mode,
+    type: "withdrawal_reversal",
+    amount: withdrawal.amount,
+    sourceId: withdrawal.id,
+    reservedDelta: -withdrawal.amount,
+    now,
+  });
+  return recordWithdrawalEvent(tx, withdrawalId, "withdrawal.failed", now);
+}
+
+/**
+ * Sends withdrawal `withdrawalId` to its mode's acquirer unless it was accepted or settled already.
+ * @returns `sent`, `failed` (attempts exhausted) or `skipped`
+ * @throws Error the acquirer's error while attempts remain (the job fails; the reconciler offers it again)
+ */
+export async function submitWithdrawal(deps: UseCaseDeps, withdrawalId: string): Promise<string> {
+  const withdrawal = await deps.db.withdrawal.findUnique({ where: { id: withdrawalId }, include: { payout_key: true } });
+  if (!withdrawal || withdrawal.end_to_end_id !== null || (withdrawal.status !== "pending" && withdrawal.status !== "processing")) {
+    return "skipped";
+  }
+  const now = deps.now();
+  const claimed = await inTransaction(deps.db, async (tx) => {
+    const { count } = await tx.withdrawal.updateMany({
+      where: { id: withdrawal.id, status: withdrawal.status, end_to_end_id: null, submit_attempts: withdrawal.submit_attempts },
+      data: { status: "processing", submit_attempts: { increment: 1 }, updated_at: now },
+    });
+    if (count === 0) return null;
+    return withdrawal.status === "pending" ? recordWithdrawalEvent(tx, withdrawal.id, "withdrawal.processing", now) : [];
+  });
+  if (claimed === null) return "skipped";
+  await enqueueDeliveries(deps, claimed);
+  return attemptAcquirerRequest(deps, {
+    kind: "withdrawal",
+    id: withdrawal.id,
+    attempt: withdrawal.submit_attempts + 1,
+    async send() {
+      const acquirer = acquirerFor(deps, withdrawal.mode);
+      if (!acquirer) throw new Error(`no acquirer moves ${withdrawal.mode} money`);
+      const { payout_key: key } = withdrawal;
+      const value = key.key ?? (await sellerDocumentDigits(deps.db, deps.config.encryptionKey, withdrawal.seller_id));
+      const { endToEndId } = await acquirer.sendPixPayment({
+        withdrawalId: withdrawal.id,
+        key: { type: key.type, value },
+        amount: withdrawal.amount,
+        createdAt: withdrawal.created_at,
+      });
+      return endToEndId;
+    },
+    async accepted(endToEndId) {
+      // The outcome may have settled it already (the sandbox answers at once); it then carries the same id.
+      await deps.db.withdrawal.updateMany({ where: { id: withdrawal.id, end_to_end_id: null }, data: { end_to_end_id: endToEndId, submit_error: null } });
+    },
+    async refused(message) {
+      await deps.db.withdrawal.update({ where: { id: withdrawal.id }, data: { submit_error: message } });
+    },
+    fail: (tx, reason) => failWithdrawal(tx, withdrawal.id, { reason }, deps.now()),
+  });
+}
+
+/**
+ * Applies the acquirer's `outcome` for a withdrawal inside `tx` (the caller writes the inbox item's outcome in it).
+ * @param expectedMode - the mode the notifying acquirer serves (the sandbox settles test withdrawals only)
+ */
+export async function settleWithdrawal(
+  tx: Prisma.TransactionClient,
+  outcome: PayoutOutcome,
+  expectedMode: "live" | "test",
+  now: Date,
+): Promise<Settlement & { withdrawalId?: string }> {
+  const withdrawal = await tx.withdrawal.findUnique({ where: { id: outcome.withdrawalId } });
+  if (!withdrawal) return { result: "unknown_withdrawal", error: "unknown_withdrawal", deliveryIds: [] };
+  const base = { withdrawalId: withdrawal.id, deliveryIds: [] };
+  if (withdrawal.mode !== expectedMode) return { ...base, result: "mode_mismatch", error: `mode_mismatch: ${withdrawal.mode} withdrawal` };
+  if (outcome.amount !== withdrawal.amount) {
+    return { ...base, result: "amount_mismatch", error: `amount_mismatch: expected ${withdrawal.amount}, received ${outcome.amount}` };
+  }
+  if (outcome.status === "processing") return { ...base, result: "processing", error: null };
+  let deliveryIds: string[] | null;
+  if (outcome.status === "succeeded") {
+    const { count } = await tx.withdrawal.updateMany({
+      where: { id: withdrawal.id, status: { in: ["pending", "processing"] } },
+      data: { status: "completed", end_to_end_id: outcome.endToEndId, completed_at: now, updated_at: now },
+    });
+    deliveryIds = null;
+    if (count === 1) {
+      await releaseReserved(tx, { sellerId: withdrawal.seller_id, mode: withdrawal.mode, amount: withdrawal.amount, now });
+      deliveryIds = await recordWithdrawalEvent(tx, withdrawal.id, "withdrawal.completed", now);
+    }
+  } else {
+    deliveryIds = await failWithdrawal(tx, withdrawal.id, { reason: ACQUIRER_REJECTED, endToEndId: outcome.endToEndId }, now);
+  }
+  if (deliveryIds === null) {
+    return alreadySettled(base, outcome.status, (await tx.withdrawal.findUniqueOrThrow({ where: { id: withdrawal.id } })).status);
+  }
+  return { ...base, result: outcome.status === "succeeded" ? "completed" : "failed", error: null, deliveryIds };
+}
