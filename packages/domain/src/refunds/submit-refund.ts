@@ -8,18 +8,12 @@
 import { attemptAcquirerRequest } from "../acquirers/acquirer-attempt";
 import { acquirerFor } from "../acquirers/acquirer-port";
 import type { UseCaseDeps } from "../deps";
+import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
 import { failRefund } from "./settle-refund";
 
-/** Enqueues `refund-submission` jobs (job id = refund id); a Redis failure is logged, the reconciler retries. */
+/** Enqueues `refund-submission` jobs (job id = refund id) with {@link enqueueAfterCommit}: never throws. */
 export async function enqueueRefundSubmissions(deps: Pick<UseCaseDeps, "producer" | "logger">, refundIds: string[]): Promise<void> {
-  try {
-    await deps.producer.enqueueBulk(
-      "refund-submission",
-      refundIds.map((refundId) => ({ data: { refundId }, jobId: refundId })),
-    );
-  } catch (err) {
-    deps.logger.warn("refund enqueue failed; the reconciler will retry", { count: refundIds.length, err });
-  }
+  await enqueueAfterCommit(deps, "refund-submission", refundIds.map((refundId) => ({ data: { refundId }, jobId: refundId })));
 }
 
 /**

@@ -19,6 +19,7 @@ import { ACQUIRER_MAX_ATTEMPTS, ACQUIRER_REJECTED, acquirerFor, requireAcquirer 
 import type { PayoutOutcome } from "../acquirers/pix-notification";
 import { appendBalanceTransaction, releaseReserved } from "../balance/ledger";
 import type { UseCaseDeps } from "../deps";
+import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
 import { ApiError } from "../errors";
 import type { SubscribableEventType } from "../events/event-types";
 import { enqueueDeliveries, recordEvent } from "../events/record-event";
@@ -57,13 +58,9 @@ async function recordWithdrawalEvent(
   return deliveryIds;
 }
 
-/** Enqueues `withdrawal-submission` jobs (job id = withdrawal id); a Redis failure is logged, the reconciler retries. */
+/** Enqueues `withdrawal-submission` jobs (job id = withdrawal id) with {@link enqueueAfterCommit}: never throws. */
 export async function enqueueWithdrawalSubmissions(deps: Pick<UseCaseDeps, "producer" | "logger">, ids: string[]): Promise<void> {
-  try {
-    await deps.producer.enqueueBulk("withdrawal-submission", ids.map((withdrawalId) => ({ data: { withdrawalId }, jobId: withdrawalId })));
-  } catch (err) {
-    deps.logger.warn("withdrawal enqueue failed; the reconciler will retry", { count: ids.length, err });
-  }
+  await enqueueAfterCommit(deps, "withdrawal-submission", ids.map((withdrawalId) => ({ data: { withdrawalId }, jobId: withdrawalId })));
 }
 
 /**
