@@ -6,7 +6,7 @@
  * `insufficient_funds` when `available` is short); the refund row and `refund.created` are written. After commit the
  * worker is asked to hand the refund to the acquirer (job id = refund id; the reconciler covers a lost job).
  */
-import { inTransaction, runWrites, type Prisma, type Refund, type SqlWrite } from "@lm/db";
+import { inTransaction, runWrites, type Refund, type SqlWrite } from "@lm/db";
 import { requireAcquirer } from "../acquirers/acquirer-port";
 import { appendBalanceTransaction } from "../balance/ledger";
 import type { MerchantScope, UseCaseDeps } from "../deps";
