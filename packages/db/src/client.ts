@@ -3,7 +3,7 @@
  */
 import { PrismaPg } from "@prisma/adapter-pg";
 import { Pool } from "pg";
-import { Prisma, PrismaClient } from "./generated/client";
+import { type Prisma, PrismaClient } from "./generated/client";
 
 /**
  * The database client of the service: Prisma, plus the `pg` pool under it. The pool serves the hot paths of the

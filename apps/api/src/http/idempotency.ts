@@ -42,9 +42,9 @@ export function requestFingerprint(method: string, path: string, rawBody: Buffer
 
 /**
  * Wraps a merchant POST handler (mounted after `requireApiKey`) with `Idempotency-Key` semantics. The handler must
- * pass the write `commitReply` makes to its use case, which runs it with its own writes, so that the reply is stored
- * atomically with them (see packages/domain/src/idempotency). Only successful replies are kept (refusals are thrown); a refused
- * request releases the key (Stripe's rule), so a fixed request may reuse it.
+ * pass the write `commitReply` makes to its use case, which runs it with its own writes, so that the reply is
+ * stored atomically with them (see packages/domain/src/idempotency). Only successful replies are kept (refusals are
+ * thrown); a refused request releases the key (Stripe's rule), so a fixed request may reuse it.
  * @param scopeOf - the store and mode the key belongs to: the API key's by default; a panel route (withdrawals) gives
  *   the signed-in seller's store and the mode of its body
  * @throws ApiError `validation_failed` (param `Idempotency-Key`) for a malformed key, and the claim's errors

@@ -65,8 +65,8 @@ export async function enqueueWithdrawalSubmissions(deps: Pick<UseCaseDeps, "prod
 
 /**
  * Requests a withdrawal of `input.amount` from `actor`'s seller balance in `input.mode` to one of its payout keys.
- * @param options.alsoWrite - a write committed with the withdrawal, given it (the idempotent reply is stored so; see
- *   `TransactionWriteOptions`)
+ * @param options.alsoWrite - a write run in the withdrawal's transaction, given the withdrawal (the idempotent reply's;
+ *   when conditional and unmet, nothing is written and its error is thrown)
  * @returns the withdrawal, `pending`
  * @throws ApiError, in this order: `withdrawals_locked`; `kyc_required` (live without approved KYC);
  *   `resource_not_found` (foreign or deleted payout key); `acquirer_not_configured` (no acquirer for the mode);
