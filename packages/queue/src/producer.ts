@@ -22,6 +22,12 @@ const DEFAULT_JOB_OPTIONS: JobsOptions = {
   removeOnFail: 10_000,
 };
 
+/**
+ * Length of each queue's BullMQ event stream (default 10,000 entries). Nothing of ours reads it (the rows are the
+ * record), and at the default it holds an entry per recent job, a large share of Redis's memory per waiting delivery.
+ */
+const EVENTS_STREAM_LENGTH = 100;
+
 /** Enqueues jobs by queue name with the payload type of that queue. */
 export interface Producer {
   /**
@@ -47,7 +53,7 @@ export interface Producer {
 export function createProducer(connection: Redis, prefix: string, onError: (err: Error) => void): Producer {
   const queues = new Map<QueueName, Queue>(
     QUEUE_NAMES.map((name) => {
-      const queue = new Queue(name, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+      const queue = new Queue(name, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS, streams: { events: { maxLen: EVENTS_STREAM_LENGTH } } });
       queue.on("error", onError);
       return [name, queue];
     }),
