@@ -9,11 +9,12 @@
  * alive. It prints one JSON object with the figures (duplicates at the receiver counted, recovery times) and exits 1
  * when a check fails.
  *
- * Environment: CHAOS_CHARGES per phase (150), CHAOS_RATE charges per second (30).
+ * Environment: CHAOS_CHARGES per phase (150), CHAOS_RATE charges per second (30), CHAOS_LOG_DIR (when set, the api's
+ * and the worker's logs are appended to `api.log` and `worker.log` there).
  */
 import { randomBytes } from "node:crypto";
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { createWriteStream, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { loadConfig } from "@lm/config";
@@ -25,6 +26,7 @@ import { REPO_ROOT, createEndpointRow, createStoreRow, startWebhookReceiver, typ
 import { freePort, startPostgres, startRedis, type OwnPostgres } from "./infrastructure";
 
 const CHARGES = Number(process.env.CHAOS_CHARGES ?? 150);
+const LOG_DIR = process.env.CHAOS_LOG_DIR;
 const RATE = Number(process.env.CHAOS_RATE ?? 30);
 /** How long a phase may take to deliver everything after its load, ms. */
 const SETTLE_TIMEOUT_MS = 90_000;
@@ -144,7 +146,9 @@ async function runPhase(ctx: PhaseContext, fault: Fault) {
   const drained = timeUntilDelivered(ctx, phaseStart, faultEnd);
   const chargeIds = [...(await load), ...(await burst)];
   progress("load done");
-  const settled = await waitForSettled(ctx, phaseStart);
+  const settledAt = Date.now();
+  const settled = await waitForSettled(ctx, phaseStart, chargeIds);
+  const settleMs = Date.now() - settledAt;
   const drainedMs = await drained;
   const { byStatus, lastAt } = ctx.apiFailures;
   return {
@@ -152,6 +156,7 @@ async function runPhase(ctx: PhaseContext, fault: Fault) {
     fault_ms: faultEnd.getTime() - faultAt,
     ...(await check(ctx, fault, phaseStart, chargeIds, settled)),
     drained_after_fault_ms: drainedMs,
+    settled_after_load_ms: settleMs,
     api_failed_calls: byStatus,
     api_last_failure_after_fault_ms: lastAt === null ? null : lastAt - faultEnd.getTime(),
   };
@@ -253,12 +258,16 @@ async function timeUntilDelivered(ctx: PhaseContext, since: Date, faultEnd: Date
   return null;
 }
 
-/** Waits until every event of the phase is delivered and nothing is pending; returns whether that happened. */
-async function waitForSettled(ctx: PhaseContext, since: Date): Promise<boolean> {
+/**
+ * Waits until every charge of the phase is paid, every event of the phase delivered and nothing is pending; returns
+ * whether that happened.
+ */
+async function waitForSettled(ctx: PhaseContext, since: Date, chargeIds: string[]): Promise<boolean> {
   const deadline = Date.now() + SETTLE_TIMEOUT_MS;
   while (Date.now() < deadline) {
     const pending = await ctx.db.webhookDelivery.count({ where: { store_id: ctx.storeId, status: "pending" } });
-    if (pending === 0 && (await undelivered(ctx, since)) === 0) return true;
+    const unpaid = await ctx.db.transaction.count({ where: { id: { in: chargeIds }, status: { not: "paid" } } });
+    if (pending === 0 && unpaid === 0 && (await undelivered(ctx, since)) === 0) return true;
     await sleep(500);
   }
   return false;
@@ -292,7 +301,7 @@ async function check(ctx: PhaseContext, fault: Fault, since: Date, chargeIds: st
   const ready = await fetch(`${ctx.apiUrl}/ready`).then((r) => r.status).catch(() => 0);
   const workerAlive = ctx.worker.child.exitCode === null && ctx.worker.child.signalCode === null;
 
-  if (!settled) problems.push("did not settle within 90 s");
+  if (!settled) problems.push(`did not settle within ${SETTLE_TIMEOUT_MS} ms`);
   if (lost > 0) problems.push(`${lost} events never delivered`);
   if (unpaid > 0) problems.push(`${unpaid} charges not paid`);
   if ((doubled[0]?.n ?? 0) > 0) problems.push(`${doubled[0]?.n} attempts recorded twice`);
@@ -319,6 +328,11 @@ async function check(ctx: PhaseContext, fault: Fault, since: Date, chargeIds: st
 async function startService(env: Record<string, string>, script: string, ready: RegExp): Promise<Service> {
   const start = async () => {
     const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    if (LOG_DIR !== undefined) {
+      const log = createWriteStream(path.join(LOG_DIR, `${path.basename(path.dirname(path.dirname(script)))}.log`), { flags: "a" });
+      child.stdout?.pipe(log);
+      child.stderr?.pipe(log);
+    }
     await new Promise<void>((resolve, reject) => {
       let output = "";
       const onData = (chunk: Buffer) => {
