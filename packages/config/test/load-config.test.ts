@@ -53,8 +53,8 @@ describe("loadConfig", () => {
       DATABASE_URL: "postgresql://db/x",
       REDIS_URL: "redis://r:6379",
       ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
-      PUBLIC_BASE_URL: "https://pix.example.com",
       PANEL_ORIGINS: "https://panel.example.com",
+      PUBLIC_BASE_URL: "https://pix.example.com",
       WEBHOOK_ALLOW_LOCAL_DESTINATIONS: "true",
     });
 
