@@ -12,7 +12,7 @@
  * at its value: the load is spread over `BENCH_KEYS` merchants' keys, in turn (default 50, so 5,000 requests/s at most).
  *
  * Prints one JSON object: `{create: R, read: R, api_peak_rss_mb, ...}`, R = `{requests_per_s, p50_ms, p99_ms,
- * baseline_requests_per_s, ratio}`. Knobs: `BENCH_CONCURRENCY` (20), `BENCH_DURATION_S` (10 per phase),
+ * api_cpu_ms_per_request, baseline_requests_per_s, ratio}`. Knobs: `BENCH_CONCURRENCY` (20), `BENCH_DURATION_S` (10 per phase),
  * `BENCH_KEYS` (50), `BENCH_PROFILE_DIR` (runs the API under `--cpu-prof`, profiles written there).
  * Not a timed test.
  */
@@ -104,6 +104,23 @@ function treeRssMb(pid: number): number {
   return read(pid) / 1024;
 }
 
+/** CPU time (user + system) `pid` has used so far, ms, from /proc (clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * {@link load} against the API, adding the API process's CPU time per request (ms): steadier than requests/s on a
+ * shared machine, where other work takes cores from the API and the baseline alike.
+ */
+async function loadApi(pid: number, url: string, seconds: number, status: number, next: () => autocannon.Request) {
+  const before = cpuMs(pid);
+  const figures = await load(url, seconds, status, next);
+  const requests = figures.requests_per_s * seconds;
+  return { ...figures, api_cpu_ms_per_request: Math.round(((cpuMs(pid) - before) / requests) * 100) / 100 };
+}
+
 /** Runs autocannon for `seconds`; every request is made by `next()`. Throws on any reply other than `status`. */
 async function load(url: string, seconds: number, status: number, next: () => autocannon.Request): Promise<Figures> {
   const result = await autocannon({
@@ -124,7 +141,7 @@ async function load(url: string, seconds: number, status: number, next: () => au
   };
 }
 
-const withBaseline = (api: Figures, baseline: Figures) => ({
+const withBaseline = (api: Figures & { api_cpu_ms_per_request: number }, baseline: Figures) => ({
   ...api,
   baseline_requests_per_s: baseline.requests_per_s,
   baseline_p50_ms: baseline.p50_ms,
@@ -201,7 +218,7 @@ async function main(): Promise<void> {
     // Warm-up (JIT, pools, BullMQ scripts), then the measured phases, API and baseline back to back.
     await load(api.base, 3, 201, createRequest);
     await load(baseline.base, 3, 201, baselineCreate);
-    const apiCreate = await load(api.base, DURATION_S, 201, createRequest);
+    const apiCreate = await loadApi(api.child.pid ?? 0, api.base, DURATION_S, 201, createRequest);
     const baseCreate = await load(baseline.base, DURATION_S, 201, baselineCreate);
 
     const keyOfStore = new Map<string, string>();
@@ -226,7 +243,7 @@ async function main(): Promise<void> {
     };
     const baselineRead = (): autocannon.Request => ({ method: "GET", path: `/charges/${baselineIds[readSequence++ % baselineIds.length]?.id}` });
     await load(api.base, 2, 200, readRequest);
-    const apiRead = await load(api.base, DURATION_S, 200, readRequest);
+    const apiRead = await loadApi(api.child.pid ?? 0, api.base, DURATION_S, 200, readRequest);
     const baseRead = await load(baseline.base, DURATION_S, 200, baselineRead);
     clearInterval(sampler);
 
