@@ -1,87 +1,252 @@
 /**
- * `npm run bench:api`: requests per second and latency of `POST /v1/transactions` at a fixed concurrency. Starts the
- * API in-process on a free port against its own fresh database and queue prefix (the test template), creates a
- * seller with ten test keys (the most a store may have; the merchant API allows 100 requests/s per key), fires
- * `BENCH_COUNT` creations with `BENCH_CONCURRENCY` in flight, and prints one JSON object. Not a timed test.
+ * `npm run bench:api` (issue 14): what a merchant gets from `POST /v1/transactions` and `GET /v1/transactions/{id}`,
+ * against a bare Express 5 + pg baseline measured in the same run on the same machine.
+ *
+ * The API runs as its own process, started with the command of `npm run start:api` (read from package.json, logs
+ * on), against a fresh database cloned from the migrated template and a fresh queue
+ * prefix. The load comes from this process with autocannon. Every creation carries a unique `Idempotency-Key` and a
+ * `postback_url`, so idempotency, the destination check and the `transaction.created` fan-out (event, postback
+ * delivery row, delivery and expiry jobs) all run. The postback host is `localhost` (resolved by the system resolver
+ * like any host, through /etc/hosts) with `WEBHOOK_ALLOW_LOCAL_DESTINATIONS=true`, hence `NODE_ENV=development`:
+ * the development machines resolve no public name. The per-key rate limit (100 requests/s) stays
+ * at its value: the load is spread over `BENCH_KEYS` merchants' keys, in turn (default 50, so 5,000 requests/s at most).
+ *
+ * Prints one JSON object: `{create: R, read: R, api_peak_rss_mb, ...}`, R = `{requests_per_s, p50_ms, p99_ms,
+ * baseline_requests_per_s, ratio}`. Knobs: `BENCH_CONCURRENCY` (20), `BENCH_DURATION_S` (10 per phase),
+ * `BENCH_KEYS` (50), `BENCH_PROFILE_DIR` (runs the API under `--cpu-prof`, profiles written there).
+ * Not a timed test.
  */
-import type { AddressInfo } from "node:net";
-import { createApiKey } from "@lm/domain";
-import { createLogger } from "@lm/logging";
-import {
-  createTestDatabase,
-  createTestMerchant,
-  deleteQueueKeys,
-  ensureTemplateDatabase,
-  testConfig,
-} from "@lm/testing";
-import { createApp } from "../apps/api/src/app";
-import { closeAppDeps, createAppDeps } from "../apps/api/src/deps";
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import { Client } from "pg";
+import { createDb } from "@lm/db";
+import { createTestDatabase, createTestMerchant, deleteQueueKeys, ensureTemplateDatabase, uniqueQueuePrefix } from "@lm/testing";
+import { BASELINE_SCHEMA_SQL } from "./baseline-server";
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
-const COUNT = Number(process.env.BENCH_COUNT ?? 2000);
-const KEYS = 10;
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const KEYS = Number(process.env.BENCH_KEYS ?? 50);
+const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const ROOT = path.resolve(__dirname, "..");
 
-const percentile = (sorted: number[], p: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+/** A charge as an integrator would send it. */
+const CHARGE_BODY = {
+  amount: 1990,
+  description: "Pedido 4512 - Loja Benchmark",
+  expires_in: 3600,
+  customer: { name: "Maria da Silva", document: "52998224725", email: "maria@example.com" },
+  postback_url: "http://localhost:9/pix/postback",
+  metadata: { order_id: "4512", source: "bench" },
+};
+
+interface Figures {
+  requests_per_s: number;
+  p50_ms: number;
+  p99_ms: number;
+}
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+/** Starts `command` (through `sh -c exec`, so the process is the command itself) and waits for `GET <healthPath>`. */
+async function startProcess(command: string, env: Record<string, string>, healthPath: string) {
+  const port = await freePort();
+  const child = spawn("sh", ["-c", `exec ${command}`], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`${command} exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${base}${healthPath}`)).status < 500) return { child, base };
+    } catch {
+      // not listening yet
+    }
+    if (i > 300) throw new Error(`${command} did not start`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+}
+
+/** Resident set size of `pid` and its descendants (the cluster's workers), MB, from /proc. */
+function treeRssMb(pid: number): number {
+  const read = (p: number): number => {
+    try {
+      const status = readFileSync(`/proc/${p}/status`, "utf8");
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      const children = readFileSync(`/proc/${p}/task/${p}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+      return kb + children.reduce((sum, c) => sum + read(Number(c)), 0);
+    } catch {
+      return 0;
+    }
+  };
+  return read(pid) / 1024;
+}
+
+/** Runs autocannon for `seconds`; every request is made by `next()`. Throws on any reply other than `status`. */
+async function load(url: string, seconds: number, status: number, next: () => autocannon.Request): Promise<Figures> {
+  const result = await autocannon({
+    url,
+    connections: CONCURRENCY,
+    duration: seconds,
+    requests: [{ setupRequest: (req) => ({ ...req, ...next() }) }],
+  });
+  const unexpected = result.non2xx + result.errors + result.timeouts;
+  const okCount = result.statusCodeStats?.[String(status) as keyof typeof result.statusCodeStats]?.count ?? 0;
+  if (unexpected > 0 || okCount === 0) {
+    throw new Error(`${url}: ${JSON.stringify({ status: result.statusCodeStats, errors: result.errors, timeouts: result.timeouts })}`);
+  }
+  return {
+    requests_per_s: Math.round((result.requests.total / result.duration) * 10) / 10,
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+  };
+}
+
+const withBaseline = (api: Figures, baseline: Figures) => ({
+  ...api,
+  baseline_requests_per_s: baseline.requests_per_s,
+  baseline_p50_ms: baseline.p50_ms,
+  baseline_p99_ms: baseline.p99_ms,
+  ratio: Math.round((api.requests_per_s / baseline.requests_per_s) * 100) / 100,
+});
 
 async function main(): Promise<void> {
   await ensureTemplateDatabase();
   const database = await createTestDatabase();
-  const config = testConfig(database.url, { WEBHOOK_ALLOW_LOCAL_DESTINATIONS: "false" });
-  const deps = createAppDeps(config, { logger: createLogger({ level: "error", service: "api", silent: true }) });
-  const server = createApp(deps).listen(0);
-  await new Promise((resolve) => server.once("listening", resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const queuePrefix = uniqueQueuePrefix();
+  const encryptionKey = randomBytes(32).toString("base64");
+  const sampleFile = path.join(tmpdir(), `lm-bench-sample-${randomBytes(4).toString("hex")}.json`);
+  const children: ChildProcess[] = [];
+  const admin = new Client({ connectionString: database.url });
   try {
-    const merchant = await createTestMerchant(deps.db, { name: "Loja Benchmark" });
-    const keys = [merchant.testKey];
-    while (keys.length < KEYS) {
-      keys.push((await createApiKey(deps.db, { storeId: merchant.storeId, name: "bench", mode: "test", now: new Date() })).key);
-    }
-    const body = JSON.stringify({
-      amount: 1990,
-      description: "Benchmark",
-      customer: { name: "Maria da Silva", document: "52998224725" },
-      metadata: { source: "bench" },
-    });
-    const post = async (i: number): Promise<number> => {
-      const started = performance.now();
-      const res = await fetch(`${base}/v1/transactions`, {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${keys[i % KEYS]}` },
-        body,
-      });
-      await res.arrayBuffer();
-      if (res.status !== 201) throw new Error(`request ${i} answered ${res.status}`);
-      return performance.now() - started;
-    };
+    const db = createDb(database.url);
+    const keys: string[] = [];
+    for (let i = 0; i < KEYS; i++) keys.push((await createTestMerchant(db, { name: `Loja Benchmark ${i}` })).testKey);
+    await db.$disconnect();
+    await admin.connect();
+    await admin.query(BASELINE_SCHEMA_SQL);
 
-    for (let i = 0; i < CONCURRENCY; i++) await post(i); // warm-up: connections, JIT, BullMQ scripts
-    const latencies: number[] = [];
-    let next = 0;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (next < COUNT) latencies.push(await post(next++));
-      }),
+    const profileDir = process.env.BENCH_PROFILE_DIR;
+    const startApi = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> })
+      .scripts["start:api"];
+    const profileArgs = profileDir ? `--cpu-prof --cpu-prof-dir=${profileDir} ` : "";
+    const api = await startProcess(
+      String(startApi).replace(/^node /, `node ${profileArgs}`),
+      {
+        NODE_ENV: "development",
+        WEBHOOK_ALLOW_LOCAL_DESTINATIONS: "true",
+        DATABASE_URL: database.url,
+        REDIS_URL,
+        QUEUE_PREFIX: queuePrefix,
+        ENCRYPTION_KEY: encryptionKey,
+        PUBLIC_BASE_URL: "https://pix.lm-bench.example",
+        PANEL_ORIGINS: "https://panel.lm-bench.example",
+      },
+      "/health",
     );
-    const elapsedS = (performance.now() - started) / 1000;
-    latencies.sort((a, b) => a - b);
-    const round = (n: number) => Math.round(n * 10) / 10;
+    children.push(api.child);
+
+    let sequence = 0;
+    const createRequest = (): autocannon.Request => {
+      sequence++;
+      return {
+        method: "POST",
+        path: "/v1/transactions",
+        headers: {
+          "content-type": "application/json",
+          authorization: `Bearer ${keys[sequence % keys.length]}`,
+          "idempotency-key": `bench-${queuePrefix}-${sequence}`,
+        },
+        body: JSON.stringify({ ...CHARGE_BODY, external_id: `order-${queuePrefix}-${sequence}` }),
+      };
+    };
+    const sample = await fetch(`${api.base}/v1/transactions`, createRequest() as RequestInit);
+    if (sample.status !== 201) throw new Error(`sample creation answered ${sample.status}: ${await sample.text()}`);
+    writeFileSync(sampleFile, await sample.text());
+
+    const baseline = await startProcess(`${process.execPath} --import tsx bench/baseline-server.ts`, { DATABASE_URL: database.url, BASELINE_SAMPLE_FILE: sampleFile }, "/charges/none");
+    children.push(baseline.child);
+    const baselineCreate = (): autocannon.Request => ({
+      method: "POST",
+      path: "/charges",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(CHARGE_BODY),
+    });
+
+    let peakRssMb = 0;
+    const sampler = setInterval(() => (peakRssMb = Math.max(peakRssMb, treeRssMb(api.child.pid ?? 0))), 200);
+
+    // Warm-up (JIT, pools, BullMQ scripts), then the measured phases, API and baseline back to back.
+    await load(api.base, 3, 201, createRequest);
+    await load(baseline.base, 3, 201, baselineCreate);
+    const apiCreate = await load(api.base, DURATION_S, 201, createRequest);
+    const baseCreate = await load(baseline.base, DURATION_S, 201, baselineCreate);
+
+    const keyOfStore = new Map<string, string>();
+    for (let i = 0; i < keys.length; i++) {
+      const { rows } = await admin.query<{ store_id: string }>(
+        "SELECT store_id FROM api_keys WHERE key_prefix = $1",
+        [keys[i]?.slice(0, 12)],
+      );
+      keyOfStore.set(rows[0]?.store_id ?? "", keys[i] ?? "");
+    }
+    const charges = (
+      await admin.query<{ id: string; store_id: string }>(
+        // Stores in turn, so that reads spread evenly over the keys' rate limits.
+        "SELECT id, store_id FROM transactions ORDER BY row_number() OVER (PARTITION BY store_id ORDER BY id), store_id LIMIT 5000",
+      )
+    ).rows;
+    const baselineIds = (await admin.query<{ id: string }>("SELECT id FROM baseline_charges LIMIT 5000")).rows;
+    let readSequence = 0;
+    const readRequest = (): autocannon.Request => {
+      const charge = charges[readSequence++ % charges.length];
+      return { method: "GET", path: `/v1/transactions/${charge?.id}`, headers: { authorization: `Bearer ${keyOfStore.get(charge?.store_id ?? "")}` } };
+    };
+    const baselineRead = (): autocannon.Request => ({ method: "GET", path: `/charges/${baselineIds[readSequence++ % baselineIds.length]?.id}` });
+    await load(api.base, 2, 200, readRequest);
+    const apiRead = await load(api.base, DURATION_S, 200, readRequest);
+    const baseRead = await load(baseline.base, DURATION_S, 200, baselineRead);
+    clearInterval(sampler);
+
     process.stdout.write(
       `${JSON.stringify({
-        requests_per_s: round(COUNT / elapsedS),
-        p50_ms: round(percentile(latencies, 50)),
-        p99_ms: round(percentile(latencies, 99)),
+        create: withBaseline(apiCreate, baseCreate),
+        read: withBaseline(apiRead, baseRead),
+        api_peak_rss_mb: Math.round(peakRssMb),
         concurrency: CONCURRENCY,
-        count: COUNT,
+        duration_s: DURATION_S,
+        api_keys: KEYS,
+        reply_bytes: readFileSync(sampleFile).length,
       })}\n`,
     );
   } finally {
-    await new Promise((resolve) => server.close(resolve));
-    await closeAppDeps(deps);
-    await deleteQueueKeys(config.redisUrl, config.queuePrefix);
+    await admin.end().catch(() => undefined);
+    await Promise.all(children.map(stopProcess));
+    await deleteQueueKeys(REDIS_URL, queuePrefix);
     await database.drop();
+    rmSync(sampleFile, { force: true });
   }
 }
 

@@ -14,20 +14,26 @@ const SHUTDOWN_TIMEOUT_MS = 25_000;
 async function main(): Promise<void> {
   const config = loadConfigOrExit(process.env);
   const deps = createWorkerDeps(config);
-  const metricsServer =
-    config.metricsPort === undefined
-      ? undefined
-      : await serveMetrics(deps.metrics.registry, config.metricsPort, (err) => deps.logger.error("metrics failed", { err }));
-  if (metricsServer) deps.logger.info("worker metrics listening", { metrics_port: metricsServer.port });
-  const running = await startWorkers(deps);
+  handleStrayErrors(deps.logger, "worker");
+  let metricsServer: Awaited<ReturnType<typeof serveMetrics>> | undefined;
+  let running: Awaited<ReturnType<typeof startWorkers>> | undefined;
+  const startup = (async () => {
+    if (config.metricsPort !== undefined) {
+      metricsServer = await serveMetrics(deps.metrics.registry, config.metricsPort, (err) => deps.logger.error("metrics failed", { err }));
+      deps.logger.info("worker metrics listening", { metrics_port: metricsServer.port });
+    }
+    running = await startWorkers(deps);
+  })();
 
+  // Installed before start-up finishes, so a signal that arrives meanwhile still shuts down cleanly.
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     deps.logger.info("worker stopping", { signal });
     setTimeout(() => process.exit(1), SHUTDOWN_TIMEOUT_MS).unref();
-    await running.close();
+    await startup.catch(() => undefined);
+    await running?.close();
     await metricsServer?.close();
     await closeWorkerDeps(deps);
     deps.logger.info("worker stopped");
@@ -35,7 +41,7 @@ async function main(): Promise<void> {
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
-  handleStrayErrors(deps.logger, "worker");
+  await startup;
 }
 
 main().catch((err: unknown) => {

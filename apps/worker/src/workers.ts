@@ -4,7 +4,7 @@
  *
  * Failures, by kind: a job that finds PostgreSQL or Redis unreachable goes back to the queue after a short delay that
  * grows while the outage lasts (half the outage so far, 0.2 s to 5 s) and is not counted as a failed try, so a
- * database blip delays work by about the blip; any other error is retried by BullMQ with a backoff
+ * database blip delays work by about the blip; any other error is retried by BullMQ at once
  * (`JOB_ATTEMPTS` tries), then the job is failed and the reconciler revives it a bounded number of times (see
  * `sweepers/offer-rows.ts`). A worker that dies mid-job (kill -9) loses its lock after {@link LOCK_DURATION_MS}; the
  * next stalled-job check of any worker, every {@link STALLED_INTERVAL_MS}, puts the job back, so its attempt is sent
@@ -14,7 +14,7 @@
  */
 import { DelayedError, Worker, type Job } from "bullmq";
 import { isTransientConnectionError } from "@lm/db";
-import { KEY_REVOCATION_INTERVAL_MS, RECONCILER_INTERVAL_MS, type QueueName } from "@lm/queue";
+import { FINISHED_JOBS, KEY_REVOCATION_INTERVAL_MS, RECONCILER_INTERVAL_MS, type QueueName } from "@lm/queue";
 import type { WorkerDeps } from "./deps";
 import { MAX_JOB_TRIES } from "./sweepers/offer-rows";
 import { PROCESSORS, type JobControl, type Processor } from "./processors";
@@ -57,6 +57,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
       lockDuration: LOCK_DURATION_MS,
       stalledInterval: STALLED_INTERVAL_MS,
       maxStalledCount: MAX_STALLED_COUNT,
+      ...FINISHED_JOBS,
     });
     worker.on("failed", (job, err) => {
       if (err instanceof DelayedError) return;

@@ -74,6 +74,26 @@ export class ConfigError extends Error {
   }
 }
 
+/** A host name as the BR Code location takes it: dot-separated labels of letters, digits and inner hyphens. */
+const BR_CODE_HOST = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/;
+
+/**
+ * Why charges could not get a BR Code on `host` (PUBLIC_BASE_URL's), or `null`. A charge's location is
+ * `[sandbox.]<host>/qr/<26-character txid>`, at most 77 characters (Manual do BR Code), which leaves 39 for the host;
+ * outside production a host without a dot (`localhost`) gets `.localhost` (RFC 6761) added in live mode, so 37. In
+ * production the host must be a name a payer's bank can reach: dotted, not `localhost`.
+ * Kept beside `pixLocation` (packages/domain/src/transactions/br-code.ts), which builds the location.
+ */
+function brCodeHostProblem(host: string, production: boolean): string | null {
+  if (!BR_CODE_HOST.test(host)) return "host must be a DNS name (letters, digits, hyphens, dots) to build BR Codes on";
+  const dotted = host.includes(".");
+  if (host.length > (dotted ? 39 : 37)) return "host is too long for a BR Code location (39 characters at most)";
+  if (production && (!dotted || host === "localhost" || host.endsWith(".localhost"))) {
+    return "host must be a public DNS name in production (BR Codes point payers' banks at it)";
+  }
+  return null;
+}
+
 const booleanString = Joi.boolean().truthy("true", "1").falsy("false", "0");
 
 /** The origins of a `PANEL_ORIGINS` value. */
@@ -121,7 +141,14 @@ const schema = Joi.object({
     .messages({ "any.invalid": '"ENCRYPTION_KEY" must be 32 bytes, base64 encoded' })
     .default(DEVELOPMENT_ENCRYPTION_KEY)
     .when("NODE_ENV", { is: "production", then: Joi.required().invalid(DEVELOPMENT_ENCRYPTION_KEY) }),
-  PUBLIC_BASE_URL: Joi.string().uri({ scheme: ["http", "https"] }).default("http://localhost:3000"),
+  PUBLIC_BASE_URL: Joi.string()
+    .uri({ scheme: ["http", "https"] })
+    .custom((value: string, helpers) => {
+      const problem = brCodeHostProblem(new URL(value).hostname, helpers.state.ancestors[0]?.NODE_ENV === "production");
+      return problem === null ? value : helpers.message({ custom: `"PUBLIC_BASE_URL" ${problem}` });
+    })
+    .default("http://localhost:3000")
+    .when("NODE_ENV", { is: "production", then: Joi.required() }),
   PANEL_ORIGINS: Joi.string()
     .custom((value: string, helpers) => {
       const origins = splitOrigins(value);

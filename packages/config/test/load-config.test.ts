@@ -54,6 +54,7 @@ describe("loadConfig", () => {
       REDIS_URL: "redis://r:6379",
       ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
       PANEL_ORIGINS: "https://panel.example.com",
+      PUBLIC_BASE_URL: "https://pix.example.com",
       WEBHOOK_ALLOW_LOCAL_DESTINATIONS: "true",
     });
 
@@ -66,6 +67,7 @@ describe("loadConfig", () => {
     REDIS_URL: "redis://r:6379",
     ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
     PANEL_ORIGINS: "https://panel.example.com",
+    PUBLIC_BASE_URL: "https://pix.example.com",
   };
 
   test("when production turns COOKIE_SECURE off, then start-up is refused", () => {
@@ -92,6 +94,22 @@ describe("loadConfig", () => {
 
   test("when outside production the panel is on localhost over http with insecure cookies, then it loads", () => {
     expect(loadConfig({ PANEL_ORIGINS: "http://localhost:5173", COOKIE_SECURE: "false" }).cookieSecure).toBe(false);
+  });
+
+  test("when PUBLIC_BASE_URL's host cannot carry BR Codes in production (no dot, localhost, unset), then start-up is refused", () => {
+    for (const url of ["http://localhost:3000", "https://api", "https://pix.localhost"]) {
+      expect(problemsOf({ ...production, PUBLIC_BASE_URL: url })).toEqual([expect.stringMatching(/PUBLIC_BASE_URL" host must be a public DNS name/)]);
+    }
+    expect(problemsOf({ ...production, PUBLIC_BASE_URL: undefined })).toEqual([expect.stringMatching(/PUBLIC_BASE_URL" is required/)]);
+    expect(loadConfig({ ...production, PUBLIC_BASE_URL: "https://pix.example.com.br" }).publicBaseUrl).toBe("https://pix.example.com.br");
+  });
+
+  test("when PUBLIC_BASE_URL's host could never fit a BR Code, then start-up is refused in every environment", () => {
+    expect(problemsOf({ PUBLIC_BASE_URL: `https://${"a".repeat(30)}.example.com` })).toEqual([
+      expect.stringMatching(/PUBLIC_BASE_URL" host is too long/),
+    ]);
+    expect(problemsOf({ PUBLIC_BASE_URL: "http://[::1]:3000" })).toEqual([expect.stringMatching(/PUBLIC_BASE_URL" host must be a DNS name/)]);
+    expect(loadConfig({ PUBLIC_BASE_URL: "http://localhost:3000" }).publicBaseUrl).toBe("http://localhost:3000");
   });
 
   test("when ENCRYPTION_KEY is not 32 bytes, then it is refused", () => {

@@ -1,4 +1,5 @@
 export * from "./client";
 export * from "./errors";
+export * from "./sql";
 export * from "./transaction";
 export * from "./generated/client";

@@ -1,7 +1,8 @@
 /**
  * Public identifiers: a type prefix and a ULID body, so ids sort by creation time (DESIGN §2).
  */
-import { ulid } from "ulid";
+import { randomFillSync } from "node:crypto";
+import { factory } from "ulid";
 
 /** Prefix of each resource kind's public id (DESIGN §2). */
 export const ID_PREFIX = {
@@ -26,6 +27,24 @@ export const ID_PREFIX = {
 export type IdKind = keyof typeof ID_PREFIX;
 
 const ULID_BODY = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** Random words drawn from the cryptographic source in batches. */
+const randomWords = new Uint32Array(1024);
+let nextWord = randomWords.length;
+
+/**
+ * ulid's PRNG: a uniform number in [0, 1) from the cryptographic source. ulid's own asks `crypto.randomBytes` for one
+ * byte per character (16 calls per id, a few per cent of a charge creation's CPU, issue 14); this draws 4 KB at once.
+ */
+function cryptoUnit(): number {
+  if (nextWord === randomWords.length) {
+    randomFillSync(randomWords);
+    nextWord = 0;
+  }
+  return (randomWords[nextWord++] ?? 0) / 2 ** 32;
+}
+
+const ulid = factory(cryptoUnit);
 
 /**
  * Makes a new public id, e.g. `newId("transaction")` → `txn_01JD3Z…` (prefix, underscore, 26-character ULID).

@@ -1,5 +1,8 @@
 import { getPixPayloadInfo, isValidPixPayload } from "@brazilian-utils/brazilian-utils";
-import { buildPixBrCode, generateTxid, pixLocation, TXID_PATTERN } from "../src";
+import { PNG } from "pngjs";
+import QRCode from "qrcode";
+import jsQR from "jsqr";
+import { buildPixBrCode, generateTxid, pixLocation, QR_MASK_PATTERN, renderQrPngBase64, TXID_PATTERN } from "../src";
 
 describe("Pix BR Code and txid", () => {
   test("when a txid is generated, then it has 26 to 35 alphanumerics and differs each time", () => {
@@ -12,6 +15,16 @@ describe("Pix BR Code and txid", () => {
   test("when the mode is test, then the location is on the sandbox subdomain of the public host, port dropped", () => {
     expect(pixLocation("https://pix.example.com.br:8443", "test", "abc")).toBe("sandbox.pix.example.com.br/qr/abc");
     expect(pixLocation("https://pix.example.com.br", "live", "abc")).toBe("pix.example.com.br/qr/abc");
+  });
+
+  test("when the public host has no dot (localhost), then a live code goes under .localhost and is a valid BR Code", () => {
+    const txid = generateTxid();
+
+    const location = pixLocation("http://localhost:3000", "live", txid);
+
+    expect(location).toBe(`localhost.localhost/qr/${txid}`);
+    expect(pixLocation("http://localhost:3000", "test", txid)).toBe(`sandbox.localhost/qr/${txid}`);
+    expect(isValidPixPayload(buildPixBrCode({ location, merchantName: "Loja" }))).toBe(true);
   });
 
   test("when the public host is too long for a BR Code location, then it refuses with a clear reason", () => {
@@ -32,5 +45,40 @@ describe("Pix BR Code and txid", () => {
     });
     const tampered = code.slice(0, -1) + (code.endsWith("0") ? "1" : "0");
     expect(isValidPixPayload(tampered)).toBe(false);
+  });
+
+  test("when a QR image is rendered, then a PNG decoder reads exactly the code's modules, 4 pixels each, in a 2-module quiet zone", () => {
+    const code = buildPixBrCode({ location: pixLocation("https://api.example.com", "test", generateTxid()), merchantName: "Loja" });
+
+    const png = PNG.sync.read(Buffer.from(renderQrPngBase64(code), "base64"));
+
+    const { modules } = QRCode.create(code, { errorCorrectionLevel: "M", maskPattern: QR_MASK_PATTERN });
+    const side = (modules.size + 4) * 4;
+    expect([png.width, png.height]).toEqual([side, side]);
+    const darkAt = (x: number, y: number) => png.data[(y * side + x) * 4] === 0;
+    for (let y = 0; y < side; y++) {
+      for (let x = 0; x < side; x++) {
+        const row = Math.floor(y / 4) - 2;
+        const col = Math.floor(x / 4) - 2;
+        const inside = row >= 0 && row < modules.size && col >= 0 && col < modules.size;
+        const expected = inside && modules.get(row, col) === 1;
+        if (darkAt(x, y) !== expected) throw new Error(`pixel (${x}, ${y}) should be ${expected ? "dark" : "light"}`);
+      }
+    }
+  });
+
+  test("when QR images are decoded by a reader (jsQR), then each gives back exactly its BR Code", () => {
+    for (const [host, mode, name] of [
+      ["https://api.example.com", "test", "Loja"],
+      ["https://pix.lojas-do-brasil.example.com.br", "live", "Padaria Sao Joao do Norte Ltda"],
+      ["http://localhost:3000", "live", "Açaí da Esquina"],
+    ] as const) {
+      const code = buildPixBrCode({ location: pixLocation(host, mode, generateTxid()), merchantName: name });
+      const png = PNG.sync.read(Buffer.from(renderQrPngBase64(code), "base64"));
+
+      const decoded = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
+
+      expect(decoded?.data).toBe(code);
+    }
   });
 });

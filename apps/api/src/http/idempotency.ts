@@ -1,15 +1,15 @@
 /**
  * `Idempotency-Key` for POST routes of the merchant API (DESIGN §5): the same key with the same request replays the
- * first reply (status and body; header `Idempotent-Replayed: true`); with another request it is 400
+ * first reply (status and the body's exact bytes; header `Idempotent-Replayed: true`); with another request it is 400
  * `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_progress`. Records live in
  * PostgreSQL for 24 h, per store and mode. A request without the header simply runs.
  */
 import { createHash } from "node:crypto";
 import type { Request, Response } from "express";
-import type { Prisma } from "@lm/db";
+import type { SqlWrite } from "@lm/db";
 import {
   claimIdempotencyKey,
-  commitIdempotentReply,
+  idempotentReplyWrite,
   releaseIdempotencyKey,
   validationFailed,
   type MerchantScope,
@@ -24,10 +24,10 @@ export interface Reply {
 }
 
 /**
- * Stores `reply` as the key's reply inside `tx`, the database transaction of the request's own writes (a no-op for a
- * request without a key). A handler calls it just before that transaction commits.
+ * The write that stores `reply` as the key's reply (`undefined` for a request without a key); the handler's use case
+ * runs it with the request's own writes, so that both commit or neither does.
  */
-export type CommitReply = (tx: Prisma.TransactionClient, reply: Reply) => Promise<void>;
+export type CommitReply = (reply: Reply) => SqlWrite | undefined;
 
 /** Printable ASCII without spaces, 1 to 255 characters (Stripe accepts up to 255). */
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -42,9 +42,9 @@ export function requestFingerprint(method: string, path: string, rawBody: Buffer
 
 /**
  * Wraps a merchant POST handler (mounted after `requireApiKey`) with `Idempotency-Key` semantics. The handler must
- * call `commitReply` inside the database transaction of its writes, so that the reply is stored atomically with
- * them (see packages/domain/src/idempotency). Only successful replies are kept (refusals are thrown); a refused
- * request releases the key (Stripe's rule), so a fixed request may reuse it.
+ * pass the write `commitReply` makes to its use case, which runs it with its own writes, so that the reply is
+ * stored atomically with them (see packages/domain/src/idempotency). Only successful replies are kept (refusals are
+ * thrown); a refused request releases the key (Stripe's rule), so a fixed request may reuse it.
  * @param scopeOf - the store and mode the key belongs to: the API key's by default; a panel route (withdrawals) gives
  *   the signed-in seller's store and the mode of its body
  * @throws ApiError `validation_failed` (param `Idempotency-Key`) for a malformed key, and the claim's errors
@@ -57,7 +57,7 @@ export function idempotent(
   return async (req: Request, res: Response): Promise<void> => {
     const key = req.get("idempotency-key");
     if (key === undefined) {
-      const reply = await handler(req, res, async () => undefined);
+      const reply = await handler(req, res, () => undefined);
       res.status(reply.status).json(reply.body);
       return;
     }
@@ -69,22 +69,33 @@ export function idempotent(
     const claim = await claimIdempotencyKey(deps.db, await scopeOf(req, res), { key, requestHash, now: deps.now() });
     if (claim.kind === "replay") {
       res.setHeader("Idempotent-Replayed", "true");
-      res.status(claim.status).json(claim.body);
+      sendJsonText(res, claim.status, claim.body);
       return;
     }
-    let committed = false;
-    const commitReply: CommitReply = async (tx, reply) => {
-      await commitIdempotentReply(tx, claim, reply.status, reply.body);
-      committed = true;
+    // The text stored is the text sent, so a replay is byte for byte this reply.
+    let committed: { status: number; text: string } | undefined;
+    const commitReply: CommitReply = (reply) => {
+      committed = { status: reply.status, text: JSON.stringify(reply.body) };
+      return idempotentReplyWrite(claim, committed.status, committed.text);
     };
-    let reply: Reply;
     try {
-      reply = await handler(req, res, commitReply);
+      await handler(req, res, commitReply);
     } catch (err) {
       await releaseIdempotencyKey(deps.db, claim);
       throw err;
     }
     if (!committed) throw new Error("an idempotent handler returned without committing its reply");
-    res.status(reply.status).json(reply.body);
+    sendJsonText(res, committed.status, committed.text);
   };
+}
+
+/**
+ * Sends JSON `text` as is, with the headers `res.json` would set. Handed to `res.end` as a string with its length
+ * given, so that Node writes the headers and the body in one socket write (`res.send` turns a body of 1 KB or more
+ * into a Buffer written after the headers: a second chunk, issue 14).
+ */
+function sendJsonText(res: Response, status: number, text: string): void {
+  res.status(status).setHeader("Content-Type", "application/json; charset=utf-8");
+  res.setHeader("Content-Length", Buffer.byteLength(text));
+  res.end(text);
 }

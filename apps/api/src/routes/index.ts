@@ -50,6 +50,16 @@ export function mountRawBodyRoutes(app: Express, deps: AppDeps): void {
  * route. Under a guarded prefix an unknown path answers the guard's refusal (401, 403) before the unknown-route 404.
  */
 export function mountRoutes(app: Express, deps: AppDeps): void {
+  // The merchant API first: its requests are the busiest, and would otherwise be tested against every prefix of the
+  // panel's mounts before reaching theirs (issue 14).
+  const merchant = [requireApiKey(deps), apiKeyRateLimit(deps)];
+  app.use("/v1/transactions", ...merchant, transactionsRouter(deps), transactionRefundsRouter(deps));
+  app.use("/v1/refunds", ...merchant, refundsRouter(deps));
+  app.use("/v1/balance", ...merchant, merchantBalanceRouter(deps));
+  app.use("/v1/seller", ...merchant, merchantSellerRouter(deps));
+  app.use("/v1/withdrawals", ...merchant, merchantWithdrawalsRouter(deps));
+  app.use("/v1/events", ...merchant, eventsRouter(deps));
+
   // Root-level documents and probes, unauthenticated.
   app.use(probesRouter(deps));
   app.use(openapiRouter(deps));
@@ -60,7 +70,6 @@ export function mountRoutes(app: Express, deps: AppDeps): void {
   const session = requireSession(deps);
   const owner = [session, requireRole("owner")];
   const ops = [session, requireRole("ops")];
-  const merchant = [requireApiKey(deps), apiKeyRateLimit(deps)];
   const panelLimits = createPanelRateLimits(deps.redis, deps.config.queuePrefix);
 
   // The whole panel area, unknown paths and routes usable without a session included.
@@ -82,13 +91,6 @@ export function mountRoutes(app: Express, deps: AppDeps): void {
   app.use("/v1/me/withdrawals", session, panelWithdrawalsRouter(deps));
   app.use("/v1/me/api-keys", ...owner, apiKeysRouter(deps));
   app.use("/v1/me/postback-secret", ...owner, postbackSecretRouter(deps));
-
-  app.use("/v1/transactions", ...merchant, transactionsRouter(deps), transactionRefundsRouter(deps));
-  app.use("/v1/refunds", ...merchant, refundsRouter(deps));
-  app.use("/v1/balance", ...merchant, merchantBalanceRouter(deps));
-  app.use("/v1/seller", ...merchant, merchantSellerRouter(deps));
-  app.use("/v1/withdrawals", ...merchant, merchantWithdrawalsRouter(deps));
-  app.use("/v1/events", ...merchant, eventsRouter(deps));
 
   app.use("/v1/ops/inbox", ...ops, opsInboxRouter(deps));
   app.use("/v1/ops/withdrawals", ...ops, opsWithdrawalsRouter(deps));

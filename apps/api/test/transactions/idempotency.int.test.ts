@@ -1,8 +1,9 @@
 import {
   claimIdempotencyKey,
-  commitIdempotentReply,
+  cancelTransaction,
   createTransaction,
   IDEMPOTENCY_CLAIM_TIMEOUT_MS,
+  idempotentReplyWrite,
   purgeExpiredIdempotencyKeys,
 } from "@lm/domain";
 import { requestFingerprint } from "../../src/http/idempotency";
@@ -25,6 +26,20 @@ describe("Idempotency-Key on POST /v1/transactions", () => {
     expect(second.body).toEqual(first.body);
     expect(second.headers["idempotent-replayed"]).toBe("true");
     expect(await countByExternalId("idem-replay")).toBe(1);
+  });
+
+  test("when a reply is replayed, then its bytes are exactly the first reply's bytes", async () => {
+    const body = chargeBody({ external_id: "idem-bytes", description: "Café ção ü" });
+    const first = await merchant.client.post("/v1/transactions", body).set("Idempotency-Key", "key-bytes-1");
+
+    const second = await merchant.client.post("/v1/transactions", body).set("Idempotency-Key", "key-bytes-1");
+
+    expect(second.headers["idempotent-replayed"]).toBe("true");
+    expect(second.status).toBe(first.status);
+    expect(second.headers["content-type"]).toBe(first.headers["content-type"]);
+    expect(Buffer.from(second.text, "utf8").equals(Buffer.from(first.text, "utf8"))).toBe(true);
+    // jsonb would have sorted the keys (shortest first: id, pix, mode, ...); the text keeps the serializer's order.
+    expect(Object.keys(JSON.parse(second.text)).slice(0, 3)).toEqual(["id", "object", "status"]);
   });
 
   test("when the same key comes with another body, then 400 idempotency_key_reused", async () => {
@@ -143,11 +158,28 @@ describe("Idempotency-Key on POST /v1/transactions", () => {
       ctx.deps,
       { ...scope, storeName: "Loja" },
       { amount: 500, expires_in: 3600, external_id: "idem-slow" },
-      { beforeCommit: (tx, written) => commitIdempotentReply(tx, claim, 201, { id: written.id }) },
+      { alsoWrite: (written) => idempotentReplyWrite(claim, 201, JSON.stringify({ id: written.id })) },
     );
 
     await expect(attempt).rejects.toMatchObject({ code: "idempotency_key_in_progress" });
     expect(await countByExternalId("idem-slow")).toBe(0);
+    expect(await ctx.db.event.count({ where: { store_id: merchant.storeId, data: { path: ["external_id"], equals: "idem-slow" } } })).toBe(0);
+  });
+
+  test("when a slow cancel's claim was taken over before it committed, then the charge stays pending", async () => {
+    const scope = { storeId: merchant.storeId, mode: "test" as const };
+    const created = await merchant.client.post("/v1/transactions", chargeBody()).expect(201);
+    const now = new Date();
+    const claim = await claimIdempotencyKey(ctx.db, scope, { key: "key-slow-cancel", requestHash: "h", now });
+    if (claim.kind !== "claimed") throw new Error("expected a claim");
+    await ctx.db.idempotencyKey.update({ where: { id: claim.claimId }, data: { created_at: new Date(now.getTime() + 1) } });
+
+    const attempt = cancelTransaction(ctx.deps, scope, created.body.id, {
+      alsoWrite: (written) => idempotentReplyWrite(claim, 200, JSON.stringify({ id: written.id })),
+    });
+
+    await expect(attempt).rejects.toMatchObject({ code: "idempotency_key_in_progress" });
+    expect((await ctx.db.transaction.findUniqueOrThrow({ where: { id: created.body.id } })).status).toBe("pending");
   });
 
   test("when records are past their 24 h, then the purge deletes them and keeps the others", async () => {

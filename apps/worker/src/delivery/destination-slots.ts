@@ -6,8 +6,9 @@
  * quickly, and only `slowLimit` once it is slow: its recent attempts average over {@link SLOW_AFTER_MS}, or one of its
  * running attempts is already older than that (so a destination that starts hanging is recognised within a second,
  * not after its first 10 s timeout). A job over the limit does not wait in a slot: it goes back to the queue, delayed
- * until the destination's running attempts are expected to have made room, in waves of `limit` jobs, so a backlog of
- * a hanging endpoint comes back at the pace the endpoint can take instead of spinning.
+ * until the destination's running attempts are expected to have made room: about one attempt's duration for a quick
+ * destination, and for a slow one in waves of `slowLimit` jobs, so a hanging endpoint's backlog comes back at the pace
+ * the endpoint can take instead of spinning.
  *
  * The limits are per worker process; with N workers a destination holds at most N × limit attempts at once.
  */
@@ -16,8 +17,9 @@
 export const SLOW_AFTER_MS = 1_000;
 /** Weight of the newest attempt in a destination's average duration. */
 const AVERAGE_WEIGHT = 0.2;
-/** Shortest delay of a job sent back to the queue, ms. */
-const MIN_DEFER_MS = 250;
+/** Delay of a job sent back by a quick destination, ms: at least this, at most {@link FAST_MAX_DEFER_MS}. */
+const FAST_MIN_DEFER_MS = 20;
+const FAST_MAX_DEFER_MS = 500;
 /** Longest delay of a job sent back to the queue, ms: a backlog never waits longer than this between looks. */
 const MAX_DEFER_MS = 5 * 60_000;
 /** A destination idle this long is forgotten, ms. */
@@ -104,11 +106,14 @@ export function createDestinationSlots(options: { fastLimit: number; slowLimit: 
     deferralMs(destination) {
       const state = stateOf(destination);
       const t = now();
-      const limit = limitOf(state, t);
-      // The running attempts free the next wave after about one attempt's duration; jobs already sent back come first.
-      const perWaveMs = Math.max(MIN_DEFER_MS, state.averageMs, isSlow(state, t) ? SLOW_AFTER_MS : 0);
-      const wave = Math.floor(state.deferred / limit) + 1;
       const jitter = 0.8 + Math.random() * 0.4;
+      if (!isSlow(state, t)) {
+        // A quick destination frees a slot within one of its attempts: look again then, oldest jobs first by chance.
+        return Math.round(Math.min(FAST_MAX_DEFER_MS, Math.max(FAST_MIN_DEFER_MS, state.averageMs)) * jitter);
+      }
+      // A slow one frees its next wave after about one attempt's duration; jobs already sent back come first.
+      const perWaveMs = Math.max(SLOW_AFTER_MS, state.averageMs);
+      const wave = Math.floor(state.deferred / options.slowLimit) + 1;
       const delayMs = Math.min(MAX_DEFER_MS, Math.round(perWaveMs * wave * jitter));
       state.deferred += 1;
       setTimeout(() => {

@@ -41,6 +41,15 @@ describe("destination slots (isolation)", () => {
     expect(third).toBeGreaterThan(second);
   });
 
+  test("when a quick destination is at its limit, then a refused job looks again within half a second, however many were refused", () => {
+    const { limits } = slots();
+    for (let i = 0; i < 4; i++) limits.tryAcquire("we_busy");
+
+    const delays = Array.from({ length: 1000 }, () => limits.deferralMs("we_busy"));
+
+    expect(Math.max(...delays)).toBeLessThanOrEqual(600);
+  });
+
   test("when a slot is released twice, then it frees one slot only", () => {
     const { limits } = slots();
     const slot = limits.tryAcquire("we_a");

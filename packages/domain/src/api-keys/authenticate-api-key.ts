@@ -2,7 +2,7 @@
  * Use case: authenticate a merchant API request by its key (DESIGN §3): looked up by SHA-256, refused when unknown,
  * revoked or past its `revoke_at`. The key's store and mode scope everything the request creates or reads.
  */
-import type { DbClient } from "@lm/db";
+import { sqlQuery, type Db } from "@lm/db";
 import type { MerchantScope } from "../deps";
 import { ApiError } from "../errors";
 import { apiKeyMode, hashApiKey } from "./api-key";
@@ -17,18 +17,34 @@ export interface AuthenticatedApiKey extends MerchantScope {
   storeName: string;
 }
 
+interface KeyRow {
+  id: string;
+  store_id: string;
+  mode: "live" | "test";
+  last_used_at: Date | null;
+  revoke_at: Date | null;
+  revoked_at: Date | null;
+  store_name: string;
+}
+
 /**
  * Authenticates `key` at `now` and records its use (a conditional UPDATE, at most once a minute per key, so a busy
  * key costs no write per request and concurrent requests write once).
  * @throws ApiError `authentication_required` for a malformed, unknown, revoked or expired key (one message for all,
  *   so a caller learns nothing about which keys exist)
  */
-export async function authenticateApiKey(db: DbClient, key: string, now: Date): Promise<AuthenticatedApiKey> {
+export async function authenticateApiKey(db: Db, key: string, now: Date): Promise<AuthenticatedApiKey> {
   const mode = apiKeyMode(key);
-  const found =
+  // Plain SQL: every merchant request runs this (issue 14).
+  const [found = null] =
     mode === null
-      ? null
-      : await db.apiKey.findUnique({ where: { key_hash: hashApiKey(key) }, include: { store: { select: { name: true } } } });
+      ? []
+      : await sqlQuery<KeyRow>(
+          db.pool,
+          `SELECT k.id, k.store_id, k.mode, k.last_used_at, k.revoke_at, k.revoked_at, s.name AS store_name
+           FROM api_keys k JOIN stores s ON s.id = k.store_id WHERE k.key_hash = $1`,
+          [hashApiKey(key)],
+        );
   const refused =
     found === null || found.mode !== mode || found.revoked_at !== null || (found.revoke_at !== null && found.revoke_at <= now);
   if (refused) throw new ApiError("authentication_required", "Invalid API key provided.");
@@ -40,5 +56,5 @@ export async function authenticateApiKey(db: DbClient, key: string, now: Date): 
       data: { last_used_at: now },
     });
   }
-  return { apiKeyId: found.id, storeId: found.store_id, storeName: found.store.name, mode: found.mode };
+  return { apiKeyId: found.id, storeId: found.store_id, storeName: found.store_name, mode: found.mode };
 }

@@ -5,7 +5,16 @@
  * and mode subscribed to the type or to `*` (or, for a ping, the one endpoint it is meant for). After commit the
  * caller enqueues the deliveries with {@link enqueueDeliveries}; the reconciler covers a crash in between.
  */
-import type { Event, Prisma, WebhookEndpoint } from "@lm/db";
+import {
+  insertWrite,
+  runWrites,
+  sqlQuery,
+  type Event,
+  type Prisma,
+  type SqlClient,
+  type SqlWrite,
+  type WebhookEndpoint,
+} from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { newId } from "../ids";
 import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
@@ -67,21 +76,21 @@ export interface RecordedEvent {
 }
 
 /**
- * Writes the event and its first delivery rows with `tx`; commit them together with the state change they describe.
- * @returns the event and the delivery ids to enqueue after commit
+ * The writes of the event and its first delivery rows, for the caller to run (with {@link runWrites}) in the same
+ * statement or transaction as the state change they describe; only the subscribed endpoints are read here, with `tx`
+ * (a Prisma transaction or a `pg` pool: plain SQL, because charge creation runs this on every request, issue 14).
+ * @returns the event, the delivery ids to enqueue after commit and the writes
  */
-export async function recordEvent(tx: Prisma.TransactionClient, input: EventInput): Promise<RecordedEvent> {
+export async function planEvent(tx: SqlClient, input: EventInput): Promise<RecordedEvent & { writes: SqlWrite[] }> {
   const { scope, type, now } = input;
-  const event = await tx.event.create({
-    data: {
-      id: newId("event", now.getTime()),
-      store_id: scope.storeId,
-      mode: scope.mode,
-      type,
-      data: input.object as Prisma.InputJsonObject,
-      created_at: now,
-    },
-  });
+  const event: Event = {
+    id: newId("event", now.getTime()),
+    store_id: scope.storeId,
+    mode: scope.mode,
+    type,
+    data: input.object as Prisma.JsonObject,
+    created_at: now,
+  };
   const rows: Prisma.WebhookDeliveryCreateManyInput[] = [];
   if (input.postback?.url) {
     rows.push(firstDeliveryRow(event, { destination_type: "postback", url: input.postback.url, transaction_id: input.postback.transactionId }, now));
@@ -90,23 +99,37 @@ export async function recordEvent(tx: Prisma.TransactionClient, input: EventInpu
   for (const endpoint of endpoints) {
     rows.push(firstDeliveryRow(event, { destination_type: "endpoint", url: endpoint.url, endpoint_id: endpoint.id }, now, input.target !== undefined));
   }
-  if (rows.length > 0) await tx.webhookDelivery.createMany({ data: rows });
-  return { event, deliveryIds: rows.map((row) => row.id) };
+  const writes = [insertWrite("events", [event], { mode: "mode", data: "jsonb" })];
+  if (rows.length > 0) {
+    writes.push(
+      insertWrite("webhook_deliveries", rows as unknown as Record<string, unknown>[], {
+        status: "delivery_status",
+        destination_type: "destination_type",
+      }),
+    );
+  }
+  return { event, deliveryIds: rows.map((row) => row.id), writes };
+}
+
+/**
+ * Writes the event and its first delivery rows with `tx`; commit them together with the state change they describe.
+ * @returns the event and the delivery ids to enqueue after commit
+ */
+export async function recordEvent(tx: SqlClient, input: EventInput): Promise<RecordedEvent> {
+  const { writes, ...recorded } = await planEvent(tx, input);
+  await runWrites(tx, writes);
+  return recorded;
 }
 
 /** The enabled, not-deleted endpoints of `scope` subscribed to `type` or to every type. */
-function subscribedEndpoints(tx: Prisma.TransactionClient, scope: MerchantScope, type: EventType) {
-  return tx.webhookEndpoint.findMany({
-    where: {
-      store_id: scope.storeId,
-      mode: scope.mode,
-      enabled: true,
-      deleted_at: null,
-      OR: [{ events: { has: type } }, { events: { has: ALL_EVENT_TYPES } }],
-    },
-    select: { id: true, url: true },
-    orderBy: { id: "asc" },
-  });
+function subscribedEndpoints(tx: SqlClient, scope: MerchantScope, type: EventType) {
+  return sqlQuery<Pick<WebhookEndpoint, "id" | "url">>(
+    tx,
+    `SELECT id, url FROM webhook_endpoints
+     WHERE store_id = $1 AND mode = $2::mode AND enabled AND deleted_at IS NULL AND ($3 = ANY(events) OR $4 = ANY(events))
+     ORDER BY id`,
+    [scope.storeId, scope.mode, type, ALL_EVENT_TYPES],
+  );
 }
 
 /**

@@ -6,7 +6,7 @@
  * `insufficient_funds` when `available` is short); the refund row and `refund.created` are written. After commit the
  * worker is asked to hand the refund to the acquirer (job id = refund id; the reconciler covers a lost job).
  */
-import { inTransaction, type Prisma, type Refund } from "@lm/db";
+import { inTransaction, runWrites, type Refund, type SqlWrite } from "@lm/db";
 import { requireAcquirer } from "../acquirers/acquirer-port";
 import { appendBalanceTransaction } from "../balance/ledger";
 import type { MerchantScope, UseCaseDeps } from "../deps";
@@ -29,7 +29,8 @@ const notRefundable = (message: string) => new ApiError("invalid_state", message
 
 /**
  * Refunds `input.amount` of charge `transactionId` of `scope`.
- * @param options.beforeCommit - runs in the write's transaction with the refund (the idempotent reply is stored there)
+ * @param options.alsoWrite - a write run in the refund's transaction, given the refund (the idempotent reply's; when
+ *   conditional and unmet, nothing is written and its error is thrown)
  * @returns the refund, `pending`
  * @throws ApiError `resource_not_found` (unknown or foreign charge); `acquirer_not_configured` when the mode has no
  *   acquirer; `invalid_state` unless the charge is paid and the amount fits in its remainder; `insufficient_funds`
@@ -40,7 +41,7 @@ export async function createRefund(
   scope: MerchantScope,
   transactionId: string,
   input: CreateRefundInput,
-  options: { beforeCommit?: (tx: Prisma.TransactionClient, refund: Refund) => Promise<void> } = {},
+  options: { alsoWrite?: (refund: Refund) => SqlWrite | undefined } = {},
 ): Promise<Refund> {
   const charge = await findTransaction(deps.db, scope, transactionId);
   requireAcquirer(deps, scope.mode);
@@ -77,7 +78,8 @@ export async function createRefund(
       now,
     });
     const recorded = await recordRefundEvent(tx, created, charge, "refund.created", now);
-    await options.beforeCommit?.(tx, created);
+    const also = options.alsoWrite?.(created);
+    if (also) await runWrites(tx, [also]);
     return { refund: created, deliveryIds: recorded.deliveryIds };
   });
   await enqueueDeliveries(deps, deliveryIds);

@@ -2,7 +2,7 @@
  * Use case: cancel a pending charge (`POST /v1/transactions/{id}/cancel`, DESIGN §5), writing `transaction.canceled`
  * and its fan-out in the same database transaction.
  */
-import { inTransaction, type Transaction } from "@lm/db";
+import { inTransaction, runWrites, type Transaction } from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { ApiError } from "../errors";
 import { enqueueDeliveries } from "../events/record-event";
@@ -30,7 +30,8 @@ export async function cancelTransaction(
       type: "transaction.canceled",
       now,
     });
-    if (transitioned) await options.beforeCommit?.(tx, transitioned.transaction);
+    const also = transitioned ? options.alsoWrite?.(transitioned.transaction) : undefined;
+    if (also) await runWrites(tx, [also]);
     return transitioned;
   });
   if (!canceled) throw new ApiError("invalid_state", "Only a pending transaction can be canceled.");

@@ -2,7 +2,7 @@
  * Use case: create a Pix charge (DESIGN §5 "Merchant API"). The charge, its `transaction.created` event and the first
  * delivery rows commit together; after commit the deliveries and the charge's expiry job are enqueued.
  */
-import { inTransaction, isUniqueViolation, type Transaction } from "@lm/db";
+import { insertWrite, isUniqueViolation, runWrites, type Transaction } from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { chargeDocumentColumns } from "../document-at-rest";
 import { parseTaxDocument } from "../documents";
@@ -12,7 +12,7 @@ import { newId } from "../ids";
 import { checkDestination } from "../webhooks/destination";
 import { buildPixBrCode, pixLocation, renderQrPngBase64 } from "./br-code";
 import { enqueueExpiry } from "./expire-transaction";
-import { recordTransactionEvent, type TransactionWriteOptions } from "./transaction-events";
+import { planTransactionEvent, type TransactionWriteOptions } from "./transaction-events";
 import { generateTxid } from "./txid";
 
 /** A validated creation request (the API's joi schema enforces the lengths and ranges). */
@@ -59,16 +59,19 @@ export async function createTransaction(
     location: pixLocation(deps.config.publicBaseUrl, merchant.mode, txid),
     merchantName: merchant.storeName,
   });
-  const data = {
+  // The whole row, so the reply and the event are built from it without reading it back.
+  const transaction: Transaction = {
     id,
     store_id: merchant.storeId,
     mode: merchant.mode,
+    status: "pending",
     amount: input.amount,
+    currency: "BRL",
     description: input.description ?? null,
     external_id: input.external_id ?? null,
     txid,
     br_code: brCode,
-    qr_code_png_base64: await renderQrPngBase64(brCode),
+    qr_code_png_base64: renderQrPngBase64(brCode),
     customer_name: input.customer?.name ?? null,
     customer_document: customerDocument.stored,
     customer_document_masked: customerDocument.masked,
@@ -77,24 +80,35 @@ export async function createTransaction(
     metadata: input.metadata ?? {},
     expires_in: input.expires_in,
     expires_at: new Date(now.getTime() + input.expires_in * 1000),
+    paid_at: null,
+    expired_at: null,
+    canceled_at: null,
+    payment_end_to_end_id: null,
+    payment_amount: null,
+    payer_name: null,
+    payer_document: null,
+    payer_document_masked: null,
+    amount_refunded: 0,
     created_at: now,
     updated_at: now,
   };
 
-  let created: { transaction: Transaction; deliveryIds: string[] };
+  // One statement on the pool (no BEGIN/COMMIT round trips): this runs on every creation (issue 14).
+  const event = await planTransactionEvent(deps.db.pool, transaction, "transaction.created", now);
+  const writes = [
+    insertWrite("transactions", [transaction], { mode: "mode", status: "transaction_status", metadata: "jsonb" }),
+    ...event.writes,
+  ];
+  const also = options.alsoWrite?.(transaction);
+  if (also) writes.push(also);
   try {
-    created = await inTransaction(deps.db, async (tx) => {
-      const transaction = await tx.transaction.create({ data });
-      const { deliveryIds } = await recordTransactionEvent(tx, transaction, "transaction.created", now);
-      await options.beforeCommit?.(tx, transaction);
-      return { transaction, deliveryIds };
-    });
+    await runWrites(deps.db.pool, writes);
   } catch (err) {
     if (isUniqueViolation(err, "external_id")) {
       throw new ApiError("invalid_state", "A transaction with this external_id already exists.", { param: "external_id" });
     }
     throw err;
   }
-  await Promise.all([enqueueDeliveries(deps, created.deliveryIds), enqueueExpiry(deps, created.transaction)]);
-  return created.transaction;
+  await Promise.all([enqueueDeliveries(deps, event.deliveryIds), enqueueExpiry(deps, transaction)]);
+  return transaction;
 }

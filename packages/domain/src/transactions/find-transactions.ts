@@ -2,20 +2,28 @@
  * Reading charges for the merchant API: always within the caller's store and mode, so another store's or another
  * mode's id reads exactly like an unknown one (404).
  */
-import type { DbClient, Prisma, Transaction } from "@lm/db";
+import { Prisma, sqlQuery, type Db, type DbClient, type Transaction } from "@lm/db";
 import type { MerchantScope } from "../deps";
 import { notFound } from "../errors";
 import { isId } from "../ids";
 import type { PageArgs } from "../paging";
 
+/** The columns of a charge, named (a prepared statement must not select `*`, see `sqlQuery`). */
+const TRANSACTION_COLUMNS = Object.values(Prisma.TransactionScalarFieldEnum).join(", ");
+
 /**
  * The charge `id` of `scope`.
  * @throws ApiError `resource_not_found` when it is malformed, unknown, or of another store or mode
  */
-export async function findTransaction(db: DbClient, scope: MerchantScope, id: string): Promise<Transaction> {
-  const found = isId("transaction", id)
-    ? await db.transaction.findFirst({ where: { id, store_id: scope.storeId, mode: scope.mode } })
-    : null;
+export async function findTransaction(db: Db, scope: MerchantScope, id: string): Promise<Transaction> {
+  // Plain SQL: the polling safety net's hot path (issue 14).
+  const [found] = isId("transaction", id)
+    ? await sqlQuery<Transaction>(
+        db.pool,
+        `SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE id = $1 AND store_id = $2 AND mode = $3::mode`,
+        [id, scope.storeId, scope.mode],
+      )
+    : [];
   if (!found) throw notFound("transaction");
   return found;
 }

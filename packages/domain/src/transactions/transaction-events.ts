@@ -3,28 +3,43 @@
  * conditional update (so two writers cannot both win) followed, in the same database transaction, by its
  * `transaction.*` event and fan-out, whose `data.object` is the charge as `GET` returns it at that moment.
  */
-import type { Prisma, Transaction } from "@lm/db";
+import type { Prisma, SqlClient, SqlWrite, Transaction } from "@lm/db";
 import type { SubscribableEventType } from "../events/event-types";
-import { recordEvent, type RecordedEvent } from "../events/record-event";
+import { planEvent, recordEvent, type EventInput, type RecordedEvent } from "../events/record-event";
 import { serializeTransaction } from "./transaction.serializer";
 
 /** The `transaction.*` types of the event catalog. */
 export type TransactionEventType = Extract<SubscribableEventType, `transaction.${string}`>;
 
-/** Records `type` for `transaction` as it reads at `now`, fanned out to its `postback_url` and subscribed endpoints. */
-export function recordTransactionEvent(
-  tx: Prisma.TransactionClient,
-  transaction: Transaction,
-  type: TransactionEventType,
-  now: Date,
-): Promise<RecordedEvent> {
-  return recordEvent(tx, {
+/** The `type` event of `transaction` as it reads at `now`, to its `postback_url` and subscribed endpoints. */
+function transactionEvent(transaction: Transaction, type: TransactionEventType, now: Date): EventInput {
+  return {
     scope: { storeId: transaction.store_id, mode: transaction.mode },
     type,
     object: serializeTransaction(transaction, now) as unknown as Record<string, unknown>,
     postback: { transactionId: transaction.id, url: transaction.postback_url },
     now,
-  });
+  };
+}
+
+/** Records `type` for `transaction` as it reads at `now` (see {@link transactionEvent}). */
+export function recordTransactionEvent(
+  tx: SqlClient,
+  transaction: Transaction,
+  type: TransactionEventType,
+  now: Date,
+): Promise<RecordedEvent> {
+  return recordEvent(tx, transactionEvent(transaction, type, now));
+}
+
+/** The writes of `type` for `transaction`, to run in the statement that writes the charge (see {@link planEvent}). */
+export function planTransactionEvent(
+  tx: SqlClient,
+  transaction: Transaction,
+  type: TransactionEventType,
+  now: Date,
+): Promise<RecordedEvent & { writes: SqlWrite[] }> {
+  return planEvent(tx, transactionEvent(transaction, type, now));
 }
 
 /** The charge after a transition and the deliveries to enqueue after commit. */
@@ -62,8 +77,9 @@ export async function transitionTransaction(
 /** Options of the use cases that write a charge from a merchant request (create, cancel). */
 export interface TransactionWriteOptions {
   /**
-   * Runs inside the database transaction of the write, just before it commits, with the written charge: the
-   * merchant API stores its idempotent reply here, so the reply and the write commit together or not at all.
+   * A write committed atomically with the charge's own, given the written charge: the merchant API stores its
+   * idempotent reply this way, so the reply and the write commit together or not at all. When it is conditional
+   * (`orElse`) and changes no row, nothing is written and its error is thrown.
    */
-  beforeCommit?: (tx: Prisma.TransactionClient, transaction: Transaction) => Promise<void>;
+  alsoWrite?: (transaction: Transaction) => SqlWrite | undefined;
 }

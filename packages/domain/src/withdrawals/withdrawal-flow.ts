@@ -13,7 +13,7 @@
  * 3. {@link settleWithdrawal}: the acquirer's notification, stored in the inbox first, completes it
  *    (`withdrawal.completed`, the reserve released) or fails it (`withdrawal.failed` and a `withdrawal_reversal`).
  */
-import { inTransaction, type Prisma } from "@lm/db";
+import { inTransaction, runWrites, type Prisma, type SqlWrite } from "@lm/db";
 import { attemptAcquirerRequest } from "../acquirers/acquirer-attempt";
 import { ACQUIRER_MAX_ATTEMPTS, ACQUIRER_REJECTED, acquirerFor, requireAcquirer } from "../acquirers/acquirer-port";
 import type { PayoutOutcome } from "../acquirers/pix-notification";
@@ -65,7 +65,8 @@ export async function enqueueWithdrawalSubmissions(deps: Pick<UseCaseDeps, "prod
 
 /**
  * Requests a withdrawal of `input.amount` from `actor`'s seller balance in `input.mode` to one of its payout keys.
- * @param options.beforeCommit - runs in the write's transaction (the idempotent reply is stored there)
+ * @param options.alsoWrite - a write run in the withdrawal's transaction, given the withdrawal (the idempotent reply's;
+ *   when conditional and unmet, nothing is written and its error is thrown)
  * @returns the withdrawal, `pending`
  * @throws ApiError, in this order: `withdrawals_locked`; `kyc_required` (live without approved KYC);
  *   `resource_not_found` (foreign or deleted payout key); `acquirer_not_configured` (no acquirer for the mode);
@@ -75,7 +76,7 @@ export async function createWithdrawal(
   deps: UseCaseDeps,
   actor: { sellerId: string },
   input: CreateWithdrawalInput,
-  options: { beforeCommit?: (tx: Prisma.TransactionClient, withdrawal: WithdrawalWithKey) => Promise<void> } = {},
+  options: { alsoWrite?: (withdrawal: WithdrawalWithKey) => SqlWrite | undefined } = {},
 ): Promise<WithdrawalWithKey> {
   const now = deps.now();
   const { withdrawal, deliveryIds } = await inTransaction(deps.db, async (tx) => {
@@ -105,7 +106,8 @@ export async function createWithdrawal(
     });
     const ids = await recordWithdrawalEvent(tx, id, "withdrawal.created", now);
     const created = await tx.withdrawal.findUniqueOrThrow({ where: { id }, include: { payout_key: true } });
-    await options.beforeCommit?.(tx, created);
+    const also = options.alsoWrite?.(created);
+    if (also) await runWrites(tx, [also]);
     return { withdrawal: created, deliveryIds: ids };
   });
   await enqueueDeliveries(deps, deliveryIds);

@@ -24,7 +24,7 @@ export function transactionRefundsRouter(deps: AppDeps): Router {
     idempotent(deps, async (req, res, commitReply) => {
       const input = validate(createRefundSchema, req.body);
       const refund = await createRefund(deps, merchantOf(res), String(req.params.id), input, {
-        beforeCommit: (tx, written) => commitReply(tx, created(written)),
+        alsoWrite: (written) => commitReply(created(written)),
       });
       return created(refund);
     }),

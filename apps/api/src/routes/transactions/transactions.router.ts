@@ -34,7 +34,7 @@ export function transactionsRouter(deps: AppDeps): Router {
     idempotent(deps, async (req, res, commitReply) => {
       const input = validate(createTransactionSchema, req.body);
       const transaction = await createTransaction(deps, merchantOf(res), input, {
-        beforeCommit: (tx, written) => commitReply(tx, created(written)),
+        alsoWrite: (written) => commitReply(created(written)),
       });
       return created(transaction);
     }),
@@ -63,7 +63,7 @@ export function transactionsRouter(deps: AppDeps): Router {
     "/:id/cancel",
     idempotent(deps, async (req, res, commitReply) => {
       const transaction = await cancelTransaction(deps, merchantOf(res), String(req.params.id), {
-        beforeCommit: (tx, written) => commitReply(tx, changed(written)),
+        alsoWrite: (written) => commitReply(changed(written)),
       });
       return changed(transaction);
     }),

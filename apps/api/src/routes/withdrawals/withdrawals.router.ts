@@ -50,7 +50,7 @@ export function panelWithdrawalsRouter(deps: AppDeps): Router {
       async (req, res, commitReply) => {
         const input = validate(createWithdrawalSchema, req.body);
         const withdrawal = await createWithdrawal(deps, { sellerId: panelSellerId(res) }, input, {
-          beforeCommit: (tx, written) => commitReply(tx, created(written)),
+          alsoWrite: (written) => commitReply(created(written)),
         });
         return created(withdrawal);
       },
