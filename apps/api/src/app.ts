@@ -12,8 +12,7 @@ import { requestId } from "./http/request-id";
 import { requestLog } from "./http/request-log";
 import { refuseUnstorableBody, refuseUnstorablePathAndQuery } from "./http/storable-input";
 import { requestMetrics } from "./http/request-metrics";
-import { mountRoutes } from "./routes";
-import { acquirerNotificationsRouter } from "./routes/acquirers/acquirer-notifications.router";
+import { mountRawBodyRoutes, mountRoutes } from "./routes";
 
 /** Builds the HTTP application over `deps`. */
 export function createApp(deps: AppDeps): Express {
@@ -28,7 +27,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestMetrics(deps.metrics));
   app.use(refuseUnstorablePathAndQuery);
   // Before the JSON body rules: inbound notifications are stored whatever their body (DESIGN §5).
-  app.use(acquirerNotificationsRouter(deps));
+  mountRawBodyRoutes(app, deps);
   app.use(jsonBody(), refuseUnstorableBody);
   app.use(cookieParser());
   mountRoutes(app, deps);

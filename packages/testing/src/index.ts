@@ -7,3 +7,5 @@ export * from "./merchant.factory";
 export * from "./webhook-receiver";
 export * from "./wait-until";
 export * from "./webhook.factory";
+export * from "./webhook-deliveries";
+export * from "./own-infrastructure";

@@ -1,6 +1,6 @@
 import request from "supertest";
 import { waitUntil } from "@lm/testing";
-import { useApiTestContext } from "../support/harness";
+import { useE2eTestContext } from "./support/e2e-harness";
 import { captureLogs, type MemoryTransport } from "../support/log-capture";
 import { merchantClient } from "../support/merchant-client";
 import { PANEL_ORIGIN } from "../support/panel";
@@ -9,7 +9,7 @@ import { signUpSteppedUp, type TwoFactorOwner } from "../support/two-factor";
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 describe("API key rotation", () => {
-  const ctx = useApiTestContext({}, { worker: true });
+  const ctx = useE2eTestContext();
   let logs: MemoryTransport;
   beforeAll(() => {
     logs = captureLogs(ctx.deps.logger);

@@ -1,10 +1,10 @@
 import { waitUntil } from "@lm/testing";
 import { reconcile } from "../../../worker/src/sweepers/reconciler";
 import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
-import { useApiTestContext } from "../support/harness";
+import { useE2eTestContext } from "./support/e2e-harness";
 
 describe("charge lifecycle with the worker running", () => {
-  const ctx = useApiTestContext({}, { worker: true });
+  const ctx = useE2eTestContext();
   const merchant = useTestMerchant(ctx);
   const read = (id: string) => async () => (await merchant.client.get(`/v1/transactions/${id}`)).body;
 

@@ -1,6 +1,5 @@
-import { createDeliveryRow, createEventRow, waitUntil, type WebhookReceiver } from "@lm/testing";
-import { useWebhookReceiver, waitForChainEnd } from "../../../worker/test/e2e/support/delivery-helpers";
-import { useApiTestContext } from "../support/harness";
+import { createDeliveryRow, createEventRow, useWebhookReceiver, waitForChainEnd, waitUntil, type WebhookReceiver } from "@lm/testing";
+import { useE2eTestContext } from "./support/e2e-harness";
 import { chargeBody } from "../support/merchant-client";
 import { mailsTo, waitForMail } from "../support/panel";
 import { createEndpoint, endpointOwner, ownerMerchantClient, type EndpointOwner } from "../support/webhook-endpoints";
@@ -11,7 +10,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** DESIGN §8: recover, delivery search across destinations, early warning, polling by time. */
 describe("delivery operations beyond the spec", () => {
-  const ctx = useApiTestContext({ TRUST_PROXY: "loopback" }, { worker: true });
+  const ctx = useE2eTestContext({ TRUST_PROXY: "loopback" });
   const receiverHolder = useWebhookReceiver();
   let receiver: WebhookReceiver;
   beforeAll(() => {

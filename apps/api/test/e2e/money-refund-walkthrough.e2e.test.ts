@@ -1,10 +1,10 @@
 import { startWebhookReceiver, waitUntil, type WebhookReceiver } from "@lm/testing";
-import { useApiTestContext } from "../support/harness";
+import { useE2eTestContext } from "./support/e2e-harness";
 import { createEndpoint, endpointOwner, ownerMerchantClient } from "../support/webhook-endpoints";
 
 /** The README's "Money" walkthrough, first half: charge → simulate payment → balance → refund half → refund.succeeded. */
 describe("a newcomer refunds half of a paid test charge and is told by webhook", () => {
-  const ctx = useApiTestContext({}, { worker: true });
+  const ctx = useE2eTestContext();
   let receiver: WebhookReceiver;
   beforeAll(async () => {
     receiver = await startWebhookReceiver();

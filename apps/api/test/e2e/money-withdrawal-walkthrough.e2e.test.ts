@@ -1,10 +1,10 @@
 import { startWebhookReceiver, waitUntil, type WebhookReceiver } from "@lm/testing";
-import { useApiTestContext } from "../support/harness";
+import { useE2eTestContext } from "./support/e2e-harness";
 import { createEndpoint, endpointOwner, ownerMerchantClient } from "../support/webhook-endpoints";
 
 /** The README's "Money" walkthrough, second half: add a payout key → withdraw → withdrawal.completed, balance down. */
 describe("a newcomer withdraws their test balance to a payout key and is told by webhook", () => {
-  const ctx = useApiTestContext({}, { worker: true });
+  const ctx = useE2eTestContext();
   let receiver: WebhookReceiver;
   beforeAll(async () => {
     receiver = await startWebhookReceiver();

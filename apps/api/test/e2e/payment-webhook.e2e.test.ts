@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { encryptSecret, generateWebhookSecret } from "@lm/domain";
 import { createEndpointRow, startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from "@lm/testing";
 import { chargeBody, useTestMerchant } from "../support/merchant-client";
-import { useApiTestContext } from "../support/harness";
+import { useE2eTestContext } from "./support/e2e-harness";
 
 /** The receiver's own check of `X-Signature` (SPEC "Receiver obligations"), written here without the project's code. */
 function signedBy(secret: string, request: ReceivedRequest): boolean {
@@ -14,7 +14,7 @@ function signedBy(secret: string, request: ReceivedRequest): boolean {
 }
 
 describe("a paid charge is told to its integrator by signed webhooks", () => {
-  const ctx = useApiTestContext({}, { worker: true });
+  const ctx = useE2eTestContext();
   const merchant = useTestMerchant(ctx);
   let receiver: WebhookReceiver;
   const postbackSecret = generateWebhookSecret();

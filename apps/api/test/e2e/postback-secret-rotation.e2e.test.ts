@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import request from "supertest";
 import { startWebhookReceiver, waitUntil, type ReceivedRequest, type WebhookReceiver } from "@lm/testing";
-import { useApiTestContext } from "../support/harness";
+import { useE2eTestContext } from "./support/e2e-harness";
 import { chargeBody, merchantClient } from "../support/merchant-client";
 import { PANEL_ORIGIN } from "../support/panel";
 import { signUpSteppedUp } from "../support/two-factor";
@@ -16,7 +16,7 @@ function signedBy(secret: string, received: ReceivedRequest): boolean {
 
 describe("postback secret rotation and deliveries", () => {
   // Retries wait 10 minutes, so the test decides when the next attempt runs (by promoting its delayed job).
-  const ctx = useApiTestContext({ RETRY_SCHEDULE_SECONDS: "600,600,600,600,600" }, { worker: true });
+  const ctx = useE2eTestContext({ RETRY_SCHEDULE_SECONDS: "600,600,600,600,600" });
   let receiver: WebhookReceiver;
   beforeAll(async () => {
     receiver = await startWebhookReceiver();

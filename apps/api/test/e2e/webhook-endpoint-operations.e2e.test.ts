@@ -1,6 +1,5 @@
-import { createDeliveryRow, createEventRow, type WebhookReceiver } from "@lm/testing";
-import { enqueueDelivery, useWebhookReceiver, waitForChainEnd } from "../../../worker/test/e2e/support/delivery-helpers";
-import { useApiTestContext } from "../support/harness";
+import { createDeliveryRow, createEventRow, enqueueDelivery, useWebhookReceiver, waitForChainEnd, type WebhookReceiver } from "@lm/testing";
+import { useE2eTestContext } from "./support/e2e-harness";
 import { chargeBody } from "../support/merchant-client";
 import { mailsTo, waitForMail } from "../support/panel";
 import { createEndpoint, endpointOwner, ownerMerchantClient, type EndpointOwner } from "../support/webhook-endpoints";
@@ -8,7 +7,7 @@ import { createEndpoint, endpointOwner, ownerMerchantClient, type EndpointOwner 
 jest.setTimeout(40_000);
 
 describe("webhook delivery operations: resend, retries after a URL change, automatic disabling", () => {
-  const ctx = useApiTestContext({ TRUST_PROXY: "loopback" }, { worker: true });
+  const ctx = useE2eTestContext({ TRUST_PROXY: "loopback" });
   const receiverHolder = useWebhookReceiver();
   let receiver: WebhookReceiver;
   beforeAll(() => {

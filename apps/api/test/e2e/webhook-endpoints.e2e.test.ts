@@ -1,7 +1,6 @@
 import { setSellerKyc } from "@lm/domain";
-import { waitUntil, type ReceivedRequest, type WebhookReceiver } from "@lm/testing";
-import { checkSignature, useWebhookReceiver } from "../../../worker/test/e2e/support/delivery-helpers";
-import { useApiTestContext } from "../support/harness";
+import { checkSignature, type ReceivedRequest, useWebhookReceiver, waitUntil, type WebhookReceiver } from "@lm/testing";
+import { useE2eTestContext } from "./support/e2e-harness";
 import { chargeBody } from "../support/merchant-client";
 import { createEndpoint, endpointOwner, ownerMerchantClient } from "../support/webhook-endpoints";
 
@@ -13,7 +12,7 @@ function envelope(request: ReceivedRequest) {
 }
 
 describe("webhook endpoints managed in the panel, delivered by the worker", () => {
-  const ctx = useApiTestContext({ TRUST_PROXY: "loopback" }, { worker: true });
+  const ctx = useE2eTestContext({ TRUST_PROXY: "loopback" });
   const receiverHolder = useWebhookReceiver();
   let receiver: WebhookReceiver;
   beforeAll(() => {

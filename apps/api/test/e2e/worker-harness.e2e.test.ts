@@ -1,7 +1,7 @@
-import { useApiTestContext } from "../support/harness";
+import { useE2eTestContext } from "./support/e2e-harness";
 
 describe("end-to-end harness", () => {
-  const ctx = useApiTestContext({}, { worker: true });
+  const ctx = useE2eTestContext();
 
   test("when a file asks for the worker, then its consumers and schedules run on the file's own queue prefix", async () => {
     const reconciler = await ctx.deps.producer.queue("reconciler").getJobSchedulers();

@@ -1,8 +1,8 @@
 /**
- * Integration and end-to-end harness for a test file: its own database (cloned from the template), its own queue
- * prefix, the real API over real PostgreSQL and Redis and, for end-to-end files, the real BullMQ workers of
- * apps/worker on the same database and prefix. Call once at the top of a file; the returned context is filled in
- * `beforeAll` and everything is closed and dropped in `afterAll`.
+ * Integration harness for a test file: its own database (cloned from the template), its own queue prefix and the real
+ * API over real PostgreSQL and Redis. End-to-end files add the worker beside it (test/e2e/support/e2e-harness.ts).
+ * Call once at the top of a file; the returned context is filled in `beforeAll` and everything is closed and dropped
+ * in `afterAll`.
  */
 import type { Config } from "@lm/config";
 import type { Db } from "@lm/db";
@@ -12,8 +12,6 @@ import type { Express } from "express";
 import { rm } from "node:fs/promises";
 import { createApp } from "../../src/app";
 import { closeAppDeps, createAppDeps, type AppDeps } from "../../src/deps";
-import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from "../../../worker/src/deps";
-import { startWorkers, type RunningWorkers } from "../../../worker/src/workers";
 
 /** What a test file works with. */
 export interface ApiTestContext {
@@ -21,33 +19,33 @@ export interface ApiTestContext {
   deps: AppDeps;
   db: Db;
   app: Express;
-  /** The worker's dependencies, when started with `{worker: true}`. */
-  worker: WorkerDeps;
 }
+
+/**
+ * Something started after the API on the file's database and queue prefix (the worker, for end-to-end files); the
+ * function it returns stops it, before the API is closed and the database dropped.
+ */
+export type Companion = (ctx: ApiTestContext) => Promise<() => Promise<void>>;
 
 /**
  * Registers `beforeAll`/`afterAll` that set up and tear down the file's infrastructure.
  * @param env - configuration overrides in environment form
- * @param options.worker - also run the worker's BullMQ consumers (end-to-end files)
+ * @param companion - started after the API, stopped before it
  */
-export function useApiTestContext(env: Record<string, string> = {}, options: { worker?: boolean } = {}): ApiTestContext {
+export function useApiTestContext(env: Record<string, string> = {}, companion?: Companion): ApiTestContext {
   const ctx = {} as ApiTestContext;
   let database: TestDatabase;
-  let running: RunningWorkers | undefined;
+  let stopCompanion: (() => Promise<void>) | undefined;
   beforeAll(async () => {
     database = await createTestDatabase();
     ctx.config = testConfig(database.url, env);
     ctx.deps = createAppDeps(ctx.config, { logger: createLogger({ level: "error", service: "api", silent: true }) });
     ctx.db = ctx.deps.db;
     ctx.app = createApp(ctx.deps);
-    if (options.worker) {
-      ctx.worker = createWorkerDeps(ctx.config, { logger: createLogger({ level: "error", service: "worker", silent: true }) });
-      running = await startWorkers(ctx.worker);
-    }
+    if (companion) stopCompanion = await companion(ctx);
   });
   afterAll(async () => {
-    await running?.close();
-    if (ctx.worker) await closeWorkerDeps(ctx.worker);
+    await stopCompanion?.();
     if (ctx.deps) await closeAppDeps(ctx.deps);
     if (ctx.config) await deleteQueueKeys(ctx.config.redisUrl, ctx.config.queuePrefix);
     await database?.drop();

@@ -21,11 +21,11 @@ function headerMap(req: Request): Record<string, string> {
   return headers;
 }
 
-/** Router with the notification route; mount it before `jsonBody()`. */
+/** Router of `POST /v1/acquirers/{slug}/notifications`; mount it before `jsonBody()`. */
 export function acquirerNotificationsRouter(deps: AppDeps): Router {
   const router = Router();
   router.post(
-    "/v1/acquirers/:slug/notifications",
+    "/:slug/notifications",
     express.raw({ type: () => true, limit: MAX_BODY_BYTES }),
     async (req, res) => {
       const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);

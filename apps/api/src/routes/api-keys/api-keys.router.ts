@@ -5,7 +5,7 @@
 import { Router } from "express";
 import { createStoreApiKey, deleteApiKey, listActiveApiKeys, rotateApiKey } from "@lm/domain";
 import type { AppDeps } from "../../deps";
-import { panelActor, requireRole, requireSession, requireStepUp } from "../../http/auth";
+import { panelActor, requireStepUp } from "../../http/auth";
 import { withRequestLogger } from "../../http/request-log";
 import { validate } from "../../http/validate";
 import { apiKeyPathSchema, createApiKeySchema } from "./api-keys.schemas";
@@ -14,28 +14,27 @@ import { serializeApiKey } from "./api-keys.serializer";
 /** Router of `/v1/me/api-keys`. */
 export function apiKeysRouter(deps: AppDeps): Router {
   const router = Router();
-  const owner = [requireSession(deps), requireRole("owner")];
 
-  router.get("/v1/me/api-keys", ...owner, async (_req, res) => {
+  router.get("/", async (_req, res) => {
     const actor = await panelActor(deps, res);
     const keys = await listActiveApiKeys(deps.db, actor.storeId, deps.now());
     // Every active key fits one page (at most 10 per mode), so the list never has more.
     res.json({ object: "list", data: keys.map((key) => serializeApiKey(key)), has_more: false });
   });
 
-  router.post("/v1/me/api-keys", ...owner, requireStepUp(deps, "always"), async (req, res) => {
+  router.post("/", requireStepUp(deps, "always"), async (req, res) => {
     const input = validate(createApiKeySchema, req.body);
     const created = await createStoreApiKey(withRequestLogger(deps, res), await panelActor(deps, res), input);
     res.status(201).json(serializeApiKey(created.apiKey, { key: created.key }));
   });
 
-  router.post("/v1/me/api-keys/:id/rotate", ...owner, requireStepUp(deps, "always"), async (req, res) => {
+  router.post("/:id/rotate", requireStepUp(deps, "always"), async (req, res) => {
     const { id } = validate(apiKeyPathSchema, req.params);
     const rotated = await rotateApiKey(withRequestLogger(deps, res), await panelActor(deps, res), id);
     res.status(201).json(serializeApiKey(rotated.apiKey, { key: rotated.key, oldKeyRevokeAt: rotated.oldKeyRevokeAt }));
   });
 
-  router.delete("/v1/me/api-keys/:id", ...owner, requireStepUp(deps, "account"), async (req, res) => {
+  router.delete("/:id", requireStepUp(deps, "account"), async (req, res) => {
     const { id } = validate(apiKeyPathSchema, req.params);
     await deleteApiKey(withRequestLogger(deps, res), await panelActor(deps, res), id);
     res.status(204).end();

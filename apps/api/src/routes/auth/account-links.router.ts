@@ -16,14 +16,14 @@ import { requestPasswordResetSchema, resetPasswordSchema, verifyEmailQuery } fro
 export function accountLinksRouter(deps: AppDeps, limits: PanelRateLimits): Router {
   const router = Router();
 
-  router.get("/v1/me/auth/verify-email", async (req, res) => {
+  router.get("/verify-email", async (req, res) => {
     const query = validate(verifyEmailQuery, req.query);
     assertPanelUrl(deps.config, query.callbackURL, "callbackURL");
     await verifyEmail(deps, query.token);
     res.json({ status: true });
   });
 
-  router.post("/v1/me/auth/request-password-reset", async (req, res) => {
+  router.post("/request-password-reset", async (req, res) => {
     const body = validate(requestPasswordResetSchema, req.body);
     assertPanelUrl(deps.config, body.redirectTo, "redirectTo");
     if (await tryConsume(limits, limits.resetMailPerEmail, emailKey(body.email))) {
@@ -34,7 +34,7 @@ export function accountLinksRouter(deps: AppDeps, limits: PanelRateLimits): Rout
     res.json({ status: true });
   });
 
-  router.post("/v1/me/auth/reset-password", async (req, res) => {
+  router.post("/reset-password", async (req, res) => {
     const body = validate(resetPasswordSchema, req.body);
     await resetPassword(deps, body);
     clearPanelCookie(res, deps.config, SESSION_COOKIE);

@@ -26,7 +26,7 @@ export function authRouter(deps: AppDeps, limits: PanelRateLimits): Router {
   // Made now, so the first unknown-address sign-in is not slower than a wrong password.
   void dummyPasswordHash(deps.config.bcryptCost);
 
-  router.post("/v1/me/auth/sign-up/email", async (req, res) => {
+  router.post("/sign-up/email", async (req, res) => {
     const body = validate(signUpSchema, req.body);
     const { user, session } = await signUp(deps, {
       name: body.name,
@@ -39,7 +39,7 @@ export function authRouter(deps: AppDeps, limits: PanelRateLimits): Router {
     res.json({ user: serializeUser(user) });
   });
 
-  router.post("/v1/me/auth/sign-in/email", async (req, res) => {
+  router.post("/sign-in/email", async (req, res) => {
     const body = validate(signInSchema, req.body);
     const trustedDeviceToken = readCookie(req, TRUST_DEVICE_COOKIE);
     const outcome = await limitSignIn(
@@ -57,14 +57,14 @@ export function authRouter(deps: AppDeps, limits: PanelRateLimits): Router {
     res.json({ user: serializeUser(outcome.user) });
   });
 
-  router.post("/v1/me/auth/sign-out", async (req, res) => {
+  router.post("/sign-out", async (req, res) => {
     const token = readCookie(req, SESSION_COOKIE);
     if (token !== undefined) await endSession(deps.db, token, deps.now());
     clearPanelCookie(res, deps.config, SESSION_COOKIE);
     res.json({ status: true });
   });
 
-  router.get("/v1/me/auth/invites/:token", async (req, res) => {
+  router.get("/invites/:token", async (req, res) => {
     const { token } = validate(inviteParams, req.params);
     await consumeOrReject(limits, [limits.inviteLookupPerIp, clientIp(req)]);
     const invite = await findActiveInvite(deps.db, token, deps.now());

@@ -6,7 +6,7 @@ import { Router, type Response } from "express";
 import { getBalance, listBalanceTransactions, merchantSellerScope, serializeBalanceTransaction, type BalanceScope } from "@lm/domain";
 import type { AppDeps } from "../../deps";
 import { merchantOf } from "../../http/api-key-auth";
-import { panelSellerId, requireSession } from "../../http/auth";
+import { panelSellerId } from "../../http/auth";
 import { listPage, listQuerySchema, type ListQuery } from "../../http/list";
 import { validate } from "../../http/validate";
 import { panelBalanceSchema, panelBalanceTransactionsSchema } from "./balance.schemas";
@@ -21,15 +21,14 @@ function balanceTransactionsPage(deps: AppDeps, scope: BalanceScope, page: ListQ
 /** Router of `GET /v1/me/balance` and `GET /v1/me/balance/transactions`. */
 export function panelBalanceRouter(deps: AppDeps): Router {
   const router = Router();
-  const session = requireSession(deps);
   const scopeOf = (res: Response, mode: "live" | "test"): BalanceScope => ({ sellerId: panelSellerId(res), mode });
 
-  router.get("/v1/me/balance", session, async (req, res) => {
+  router.get("/", async (req, res) => {
     const { mode } = validate(panelBalanceSchema, req.query);
     res.json(await getBalance(deps.db, scopeOf(res, mode)));
   });
 
-  router.get("/v1/me/balance/transactions", session, async (req, res) => {
+  router.get("/transactions", async (req, res) => {
     const { mode, ...page } = validate(panelBalanceTransactionsSchema, req.query);
     res.json(await balanceTransactionsPage(deps, scopeOf(res, mode), page));
   });

@@ -3,17 +3,15 @@
  * catalog, each with a one-line description. `ping` is not among them.
  */
 import { Router } from "express";
-import type { AppDeps } from "../../deps";
-import { requireSession } from "../../http/auth";
 import { serializeEventTypes } from "./event-types.serializer";
 
 /** Router of `/v1/me/event-types`. */
-export function eventTypesRouter(deps: AppDeps): Router {
+export function eventTypesRouter(): Router {
   const router = Router();
   // Built once: the catalog is small and never changes while the process runs.
   const catalog = serializeEventTypes();
 
-  router.get("/v1/me/event-types", requireSession(deps), (_req, res) => {
+  router.get("/", (_req, res) => {
     res.json(catalog);
   });
 

@@ -5,7 +5,7 @@
 import { Router } from "express";
 import { listNotifications } from "@lm/domain";
 import type { AppDeps } from "../../deps";
-import { panelSellerId, requireSession } from "../../http/auth";
+import { panelSellerId } from "../../http/auth";
 import { listPage, listQuerySchema } from "../../http/list";
 import { validate } from "../../http/validate";
 import { serializeNotification } from "./notifications.serializer";
@@ -16,7 +16,7 @@ const listSchema = listQuerySchema();
 export function notificationsRouter(deps: AppDeps): Router {
   const router = Router();
 
-  router.get("/v1/me/notifications", requireSession(deps), async (req, res) => {
+  router.get("/", async (req, res) => {
     const sellerId = panelSellerId(res);
     const page = validate(listSchema, req.query);
     res.json(await listPage(page, "notification", (args) => listNotifications(deps.db, sellerId, args), serializeNotification));

@@ -5,7 +5,7 @@
 import { Router } from "express";
 import { addPayoutKey, deletePayoutKey, listPayoutKeys, serializePayoutKey } from "@lm/domain";
 import type { AppDeps } from "../../deps";
-import { panelActor, panelSellerId, requireSession, requireStepUp } from "../../http/auth";
+import { panelActor, panelSellerId, requireStepUp } from "../../http/auth";
 import { listPage, listQuerySchema } from "../../http/list";
 import { validate } from "../../http/validate";
 import { createPayoutKeySchema } from "./payout-keys.schemas";
@@ -15,21 +15,20 @@ const listSchema = listQuerySchema();
 /** Router of `/v1/me/payout-keys` and `/v1/me/payout-keys/{id}`. */
 export function payoutKeysRouter(deps: AppDeps): Router {
   const router = Router();
-  const session = requireSession(deps);
-  const change = [session, requireStepUp(deps, "always")];
+  const change = requireStepUp(deps, "always");
 
-  router.get("/v1/me/payout-keys", session, async (req, res) => {
+  router.get("/", async (req, res) => {
     const page = validate(listSchema, req.query);
     const sellerId = panelSellerId(res);
     res.json(await listPage(page, "payoutKey", (args) => listPayoutKeys(deps.db, sellerId, args), serializePayoutKey));
   });
 
-  router.post("/v1/me/payout-keys", ...change, async (req, res) => {
+  router.post("/", change, async (req, res) => {
     const input = validate(createPayoutKeySchema, req.body);
     res.status(201).json(serializePayoutKey(await addPayoutKey(deps, await panelActor(deps, res), input)));
   });
 
-  router.delete("/v1/me/payout-keys/:id", ...change, async (req, res) => {
+  router.delete("/:id", change, async (req, res) => {
     await deletePayoutKey(deps, await panelActor(deps, res), String(req.params.id));
     res.status(204).end();
   });

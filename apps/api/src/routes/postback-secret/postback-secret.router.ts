@@ -6,21 +6,20 @@
 import { Router } from "express";
 import { getPostbackSecretInfo, rotatePostbackSecret } from "@lm/domain";
 import type { AppDeps } from "../../deps";
-import { panelActor, requireRole, requireSession, requireStepUp } from "../../http/auth";
+import { panelActor, requireStepUp } from "../../http/auth";
 import { withRequestLogger } from "../../http/request-log";
 import { serializePostbackSecretInfo } from "./postback-secret.serializer";
 
 /** Router of `/v1/me/postback-secret`. */
 export function postbackSecretRouter(deps: AppDeps): Router {
   const router = Router();
-  const owner = [requireSession(deps), requireRole("owner")];
 
-  router.get("/v1/me/postback-secret", ...owner, async (_req, res) => {
+  router.get("/", async (_req, res) => {
     const actor = await panelActor(deps, res);
     res.json(serializePostbackSecretInfo(await getPostbackSecretInfo(deps.db, actor.storeId)));
   });
 
-  router.post("/v1/me/postback-secret/rotate", ...owner, requireStepUp(deps, "account"), async (_req, res) => {
+  router.post("/rotate", requireStepUp(deps, "account"), async (_req, res) => {
     const rotated = await rotatePostbackSecret(withRequestLogger(deps, res), await panelActor(deps, res));
     res.json({ secret: rotated.secret, ...serializePostbackSecretInfo(rotated.info) });
   });

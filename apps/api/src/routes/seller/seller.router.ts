@@ -6,20 +6,19 @@ import { Router } from "express";
 import { findSeller, findStoreSeller, serializeSeller, updateSellerProfile } from "@lm/domain";
 import type { AppDeps } from "../../deps";
 import { merchantOf } from "../../http/api-key-auth";
-import { panelAuth, panelSellerId, requireSession, requireStepUp } from "../../http/auth";
+import { panelAuth, panelSellerId, requireStepUp } from "../../http/auth";
 import { validate } from "../../http/validate";
 import { updateSellerSchema } from "./seller.schemas";
 
 /** Router of `GET|PATCH /v1/me/seller`. */
 export function panelSellerRouter(deps: AppDeps): Router {
   const router = Router();
-  const session = requireSession(deps);
 
-  router.get("/v1/me/seller", session, async (_req, res) => {
+  router.get("/", async (_req, res) => {
     res.json(serializeSeller(await findSeller(deps.db, panelSellerId(res))));
   });
 
-  router.patch("/v1/me/seller", session, requireStepUp(deps, "account"), async (req, res) => {
+  router.patch("/", requireStepUp(deps, "account"), async (req, res) => {
     const changes = validate(updateSellerSchema, req.body);
     const actor = { sellerId: panelSellerId(res), userId: panelAuth(res).user.id };
     res.json(serializeSeller(await updateSellerProfile(deps, actor, changes)));

@@ -6,21 +6,20 @@
 import { Router } from "express";
 import { listActiveSessions, notFound, parseSessionReference, revokeSession } from "@lm/domain";
 import type { AppDeps } from "../../deps";
-import { panelAuth, requireSession, requireStepUp } from "../../http/auth";
+import { panelAuth, requireStepUp } from "../../http/auth";
 import { serializeSession } from "./sessions.serializer";
 
 /** Router of `/v1/me/sessions`. */
 export function sessionsRouter(deps: AppDeps): Router {
   const router = Router();
-  const session = requireSession(deps);
 
-  router.get("/v1/me/sessions", session, async (_req, res) => {
+  router.get("/", async (_req, res) => {
     const auth = panelAuth(res);
     const sessions = await listActiveSessions(deps.db, auth.user.id, deps.now());
     res.json({ data: sessions.map((s) => serializeSession(s, auth.session.id)) });
   });
 
-  router.delete("/v1/me/sessions/:id", session, requireStepUp(deps, "account"), async (req, res) => {
+  router.delete("/:id", requireStepUp(deps, "account"), async (req, res) => {
     const sessionId = parseSessionReference(String(req.params.id));
     if (sessionId === null) throw notFound("session");
     await revokeSession(deps.db, { userId: panelAuth(res).user.id, sessionId, now: deps.now() });

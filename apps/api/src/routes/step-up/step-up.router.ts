@@ -6,17 +6,16 @@
 import { Router } from "express";
 import { getStepUpPrefs, setStepUpPrefs, stepUp } from "@lm/domain";
 import type { AppDeps } from "../../deps";
-import { panelAuth, panelSellerId, requireSession, requireStepUp } from "../../http/auth";
+import { panelAuth, panelSellerId, requireStepUp } from "../../http/auth";
 import { limitSecondFactor, type PanelRateLimits } from "../../http/rate-limit";
 import { validate } from "../../http/validate";
 import { stepUpPrefsSchema, stepUpSchema } from "../two-factor/two-factor.schemas";
 
-/** Router of `/v1/me/auth/step-up` and `/v1/me/security/step-up-prefs`. */
+/** Router of `POST /v1/me/auth/step-up` (mounted behind the panel session). */
 export function stepUpRouter(deps: AppDeps, limits: PanelRateLimits): Router {
   const router = Router();
-  const session = requireSession(deps);
 
-  router.post("/v1/me/auth/step-up", session, async (req, res) => {
+  router.post("/", async (req, res) => {
     const body = validate(stepUpSchema, req.body);
     const { session: current, user } = panelAuth(res);
     const until = await limitSecondFactor(limits, deps, user.id, () =>
@@ -25,11 +24,18 @@ export function stepUpRouter(deps: AppDeps, limits: PanelRateLimits): Router {
     res.json({ mfa_verified_until: until.toISOString() });
   });
 
-  router.get("/v1/me/security/step-up-prefs", session, async (_req, res) => {
+  return router;
+}
+
+/** Router of `GET|PUT /v1/me/security/step-up-prefs` (mounted behind the panel session). */
+export function stepUpPrefsRouter(deps: AppDeps): Router {
+  const router = Router();
+
+  router.get("/", async (_req, res) => {
     res.json(await getStepUpPrefs(deps.db, panelSellerId(res)));
   });
 
-  router.put("/v1/me/security/step-up-prefs", session, requireStepUp(deps, "always"), async (req, res) => {
+  router.put("/", requireStepUp(deps, "always"), async (req, res) => {
     const changes = validate(stepUpPrefsSchema, req.body);
     res.json(await setStepUpPrefs(deps.db, panelSellerId(res), changes));
   });

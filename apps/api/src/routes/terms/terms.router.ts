@@ -6,7 +6,7 @@ import { Router } from "express";
 import Joi from "joi";
 import { acceptTerms } from "@lm/domain";
 import type { AppDeps } from "../../deps";
-import { panelAuth, requireSession } from "../../http/auth";
+import { panelAuth } from "../../http/auth";
 import { validate } from "../../http/validate";
 
 const acceptTermsSchema = Joi.object<{ version: string }>({ version: Joi.string().min(1).max(100).required() });
@@ -15,7 +15,7 @@ const acceptTermsSchema = Joi.object<{ version: string }>({ version: Joi.string(
 export function termsRouter(deps: AppDeps): Router {
   const router = Router();
 
-  router.post("/v1/me/terms/accept", requireSession(deps), async (req, res) => {
+  router.post("/accept", async (req, res) => {
     const { version } = validate(acceptTermsSchema, req.body);
     await acceptTerms(deps, { userId: panelAuth(res).user.id, version });
     res.status(204).end();

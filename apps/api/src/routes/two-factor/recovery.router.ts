@@ -17,7 +17,7 @@ import { recoveryConfirmSchema, recoveryRequestSchema } from "./two-factor.schem
 export function recoveryRouter(deps: AppDeps, limits: PanelRateLimits): Router {
   const router = Router();
 
-  router.post("/v1/me/auth/two-factor/recovery/request", async (req, res) => {
+  router.post("/request", async (req, res) => {
     const body = validate(recoveryRequestSchema, req.body);
     assertPanelUrl(deps.config, body.redirect_to, "redirect_to");
     await consumeOrReject(limits, [limits.recoveryPerIp, clientIp(req)], [limits.recoveryPerEmail, emailKey(body.email)]);
@@ -27,7 +27,7 @@ export function recoveryRouter(deps: AppDeps, limits: PanelRateLimits): Router {
     res.json({ status: true });
   });
 
-  router.post("/v1/me/auth/two-factor/recovery/confirm", async (req, res) => {
+  router.post("/confirm", async (req, res) => {
     const { token } = validate(recoveryConfirmSchema, req.body);
     const lockedUntil = await confirmTwoFactorRecovery(deps, token);
     clearPanelCookie(res, deps.config, SESSION_COOKIE);

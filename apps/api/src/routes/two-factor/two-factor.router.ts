@@ -55,14 +55,14 @@ export function twoFactorRouter(deps: AppDeps, limits: PanelRateLimits): Router 
     res.json({ user: serializeUser(passed.user) });
   };
 
-  router.post("/v1/me/auth/two-factor/enable", session, async (req, res) => {
+  router.post("/enable", session, async (req, res) => {
     const body = validate(enableSchema, req.body);
     await limitUser(res);
     const enrolment = await enableTwoFactor(deps, { user: panelAuth(res).user, password: body.password });
     res.json({ method: "totp", ...enrolment });
   });
 
-  router.post("/v1/me/auth/two-factor/verify-totp", async (req, res) => {
+  router.post("/verify-totp", async (req, res) => {
     if (readCookie(req, TWO_FACTOR_COOKIE) !== undefined) return passSignInChallenge(req, res, "totp");
     const body = validate(verifyCodeSchema, req.body);
     const auth = await authenticatePanel(deps, req, res);
@@ -72,9 +72,9 @@ export function twoFactorRouter(deps: AppDeps, limits: PanelRateLimits): Router 
     res.json({ user: serializeUser(user) });
   });
 
-  router.post("/v1/me/auth/two-factor/verify-backup-code", (req, res) => passSignInChallenge(req, res, "backup"));
+  router.post("/verify-backup-code", (req, res) => passSignInChallenge(req, res, "backup"));
 
-  router.post("/v1/me/auth/two-factor/disable", session, async (req, res) => {
+  router.post("/disable", session, async (req, res) => {
     const { password } = validate(passwordSchema, req.body);
     const { user } = panelAuth(res);
     await limitUser(res);
@@ -84,7 +84,7 @@ export function twoFactorRouter(deps: AppDeps, limits: PanelRateLimits): Router 
     res.json({ status: true });
   });
 
-  router.post("/v1/me/auth/two-factor/generate-backup-codes", session, async (req, res) => {
+  router.post("/generate-backup-codes", session, async (req, res) => {
     const { password } = validate(passwordSchema, req.body);
     await limitUser(res);
     res.json({ backupCodes: await regenerateBackupCodes(deps, { user: panelAuth(res).user, password }) });

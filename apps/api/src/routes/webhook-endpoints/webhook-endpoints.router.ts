@@ -14,7 +14,7 @@ import {
   type PageArgs,
 } from "@lm/domain";
 import type { AppDeps } from "../../deps";
-import { panelActor, panelSellerId, requireSession, requireStepUp } from "../../http/auth";
+import { panelActor, panelSellerId, requireStepUp } from "../../http/auth";
 import { listPage } from "../../http/list";
 import { validate } from "../../http/validate";
 import {
@@ -27,38 +27,37 @@ import { serializeCreatedEndpoint, serializeRotatedEndpoint, serializeWebhookEnd
 /** Router of `/v1/me/webhook-endpoints` and `/v1/me/webhook-endpoints/{id}` (and its `rotate-secret`). */
 export function webhookEndpointsRouter(deps: AppDeps): Router {
   const router = Router();
-  const session = requireSession(deps);
-  const change = [session, requireStepUp(deps, "webhook")];
+  const change = requireStepUp(deps, "webhook");
 
-  router.post("/v1/me/webhook-endpoints", session, requireStepUp(deps, "always"), async (req, res) => {
+  router.post("/", requireStepUp(deps, "always"), async (req, res) => {
     const input = validate(createWebhookEndpointSchema, req.body);
     const { endpoint, secret } = await createWebhookEndpoint(deps, await panelActor(deps, res), input);
     res.status(201).json(serializeCreatedEndpoint(endpoint, secret));
   });
 
-  router.get("/v1/me/webhook-endpoints", session, async (req, res) => {
+  router.get("/", async (req, res) => {
     const { mode, ...page } = validate(listWebhookEndpointsSchema, req.query);
     const sellerId = panelSellerId(res);
     const fetch = (args: PageArgs) => listWebhookEndpoints(deps.db, sellerId, { mode }, args);
     res.json(await listPage(page, "webhookEndpoint", fetch, serializeWebhookEndpoint));
   });
 
-  router.get("/v1/me/webhook-endpoints/:id", session, async (req, res) => {
+  router.get("/:id", async (req, res) => {
     res.json(serializeWebhookEndpoint(await findWebhookEndpoint(deps.db, panelSellerId(res), String(req.params.id))));
   });
 
-  router.patch("/v1/me/webhook-endpoints/:id", ...change, async (req, res) => {
+  router.patch("/:id", change, async (req, res) => {
     const input = validate(updateWebhookEndpointSchema, req.body);
     const endpoint = await updateWebhookEndpoint(deps, panelSellerId(res), String(req.params.id), input);
     res.json(serializeWebhookEndpoint(endpoint));
   });
 
-  router.delete("/v1/me/webhook-endpoints/:id", ...change, async (req, res) => {
+  router.delete("/:id", change, async (req, res) => {
     await deleteWebhookEndpoint(deps, await panelActor(deps, res), String(req.params.id));
     res.status(204).end();
   });
 
-  router.post("/v1/me/webhook-endpoints/:id/rotate-secret", ...change, async (req, res) => {
+  router.post("/:id/rotate-secret", change, async (req, res) => {
     const rotated = await rotateWebhookEndpointSecret(deps, await panelActor(deps, res), String(req.params.id));
     res.json(serializeRotatedEndpoint(rotated));
   });

@@ -19,7 +19,7 @@ import {
 } from "@lm/domain";
 import type { AppDeps } from "../../deps";
 import { merchantOf } from "../../http/api-key-auth";
-import { requireSession, requireStepUp, panelSellerId } from "../../http/auth";
+import { requireStepUp, panelSellerId } from "../../http/auth";
 import { idempotent } from "../../http/idempotency";
 import { listPage } from "../../http/list";
 import { validate } from "../../http/validate";
@@ -40,12 +40,10 @@ async function panelIdempotencyScope(deps: AppDeps, req: Request, res: Response)
 /** Router of `/v1/me/withdrawals` and `/v1/me/withdrawals/{id}`. */
 export function panelWithdrawalsRouter(deps: AppDeps): Router {
   const router = Router();
-  const session = requireSession(deps);
   const created = (withdrawal: WithdrawalWithKey) => ({ status: 201, body: serializeWithdrawal(withdrawal) });
 
   router.post(
-    "/v1/me/withdrawals",
-    session,
+    "/",
     requireStepUp(deps, "always"),
     idempotent(
       deps,
@@ -60,13 +58,13 @@ export function panelWithdrawalsRouter(deps: AppDeps): Router {
     ),
   );
 
-  router.get("/v1/me/withdrawals", session, async (req, res) => {
+  router.get("/", async (req, res) => {
     const { mode, status, ...page } = validate(panelListWithdrawalsSchema, req.query);
     const scope = { sellerId: panelSellerId(res), mode };
     res.json(await listPage(page, "withdrawal", (args) => listWithdrawals(deps.db, scope, { status }, args), serializeWithdrawal));
   });
 
-  router.get("/v1/me/withdrawals/:id", session, async (req, res) => {
+  router.get("/:id", async (req, res) => {
     res.json(serializeWithdrawal(await findWithdrawal(deps.db, { sellerId: panelSellerId(res) }, String(req.params.id))));
   });
 

@@ -1,6 +1,6 @@
 /**
- * Throw-away PostgreSQL and Redis servers for the chaos run: each on a free loopback port, in a temporary folder, so
- * that killing, flushing and restarting them never touches the machine's shared services (5432, 6379).
+ * Throw-away PostgreSQL and Redis servers for runs that break them (the chaos run): each on a free loopback port, in a
+ * temporary folder, so that killing, flushing and restarting them never touches the machine's shared services.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { chownSync, mkdtempSync, rmSync } from "node:fs";

@@ -1,23 +1,15 @@
 import type { WebhookEndpoint } from "@lm/db";
 import { checkDestination, generateWebhookSecret, resolveHostname } from "@lm/domain";
-import {
-  createDeliveryRow,
-  createEndpointRow,
-  createEventRow,
-  createStoreRow,
-  createTransactionRow,
-  type WebhookReceiver,
-} from "@lm/testing";
-import { processWebhookDelivery } from "../../src/processors/webhook-delivery.processor";
-import { useApiTestContext } from "../../../api/test/support/harness";
-import { checkSignature, enqueueDelivery, waitForChainEnd, useWebhookReceiver } from "./support/delivery-helpers";
+import { checkSignature, createDeliveryRow, createEndpointRow, createEventRow, createStoreRow, createTransactionRow, enqueueDelivery, useWebhookReceiver, waitForChainEnd, type WebhookReceiver } from "@lm/testing";
+import { processWebhookDelivery } from "../../../worker/src/processors/webhook-delivery.processor";
+import { useE2eTestContext } from "./support/e2e-harness";
 
 const HOUR_MS = 3_600_000;
 
 jest.setTimeout(40_000);
 
 describe("webhook delivery guards", () => {
-  const ctx = useApiTestContext({}, { worker: true });
+  const ctx = useE2eTestContext();
   const receiverHolder = useWebhookReceiver();
   let receiver: WebhookReceiver;
   beforeAll(() => {

@@ -4,17 +4,9 @@
  * outcomes, queue depth and ledger drift.
  */
 import { serveMetrics, setLedgerDrift, type MetricsServer } from "@lm/metrics";
-import {
-  createDeliveryRow,
-  createEndpointRow,
-  createEventRow,
-  createStoreRow,
-  waitUntil,
-  type WebhookReceiver,
-} from "@lm/testing";
-import { reconcile } from "../../src/sweepers/reconciler";
-import { useApiTestContext } from "../../../api/test/support/harness";
-import { useWebhookReceiver, waitForChainEnd } from "./support/delivery-helpers";
+import { createDeliveryRow, createEndpointRow, createEventRow, createStoreRow, useWebhookReceiver, waitForChainEnd, waitUntil, type WebhookReceiver } from "@lm/testing";
+import { reconcile } from "../../../worker/src/sweepers/reconciler";
+import { useE2eTestContext } from "./support/e2e-harness";
 
 jest.setTimeout(40_000);
 
@@ -35,7 +27,7 @@ function sample(text: string, series: string): number | undefined {
 }
 
 describe("worker metrics", () => {
-  const ctx = useApiTestContext({}, { worker: true });
+  const ctx = useE2eTestContext();
   const receiverHolder = useWebhookReceiver();
   let receiver: WebhookReceiver;
   let server: MetricsServer;

@@ -1,11 +1,12 @@
 /**
- * Helpers shared by the delivery end-to-end files: enqueue a first attempt as the API's fan-out does, read a chain's
+ * Helpers shared by the delivery end-to-end files (apps/api/test/e2e): enqueue a first attempt as the API's fan-out does, read a chain's
  * rows, wait for a chain to end, and verify a signature with the test's OWN HMAC code (never the project's signer).
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Db, WebhookDelivery } from "@lm/db";
-import { startWebhookReceiver, waitUntil, type WebhookReceiver } from "@lm/testing";
-import type { WorkerDeps } from "../../../src/deps";
+import type { Producer } from "@lm/queue";
+import { startWebhookReceiver, type WebhookReceiver } from "./webhook-receiver";
+import { waitUntil } from "./wait-until";
 
 /** Registers `beforeAll`/`afterAll` that start and close a receiver; read `.current` inside tests. */
 export function useWebhookReceiver(): { current: WebhookReceiver } {
@@ -19,8 +20,11 @@ export function useWebhookReceiver(): { current: WebhookReceiver } {
   return holder;
 }
 
-/** Enqueues the job of a freshly written first delivery row (`jobId` = row id), as the API does after commit. */
-export async function enqueueDelivery(worker: WorkerDeps, delivery: WebhookDelivery): Promise<void> {
+/**
+ * Enqueues the job of a freshly written first delivery row (`jobId` = row id), as the API does after commit, with the
+ * producer of the worker's or the API's dependencies.
+ */
+export async function enqueueDelivery(worker: { producer: Producer }, delivery: WebhookDelivery): Promise<void> {
   await worker.producer.enqueue("webhook-delivery", { deliveryId: delivery.id }, { jobId: delivery.id });
 }
 

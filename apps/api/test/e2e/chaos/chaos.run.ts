@@ -22,8 +22,17 @@ import { createDb, type Db } from "@lm/db";
 import { createApiKey } from "@lm/domain";
 import { ensureDatabaseExists } from "@lm/db/src/migrate";
 import { closeRedis, createRedis } from "@lm/queue";
-import { REPO_ROOT, createEndpointRow, createStoreRow, startWebhookReceiver, type WebhookReceiver } from "@lm/testing";
-import { freePort, startPostgres, startRedis, type OwnPostgres } from "./infrastructure";
+import {
+  REPO_ROOT,
+  createEndpointRow,
+  createStoreRow,
+  freePort,
+  startPostgres,
+  startRedis,
+  startWebhookReceiver,
+  type OwnPostgres,
+  type WebhookReceiver,
+} from "@lm/testing";
 
 const CHARGES = Number(process.env.CHAOS_CHARGES ?? 150);
 const LOG_DIR = process.env.CHAOS_LOG_DIR;

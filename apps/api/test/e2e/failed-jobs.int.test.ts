@@ -3,9 +3,9 @@ import { Worker } from "bullmq";
 import { createLogger } from "@lm/logging";
 import { closeRedis, createRedis } from "@lm/queue";
 import type { Redis } from "ioredis";
-import { useApiTestContext } from "../../../api/test/support/harness";
-import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from "../../src/deps";
-import { MAX_JOB_TRIES, putFailedJobsBack } from "../../src/sweepers/offer-rows";
+import { useApiTestContext } from "../support/harness";
+import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from "../../../worker/src/deps";
+import { MAX_JOB_TRIES, putFailedJobsBack } from "../../../worker/src/sweepers/offer-rows";
 
 /** Bounded revival of failed jobs (issue 10 item 7): no consumers run here, the test moves jobs to `failed` itself. */
 describe("reviving failed jobs", () => {

@@ -1,20 +1,11 @@
-import {
-  createDeliveryRow,
-  createEndpointRow,
-  createEventRow,
-  createStoreRow,
-  deleteQueueKeys,
-  waitUntil,
-  type WebhookReceiver,
-} from "@lm/testing";
-import { reconcile } from "../../src/sweepers/reconciler";
-import { useApiTestContext } from "../../../api/test/support/harness";
-import { waitForChainEnd, useWebhookReceiver } from "./support/delivery-helpers";
+import { createDeliveryRow, createEndpointRow, createEventRow, createStoreRow, deleteQueueKeys, useWebhookReceiver, waitForChainEnd, type WebhookReceiver } from "@lm/testing";
+import { reconcile } from "../../../worker/src/sweepers/reconciler";
+import { useE2eTestContext } from "./support/e2e-harness";
 
 jest.setTimeout(40_000);
 
 describe("reconciler sweep of due deliveries", () => {
-  const ctx = useApiTestContext({}, { worker: true });
+  const ctx = useE2eTestContext();
   const receiverHolder = useWebhookReceiver();
   let receiver: WebhookReceiver;
   beforeAll(() => {

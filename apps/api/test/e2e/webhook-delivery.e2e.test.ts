@@ -1,22 +1,12 @@
-import {
-  closedPort,
-  createDeliveryRow,
-  createEndpointRow,
-  createEventRow,
-  createStoreRow,
-  createTransactionRow,
-  waitUntil,
-  type WebhookReceiver,
-} from "@lm/testing";
-import { useApiTestContext } from "../../../api/test/support/harness";
-import { chainRows, checkSignature, enqueueDelivery, waitForChainEnd, useWebhookReceiver } from "./support/delivery-helpers";
+import { chainRows, checkSignature, closedPort, createDeliveryRow, createEndpointRow, createEventRow, createStoreRow, createTransactionRow, enqueueDelivery, useWebhookReceiver, waitForChainEnd, waitUntil, type WebhookReceiver } from "@lm/testing";
+import { useE2eTestContext } from "./support/e2e-harness";
 
 const RETRY_SECONDS = 0.3;
 
 jest.setTimeout(40_000);
 
 describe("webhook delivery", () => {
-  const ctx = useApiTestContext({ RETRY_SCHEDULE_SECONDS: Array(5).fill(RETRY_SECONDS).join(",") }, { worker: true });
+  const ctx = useE2eTestContext({ RETRY_SCHEDULE_SECONDS: Array(5).fill(RETRY_SECONDS).join(",") });
   const receiverHolder = useWebhookReceiver();
   let receiver: WebhookReceiver;
   beforeAll(() => {
