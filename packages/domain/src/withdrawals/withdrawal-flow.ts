@@ -15,7 +15,7 @@
  */
 import { inTransaction, runWrites, type Prisma, type SqlWrite } from "@lm/db";
 import { attemptAcquirerRequest } from "../acquirers/acquirer-attempt";
-import { ACQUIRER_MAX_ATTEMPTS, ACQUIRER_REJECTED, acquirerFor, requireAcquirer } from "../acquirers/acquirer-port";
+import { ACQUIRER_REJECTED, acquirerFor, requireAcquirer } from "../acquirers/acquirer-port";
 import type { PayoutOutcome } from "../acquirers/pix-notification";
 import { appendBalanceTransaction, releaseReserved } from "../balance/ledger";
 import type { UseCaseDeps } from "../deps";
