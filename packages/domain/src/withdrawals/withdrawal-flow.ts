@@ -9,7 +9,7 @@
  * 2. {@link submitWithdrawal} (worker queue `withdrawal-submission`, job id = withdrawal id): `processing` with
  *    `withdrawal.processing`, then the acquirer's `sendPixPayment`, idempotent on the withdrawal id, so a crash
  *    between sending and recording never pays twice. Failed requests are retried by the reconciler up to
- *    {@link ACQUIRER_MAX_ATTEMPTS}; then the withdrawal fails (`acquirer_unavailable`).
+ *    `ACQUIRER_MAX_ATTEMPTS` (acquirer-port.ts); then the withdrawal fails (`acquirer_unavailable`).
  * 3. {@link settleWithdrawal}: the acquirer's notification, stored in the inbox first, completes it
  *    (`withdrawal.completed`, the reserve released) or fails it (`withdrawal.failed` and a `withdrawal_reversal`).
  */
