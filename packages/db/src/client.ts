@@ -5,6 +5,9 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { Pool } from "pg";
 import { type Prisma, PrismaClient } from "./generated/client";
 
+/** Longest a new pool connection may take to open, ms. */
+const CONNECTION_TIMEOUT_MS = 5_000;
+
 /**
  * The database client of the service: Prisma, plus the `pg` pool under it. The pool serves the hot paths of the
  * merchant API in plain SQL (see `./sql.ts`), where Prisma's per-query cost dominated (measured: about 0.7 ms of CPU
@@ -20,7 +23,14 @@ export type DbClient = PrismaClient | Prisma.TransactionClient;
  * @param options.maxConnections - size of the `pg` pool (default 10)
  */
 export function createDb(databaseUrl: string, options: { maxConnections?: number } = {}): Db {
-  const pool = new Pool({ connectionString: databaseUrl, max: options.maxConnections ?? 10 });
+  // A connection attempt that never completes (a server restarting mid-handshake) must fail, not hold a pool slot and
+  // its waiting queries forever; keep-alive finds connections whose server went away without closing them.
+  const pool = new Pool({
+    connectionString: databaseUrl,
+    max: options.maxConnections ?? 10,
+    connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
+    keepAlive: true,
+  });
   // One pool for both: `$disconnect()` ends it (disposeExternalPool).
   const adapter = new PrismaPg(pool, { disposeExternalPool: true });
   return Object.assign(new PrismaClient({ adapter }), { pool });
