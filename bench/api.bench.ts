@@ -25,7 +25,13 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { Client } from "pg";
 import { createDb } from "@lm/db";
-import { createTestDatabase, createTestMerchant, deleteQueueKeys, ensureTemplateDatabase, uniqueQueuePrefix } from "@lm/testing";
+import {
+  createTestDatabase,
+  createTestMerchant,
+  deleteQueueKeys,
+  ensureTemplateDatabase,
+  uniqueQueuePrefix,
+} from "@lm/testing";
 import { BASELINE_SCHEMA_SQL } from "./baseline-server";
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
@@ -132,7 +138,9 @@ async function load(url: string, seconds: number, status: number, next: () => au
   const unexpected = result.non2xx + result.errors + result.timeouts;
   const okCount = result.statusCodeStats?.[String(status) as keyof typeof result.statusCodeStats]?.count ?? 0;
   if (unexpected > 0 || okCount === 0) {
-    throw new Error(`${url}: ${JSON.stringify({ status: result.statusCodeStats, errors: result.errors, timeouts: result.timeouts })}`);
+    throw new Error(
+      `${url}: ${JSON.stringify({ status: result.statusCodeStats, errors: result.errors, timeouts: result.timeouts })}`,
+    );
   }
   return {
     requests_per_s: Math.round((result.requests.total / result.duration) * 10) / 10,
@@ -166,8 +174,9 @@ async function main(): Promise<void> {
     await admin.query(BASELINE_SCHEMA_SQL);
 
     const profileDir = process.env.BENCH_PROFILE_DIR;
-    const startApi = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> })
-      .scripts["start:api"];
+    const startApi = (
+      JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }
+    ).scripts["start:api"];
     const profileArgs = profileDir ? `--cpu-prof --cpu-prof-dir=${profileDir} ` : "";
     const api = await startProcess(
       String(startApi).replace(/^node /, `node ${profileArgs}`),
@@ -203,7 +212,11 @@ async function main(): Promise<void> {
     if (sample.status !== 201) throw new Error(`sample creation answered ${sample.status}: ${await sample.text()}`);
     writeFileSync(sampleFile, await sample.text());
 
-    const baseline = await startProcess(`${process.execPath} --import tsx bench/baseline-server.ts`, { DATABASE_URL: database.url, BASELINE_SAMPLE_FILE: sampleFile }, "/charges/none");
+    const baseline = await startProcess(
+      `${process.execPath} --import tsx bench/baseline-server.ts`,
+      { DATABASE_URL: database.url, BASELINE_SAMPLE_FILE: sampleFile },
+      "/charges/none",
+    );
     children.push(baseline.child);
     const baselineCreate = (): autocannon.Request => ({
       method: "POST",
@@ -223,10 +236,9 @@ async function main(): Promise<void> {
 
     const keyOfStore = new Map<string, string>();
     for (let i = 0; i < keys.length; i++) {
-      const { rows } = await admin.query<{ store_id: string }>(
-        "SELECT store_id FROM api_keys WHERE key_prefix = $1",
-        [keys[i]?.slice(0, 12)],
-      );
+      const { rows } = await admin.query<{ store_id: string }>("SELECT store_id FROM api_keys WHERE key_prefix = $1", [
+        keys[i]?.slice(0, 12),
+      ]);
       keyOfStore.set(rows[0]?.store_id ?? "", keys[i] ?? "");
     }
     const charges = (
@@ -239,9 +251,16 @@ async function main(): Promise<void> {
     let readSequence = 0;
     const readRequest = (): autocannon.Request => {
       const charge = charges[readSequence++ % charges.length];
-      return { method: "GET", path: `/v1/transactions/${charge?.id}`, headers: { authorization: `Bearer ${keyOfStore.get(charge?.store_id ?? "")}` } };
+      return {
+        method: "GET",
+        path: `/v1/transactions/${charge?.id}`,
+        headers: { authorization: `Bearer ${keyOfStore.get(charge?.store_id ?? "")}` },
+      };
     };
-    const baselineRead = (): autocannon.Request => ({ method: "GET", path: `/charges/${baselineIds[readSequence++ % baselineIds.length]?.id}` });
+    const baselineRead = (): autocannon.Request => ({
+      method: "GET",
+      path: `/charges/${baselineIds[readSequence++ % baselineIds.length]?.id}`,
+    });
     await load(api.base, 2, 200, readRequest);
     const apiRead = await loadApi(api.child.pid ?? 0, api.base, DURATION_S, 200, readRequest);
     const baseRead = await load(baseline.base, DURATION_S, 200, baselineRead);

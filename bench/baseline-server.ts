@@ -28,7 +28,10 @@ function main(): void {
     const client = await pool.connect();
     try {
       await client.query("BEGIN");
-      await client.query("INSERT INTO baseline_charges (id, created_at, data) VALUES ($1, now(), $2)", [charge.id, charge]);
+      await client.query("INSERT INTO baseline_charges (id, created_at, data) VALUES ($1, now(), $2)", [
+        charge.id,
+        charge,
+      ]);
       await client.query("INSERT INTO baseline_events (id, charge_id, created_at, data) VALUES ($1, $2, now(), $3)", [
         `evt_${randomUUID()}`,
         charge.id,
@@ -45,7 +48,9 @@ function main(): void {
   });
 
   app.get("/charges/:id", async (req, res) => {
-    const { rows } = await pool.query<{ data: unknown }>("SELECT data FROM baseline_charges WHERE id = $1", [req.params.id]);
+    const { rows } = await pool.query<{ data: unknown }>("SELECT data FROM baseline_charges WHERE id = $1", [
+      req.params.id,
+    ]);
     if (rows.length === 0) {
       res.status(404).json({ error: "not found" });
       return;

@@ -21,7 +21,14 @@
 import type { ChildProcess } from "node:child_process";
 import { Worker } from "bullmq";
 import { createDb, type Db } from "@lm/db";
-import { buildEventEnvelope, deliveryHeaders, newId, signatureHeader, simulatePayment, type UseCaseDeps } from "@lm/domain";
+import {
+  buildEventEnvelope,
+  deliveryHeaders,
+  newId,
+  signatureHeader,
+  simulatePayment,
+  type UseCaseDeps,
+} from "@lm/domain";
 import { createLogger } from "@lm/logging";
 import { closeRedis, createProducer, createRedis } from "@lm/queue";
 import {
@@ -139,7 +146,13 @@ async function measureEngine(children: ChildProcess[], config: ReturnType<typeof
     await waitForAttempts(db, drain);
     const drainMs = Date.now() - drainStarted;
 
-    const deps: UseCaseDeps = { config, db, producer, logger: createLogger({ level: "error", service: "bench", silent: true }), now: () => new Date() };
+    const deps: UseCaseDeps = {
+      config,
+      db,
+      producer,
+      logger: createLogger({ level: "error", service: "bench", silent: true }),
+      now: () => new Date(),
+    };
     const openLoop = await measureOpenLoop(deps, receiverUrl);
     const eventsRecordedPerS = await measureEventRecording(deps, receiverUrl);
 
@@ -170,11 +183,19 @@ interface BenchStore {
 }
 
 /** A store with `count` enabled endpoints on the receiver, subscribed to everything. */
-async function storeWithEndpoints(db: Db, encryptionKey: Buffer, receiverUrl: string, count = ENDPOINTS): Promise<BenchStore> {
+async function storeWithEndpoints(
+  db: Db,
+  encryptionKey: Buffer,
+  receiverUrl: string,
+  count = ENDPOINTS,
+): Promise<BenchStore> {
   const { store } = await createStoreRow(db, encryptionKey);
   const endpoints = [];
   for (let i = 0; i < count; i++) {
-    const { endpoint } = await createEndpointRow(db, encryptionKey, { storeId: store.id, url: `${receiverUrl}/endpoint-${i}` });
+    const { endpoint } = await createEndpointRow(db, encryptionKey, {
+      storeId: store.id,
+      url: `${receiverUrl}/endpoint-${i}`,
+    });
     endpoints.push({ id: endpoint.id, url: endpoint.url });
   }
   return { id: store.id, endpoints };
@@ -233,7 +254,8 @@ async function measureOpenLoop(deps: UseCaseDeps, receiverUrl: string) {
   let paid = 0;
   while (paid < total) {
     const due = Math.min(total, Math.floor(((Date.now() - started) / 1000) * OPEN_LOOP_RATE));
-    for (; paid < due; paid++) running.push(simulatePayment(deps, { storeId: store.id, mode: "test" }, charges[paid] as string));
+    for (; paid < due; paid++)
+      running.push(simulatePayment(deps, { storeId: store.id, mode: "test" }, charges[paid] as string));
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   await Promise.all(running);
@@ -278,7 +300,9 @@ async function measureEventRecording(deps: UseCaseDeps, receiverUrl: string): Pr
 async function waitForFirstAttempts(db: Db, storeId: string, expected: number): Promise<void> {
   const deadline = Date.now() + 300_000;
   for (;;) {
-    const done = await db.webhookDelivery.count({ where: { store_id: storeId, attempt: 1, status: { not: "pending" } } });
+    const done = await db.webhookDelivery.count({
+      where: { store_id: storeId, attempt: 1, status: { not: "pending" } },
+    });
     if (done >= expected) return;
     if (Date.now() > deadline) throw new Error(`only ${done} of ${expected} first attempts made`);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -409,7 +433,13 @@ async function runBaselineWorker(): Promise<void> {
       const [deliveryId, endpoint] = String(job.data.deliveryId).split(":");
       const created = new Date();
       const body = JSON.stringify(
-        buildEventEnvelope({ id: newId("event"), type: "transaction.paid", mode: "test", data: OBJECT, created_at: created }),
+        buildEventEnvelope({
+          id: newId("event"),
+          type: "transaction.paid",
+          mode: "test",
+          data: OBJECT,
+          created_at: created,
+        }),
       );
       const headers = deliveryHeaders({
         eventId: "evt_bench",

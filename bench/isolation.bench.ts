@@ -54,7 +54,12 @@ async function main(): Promise<void> {
   try {
     const receiver = await startChild(children, ["bench/isolation.bench.ts", "receiver"], {}, /listening (\d+)/);
     const receiverUrl = `http://127.0.0.1:${receiver.match[1]}`;
-    await startChild(children, ["apps/worker/src/main.ts"], workerEnv(config.databaseUrl, config.queuePrefix, WORKER_CONCURRENCY), /worker consuming/);
+    await startChild(
+      children,
+      ["apps/worker/src/main.ts"],
+      workerEnv(config.databaseUrl, config.queuePrefix, WORKER_CONCURRENCY),
+      /worker consuming/,
+    );
 
     progress("worker started; baseline");
     const baselineDestinations = await destinations(db, config.encryptionKey, receiverUrl, 0);
@@ -80,7 +85,11 @@ async function main(): Promise<void> {
           healthy_event_to_first_attempt_ms: measured.latency,
           healthy_attempts: measured.attempts,
           hanging_attempts_ended: await hangingAttempts(db, loaded),
-          baseline: { events: baselineEvents, seconds: BASELINE_SECONDS, healthy_event_to_first_attempt_ms: baseline.latency },
+          baseline: {
+            events: baselineEvents,
+            seconds: BASELINE_SECONDS,
+            healthy_event_to_first_attempt_ms: baseline.latency,
+          },
           ratio_p99: round(measured.latency.p99 / baseline.latency.p99, 2),
         },
         null,
@@ -103,12 +112,20 @@ function progress(message: string): void {
 }
 
 /** {@link ENDPOINTS} stores with one endpoint each, the first `hanging` of them on a path the receiver never answers. */
-async function destinations(db: Db, encryptionKey: Buffer, receiverUrl: string, hanging: number): Promise<Destination[]> {
+async function destinations(
+  db: Db,
+  encryptionKey: Buffer,
+  receiverUrl: string,
+  hanging: number,
+): Promise<Destination[]> {
   const made: Destination[] = [];
   for (let i = 0; i < ENDPOINTS; i++) {
     const { store } = await createStoreRow(db, encryptionKey);
     const path = i < hanging ? `/hanging-${i}` : `/healthy-${i}`;
-    const { endpoint } = await createEndpointRow(db, encryptionKey, { storeId: store.id, url: `${receiverUrl}${path}` });
+    const { endpoint } = await createEndpointRow(db, encryptionKey, {
+      storeId: store.id,
+      url: `${receiverUrl}${path}`,
+    });
     made.push({ storeId: store.id, endpoint: { id: endpoint.id, url: endpoint.url }, hanging: i < hanging });
   }
   return made;
@@ -142,7 +159,8 @@ async function openLoop(db: Db, producer: Producer, targets: Destination[], seco
         .catch((err: unknown) => {
           // A busy shared machine can starve the bench's own pool; the event is not recorded and is not counted.
           failed += 1;
-          if (failed === 1) progress(`an event could not be recorded: ${err instanceof Error ? err.message : String(err)}`);
+          if (failed === 1)
+            progress(`an event could not be recorded: ${err instanceof Error ? err.message : String(err)}`);
         });
       const tracked: Promise<void> = work.finally(() => running.delete(tracked));
       running.add(tracked);
@@ -159,7 +177,9 @@ async function healthyLatency(db: Db, targets: Destination[], since: Date, event
   const expected = Math.round((events * healthy.length) / targets.length);
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const done = await db.webhookDelivery.count({ where: { endpoint_id: { in: healthy }, attempt: 1, status: { not: "pending" } } });
+    const done = await db.webhookDelivery.count({
+      where: { endpoint_id: { in: healthy }, attempt: 1, status: { not: "pending" } },
+    });
     if (done >= expected || Date.now() > deadline) break;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

@@ -10,7 +10,8 @@ import { createTestDatabase, createTestMerchant, ensureTemplateDatabase } from "
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 200_000);
 const RUNS = 50;
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+const median = (values: number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 async function timed(runs: number, fn: () => Promise<unknown>): Promise<number> {
   const times: number[] = [];
@@ -39,8 +40,9 @@ async function main(): Promise<void> {
     const scope = { sellerId, mode: "test" as const };
 
     const runningTotalMs = await timed(RUNS, () => getBalance(db, scope));
-    const sumMs = await timed(RUNS, () =>
-      db.$queryRaw`SELECT SUM(amount) FROM balance_transactions WHERE seller_id = ${sellerId} AND mode = 'test'`,
+    const sumMs = await timed(
+      RUNS,
+      () => db.$queryRaw`SELECT SUM(amount) FROM balance_transactions WHERE seller_id = ${sellerId} AND mode = 'test'`,
     );
     const driftStarted = performance.now();
     const drifts = await findBalanceDrift(db);

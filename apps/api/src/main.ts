@@ -21,9 +21,14 @@ async function main(): Promise<void> {
   const metricsServer =
     config.metricsPort === undefined
       ? undefined
-      : await serveMetrics(deps.metrics.registry, config.metricsPort, (err) => deps.logger.error("metrics failed", { err }));
+      : await serveMetrics(deps.metrics.registry, config.metricsPort, (err) =>
+          deps.logger.error("metrics failed", { err }),
+        );
   const server = createApp(deps).listen(config.port, () => {
-    deps.logger.info("api listening", { port: (server.address() as AddressInfo).port, metrics_port: metricsServer?.port });
+    deps.logger.info("api listening", {
+      port: (server.address() as AddressInfo).port,
+      metrics_port: metricsServer?.port,
+    });
   });
   server.on("clientError", answerClientError);
 

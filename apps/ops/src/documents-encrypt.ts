@@ -13,7 +13,11 @@ export const documentsEncrypt: Command = {
     const counts = await encryptClearDocuments(ctx.db, ctx.config);
     return {
       text: `Encrypted ${counts.sellers} seller, ${counts.customerDocuments} customer and ${counts.payerDocuments} payer documents.`,
-      json: { sellers: counts.sellers, customer_documents: counts.customerDocuments, payer_documents: counts.payerDocuments },
+      json: {
+        sellers: counts.sellers,
+        customer_documents: counts.customerDocuments,
+        payer_documents: counts.payerDocuments,
+      },
     };
   },
 };

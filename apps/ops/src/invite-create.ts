@@ -43,7 +43,14 @@ export const inviteCreate: Command = {
     const mailed = await sendInvite(ctx.config, inviteMail(invite.email, seller.legal_name, link));
     return {
       text: `Invited ${invite.email} to ${seller.id} until ${invite.expires_at.toISOString()} (${mailed}). The token is shown only this once:\n${token}`,
-      json: { invite_id: invite.id, seller_id: seller.id, email: invite.email, expires_at: invite.expires_at.toISOString(), mailed, token },
+      json: {
+        invite_id: invite.id,
+        seller_id: seller.id,
+        email: invite.email,
+        expires_at: invite.expires_at.toISOString(),
+        mailed,
+        token,
+      },
     };
   },
 };

@@ -15,6 +15,9 @@ export const sellerKyc: Command = {
     const status = requiredPositional(ctx, 1, "status", STATUSES);
     if (!isId("seller", sellerId)) throw notFound("seller");
     const seller = await setSellerKyc(ctx.db, sellerId, status);
-    return { text: `Seller ${seller.id} KYC is now ${seller.kyc_status}.`, json: { seller_id: seller.id, kyc_status: seller.kyc_status } };
+    return {
+      text: `Seller ${seller.id} KYC is now ${seller.kyc_status}.`,
+      json: { seller_id: seller.id, kyc_status: seller.kyc_status },
+    };
   },
 };

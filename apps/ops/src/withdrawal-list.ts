@@ -22,10 +22,24 @@ export const withdrawalList: Command = {
       { orderBy: { id: "desc" }, take: LIMIT },
     );
     const stuckIds = new Set(
-      (await ctx.db.withdrawal.findMany({ where: { seller_id: sellerId, ...stuckWithdrawalsWhere(ctx.now) }, select: { id: true } })).map((w) => w.id),
+      (
+        await ctx.db.withdrawal.findMany({
+          where: { seller_id: sellerId, ...stuckWithdrawalsWhere(ctx.now) },
+          select: { id: true },
+        })
+      ).map((w) => w.id),
     );
     const lines = rows.map((w) =>
-      [w.id, w.mode, w.status, `${w.amount} centavos`, w.payout_key.key_masked, w.created_at.toISOString(), stuckIds.has(w.id) ? "STUCK" : "", w.submit_error ?? ""]
+      [
+        w.id,
+        w.mode,
+        w.status,
+        `${w.amount} centavos`,
+        w.payout_key.key_masked,
+        w.created_at.toISOString(),
+        stuckIds.has(w.id) ? "STUCK" : "",
+        w.submit_error ?? "",
+      ]
         .filter((part) => part !== "")
         .join("  "),
     );
@@ -33,7 +47,12 @@ export const withdrawalList: Command = {
       text: rows.length === 0 ? `No withdrawals for ${sellerId}.` : lines.join("\n"),
       json: {
         seller_id: sellerId,
-        withdrawals: rows.map((w) => ({ ...serializeWithdrawal(w), stuck: stuckIds.has(w.id), submit_attempts: w.submit_attempts, submit_error: w.submit_error })),
+        withdrawals: rows.map((w) => ({
+          ...serializeWithdrawal(w),
+          stuck: stuckIds.has(w.id),
+          submit_attempts: w.submit_attempts,
+          submit_error: w.submit_error,
+        })),
       },
     };
   },

@@ -12,7 +12,8 @@ describe("ops commands for panel accounts", () => {
   let config: Config;
   const ops = (...argv: string[]) => runOps(argv, { config, db, now: () => new Date() });
   const newSeller = async (name: string, document: string) =>
-    JSON.parse((await ops("seller:create", "--name", name, "--document", document, "--json")).stdout).seller_id as string;
+    JSON.parse((await ops("seller:create", "--name", name, "--document", document, "--json")).stdout)
+      .seller_id as string;
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -32,12 +33,19 @@ describe("ops commands for panel accounts", () => {
 
     expect(out.exitCode).toBe(0);
     const printed = JSON.parse(out.stdout);
-    expect(printed).toMatchObject({ seller_id: sellerId, email: "new.owner@example.com", mailed: "mailed", token: expect.stringMatching(/^[\w-]{43}$/) });
+    expect(printed).toMatchObject({
+      seller_id: sellerId,
+      email: "new.owner@example.com",
+      mailed: "mailed",
+      token: expect.stringMatching(/^[\w-]{43}$/),
+    });
     const invite = await db.invite.findUniqueOrThrow({ where: { id: printed.invite_id } });
     expect(invite.token_hash).toBe(hashToken(printed.token));
     expect(invite.expires_at.getTime() - invite.created_at.getTime()).toBe(7 * 24 * 3_600_000);
     const files = await readdir(config.mailOutboxDir);
-    const mails = await Promise.all(files.map(async (f) => JSON.parse(await readFile(path.join(config.mailOutboxDir, f), "utf8"))));
+    const mails = await Promise.all(
+      files.map(async (f) => JSON.parse(await readFile(path.join(config.mailOutboxDir, f), "utf8"))),
+    );
     const mail = mails.find((m) => m.to[0].address === "new.owner@example.com");
     expect(mail.text).toContain(`http://api.test/sign-up?invite=${printed.token}`);
     expect(mail.text).toContain("Mercado Azul LTDA");
@@ -47,7 +55,11 @@ describe("ops commands for panel accounts", () => {
     const sellerId = await newSeller("Correio Fora LTDA", "45.997.418/0001-53");
     const unreachableSmtp = { ...config, smtpUrl: "smtp://127.0.0.1:1" };
 
-    const out = await runOps(["invite:create", "--email", "late@example.com", "--seller", sellerId, "--json"], { config: unreachableSmtp, db, now: () => new Date() });
+    const out = await runOps(["invite:create", "--email", "late@example.com", "--seller", sellerId, "--json"], {
+      config: unreachableSmtp,
+      db,
+      now: () => new Date(),
+    });
 
     expect(out.exitCode).toBe(0);
     const printed = JSON.parse(out.stdout);
@@ -63,7 +75,15 @@ describe("ops commands for panel accounts", () => {
     const found = await ops("invite:create", "--email", "baker@example.com", "--seller-name", "padaria sol", "--json");
     const unknown = await ops("invite:create", "--email", "x@example.com", "--seller-name", "Nobody Here");
     const ambiguous = await ops("invite:create", "--email", "y@example.com", "--seller-name", "Twin Name");
-    const both = await ops("invite:create", "--email", "z@example.com", "--seller", sellerId, "--seller-name", "Padaria Sol");
+    const both = await ops(
+      "invite:create",
+      "--email",
+      "z@example.com",
+      "--seller",
+      sellerId,
+      "--seller-name",
+      "Padaria Sol",
+    );
 
     expect(JSON.parse(found.stdout).seller_id).toBe(sellerId);
     expect(unknown.exitCode).toBe(2);
@@ -71,7 +91,9 @@ describe("ops commands for panel accounts", () => {
     expect(ambiguous.exitCode).toBe(2);
     expect(ambiguous.stderr).toMatch(/Several sellers.*sel_.*sel_/);
     expect(both.exitCode).toBe(2);
-    expect(await db.invite.count({ where: { email: { in: ["x@example.com", "y@example.com", "z@example.com"] } } })).toBe(0);
+    expect(
+      await db.invite.count({ where: { email: { in: ["x@example.com", "y@example.com", "z@example.com"] } } }),
+    ).toBe(0);
   });
 
   test("when user:create makes an operator, then it has no password and a 24-hour password-reset token is printed once", async () => {
@@ -79,7 +101,11 @@ describe("ops commands for panel accounts", () => {
 
     expect(out.exitCode).toBe(0);
     const printed = JSON.parse(out.stdout);
-    expect(printed).toMatchObject({ email: "ops@example.com", role: "ops", token: expect.stringMatching(/^[\w-]{43}$/) });
+    expect(printed).toMatchObject({
+      email: "ops@example.com",
+      role: "ops",
+      token: expect.stringMatching(/^[\w-]{43}$/),
+    });
     expect(printed.link).toBe(`http://api.test/reset-password?token=${printed.token}`);
     const user = await db.user.findUniqueOrThrow({ where: { id: printed.user_id } });
     expect(user).toMatchObject({ role: "ops", seller_id: null, password_hash: null });

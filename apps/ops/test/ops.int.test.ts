@@ -19,11 +19,22 @@ describe("ops command line", () => {
   });
 
   test("when seller:create gets a valid CNPJ, then the seller and its store exist and --json prints their ids", async () => {
-    const out = await ops("seller:create", "--name", "Padaria Pão Quente LTDA", "--document", "11.222.333/0001-81", "--json");
+    const out = await ops(
+      "seller:create",
+      "--name",
+      "Padaria Pão Quente LTDA",
+      "--document",
+      "11.222.333/0001-81",
+      "--json",
+    );
 
     expect(out.exitCode).toBe(0);
     const created = JSON.parse(out.stdout);
-    expect(created).toEqual({ seller_id: expect.stringMatching(/^sel_/), store_id: expect.stringMatching(/^sto_/), kyc_status: "pending" });
+    expect(created).toEqual({
+      seller_id: expect.stringMatching(/^sel_/),
+      store_id: expect.stringMatching(/^sto_/),
+      kyc_status: "pending",
+    });
     const seller = await db.seller.findUniqueOrThrow({ where: { id: created.seller_id }, include: { stores: true } });
     expect(seller.document).not.toContain("11222333");
     expect(readSellerDocument(TEST_ENCRYPTION_KEY, seller)).toEqual({ kind: "cnpj", digits: "11222333000181" });
@@ -59,7 +70,9 @@ describe("ops command line", () => {
   });
 
   test("when api-key:create runs for a test key, then the key is printed once and only its SHA-256 is stored", async () => {
-    const seller = JSON.parse((await ops("seller:create", "--name", "K", "--document", "39053344705", "--json")).stdout);
+    const seller = JSON.parse(
+      (await ops("seller:create", "--name", "K", "--document", "39053344705", "--json")).stdout,
+    );
 
     const out = await ops("api-key:create", "--seller", seller.seller_id, "--mode", "test", "--json");
 
@@ -73,7 +86,9 @@ describe("ops command line", () => {
   });
 
   test("when a live key is asked for before KYC approval, then it is refused; after seller:kyc approved it is issued", async () => {
-    const seller = JSON.parse((await ops("seller:create", "--name", "L", "--document", "71428793860", "--json")).stdout);
+    const seller = JSON.parse(
+      (await ops("seller:create", "--name", "L", "--document", "71428793860", "--json")).stdout,
+    );
 
     const refused = await ops("api-key:create", "--seller", seller.seller_id, "--mode", "live");
     expect(refused.exitCode).toBe(2);
@@ -86,9 +101,9 @@ describe("ops command line", () => {
 
   test("when the mode or seller is wrong, then exit 2", async () => {
     expect((await ops("api-key:create", "--seller", "sel_nope", "--mode", "test")).stderr).toMatch(/No such seller/);
-    expect((await ops("api-key:create", "--seller", "sel_01J00000000000000000000000", "--mode", "prod")).stderr).toMatch(
-      /--mode must be test or live/,
-    );
+    expect(
+      (await ops("api-key:create", "--seller", "sel_01J00000000000000000000000", "--mode", "prod")).stderr,
+    ).toMatch(/--mode must be test or live/);
     expect((await ops("seller:kyc", "sel_01J00000000000000000000000", "maybe")).exitCode).toBe(2);
   });
 

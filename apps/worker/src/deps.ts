@@ -45,11 +45,16 @@ export interface WorkerDeps extends DeliveryDeps {
  * @param options.logger - replaces the JSON logger (tests)
  * @param options.observer - watches every recorded attempt (default: the Prometheus counters of `metrics`)
  */
-export function createWorkerDeps(config: Config, options: { logger?: Logger; observer?: DeliveryObserver } = {}): WorkerDeps {
+export function createWorkerDeps(
+  config: Config,
+  options: { logger?: Logger; observer?: DeliveryObserver } = {},
+): WorkerDeps {
   const producerRedis = createRedis(config.redisUrl, "worker");
   const logger = options.logger ?? createLogger({ level: config.logLevel, service: "worker" });
   const db = createDb(config.databaseUrl, { maxConnections: Math.min(50, config.workerConcurrency + 5) });
-  const producer = createProducer(producerRedis, config.queuePrefix, (err) => logger.warn("queue error", { err: err.message }));
+  const producer = createProducer(producerRedis, config.queuePrefix, (err) =>
+    logger.warn("queue error", { err: err.message }),
+  );
   const webhookClient = createWebhookHttpClient();
   const metrics = createWorkerMetrics({
     queues: QUEUE_NAMES,

@@ -19,7 +19,9 @@ async function main(): Promise<void> {
   let running: Awaited<ReturnType<typeof startWorkers>> | undefined;
   const startup = (async () => {
     if (config.metricsPort !== undefined) {
-      metricsServer = await serveMetrics(deps.metrics.registry, config.metricsPort, (err) => deps.logger.error("metrics failed", { err }));
+      metricsServer = await serveMetrics(deps.metrics.registry, config.metricsPort, (err) =>
+        deps.logger.error("metrics failed", { err }),
+      );
       deps.logger.info("worker metrics listening", { metrics_port: metricsServer.port });
     }
     running = await startWorkers(deps);

@@ -97,7 +97,9 @@ async function schedule(deps: WorkerDeps): Promise<void> {
   const reconciler = deps.producer.queue("reconciler");
   const lost = (await reconciler.getJobScheduler("reconciler")) === undefined;
   await Promise.all(
-    SCHEDULES.map(({ queue, every }) => deps.producer.queue(queue).upsertJobScheduler(queue, { every }, { name: queue, data: {} })),
+    SCHEDULES.map(({ queue, every }) =>
+      deps.producer.queue(queue).upsertJobScheduler(queue, { every }, { name: queue, data: {} }),
+    ),
   );
   if (lost) {
     deps.logger.warn("reconciler schedule missing (Redis empty or flushed); reconciling now");

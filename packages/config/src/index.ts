@@ -98,7 +98,10 @@ const booleanString = Joi.boolean().truthy("true", "1").falsy("false", "0");
 
 /** The origins of a `PANEL_ORIGINS` value. */
 function splitOrigins(value: string): string[] {
-  return value.split(",").map((o) => o.trim()).filter(Boolean);
+  return value
+    .split(",")
+    .map((o) => o.trim())
+    .filter(Boolean);
 }
 
 /**
@@ -108,7 +111,10 @@ function splitOrigins(value: string): string[] {
  */
 function isProductionOrigin(origin: string): boolean {
   const url = new URL(origin);
-  const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+  const host = url.hostname
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "")
+    .toLowerCase();
   const local =
     host === "localhost" ||
     host.endsWith(".localhost") ||
@@ -161,7 +167,8 @@ const schema = Joi.object({
     })
     .messages({
       "any.invalid": '"PANEL_ORIGINS" must be a comma-separated list of origins like https://panel.example',
-      "any.unsafe": '"PANEL_ORIGINS" must be https origins other than localhost or loopback when NODE_ENV is production',
+      "any.unsafe":
+        '"PANEL_ORIGINS" must be https origins other than localhost or loopback when NODE_ENV is production',
     })
     .default("http://localhost:3000")
     .when("NODE_ENV", { is: "production", then: Joi.required() }),
@@ -176,7 +183,9 @@ const schema = Joi.object({
     .when("NODE_ENV", { is: "production", then: Joi.valid(false) })
     .messages({ "any.only": '"WEBHOOK_ALLOW_LOCAL_DESTINATIONS" cannot be true when NODE_ENV is production' }),
   WORKER_CONCURRENCY: Joi.number().integer().min(1).max(1000).default(100),
-  SMTP_URL: Joi.string().uri({ scheme: ["smtp", "smtps"] }).optional(),
+  SMTP_URL: Joi.string()
+    .uri({ scheme: ["smtp", "smtps"] })
+    .optional(),
   MAIL_OUTBOX_DIR: Joi.string().default("var/mail"),
   RETRY_SCHEDULE_SECONDS: Joi.string()
     .pattern(/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?){4}\s*$/)
@@ -185,7 +194,10 @@ const schema = Joi.object({
   // `{lm}`: a Redis Cluster hash tag, so every key of a queue lands in one slot as BullMQ's scripts require.
   QUEUE_PREFIX: Joi.string()
     .pattern(/^(?:[a-z0-9_-]{1,40}|\{[a-z0-9_-]{1,38}\})$/)
-    .messages({ "string.pattern.base": '"QUEUE_PREFIX" must be 1-40 of a-z 0-9 _ -, or such a name in braces (`{lm}`) for Redis Cluster' })
+    .messages({
+      "string.pattern.base":
+        '"QUEUE_PREFIX" must be 1-40 of a-z 0-9 _ -, or such a name in braces (`{lm}`) for Redis Cluster',
+    })
     .default("lm"),
   BCRYPT_COST: Joi.number()
     .integer()
@@ -199,7 +211,8 @@ const schema = Joi.object({
       Joi.string().pattern(/^[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*$|^(loopback|linklocal|uniquelocal)$/),
     )
     .messages({
-      "string.pattern.base": '"TRUST_PROXY" must be false, a number of hops, or comma-separated proxy addresses/subnets',
+      "string.pattern.base":
+        '"TRUST_PROXY" must be false, a number of hops, or comma-separated proxy addresses/subnets',
     })
     .default("false"),
   MAIL_FROM: Joi.string().min(3).default("LM Pix <no-reply@localhost>"),

@@ -30,7 +30,12 @@ describe("loadConfig", () => {
   });
 
   test("when several variables are bad, then one error lists every one of them by name", () => {
-    const problems = problemsOf({ DATABASE_URL: "nonsense", PORT: "http", WORKER_CONCURRENCY: "0", COOKIE_SECURE: "maybe" });
+    const problems = problemsOf({
+      DATABASE_URL: "nonsense",
+      PORT: "http",
+      WORKER_CONCURRENCY: "0",
+      COOKIE_SECURE: "maybe",
+    });
 
     expect(problems).toHaveLength(4);
     expect(problems.join("\n")).toMatch(/DATABASE_URL/);
@@ -71,7 +76,9 @@ describe("loadConfig", () => {
   };
 
   test("when production turns COOKIE_SECURE off, then start-up is refused", () => {
-    expect(problemsOf({ ...production, COOKIE_SECURE: "false" })).toEqual([expect.stringMatching(/COOKIE_SECURE" cannot be false/)]);
+    expect(problemsOf({ ...production, COOKIE_SECURE: "false" })).toEqual([
+      expect.stringMatching(/COOKIE_SECURE" cannot be false/),
+    ]);
   });
 
   test.each([
@@ -98,17 +105,25 @@ describe("loadConfig", () => {
 
   test("when PUBLIC_BASE_URL's host cannot carry BR Codes in production (no dot, localhost, unset), then start-up is refused", () => {
     for (const url of ["http://localhost:3000", "https://api", "https://pix.localhost"]) {
-      expect(problemsOf({ ...production, PUBLIC_BASE_URL: url })).toEqual([expect.stringMatching(/PUBLIC_BASE_URL" host must be a public DNS name/)]);
+      expect(problemsOf({ ...production, PUBLIC_BASE_URL: url })).toEqual([
+        expect.stringMatching(/PUBLIC_BASE_URL" host must be a public DNS name/),
+      ]);
     }
-    expect(problemsOf({ ...production, PUBLIC_BASE_URL: undefined })).toEqual([expect.stringMatching(/PUBLIC_BASE_URL" is required/)]);
-    expect(loadConfig({ ...production, PUBLIC_BASE_URL: "https://pix.example.com.br" }).publicBaseUrl).toBe("https://pix.example.com.br");
+    expect(problemsOf({ ...production, PUBLIC_BASE_URL: undefined })).toEqual([
+      expect.stringMatching(/PUBLIC_BASE_URL" is required/),
+    ]);
+    expect(loadConfig({ ...production, PUBLIC_BASE_URL: "https://pix.example.com.br" }).publicBaseUrl).toBe(
+      "https://pix.example.com.br",
+    );
   });
 
   test("when PUBLIC_BASE_URL's host could never fit a BR Code, then start-up is refused in every environment", () => {
     expect(problemsOf({ PUBLIC_BASE_URL: `https://${"a".repeat(30)}.example.com` })).toEqual([
       expect.stringMatching(/PUBLIC_BASE_URL" host is too long/),
     ]);
-    expect(problemsOf({ PUBLIC_BASE_URL: "http://[::1]:3000" })).toEqual([expect.stringMatching(/PUBLIC_BASE_URL" host must be a DNS name/)]);
+    expect(problemsOf({ PUBLIC_BASE_URL: "http://[::1]:3000" })).toEqual([
+      expect.stringMatching(/PUBLIC_BASE_URL" host must be a DNS name/),
+    ]);
     expect(loadConfig({ PUBLIC_BASE_URL: "http://localhost:3000" }).publicBaseUrl).toBe("http://localhost:3000");
   });
 

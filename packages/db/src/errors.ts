@@ -93,14 +93,16 @@ export function isTransientConnectionError(err: unknown): boolean {
       meta?: unknown;
       originalError?: unknown;
     };
-    if (typeof fields.code === "string" && (TRANSIENT_MARKERS.has(fields.code) || TRANSIENT_SQLSTATE.test(fields.code))) return true;
+    if (typeof fields.code === "string" && (TRANSIENT_MARKERS.has(fields.code) || TRANSIENT_SQLSTATE.test(fields.code)))
+      return true;
     if (typeof fields.kind === "string" && TRANSIENT_MARKERS.has(fields.kind)) return true;
     // FATAL and PANIC end the session: the server refused or lost the connection (e.g. 55000, a database not
     // accepting connections), whatever the statement was.
     if (fields.kind === "postgres" && (fields.severity === "FATAL" || fields.severity === "PANIC")) return true;
     if (typeof fields.message === "string" && TRANSIENT_MESSAGE.test(fields.message)) return true;
     queue.push(fields.cause, fields.meta, fields.originalError);
-    if (fields.meta && typeof fields.meta === "object") queue.push((fields.meta as { driverAdapterError?: unknown }).driverAdapterError);
+    if (fields.meta && typeof fields.meta === "object")
+      queue.push((fields.meta as { driverAdapterError?: unknown }).driverAdapterError);
   }
   return false;
 }

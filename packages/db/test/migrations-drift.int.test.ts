@@ -37,10 +37,18 @@ describe("migrations", () => {
     const file = path.join(tmpdir(), `${name}.prisma`);
     await fs.writeFile(file, introspected);
     try {
-      const diff = await prismaCli([
-        "migrate", "diff", "--from-schema-datamodel", file,
-        "--to-schema-datamodel", path.join("prisma", "schema.prisma"), "--script",
-      ], env);
+      const diff = await prismaCli(
+        [
+          "migrate",
+          "diff",
+          "--from-schema-datamodel",
+          file,
+          "--to-schema-datamodel",
+          path.join("prisma", "schema.prisma"),
+          "--script",
+        ],
+        env,
+      );
       const statements = diff.stdout.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("--"));
       expect(statements).toEqual([]);
     } finally {

@@ -48,7 +48,10 @@ describe("Pix BR Code and txid", () => {
   });
 
   test("when a QR image is rendered, then a PNG decoder reads exactly the code's modules, 4 pixels each, in a 2-module quiet zone", () => {
-    const code = buildPixBrCode({ location: pixLocation("https://api.example.com", "test", generateTxid()), merchantName: "Loja" });
+    const code = buildPixBrCode({
+      location: pixLocation("https://api.example.com", "test", generateTxid()),
+      merchantName: "Loja",
+    });
 
     const png = PNG.sync.read(Buffer.from(renderQrPngBase64(code), "base64"));
 

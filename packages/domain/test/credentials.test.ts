@@ -56,10 +56,13 @@ describe("session references", () => {
     expect(parseSessionReference(uuid.toUpperCase())).toBe(uuid);
   });
 
-  test.each(["ses_0f8fad5b", "key_0f8fad5bd9cb469fa16570867728950e", "ses_0f8fad5b-d9cb-469f-a165-70867728950e", "", "../etc"])(
-    "when given %p, then null",
-    (reference) => {
-      expect(parseSessionReference(reference)).toBeNull();
-    },
-  );
+  test.each([
+    "ses_0f8fad5b",
+    "key_0f8fad5bd9cb469fa16570867728950e",
+    "ses_0f8fad5b-d9cb-469f-a165-70867728950e",
+    "",
+    "../etc",
+  ])("when given %p, then null", (reference) => {
+    expect(parseSessionReference(reference)).toBeNull();
+  });
 });

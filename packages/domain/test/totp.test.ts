@@ -1,6 +1,13 @@
 import * as OTPAuth from "otpauth";
 import speakeasy from "speakeasy";
-import { generateBackupCodes, generateTotpSecret, hashBackupCode, matchTotpStep, normalizeBackupCode, totpUri } from "../src";
+import {
+  generateBackupCodes,
+  generateTotpSecret,
+  hashBackupCode,
+  matchTotpStep,
+  normalizeBackupCode,
+  totpUri,
+} from "../src";
 
 /** RFC 6238 appendix B: the SHA-1 seed "12345678901234567890". */
 const RFC_SECRET = Buffer.from("12345678901234567890", "ascii").toString("hex");
@@ -21,7 +28,12 @@ describe("TOTP (RFC 6238, SHA-1, 6 digits, 30 s)", () => {
   });
 
   test("when otpauth (an independent implementation) generates the RFC vectors, then they agree", () => {
-    const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromHex(RFC_SECRET), digits: 8, algorithm: "SHA1", period: 30 });
+    const totp = new OTPAuth.TOTP({
+      secret: OTPAuth.Secret.fromHex(RFC_SECRET),
+      digits: 8,
+      algorithm: "SHA1",
+      period: 30,
+    });
     for (const [seconds, eight] of RFC_VECTORS) expect(totp.generate({ timestamp: seconds * 1000 })).toBe(eight);
   });
 

@@ -4,14 +4,26 @@ describe("redact", () => {
   test("when nested objects carry credentials, then their values are replaced whatever the key's case or separator", () => {
     const out = redact({
       headers: { Authorization: "Bearer x", cookie: "lm.session=abc", "X-Acquirer-Signature": "t=1,v1=ff" },
-      body: { password: "hunter2hunter2", newPassword: "p", invite_token: "t", totpURI: "otpauth://", backupCodes: ["a"] },
+      body: {
+        password: "hunter2hunter2",
+        newPassword: "p",
+        invite_token: "t",
+        totpURI: "otpauth://",
+        backupCodes: ["a"],
+      },
       customer: { document: "11144477735", name: "Maria" },
       status: 200,
     });
 
     expect(out).toEqual({
       headers: { Authorization: REDACTED, cookie: REDACTED, "X-Acquirer-Signature": REDACTED },
-      body: { password: REDACTED, newPassword: REDACTED, invite_token: REDACTED, totpURI: REDACTED, backupCodes: REDACTED },
+      body: {
+        password: REDACTED,
+        newPassword: REDACTED,
+        invite_token: REDACTED,
+        totpURI: REDACTED,
+        backupCodes: REDACTED,
+      },
       customer: { document: REDACTED, name: "Maria" },
       status: 200,
     });

@@ -11,7 +11,12 @@ function escapeHtml(value: string): string {
 }
 
 /** Builds both bodies of a mail from paragraphs and an optional call-to-action link. */
-export function compose(to: string, subject: string, paragraphs: string[], action?: { label: string; url: string }): MailMessage {
+export function compose(
+  to: string,
+  subject: string,
+  paragraphs: string[],
+  action?: { label: string; url: string },
+): MailMessage {
   const text = [...paragraphs, ...(action ? [`${action.label}: ${action.url}`] : [])].join("\n\n");
   const html = [
     ...paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
@@ -19,4 +24,3 @@ export function compose(to: string, subject: string, paragraphs: string[], actio
   ].join("\n");
   return { to, subject, text: `${text}\n`, html };
 }
-

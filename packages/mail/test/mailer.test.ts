@@ -15,7 +15,9 @@ describe("mailer without SMTP", () => {
   test("when a mail is sent, then one JSON file holds sender, recipient, subject, text and HTML", async () => {
     const mailer = createMailer({ smtpUrl: undefined, mailOutboxDir: dir, mailFrom: "LM Pix <no-reply@lm.test>" });
 
-    await mailer.send(verifyEmailMail("ana@example.com", "Ana", "http://api.test/v1/me/auth/verify-email?token=abc&x=1"));
+    await mailer.send(
+      verifyEmailMail("ana@example.com", "Ana", "http://api.test/v1/me/auth/verify-email?token=abc&x=1"),
+    );
     mailer.close();
 
     const files = await readdir(dir);

@@ -33,7 +33,8 @@ export async function serveMetrics(
       return void res.writeHead(405, { allow: "GET, HEAD", "content-type": "text/plain" }).end("method not allowed\n");
     }
     registry.metrics().then(
-      (body) => res.writeHead(200, { "content-type": registry.contentType }).end(req.method === "HEAD" ? undefined : body),
+      (body) =>
+        res.writeHead(200, { "content-type": registry.contentType }).end(req.method === "HEAD" ? undefined : body),
       (err: unknown) => {
         onError(err);
         res.writeHead(500, { "content-type": "text/plain" }).end("metrics collection failed\n");

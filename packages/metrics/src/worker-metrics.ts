@@ -77,7 +77,9 @@ export function createWorkerMetrics<Q extends string>(queueDepth: QueueDepthSour
       async collect() {
         this.reset();
         try {
-          const counts = await Promise.all(queueDepth.queues.map((q) => queueDepth.jobCounts(q, [...QUEUE_DEPTH_STATES])));
+          const counts = await Promise.all(
+            queueDepth.queues.map((q) => queueDepth.jobCounts(q, [...QUEUE_DEPTH_STATES])),
+          );
           queueDepth.queues.forEach((queue, i) => {
             for (const state of QUEUE_DEPTH_STATES) this.set({ queue, state }, counts[i]?.[state] ?? 0);
           });
@@ -154,7 +156,11 @@ export function recordDeliveryAttempt(
  * @param driftCentavos - sum over accounts of |stored balance − sum of balance transactions|, integer centavos ≥ 0
  * @throws RangeError for a negative or fractional amount (money is integer centavos)
  */
-export function setLedgerDrift(metrics: Pick<WorkerMetrics, "ledgerDrift">, mode: "live" | "test", driftCentavos: number): void {
+export function setLedgerDrift(
+  metrics: Pick<WorkerMetrics, "ledgerDrift">,
+  mode: "live" | "test",
+  driftCentavos: number,
+): void {
   if (!Number.isSafeInteger(driftCentavos) || driftCentavos < 0) {
     throw new RangeError(`ledger drift must be a non-negative integer of centavos, got ${driftCentavos}`);
   }

@@ -36,7 +36,11 @@ export interface Producer {
    * Adds a job. Give `jobId` (the row id) to make a repeat a no-op while the job exists.
    * @param options.delayMs - run no earlier than this many ms from now
    */
-  enqueue<N extends QueueName>(name: N, data: JobPayloads[N], options?: { jobId?: string; delayMs?: number }): Promise<void>;
+  enqueue<N extends QueueName>(
+    name: N,
+    data: JobPayloads[N],
+    options?: { jobId?: string; delayMs?: number },
+  ): Promise<void>;
   /** Enqueues many jobs of one queue in one round trip. */
   enqueueBulk<N extends QueueName>(
     name: N,
@@ -60,7 +64,12 @@ export interface Producer {
 export function createProducer(connection: Redis, prefix: string, onError: (err: Error) => void): Producer {
   const queues = new Map<QueueName, Queue>(
     QUEUE_NAMES.map((name) => {
-      const queue = new Queue(name, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS, streams: { events: { maxLen: EVENTS_STREAM_LENGTH } } });
+      const queue = new Queue(name, {
+        connection,
+        prefix,
+        defaultJobOptions: DEFAULT_JOB_OPTIONS,
+        streams: { events: { maxLen: EVENTS_STREAM_LENGTH } },
+      });
       queue.on("error", onError);
       return [name, queue];
     }),

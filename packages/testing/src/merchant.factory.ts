@@ -22,9 +22,15 @@ export interface TestMerchant {
  * @param options.name - legal name and store name (default `Loja de Teste`)
  * @param options.encryptionKey - key the seller's document is encrypted under (default: the test configuration's)
  */
-export async function createTestMerchant(db: Db, options: { name?: string; encryptionKey?: Buffer } = {}): Promise<TestMerchant> {
+export async function createTestMerchant(
+  db: Db,
+  options: { name?: string; encryptionKey?: Buffer } = {},
+): Promise<TestMerchant> {
   const config = { encryptionKey: options.encryptionKey ?? TEST_ENCRYPTION_KEY };
-  const { seller, store } = await createSeller(db, config, { name: options.name ?? "Loja de Teste", document: generateCpf() });
+  const { seller, store } = await createSeller(db, config, {
+    name: options.name ?? "Loja de Teste",
+    document: generateCpf(),
+  });
   await setSellerKyc(db, seller.id, "approved");
   const now = new Date();
   const test = await createApiKey(db, { storeId: store.id, name: "test", mode: "test", now });

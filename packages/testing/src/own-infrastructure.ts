@@ -44,7 +44,12 @@ async function pgTool(tool: string, args: string[]): Promise<void> {
 /** `initdb` into a temporary folder and start the server on a free port, tuned for speed (no fsync). */
 export async function startPostgres(): Promise<OwnPostgres> {
   const dir = mkdtempSync(path.join(tmpdir(), "lm-chaos-pg-"));
-  if (AS_ROOT) chownSync(dir, Number((await run("id", ["-u", "postgres"])).stdout.trim()), Number((await run("id", ["-g", "postgres"])).stdout.trim()));
+  if (AS_ROOT)
+    chownSync(
+      dir,
+      Number((await run("id", ["-u", "postgres"])).stdout.trim()),
+      Number((await run("id", ["-g", "postgres"])).stdout.trim()),
+    );
   const data = path.join(dir, "data");
   const port = await freePort();
   await pgTool("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8"]);
@@ -75,9 +80,13 @@ export interface OwnRedis {
 /** `redis-server` on a free port, without persistence. */
 export async function startRedis(): Promise<OwnRedis> {
   const port = await freePort();
-  const child: ChildProcess = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child: ChildProcess = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     let output = "";
     child.stdout?.on("data", (chunk: Buffer) => {

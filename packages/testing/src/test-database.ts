@@ -32,6 +32,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   return {
     name,
     url: databaseUrl(name),
-    drop: () => withAdminClient(async (client) => void (await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`))),
+    drop: () =>
+      withAdminClient(async (client) => void (await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`))),
   };
 }

@@ -35,7 +35,9 @@ export function chainRows(db: Db, chainId: string): Promise<WebhookDelivery[]> {
 
 /** Whether a row ends its chain: succeeded, dead, or failed with nothing scheduled after it. */
 function endsChain(row: WebhookDelivery): boolean {
-  return row.status === "succeeded" || row.status === "dead" || (row.status === "failed" && row.next_attempt_at === null);
+  return (
+    row.status === "succeeded" || row.status === "dead" || (row.status === "failed" && row.next_attempt_at === null)
+  );
 }
 
 /** Waits until the chain of `chainId` has ended and returns its rows. */

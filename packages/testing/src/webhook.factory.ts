@@ -5,7 +5,14 @@
  */
 import { randomBytes, randomInt } from "node:crypto";
 import type { Db, Event, Prisma, Store, Transaction, WebhookDelivery, WebhookEndpoint } from "@lm/db";
-import { documentLookupHash, encryptDocument, encryptSecret, generateWebhookSecret, maskTaxDocument, newId } from "@lm/domain";
+import {
+  documentLookupHash,
+  encryptDocument,
+  encryptSecret,
+  generateWebhookSecret,
+  maskTaxDocument,
+  newId,
+} from "@lm/domain";
 
 /** A seller and its store; `postbackSecret` is null when the store has none configured. */
 export async function createStoreRow(
@@ -31,7 +38,8 @@ export async function createStoreRow(
       id: storeId,
       seller_id: sellerId,
       name: "Loja Teste",
-      postback_secret_ciphertext: postbackSecret === null ? null : encryptSecret(encryptionKey, postbackSecret, storeId),
+      postback_secret_ciphertext:
+        postbackSecret === null ? null : encryptSecret(encryptionKey, postbackSecret, storeId),
       postback_secret_prefix: postbackSecret === null ? null : postbackSecret.slice(6, 12),
     },
   });
@@ -137,7 +145,12 @@ export async function createDeliveryRow(
   } else {
     const { transaction } = input.destination;
     if (transaction.postback_url === null) throw new Error("a postback delivery needs a charge with a postback_url");
-    destination = { destination_type: "postback", endpoint_id: null, transaction_id: transaction.id, url: transaction.postback_url };
+    destination = {
+      destination_type: "postback",
+      endpoint_id: null,
+      transaction_id: transaction.id,
+      url: transaction.postback_url,
+    };
   }
   return db.webhookDelivery.create({
     data: {

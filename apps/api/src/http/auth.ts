@@ -100,7 +100,8 @@ export function requireSession(deps: Pick<AppDeps, "db" | "config" | "now">) {
  */
 export function requireRole(role: User["role"]) {
   return (_req: Request, res: Response, next: NextFunction): void => {
-    if (panelAuth(res).user.role !== role) throw new ApiError("permission_denied", `This action needs the ${role} role.`);
+    if (panelAuth(res).user.role !== role)
+      throw new ApiError("permission_denied", `This action needs the ${role} role.`);
     next();
   };
 }

@@ -73,7 +73,11 @@ export function setSignInCookies(
 }
 
 /** Sets `lm.two_factor` for a sign-in waiting for its second factor (Max-Age: the challenge's 10 minutes). */
-export function setChallengeCookie(res: Response, config: Pick<Config, "cookieSecure">, challenge: IssuedChallenge): void {
+export function setChallengeCookie(
+  res: Response,
+  config: Pick<Config, "cookieSecure">,
+  challenge: IssuedChallenge,
+): void {
   const now = new Date(challenge.expiresAt.getTime() - CHALLENGE_TTL_MS);
   setPanelCookie(res, config, { name: TWO_FACTOR_COOKIE, value: challenge.token, expiresAt: challenge.expiresAt, now });
 }

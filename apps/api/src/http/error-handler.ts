@@ -25,7 +25,10 @@ function fromBodyParser(err: unknown): ApiError | undefined {
   // does not inflate, a length that does not match, an aborted upload.
   const fault = err as { status?: unknown; expose?: unknown } | null;
   if (fault?.status === 400 && fault.expose === true) {
-    return new ApiError("validation_failed", "The request body could not be read (check its Content-Encoding and length).");
+    return new ApiError(
+      "validation_failed",
+      "The request body could not be read (check its Content-Encoding and length).",
+    );
   }
   return undefined;
 }

@@ -49,8 +49,12 @@ export function pageArgs(query: ListQuery, kind: IdKind): PageArgs {
   if (after !== undefined && before !== undefined) {
     throw validationFailed("Give starting_after or ending_before, not both.", "ending_before");
   }
-  for (const [param, cursor] of [["starting_after", after], ["ending_before", before]] as const) {
-    if (cursor !== undefined && !isId(kind, cursor)) throw validationFailed(`${param} must be an id of this list.`, param);
+  for (const [param, cursor] of [
+    ["starting_after", after],
+    ["ending_before", before],
+  ] as const) {
+    if (cursor !== undefined && !isId(kind, cursor))
+      throw validationFailed(`${param} must be an id of this list.`, param);
   }
   if (before !== undefined) return { id: { gt: before }, orderBy: { id: "asc" }, take: query.limit + 1 };
   return { ...(after === undefined ? {} : { id: { lt: after } }), orderBy: { id: "desc" }, take: query.limit + 1 };

@@ -94,7 +94,12 @@ export function createRateLimiter(
   points: number,
   durationSeconds: number,
 ): RateLimiterRedis {
-  return new RateLimiterRedis({ storeClient: redis, keyPrefix: `${queuePrefix}:rl:${name}`, points, duration: durationSeconds });
+  return new RateLimiterRedis({
+    storeClient: redis,
+    keyPrefix: `${queuePrefix}:rl:${name}`,
+    points,
+    duration: durationSeconds,
+  });
 }
 
 /** The key of an address: SHA-256 of its normalised form, so Redis holds no email addresses. */
@@ -114,7 +119,10 @@ export function rateLimited(msBeforeNext: number): ApiError {
  * Counts one attempt on each `[limiter, key]` pair; refuses when any is over its limit.
  * @throws ApiError `rate_limited` with the longest `Retry-After` of the refusals; a Redis failure is rethrown (500)
  */
-export async function consumeOrReject(limits: PanelRateLimits, ...buckets: [RateLimiterRedis, string][]): Promise<void> {
+export async function consumeOrReject(
+  limits: PanelRateLimits,
+  ...buckets: [RateLimiterRedis, string][]
+): Promise<void> {
   await whenSettled(limits.redis);
   const outcomes = await Promise.allSettled(buckets.map(([limiter, key]) => limiter.consume(key)));
   let wait = 0;
@@ -192,7 +200,8 @@ export async function limitSecondFactor<T>(
   } catch (err) {
     if (err instanceof ApiError && err.code === "invalid_mfa_code") {
       const run = await limits.secondFactorFailures.penalty(userId, 1);
-      if (run.consumedPoints === SECOND_FACTOR_WARNING_RUN) await warnOfWrongSecondFactors(deps, userId, run.consumedPoints);
+      if (run.consumedPoints === SECOND_FACTOR_WARNING_RUN)
+        await warnOfWrongSecondFactors(deps, userId, run.consumedPoints);
     }
     throw err;
   }

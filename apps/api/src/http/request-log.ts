@@ -27,7 +27,8 @@ export function trackRouteTemplate(req: Request): void {
       const path = (value as { path?: unknown } | undefined)?.path;
       if (typeof path !== "string") return;
       // A router's own `/` is its mount path: `/v1/me/seller`, not `/v1/me/seller/`, as in openapi.json.
-      (req as TrackedRequest)[ROUTE_TEMPLATE] = path === "/" && req.baseUrl !== "" ? req.baseUrl : `${req.baseUrl}${path}`;
+      (req as TrackedRequest)[ROUTE_TEMPLATE] =
+        path === "/" && req.baseUrl !== "" ? req.baseUrl : `${req.baseUrl}${path}`;
     },
   });
 }

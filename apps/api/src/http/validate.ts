@@ -11,7 +11,11 @@ import { validationFailed } from "@lm/domain";
  * @throws ApiError `validation_failed` with the first problem and its field path as `param`
  */
 export function validate<T>(schema: Joi.ObjectSchema<T>, value: unknown): T {
-  const { value: valid, error } = schema.validate(value ?? {}, { abortEarly: true, stripUnknown: true, convert: false });
+  const { value: valid, error } = schema.validate(value ?? {}, {
+    abortEarly: true,
+    stripUnknown: true,
+    convert: false,
+  });
   if (error) {
     const detail = error.details[0];
     const param = detail?.path.join(".");

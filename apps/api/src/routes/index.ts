@@ -33,7 +33,11 @@ import { merchantSellerRouter, panelSellerRouter } from "./seller/seller.router"
 import { merchantBalanceRouter, panelBalanceRouter } from "./balance/balance.router";
 import { refundsRouter, transactionRefundsRouter } from "./refunds/refunds.router";
 import { payoutKeysRouter } from "./payout-keys/payout-keys.router";
-import { merchantWithdrawalsRouter, opsWithdrawalsRouter, panelWithdrawalsRouter } from "./withdrawals/withdrawals.router";
+import {
+  merchantWithdrawalsRouter,
+  opsWithdrawalsRouter,
+  panelWithdrawalsRouter,
+} from "./withdrawals/withdrawals.router";
 
 /**
  * Mounts the routers that read their own raw body (inbound notifications are stored whatever their body, DESIGN §5):
@@ -83,7 +87,12 @@ export function mountRoutes(app: Express, deps: AppDeps): void {
   app.use("/v1/me/terms", session, termsRouter(deps));
   app.use("/v1/me/notifications", session, notificationsRouter(deps));
   app.use("/v1/me/event-types", session, eventTypesRouter());
-  app.use("/v1/me/webhook-endpoints", session, webhookEndpointsRouter(deps), endpointDeliveriesRouter(deps, panelLimits));
+  app.use(
+    "/v1/me/webhook-endpoints",
+    session,
+    webhookEndpointsRouter(deps),
+    endpointDeliveriesRouter(deps, panelLimits),
+  );
   app.use("/v1/me/webhook-deliveries", session, webhookDeliveriesRouter(deps, panelLimits));
   app.use("/v1/me/seller", session, panelSellerRouter(deps));
   app.use("/v1/me/balance", session, panelBalanceRouter(deps));

@@ -79,7 +79,9 @@ describe("POST /v1/acquirers/{slug}/notifications and inbox processing", () => {
         payer: { name: "João Pagador", document_masked: "***.533.447-**" },
       },
     });
-    const paidEvent = await ctx.db.event.findFirst({ where: { type: "transaction.paid", data: { path: ["id"], equals: txn.id } } });
+    const paidEvent = await ctx.db.event.findFirst({
+      where: { type: "transaction.paid", data: { path: ["id"], equals: txn.id } },
+    });
     expect(paidEvent?.data).toEqual(read);
     expect(await ctx.db.inboxItem.findUnique({ where: { id: item!.id } })).toMatchObject({
       processed_at: expect.any(Date),
@@ -109,20 +111,23 @@ describe("POST /v1/acquirers/{slug}/notifications and inbox processing", () => {
     ["signed with another secret", { secret: "whsec_not-the-sandbox-secret" }, "no_matching_signature"],
     ["signed ten minutes ago", { t: Math.floor(Date.now() / 1000) - 600 }, "timestamp_outside_tolerance"],
     ["without a well-formed header", { header: "v1=abc" }, "malformed_header"],
-  ])("when a notification is %s, then it is stored as invalid and never processed", async (_situation, options, reason) => {
-    const txn = await charge();
-    const payment = paymentOf(txn);
+  ])(
+    "when a notification is %s, then it is stored as invalid and never processed",
+    async (_situation, options, reason) => {
+      const txn = await charge();
+      const payment = paymentOf(txn);
 
-    const res = await post(pixBody(payment), options);
+      const res = await post(pixBody(payment), options);
 
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ received: true });
-    const [item] = await itemsFor(payment.endToEndId);
-    expect(item).toMatchObject({ signature_valid: false, error: `invalid_signature: ${reason}` });
-    expect(await queuedIds()).not.toContain(item!.id);
-    expect(await processInboxItem(ctx.deps, item!.id)).toBe("skipped");
-    expect((await merchant.client.get(`/v1/transactions/${txn.id}`)).body.status).toBe("pending");
-  });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ received: true });
+      const [item] = await itemsFor(payment.endToEndId);
+      expect(item).toMatchObject({ signature_valid: false, error: `invalid_signature: ${reason}` });
+      expect(await queuedIds()).not.toContain(item!.id);
+      expect(await processInboxItem(ctx.deps, item!.id)).toBe("skipped");
+      expect((await merchant.client.get(`/v1/transactions/${txn.id}`)).body.status).toBe("pending");
+    },
+  );
 
   test("when the body was changed after signing, then the signature is invalid", async () => {
     const txn = await charge();
@@ -187,7 +192,10 @@ describe("POST /v1/acquirers/{slug}/notifications and inbox processing", () => {
     expect(await processInboxItem(ctx.deps, item!.id)).toBe("not_pending");
 
     expect((await ctx.db.inboxItem.findUniqueOrThrow({ where: { id: item!.id } })).error).toBe("not_pending: canceled");
-    expect((await merchant.client.get(`/v1/transactions/${txn.id}`)).body).toMatchObject({ status: "canceled", payment: null });
+    expect((await merchant.client.get(`/v1/transactions/${txn.id}`)).body).toMatchObject({
+      status: "canceled",
+      payment: null,
+    });
   });
 
   test("when the payment happened after expires_at, then not_pending: expired", async () => {
@@ -213,7 +221,9 @@ describe("POST /v1/acquirers/{slug}/notifications and inbox processing", () => {
 
     expect(await processInboxItem(ctx.deps, sandboxItem!.id)).toBe("mode_mismatch");
     expect(await processInboxItem(ctx.deps, realItem!.id)).toBe("paid");
-    expect((await merchantClient(ctx.app, merchant.liveKey).get(`/v1/transactions/${live.id}`)).body.status).toBe("paid");
+    expect((await merchantClient(ctx.app, merchant.liveKey).get(`/v1/transactions/${live.id}`)).body.status).toBe(
+      "paid",
+    );
   });
 
   test("when the body is not JSON, then it is still stored, as malformed, and 200 received", async () => {

@@ -76,7 +76,8 @@ if (!hasChromium) console.warn(title);
     const offOrigin = requested.filter((url) => !url.startsWith(`${origin}/`) && !url.startsWith("blob:"));
     expect(offOrigin.filter((url) => url !== REDOC_LOGO_URL)).toEqual([]);
     expect(requested).toEqual(expect.arrayContaining([`${origin}/openapi.json`, `${origin}/docs/redoc.standalone.js`]));
-    const logoRefused = (problem: string) => problem.includes(REDOC_LOGO_URL) && /Content Security Policy/.test(problem);
+    const logoRefused = (problem: string) =>
+      problem.includes(REDOC_LOGO_URL) && /Content Security Policy/.test(problem);
     expect(problems.filter((problem) => !logoRefused(problem))).toEqual([]);
     await page.close();
   });

@@ -17,7 +17,9 @@ describe("the reconciler's sweeps of requests to the acquirer", () => {
     const owner = await moneyOwner(ctx, 0);
     const charge = await paidCharge(ctx, owner.api, 2_000);
     const refund = (await owner.api.post(`/v1/transactions/${charge.id}/refunds`, { amount: 500 }).expect(201)).body;
-    const withdrawal = (await owner.panel.post("/v1/me/withdrawals", { amount: 500, payout_key_id: owner.payoutKeyId }).expect(201)).body;
+    const withdrawal = (
+      await owner.panel.post("/v1/me/withdrawals", { amount: 500, payout_key_id: owner.payoutKeyId }).expect(201)
+    ).body;
     const refunds = ctx.deps.producer.queue("refund-submission");
     const withdrawals = ctx.deps.producer.queue("withdrawal-submission");
     expect(await refunds.getJob(refund.id)).toBeDefined();

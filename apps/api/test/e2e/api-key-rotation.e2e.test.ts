@@ -16,7 +16,11 @@ describe("API key rotation", () => {
   });
 
   const create = (owner: TwoFactorOwner, name: string) =>
-    request(ctx.app).post("/v1/me/api-keys").set("Cookie", owner.cookie).set("Origin", PANEL_ORIGIN).send({ name, mode: "test" });
+    request(ctx.app)
+      .post("/v1/me/api-keys")
+      .set("Cookie", owner.cookie)
+      .set("Origin", PANEL_ORIGIN)
+      .send({ name, mode: "test" });
   const rotate = (owner: TwoFactorOwner, id: string) =>
     request(ctx.app).post(`/v1/me/api-keys/${id}/rotate`).set("Cookie", owner.cookie).set("Origin", PANEL_ORIGIN);
   const list = (owner: TwoFactorOwner) => request(ctx.app).get("/v1/me/api-keys").set("Cookie", owner.cookie);
@@ -32,7 +36,13 @@ describe("API key rotation", () => {
     expect(res.status).toBe(201);
     const { key, old_key_revoke_at: oldKeyRevokeAt, ...view } = res.body;
     expect(key).toMatch(/^sk_test_[0-9A-Za-z]{32}$/);
-    expect(view).toMatchObject({ object: "api_key", name: "checkout", mode: "test", key_prefix: key.slice(0, 12), revoke_at: null });
+    expect(view).toMatchObject({
+      object: "api_key",
+      name: "checkout",
+      mode: "test",
+      key_prefix: key.slice(0, 12),
+      revoke_at: null,
+    });
     expect(Date.parse(oldKeyRevokeAt)).toBeGreaterThanOrEqual(before + DAY_MS);
     expect(Date.parse(oldKeyRevokeAt)).toBeLessThanOrEqual(Date.now() + DAY_MS);
     const listed = (await list(owner)).body.data;
@@ -42,7 +52,12 @@ describe("API key rotation", () => {
     expect(JSON.stringify(listed)).not.toMatch(/"key":/);
     expect(JSON.stringify(logs.lines)).not.toContain(key.slice(8));
     expect(logs.lines).toContainEqual(
-      expect.objectContaining({ message: "security event", event: "api_key.rotated", key_id: old.id, new_key_id: view.id }),
+      expect.objectContaining({
+        message: "security event",
+        event: "api_key.rotated",
+        key_id: old.id,
+        new_key_id: view.id,
+      }),
     );
   });
 

@@ -33,7 +33,13 @@ describe("the reconciler's ledger drift check", () => {
     expect(await drift(metrics, "test")).toBe(7);
     expect(await drift(metrics, "live")).toBe(0);
     expect(logs.lines.filter((l) => l.message === "balance drift")).toEqual([
-      expect.objectContaining({ level: "error", seller_id: merchant.sellerId, mode: "test", available: 1507, entries_sum: 1500 }),
+      expect.objectContaining({
+        level: "error",
+        seller_id: merchant.sellerId,
+        mode: "test",
+        available: 1507,
+        entries_sum: 1500,
+      }),
     ]);
     expect(await findBalanceDrift(ctx.db, { since: new Date(Date.now() + 60_000) })).toEqual([]);
     await ctx.db.$executeRaw`UPDATE balances SET available = available - 7 WHERE seller_id = ${merchant.sellerId}`;

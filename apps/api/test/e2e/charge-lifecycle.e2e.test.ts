@@ -28,10 +28,15 @@ describe("charge lifecycle with the worker running", () => {
         payer: { name: "Maria da Silva", document_masked: "***.982.247-**" },
       },
     });
-    const item = await ctx.db.inboxItem.findFirstOrThrow({ where: { transaction_id: txn.id }, include: { acquirer: true } });
+    const item = await ctx.db.inboxItem.findFirstOrThrow({
+      where: { transaction_id: txn.id },
+      include: { acquirer: true },
+    });
     expect(item).toMatchObject({ signature_valid: true, error: null, processed_at: expect.any(Date) });
     expect(item.acquirer.slug).toBe("sandbox");
-    const event = await ctx.db.event.findFirstOrThrow({ where: { type: "transaction.paid", data: { path: ["id"], equals: txn.id } } });
+    const event = await ctx.db.event.findFirstOrThrow({
+      where: { type: "transaction.paid", data: { path: ["id"], equals: txn.id } },
+    });
     expect(event.data).toEqual(paid);
   });
 
@@ -68,7 +73,9 @@ describe("charge lifecycle with the worker running", () => {
       const row = await ctx.db.transaction.findUniqueOrThrow({ where: { id: txn.id } });
       return row.status === "expired";
     });
-    expect(await ctx.db.event.count({ where: { type: "transaction.expired", data: { path: ["id"], equals: txn.id } } })).toBe(1);
+    expect(
+      await ctx.db.event.count({ where: { type: "transaction.expired", data: { path: ["id"], equals: txn.id } } }),
+    ).toBe(1);
     expect(await ctx.deps.producer.queue("charge-expiry").getJob(notDue.id)).toBeUndefined();
     expect((await ctx.db.transaction.findUniqueOrThrow({ where: { id: notDue.id } })).status).toBe("pending");
   });

@@ -1,4 +1,11 @@
-import { createDeliveryRow, createEventRow, useWebhookReceiver, waitForChainEnd, waitUntil, type WebhookReceiver } from "@lm/testing";
+import {
+  createDeliveryRow,
+  createEventRow,
+  useWebhookReceiver,
+  waitForChainEnd,
+  waitUntil,
+  type WebhookReceiver,
+} from "@lm/testing";
 import { useE2eTestContext } from "./support/e2e-harness";
 import { chargeBody } from "../support/merchant-client";
 import { mailsTo, waitForMail } from "../support/panel";
@@ -35,7 +42,9 @@ describe("delivery operations beyond the spec", () => {
       const api = await ownerMerchantClient(ctx, owner, "test");
       const charge = await api.post("/v1/transactions", chargeBody()).expect(201);
       const first = await waitUntil("the charge's delivery row", () =>
-        ctx.db.webhookDelivery.findFirst({ where: { endpoint_id: endpointId, attempt: 1, event: { data: { path: ["id"], equals: charge.body.id } } } }),
+        ctx.db.webhookDelivery.findFirst({
+          where: { endpoint_id: endpointId, attempt: 1, event: { data: { path: ["id"], equals: charge.body.id } } },
+        }),
       );
       await waitForChainEnd(ctx.db, first.chain_id);
     }
@@ -70,10 +79,16 @@ describe("delivery operations beyond the spec", () => {
       const row = await ctx.db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
       const delivered = await eventAged(owner, 3 * DAY_MS);
       const deliveredRow = await createDeliveryRow(ctx.db, { event: delivered, destination: { endpoint: row } });
-      await ctx.db.webhookDelivery.update({ where: { id: deliveredRow.id }, data: { status: "succeeded", attempted_at: new Date() } });
+      await ctx.db.webhookDelivery.update({
+        where: { id: deliveredRow.id },
+        data: { status: "succeeded", attempted_at: new Date() },
+      });
       const died = await eventAged(owner, 2 * DAY_MS);
       const diedRow = await createDeliveryRow(ctx.db, { event: died, destination: { endpoint: row } });
-      await ctx.db.webhookDelivery.update({ where: { id: diedRow.id }, data: { status: "dead", attempt: 6, attempted_at: new Date() } });
+      await ctx.db.webhookDelivery.update({
+        where: { id: diedRow.id },
+        data: { status: "dead", attempt: 6, attempted_at: new Date() },
+      });
       const missed = await eventAged(owner, 1 * DAY_MS);
       await eventAged(owner, 1 * DAY_MS, "transaction.expired");
       await eventAged(owner, 20 * DAY_MS);
@@ -81,7 +96,13 @@ describe("delivery operations beyond the spec", () => {
       const since = new Date(Date.now() - 13 * DAY_MS).toISOString();
       const res = await owner.panel.post(`/v1/me/webhook-endpoints/${endpoint.id}/recover`, { since });
 
-      expect(res.body).toEqual({ object: "webhook_recovery", endpoint_id: endpoint.id, since, until: expect.any(String), events: 2 });
+      expect(res.body).toEqual({
+        object: "webhook_recovery",
+        endpoint_id: endpoint.id,
+        since,
+        until: expect.any(String),
+        events: 2,
+      });
       expect(res.status).toBe(202);
       const requests = await receiver.waitForRequests(2, { path: "/recover" });
       expect(new Set(requests.map((r) => r.headers["x-event-id"]))).toEqual(new Set([died.id, missed.id]));
@@ -114,7 +135,9 @@ describe("delivery operations beyond the spec", () => {
       const owner = await endpointOwner(ctx);
       const endpoint = await createEndpoint(owner, { url: `${receiver.url}/search` });
       const api = await ownerMerchantClient(ctx, owner, "test");
-      const charge = await api.post("/v1/transactions", chargeBody({ postback_url: `${receiver.url}/postback` })).expect(201);
+      const charge = await api
+        .post("/v1/transactions", chargeBody({ postback_url: `${receiver.url}/postback` }))
+        .expect(201);
       const stranger = await endpointOwner(ctx);
       await createEndpoint(stranger, { url: `${receiver.url}/stranger` });
       const strangerApi = await ownerMerchantClient(ctx, stranger, "test");
@@ -127,12 +150,19 @@ describe("delivery operations beyond the spec", () => {
       const ofEvent = await owner.panel.get(`/v1/me/webhook-deliveries?event_id=${eventId}&destination=endpoint`);
       const live = await owner.panel.get("/v1/me/webhook-deliveries?mode=live");
 
-      expect(all.body.data.map((d: { destination: { type: string } }) => d.destination.type).sort()).toEqual(["endpoint", "postback"]);
+      expect(all.body.data.map((d: { destination: { type: string } }) => d.destination.type).sort()).toEqual([
+        "endpoint",
+        "postback",
+      ]);
       expect(postbacks.body.data).toEqual([
-        expect.objectContaining({ destination: { type: "postback", transaction_id: charge.body.id, url: `${receiver.url}/postback` } }),
+        expect.objectContaining({
+          destination: { type: "postback", transaction_id: charge.body.id, url: `${receiver.url}/postback` },
+        }),
       ]);
       expect(ofCharge.body.data).toHaveLength(2);
-      expect(ofEvent.body.data).toEqual([expect.objectContaining({ destination: { type: "endpoint", endpoint_id: endpoint.id } })]);
+      expect(ofEvent.body.data).toEqual([
+        expect.objectContaining({ destination: { type: "endpoint", endpoint_id: endpoint.id } }),
+      ]);
       expect(live.body.data).toEqual([]);
     });
 

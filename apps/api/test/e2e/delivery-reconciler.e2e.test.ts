@@ -1,4 +1,13 @@
-import { createDeliveryRow, createEndpointRow, createEventRow, createStoreRow, deleteQueueKeys, useWebhookReceiver, waitForChainEnd, type WebhookReceiver } from "@lm/testing";
+import {
+  createDeliveryRow,
+  createEndpointRow,
+  createEventRow,
+  createStoreRow,
+  deleteQueueKeys,
+  useWebhookReceiver,
+  waitForChainEnd,
+  type WebhookReceiver,
+} from "@lm/testing";
 import { reconcile } from "../../../worker/src/sweepers/reconciler";
 import { useE2eTestContext } from "./support/e2e-harness";
 

@@ -39,12 +39,15 @@ describe("a paid charge is told to its integrator by signed webhooks", () => {
       events: ["transaction.paid"],
     });
     const txn = (
-      await merchant.client.post("/v1/transactions", chargeBody({ postback_url: `${receiver.url}/postback` })).expect(201)
+      await merchant.client
+        .post("/v1/transactions", chargeBody({ postback_url: `${receiver.url}/postback` }))
+        .expect(201)
     ).body;
 
     await merchant.client.post(`/v1/transactions/${txn.id}/simulate-payment`).expect(202);
 
-    const paidAt = (requests: ReceivedRequest[]) => requests.find((r) => r.headers["x-event-type"] === "transaction.paid");
+    const paidAt = (requests: ReceivedRequest[]) =>
+      requests.find((r) => r.headers["x-event-type"] === "transaction.paid");
     await receiver.waitForRequests(2, { path: "/postback", timeoutMs: 20_000 });
     await receiver.waitForRequests(1, { path: "/endpoint", timeoutMs: 20_000 });
     const postback = paidAt(receiver.requestsTo("/postback"));

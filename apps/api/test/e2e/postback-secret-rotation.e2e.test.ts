@@ -8,7 +8,9 @@ import { signUpSteppedUp } from "../support/two-factor";
 
 /** The receiver's own check of `X-Signature` (SPEC "Receiver obligations"), written here without the project's code. */
 function signedBy(secret: string, received: ReceivedRequest): boolean {
-  const parts = String(received.headers["x-signature"]).split(",").map((part) => part.split("=") as [string, string]);
+  const parts = String(received.headers["x-signature"])
+    .split(",")
+    .map((part) => part.split("=") as [string, string]);
   const t = parts.find(([k]) => k === "t")?.[1];
   const expected = createHmac("sha256", secret).update(`${t}.`).update(received.rawBody).digest();
   return parts.some(([k, v]) => k === "v1" && v.length === 64 && timingSafeEqual(Buffer.from(v, "hex"), expected));
@@ -33,7 +35,9 @@ describe("postback secret rotation and deliveries", () => {
     const key = (await panelPost("/v1/me/api-keys", { name: "shop", mode: "test" }).expect(201)).body.key as string;
     const merchant = merchantClient(ctx.app, key);
     receiver.script("/postback", [{ status: 200 }, { status: 500 }, { status: 200 }]);
-    const charge = (await merchant.post("/v1/transactions", chargeBody({ postback_url: `${receiver.url}/postback` })).expect(201)).body;
+    const charge = (
+      await merchant.post("/v1/transactions", chargeBody({ postback_url: `${receiver.url}/postback` })).expect(201)
+    ).body;
     const [created] = await receiver.waitForRequests(1, { path: "/postback" });
     await merchant.post(`/v1/transactions/${charge.id}/simulate-payment`).expect(202);
     const failedPaid = (await receiver.waitForRequests(2, { path: "/postback" }))[1]!;

@@ -4,10 +4,13 @@
 import { spawn } from "node:child_process";
 import { REPO_ROOT, createTestDatabase, testConfig, type TestDatabase } from "@lm/testing";
 
-
 function startProcess(entry: string, env: Record<string, string>) {
   // As `npm run start:api` does: node loads tsx as a module hook, so signals reach our own handlers directly.
-  const child = spawn(process.execPath, ["--import", "tsx", entry], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", entry], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
   child.stderr.on("data", (chunk) => (output += chunk));
@@ -54,7 +57,11 @@ describe("processes", () => {
 
   test("when the worker starts, then it logs that it is consuming; on SIGTERM it exits 0", async () => {
     const prefix = testConfig(database.url).queuePrefix;
-    const proc = startProcess("apps/worker/src/main.ts", { DATABASE_URL: database.url, QUEUE_PREFIX: prefix, LOG_LEVEL: "info" });
+    const proc = startProcess("apps/worker/src/main.ts", {
+      DATABASE_URL: database.url,
+      QUEUE_PREFIX: prefix,
+      LOG_LEVEL: "info",
+    });
     await proc.waitFor(/worker consuming/);
 
     proc.child.kill("SIGTERM");

@@ -1,6 +1,17 @@
 import type { WebhookEndpoint } from "@lm/db";
 import { checkDestination, generateWebhookSecret, resolveHostname } from "@lm/domain";
-import { checkSignature, createDeliveryRow, createEndpointRow, createEventRow, createStoreRow, createTransactionRow, enqueueDelivery, useWebhookReceiver, waitForChainEnd, type WebhookReceiver } from "@lm/testing";
+import {
+  checkSignature,
+  createDeliveryRow,
+  createEndpointRow,
+  createEventRow,
+  createStoreRow,
+  createTransactionRow,
+  enqueueDelivery,
+  useWebhookReceiver,
+  waitForChainEnd,
+  type WebhookReceiver,
+} from "@lm/testing";
 import { processWebhookDelivery } from "../../../worker/src/processors/webhook-delivery.processor";
 import { useE2eTestContext } from "./support/e2e-harness";
 
@@ -18,7 +29,11 @@ describe("webhook delivery guards", () => {
 
   async function endpointAt(path: string, options: Partial<Parameters<typeof createEndpointRow>[2]> = {}) {
     const { store } = await createStoreRow(ctx.db, ctx.config.encryptionKey);
-    return createEndpointRow(ctx.db, ctx.config.encryptionKey, { storeId: store.id, url: `${receiver.url}${path}`, ...options });
+    return createEndpointRow(ctx.db, ctx.config.encryptionKey, {
+      storeId: store.id,
+      url: `${receiver.url}${path}`,
+      ...options,
+    });
   }
 
   async function deliverTo(endpoint: WebhookEndpoint, mode: "live" | "test" = "test") {
@@ -34,11 +49,14 @@ describe("webhook delivery guards", () => {
     expect(atCreation.ok).toBe(true);
     const { endpoint } = await endpointAt("/unused", { url });
     const connectionsBefore = receiver.connections();
-    ctx.worker.resolveHost = async (hostname) => (hostname === "rebind.example" ? ["127.0.0.1", "10.0.0.9"] : resolveHostname(hostname));
+    ctx.worker.resolveHost = async (hostname) =>
+      hostname === "rebind.example" ? ["127.0.0.1", "10.0.0.9"] : resolveHostname(hostname);
     try {
       const rows = await deliverTo(endpoint);
 
-      expect(rows.map((r) => [r.status, r.error, r.next_attempt_at])).toEqual([["failed", "blocked_destination", null]]);
+      expect(rows.map((r) => [r.status, r.error, r.next_attempt_at])).toEqual([
+        ["failed", "blocked_destination", null],
+      ]);
       expect(receiver.connections()).toBe(connectionsBefore);
       expect(receiver.requestsTo("/rebind")).toHaveLength(0);
     } finally {
@@ -50,14 +68,17 @@ describe("webhook delivery guards", () => {
     ["disabled", { enabled: false }, "test"],
     ["deleted", { deletedAt: new Date() }, "test"],
     ["of the other mode", {}, "live"],
-  ] as const)("when the endpoint is %s, then endpoint_disabled without retry or request", async (_case, options, mode) => {
-    const { endpoint } = await endpointAt("/disabled", options);
+  ] as const)(
+    "when the endpoint is %s, then endpoint_disabled without retry or request",
+    async (_case, options, mode) => {
+      const { endpoint } = await endpointAt("/disabled", options);
 
-    const rows = await deliverTo(endpoint, mode);
+      const rows = await deliverTo(endpoint, mode);
 
-    expect(rows.map((r) => [r.status, r.error, r.next_attempt_at])).toEqual([["failed", "endpoint_disabled", null]]);
-    expect(receiver.requestsTo("/disabled")).toHaveLength(0);
-  });
+      expect(rows.map((r) => [r.status, r.error, r.next_attempt_at])).toEqual([["failed", "endpoint_disabled", null]]);
+      expect(receiver.requestsTo("/disabled")).toHaveLength(0);
+    },
+  );
 
   test("when the store has no postback secret, then the postback ends missing_secret without retry or request", async () => {
     const { store } = await createStoreRow(ctx.db, ctx.config.encryptionKey, { postbackSecret: null });
@@ -123,7 +144,12 @@ describe("webhook delivery guards", () => {
     await deliverTo(endpoint);
 
     const after = await ctx.db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
-    expect(after).toMatchObject({ enabled: true, disabled_reason: null, auto_disabled_at: null, consecutive_dead_chains: 49 });
+    expect(after).toMatchObject({
+      enabled: true,
+      disabled_reason: null,
+      auto_disabled_at: null,
+      consecutive_dead_chains: 49,
+    });
   });
 
   test("when 50 chains died but there was a success within 7 days, then the endpoint stays enabled", async () => {

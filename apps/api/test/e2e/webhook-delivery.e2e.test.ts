@@ -1,4 +1,18 @@
-import { chainRows, checkSignature, closedPort, createDeliveryRow, createEndpointRow, createEventRow, createStoreRow, createTransactionRow, enqueueDelivery, useWebhookReceiver, waitForChainEnd, waitUntil, type WebhookReceiver } from "@lm/testing";
+import {
+  chainRows,
+  checkSignature,
+  closedPort,
+  createDeliveryRow,
+  createEndpointRow,
+  createEventRow,
+  createStoreRow,
+  createTransactionRow,
+  enqueueDelivery,
+  useWebhookReceiver,
+  waitForChainEnd,
+  waitUntil,
+  type WebhookReceiver,
+} from "@lm/testing";
 import { useE2eTestContext } from "./support/e2e-harness";
 
 const RETRY_SECONDS = 0.3;
@@ -86,7 +100,9 @@ describe("webhook delivery", () => {
 
     const [request] = await receiver.waitForRequests(1, { path: "/postback" });
     expect(JSON.parse(request!.rawBody.toString("utf8")).id).toBe(event.id);
-    expect(checkSignature(request!.headers["x-signature"] as string, request!.rawBody, postbackSecret!).matches).toEqual([true]);
+    expect(
+      checkSignature(request!.headers["x-signature"] as string, request!.rawBody, postbackSecret!).matches,
+    ).toEqual([true]);
     const [row] = await waitForChainEnd(ctx.db, delivery.chain_id);
     expect(row).toMatchObject({ status: "succeeded", response_status: 202 });
   });
@@ -134,7 +150,10 @@ describe("webhook delivery", () => {
   });
 
   test("when the receiver redirects, then the attempt fails redirect_not_followed and the Location is never requested", async () => {
-    receiver.script("/redirect", [{ status: 302, headers: { location: `${receiver.url}/redirect-target` } }, { status: 200 }]);
+    receiver.script("/redirect", [
+      { status: 302, headers: { location: `${receiver.url}/redirect-target` } },
+      { status: 200 },
+    ]);
 
     const { delivery } = await deliverToEndpoint("/redirect");
 

@@ -1,4 +1,11 @@
-import { createDeliveryRow, createEventRow, enqueueDelivery, useWebhookReceiver, waitForChainEnd, type WebhookReceiver } from "@lm/testing";
+import {
+  createDeliveryRow,
+  createEventRow,
+  enqueueDelivery,
+  useWebhookReceiver,
+  waitForChainEnd,
+  type WebhookReceiver,
+} from "@lm/testing";
 import { useE2eTestContext } from "./support/e2e-harness";
 import { chargeBody } from "../support/merchant-client";
 import { mailsTo, waitForMail } from "../support/panel";

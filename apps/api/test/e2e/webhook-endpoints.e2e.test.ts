@@ -45,17 +45,32 @@ describe("webhook endpoints managed in the panel, delivered by the worker", () =
     });
     const [request] = await receiver.waitForRequests(1, { path: "/ping" });
     expect(request!.headers).toMatchObject({ "x-event-type": "ping", "x-delivery-id": res.body.id, "x-attempt": "1" });
-    expect(checkSignature(request!.headers["x-signature"] as string, request!.rawBody, endpoint.secret).matches).toEqual([true]);
+    expect(
+      checkSignature(request!.headers["x-signature"] as string, request!.rawBody, endpoint.secret).matches,
+    ).toEqual([true]);
     expect(envelope(request!)).toMatchObject({
       object: "event",
       type: "ping",
       mode: "test",
       data: { object: { id: endpoint.id, object: "webhook_endpoint", status: "enabled" } },
     });
-    await waitUntil("the ping to succeed", async () => (await owner.panel.get(statsPath)).body.last_ping_succeeded === true);
+    await waitUntil(
+      "the ping to succeed",
+      async () => (await owner.panel.get(statsPath)).body.last_ping_succeeded === true,
+    );
     const after = await owner.panel.get(statsPath);
-    expect(before.body).toEqual({ success_rate: null, total_deliveries: 0, last_ping_at: null, last_ping_succeeded: null });
-    expect(after.body).toEqual({ success_rate: 1, total_deliveries: 1, last_ping_at: expect.any(String), last_ping_succeeded: true });
+    expect(before.body).toEqual({
+      success_rate: null,
+      total_deliveries: 0,
+      last_ping_at: null,
+      last_ping_succeeded: null,
+    });
+    expect(after.body).toEqual({
+      success_rate: 1,
+      total_deliveries: 1,
+      last_ping_at: expect.any(String),
+      last_ping_succeeded: true,
+    });
     expect(await deliveredTypes(bystander.id)).toEqual([]);
     expect(receiver.requestsTo("/bystander")).toHaveLength(0);
   });
@@ -63,7 +78,10 @@ describe("webhook endpoints managed in the panel, delivered by the worker", () =
   test("when charges change, then a subscribed endpoint gets the event, an unsubscribed one does not, and a test endpoint never gets a live event", async () => {
     const owner = await endpointOwner(ctx);
     await setSellerKyc(ctx.db, owner.seller.id, "approved");
-    const canceledOnly = await createEndpoint(owner, { url: `${receiver.url}/canceled`, events: ["transaction.canceled"] });
+    const canceledOnly = await createEndpoint(owner, {
+      url: `${receiver.url}/canceled`,
+      events: ["transaction.canceled"],
+    });
     const allTest = await createEndpoint(owner, { url: `${receiver.url}/all-test`, events: ["*"] });
     const allLive = await createEndpoint(owner, { url: `${receiver.url}/all-live`, events: ["*"], mode: "live" });
     const testApi = await ownerMerchantClient(ctx, owner, "test");
@@ -76,14 +94,26 @@ describe("webhook endpoints managed in the panel, delivered by the worker", () =
     const [canceled] = await receiver.waitForRequests(1, { path: "/canceled" });
     const tests = await receiver.waitForRequests(2, { path: "/all-test" });
     const [live] = await receiver.waitForRequests(1, { path: "/all-live" });
-    expect(envelope(canceled!)).toMatchObject({ type: "transaction.canceled", mode: "test", data: { object: { id: testCharge.id } } });
-    expect(checkSignature(canceled!.headers["x-signature"] as string, canceled!.rawBody, canceledOnly.secret).matches).toEqual([true]);
+    expect(envelope(canceled!)).toMatchObject({
+      type: "transaction.canceled",
+      mode: "test",
+      data: { object: { id: testCharge.id } },
+    });
+    expect(
+      checkSignature(canceled!.headers["x-signature"] as string, canceled!.rawBody, canceledOnly.secret).matches,
+    ).toEqual([true]);
     expect(tests.map((r) => [envelope(r).type, envelope(r).data.object.id])).toEqual([
       ["transaction.created", testCharge.id],
       ["transaction.canceled", testCharge.id],
     ]);
-    expect(envelope(live!)).toMatchObject({ type: "transaction.created", mode: "live", data: { object: { id: liveCharge.id } } });
-    expect(checkSignature(live!.headers["x-signature"] as string, live!.rawBody, allLive.secret).matches).toEqual([true]);
+    expect(envelope(live!)).toMatchObject({
+      type: "transaction.created",
+      mode: "live",
+      data: { object: { id: liveCharge.id } },
+    });
+    expect(checkSignature(live!.headers["x-signature"] as string, live!.rawBody, allLive.secret).matches).toEqual([
+      true,
+    ]);
     // The fan-out writes its rows in the event's transaction: these are final, not a snapshot of a race.
     expect(await deliveredTypes(canceledOnly.id)).toEqual(["transaction.canceled"]);
     expect(await deliveredTypes(allTest.id)).toEqual(["transaction.created", "transaction.canceled"]);
@@ -106,7 +136,10 @@ describe("webhook endpoints managed in the panel, delivered by the worker", () =
     await receiver.waitForRequests(2, { path: "/control" });
     const resumed = await receiver.waitForRequests(1, { path: "/paused" });
     expect(resumed.map((r) => envelope(r).data.object.id)).toEqual([later.id]);
-    const pausedRows = await ctx.db.webhookDelivery.findMany({ where: { endpoint_id: paused.id }, include: { event: true } });
+    const pausedRows = await ctx.db.webhookDelivery.findMany({
+      where: { endpoint_id: paused.id },
+      include: { event: true },
+    });
     expect(pausedRows.map((row) => (row.event.data as { id: string }).id)).toEqual([later.id]);
     expect(await deliveredTypes(removed.id)).toEqual([]);
     expect(receiver.requestsTo("/removed")).toHaveLength(0);
@@ -134,7 +167,10 @@ describe("webhook endpoints managed in the panel, delivered by the worker", () =
 
     await owner.panel.post(`/v1/me/webhook-endpoints/${endpoint.id}/ping`).expect(202);
     const [during] = await receiver.waitForRequests(1, { path: "/rotate" });
-    await ctx.db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { previous_secret_expires_at: new Date(Date.now() - 1000) } });
+    await ctx.db.webhookEndpoint.update({
+      where: { id: endpoint.id },
+      data: { previous_secret_expires_at: new Date(Date.now() - 1000) },
+    });
     await owner.panel.post(`/v1/me/webhook-endpoints/${endpoint.id}/ping`).expect(202);
     const [, after] = await receiver.waitForRequests(2, { path: "/rotate" });
 

@@ -4,7 +4,16 @@
  * outcomes, queue depth and ledger drift.
  */
 import { serveMetrics, setLedgerDrift, type MetricsServer } from "@lm/metrics";
-import { createDeliveryRow, createEndpointRow, createEventRow, createStoreRow, useWebhookReceiver, waitForChainEnd, waitUntil, type WebhookReceiver } from "@lm/testing";
+import {
+  createDeliveryRow,
+  createEndpointRow,
+  createEventRow,
+  createStoreRow,
+  useWebhookReceiver,
+  waitForChainEnd,
+  waitUntil,
+  type WebhookReceiver,
+} from "@lm/testing";
 import { reconcile } from "../../../worker/src/sweepers/reconciler";
 import { useE2eTestContext } from "./support/e2e-harness";
 

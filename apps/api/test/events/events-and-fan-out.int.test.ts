@@ -7,9 +7,15 @@ describe("events and fan-out of transaction state changes", () => {
   const merchant = useTestMerchant(ctx);
 
   let hooks = 0;
-  const endpoint = async (storeId: string, mode: "live" | "test", events: string[], extra: { enabled?: boolean; deletedAt?: Date } = {}) => {
+  const endpoint = async (
+    storeId: string,
+    mode: "live" | "test",
+    events: string[],
+    extra: { enabled?: boolean; deletedAt?: Date } = {},
+  ) => {
     const url = `https://hooks.example.com/${++hooks}`;
-    return (await createEndpointRow(ctx.db, ctx.config.encryptionKey, { storeId, mode, events, url, ...extra })).endpoint;
+    return (await createEndpointRow(ctx.db, ctx.config.encryptionKey, { storeId, mode, events, url, ...extra }))
+      .endpoint;
   };
   const eventsOf = (transactionId: string) =>
     ctx.db.event.findMany({ where: { data: { path: ["id"], equals: transactionId } }, orderBy: { id: "asc" } });
@@ -66,19 +72,32 @@ describe("events and fan-out of transaction state changes", () => {
     const postback = "http://127.0.0.1:9/postback";
 
     const charge = (
-      await merchantClient(ctx.app, store.testKey).post("/v1/transactions", chargeBody({ postback_url: postback })).expect(201)
+      await merchantClient(ctx.app, store.testKey)
+        .post("/v1/transactions", chargeBody({ postback_url: postback }))
+        .expect(201)
     ).body;
 
     const [event] = await eventsOf(charge.id);
     const deliveries = await ctx.db.webhookDelivery.findMany({ where: { event_id: event!.id } });
     expect(deliveries).toHaveLength(3);
-    expect(deliveries.map((d) => d.endpoint_id ?? d.destination_type).sort()).toEqual([all.id, created.id, "postback"].sort());
+    expect(deliveries.map((d) => d.endpoint_id ?? d.destination_type).sort()).toEqual(
+      [all.id, created.id, "postback"].sort(),
+    );
     for (const d of deliveries) {
-      expect(d).toMatchObject({ attempt: 1, status: "pending", chain_id: d.id, event_type: "transaction.created", store_id: store.storeId });
+      expect(d).toMatchObject({
+        attempt: 1,
+        status: "pending",
+        chain_id: d.id,
+        event_type: "transaction.created",
+        store_id: store.storeId,
+      });
       expect(d.id).toMatch(/^whd_/);
       expect(d.scheduled_at.toISOString()).toBe(charge.created_at);
     }
-    expect(deliveries.find((d) => d.destination_type === "postback")).toMatchObject({ url: postback, transaction_id: charge.id });
+    expect(deliveries.find((d) => d.destination_type === "postback")).toMatchObject({
+      url: postback,
+      transaction_id: charge.id,
+    });
     expect(deliveries.find((d) => d.endpoint_id === all.id)?.url).toBe(all.url);
     const jobs = await ctx.deps.producer.queue("webhook-delivery").getJobs(["waiting", "delayed", "prioritized"]);
     expect(jobs.map((j) => j.id).sort()).toEqual(expect.arrayContaining(deliveries.map((d) => d.id).sort()));
@@ -88,7 +107,8 @@ describe("events and fan-out of transaction state changes", () => {
   test("when a charge has neither postback_url nor endpoints, then its event has no deliveries", async () => {
     const store = await createTestMerchant(ctx.db, { name: "Loja Sem Webhooks" });
 
-    const charge = (await merchantClient(ctx.app, store.testKey).post("/v1/transactions", chargeBody()).expect(201)).body;
+    const charge = (await merchantClient(ctx.app, store.testKey).post("/v1/transactions", chargeBody()).expect(201))
+      .body;
 
     const [event] = await eventsOf(charge.id);
     expect(await ctx.db.webhookDelivery.count({ where: { event_id: event!.id } })).toBe(0);
@@ -131,7 +151,8 @@ describe("events and fan-out of transaction state changes", () => {
 
     test("when another store's or another mode's event id is read, then 404", async () => {
       const other = await createTestMerchant(ctx.db, { name: "Outra" });
-      const charge = (await merchantClient(ctx.app, other.testKey).post("/v1/transactions", chargeBody()).expect(201)).body;
+      const charge = (await merchantClient(ctx.app, other.testKey).post("/v1/transactions", chargeBody()).expect(201))
+        .body;
       const [event] = await eventsOf(charge.id);
 
       expect((await merchant.client.get(`/v1/events/${event!.id}`)).status).toBe(404);

@@ -27,7 +27,8 @@ describe("hostile requests to every documented route", () => {
         const { outcome, after } = await runCase(ctx, credentials, fuzz, before);
         before = after;
         reached.add(outcome.route);
-        if (outcome.problems.length > 0) throw new Error(`${outcome.route} → ${outcome.status}: ${outcome.problems.join("; ")}`);
+        if (outcome.problems.length > 0)
+          throw new Error(`${outcome.route} → ${outcome.status}: ${outcome.problems.join("; ")}`);
       }),
       { numRuns: RUNS },
     );
@@ -47,22 +48,34 @@ describe("hostile requests to every documented route", () => {
           operation: index,
           auth,
           pathValues: (op.path.match(/\{[^}]+\}/g) ?? []).map(() => "x"),
-          query: [["limit", "%00"], ["mode", "%00"]],
-          body: { kind: "json", value: { name: "a\u0000b", url: "\ud800", code: "\u0000", email: "\udc00@x.com", password: "p\u0000" } },
+          query: [
+            ["limit", "%00"],
+            ["mode", "%00"],
+          ],
+          body: {
+            kind: "json",
+            value: { name: "a\u0000b", url: "\ud800", code: "\u0000", email: "\udc00@x.com", password: "p\u0000" },
+          },
           headers: [],
         },
         before,
       );
       before = after;
-      if (outcome.problems.length > 0) failures.push(`${outcome.route} → ${outcome.status}: ${outcome.problems.join("; ")}`);
+      if (outcome.problems.length > 0)
+        failures.push(`${outcome.route} → ${outcome.status}: ${outcome.problems.join("; ")}`);
     }
 
     expect(failures).toEqual([]);
   });
 
   test("when the seeded sessions are used after the fuzzing, then they still work (the run reached authenticated routes)", async () => {
-    const owner = await request(ctx.app).get("/v1/me/sessions").set("Cookie", credentials.ownerCookie).set("Origin", PANEL_ORIGIN);
-    const merchant = await request(ctx.app).get("/v1/transactions").set("Authorization", `Bearer ${credentials.apiKey}`);
+    const owner = await request(ctx.app)
+      .get("/v1/me/sessions")
+      .set("Cookie", credentials.ownerCookie)
+      .set("Origin", PANEL_ORIGIN);
+    const merchant = await request(ctx.app)
+      .get("/v1/transactions")
+      .set("Authorization", `Bearer ${credentials.apiKey}`);
 
     expect([owner.status, merchant.status]).toEqual([200, 200]);
   });

@@ -16,7 +16,14 @@ import path from "node:path";
 import request from "supertest";
 import { ERROR_CATALOG } from "@lm/domain";
 import type { ApiTestContext } from "../support/harness";
-import { deref, isObject, operationsOf, parametersOf, type DocumentedOperation, type JsonObject } from "../support/openapi-document";
+import {
+  deref,
+  isObject,
+  operationsOf,
+  parametersOf,
+  type DocumentedOperation,
+  type JsonObject,
+} from "../support/openapi-document";
 import { PANEL_ORIGIN, signInOps } from "../support/panel";
 import { signUpSteppedUp } from "../support/two-factor";
 import { createTestMerchant } from "@lm/testing";
@@ -30,7 +37,11 @@ const DOCUMENT = JSON.parse(readFileSync(path.join(__dirname, "../../openapi.jso
 export const OPERATIONS: DocumentedOperation[] = operationsOf(DOCUMENT);
 
 /** Operations whose success would end the seeded sessions: fuzzed without them, so later cases stay authenticated. */
-const ENDS_THE_SESSION = new Set(["POST /v1/me/auth/sign-out", "DELETE /v1/me/sessions/{id}", "POST /v1/me/auth/two-factor/disable"]);
+const ENDS_THE_SESSION = new Set([
+  "POST /v1/me/auth/sign-out",
+  "DELETE /v1/me/sessions/{id}",
+  "POST /v1/me/auth/two-factor/disable",
+]);
 
 /** Credentials a case may carry, and ids of real resources for path parameters. */
 export interface FuzzCredentials {
@@ -104,7 +115,10 @@ const text: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...NASTY_TEXT) },
   { weight: 3, arbitrary: fc.string({ maxLength: 40 }) },
   { weight: 2, arbitrary: fc.string({ unit: "binary", maxLength: 20 }) },
-  { weight: 2, arbitrary: fc.tuple(fc.string({ maxLength: 10 }), fc.constantFrom(...NASTY_TEXT)).map(([a, b]) => a + b) },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(fc.string({ maxLength: 10 }), fc.constantFrom(...NASTY_TEXT)).map(([a, b]) => a + b),
+  },
   { weight: 1, arbitrary: fc.nat({ max: 1500 }).map((n) => "a".repeat(n)) },
 );
 
@@ -124,7 +138,11 @@ const jsonValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => 
 /** Percent-encodes every UTF-8 byte that is not unreserved (lone surrogates become U+FFFD, as Buffer writes them). */
 function percentEncode(value: string): string {
   return [...Buffer.from(value, "utf8")]
-    .map((byte) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`))
+    .map((byte) =>
+      /[A-Za-z0-9\-._~]/.test(String.fromCharCode(byte))
+        ? String.fromCharCode(byte)
+        : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`,
+    )
     .join("");
 }
 
@@ -132,12 +150,23 @@ function percentEncode(value: string): string {
 const wireText: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: text.map(percentEncode) },
   { weight: 2, arbitrary: fc.constantFrom("%FF", "%E0%A4%A", "%C0%AE", "%00", "%", "%ED%A0%80", "%2F..%2F", "%25") },
-  { weight: 1, arbitrary: fc.tuple(fc.string({ maxLength: 8 }).map(percentEncode), fc.constantFrom("%FF", "%00", "%C0")).map(([a, b]) => a + b) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.string({ maxLength: 8 }).map(percentEncode), fc.constantFrom("%FF", "%00", "%C0"))
+      .map(([a, b]) => a + b),
+  },
 );
 
 /** Header values Node's HTTP client accepts (no control characters but tab, Latin-1 at most). */
 const headerValue: fc.Arbitrary<string> = fc.oneof(
-  fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).filter((c) => c !== 0x7f).map((c) => String.fromCharCode(c)), maxLength: 200 }),
+  fc.string({
+    unit: fc
+      .integer({ min: 0x20, max: 0xff })
+      .filter((c) => c !== 0x7f)
+      .map((c) => String.fromCharCode(c)),
+    maxLength: 200,
+  }),
   fc.constantFrom("", "\t", "ÿÿÿ", "x".repeat(2000), "req_ok-123", "Bearer sk_test_xxx", "http://panel.test", "null"),
 );
 
@@ -147,10 +176,7 @@ export interface FuzzCase {
   auth: "none" | "apiKey" | "owner" | "ops";
   pathValues: string[];
   query: Array<[string, string]>;
-  body:
-    | { kind: "none" }
-    | { kind: "json"; value: unknown }
-    | { kind: "raw"; text: string; contentType: string };
+  body: { kind: "none" } | { kind: "json"; value: unknown } | { kind: "raw"; text: string; contentType: string };
   headers: Array<[string, string]>;
 }
 
@@ -163,7 +189,9 @@ function bodyFor(op: DocumentedOperation): fc.Arbitrary<FuzzCase["body"]> {
   const documented = fc
     .tuple(fc.subarray(fields), fc.dictionary(text, jsonValue, { maxKeys: 2 }))
     .chain(([names, stray]) =>
-      fc.tuple(...names.map(() => jsonValue)).map((values) => ({ ...stray, ...Object.fromEntries(names.map((n, i) => [n, values[i]])) })),
+      fc
+        .tuple(...names.map(() => jsonValue))
+        .map((values) => ({ ...stray, ...Object.fromEntries(names.map((n, i) => [n, values[i]])) })),
     );
   return fc.oneof(
     { weight: 1, arbitrary: fc.constant({ kind: "none" as const }) },
@@ -172,7 +200,16 @@ function bodyFor(op: DocumentedOperation): fc.Arbitrary<FuzzCase["body"]> {
     {
       weight: 1,
       arbitrary: fc
-        .record({ text: fc.oneof(text, fc.constantFrom('{"a":', "[[[[", '{"a":"\\ud800"}', '{"a":"\\u0000"}', "{}")), contentType: fc.constantFrom("application/json", "text/plain", "application/x-www-form-urlencoded", "application/json; charset=latin1", "") })
+        .record({
+          text: fc.oneof(text, fc.constantFrom('{"a":', "[[[[", '{"a":"\\ud800"}', '{"a":"\\u0000"}', "{}")),
+          contentType: fc.constantFrom(
+            "application/json",
+            "text/plain",
+            "application/x-www-form-urlencoded",
+            "application/json; charset=latin1",
+            "",
+          ),
+        })
         .map((raw) => ({ kind: "raw" as const, ...raw })),
     },
   );
@@ -180,13 +217,19 @@ function bodyFor(op: DocumentedOperation): fc.Arbitrary<FuzzCase["body"]> {
 
 /** Cases over every documented operation; path parameters are hostile text or the ids of `resourceIds`. */
 export function fuzzCases(resourceIds: string[]): fc.Arbitrary<FuzzCase> {
-  const pathValue = fc.oneof({ weight: 3, arbitrary: wireText }, { weight: 1, arbitrary: fc.constantFrom(...resourceIds) });
+  const pathValue = fc.oneof(
+    { weight: 3, arbitrary: wireText },
+    { weight: 1, arbitrary: fc.constantFrom(...resourceIds) },
+  );
   return fc.nat({ max: OPERATIONS.length - 1 }).chain((index) => {
     const op = OPERATIONS[index]!;
     const params = parametersOf(DOCUMENT, op);
     const pathNames = params.filter((p) => p.in === "path").map((p) => String(p.name));
     const queryNames = params.filter((p) => p.in === "query").map((p) => String(p.name));
-    const queryName = queryNames.length > 0 ? fc.oneof(fc.constantFrom(...queryNames), text.map(percentEncode)) : text.map(percentEncode);
+    const queryName =
+      queryNames.length > 0
+        ? fc.oneof(fc.constantFrom(...queryNames), text.map(percentEncode))
+        : text.map(percentEncode);
     return fc.record({
       operation: fc.constant(index),
       auth: fc.constantFrom("none" as const, "apiKey" as const, "owner" as const, "ops" as const),
@@ -219,7 +262,10 @@ export function fuzzCases(resourceIds: string[]): fc.Arbitrary<FuzzCase> {
 // ---- running and judging a case -------------------------------------------------------------------------------------
 
 /** Columns that record a visit, touched by authenticated requests whatever their outcome. */
-const VISIT_COLUMNS: Record<string, string[]> = { sessions: ["last_seen_at", "expires_at"], api_keys: ["last_used_at"] };
+const VISIT_COLUMNS: Record<string, string[]> = {
+  sessions: ["last_seen_at", "expires_at"],
+  api_keys: ["last_used_at"],
+};
 
 /**
  * A digest of every row of every table (visit columns left out), in one statement.
@@ -251,20 +297,29 @@ function envelopeProblems(res: request.Response): string[] {
   const error = isObject(res.body) ? (res.body as JsonObject).error : undefined;
   if (!isObject(error)) return [`${res.status} without the error envelope: ${res.text.slice(0, 200)}`];
   const problems: string[] = [];
-  const entry = typeof error.code === "string" ? (ERROR_CATALOG as Record<string, { status: number; type: string }>)[error.code] : undefined;
+  const entry =
+    typeof error.code === "string"
+      ? (ERROR_CATALOG as Record<string, { status: number; type: string }>)[error.code]
+      : undefined;
   if (!entry) problems.push(`unknown error code ${String(error.code)}`);
   else if (entry.status !== res.status) problems.push(`code ${String(error.code)} with status ${res.status}`);
-  if (typeof error.type !== "string" || !ERROR_TYPES.has(error.type as never)) problems.push(`bad error type ${String(error.type)}`);
+  if (typeof error.type !== "string" || !ERROR_TYPES.has(error.type as never))
+    problems.push(`bad error type ${String(error.type)}`);
   if (typeof error.message !== "string") problems.push("error without a message");
   if (error.param !== undefined && typeof error.param !== "string") problems.push("param is not a string");
-  if (typeof error.request_id !== "string" || error.request_id !== res.headers["x-request-id"]) problems.push("request_id differs from X-Request-Id");
+  if (typeof error.request_id !== "string" || error.request_id !== res.headers["x-request-id"])
+    problems.push("request_id differs from X-Request-Id");
   const extra = Object.keys(error).filter((key) => !["type", "code", "message", "param", "request_id"].includes(key));
   if (extra.length > 0) problems.push(`extra envelope fields ${extra.join(", ")}`);
   return problems;
 }
 
 /** The request of `fuzz` for `credentials`, ready to send. */
-function buildRequest(ctx: ApiTestContext, credentials: FuzzCredentials, fuzz: FuzzCase): { route: string; test: request.Test } {
+function buildRequest(
+  ctx: ApiTestContext,
+  credentials: FuzzCredentials,
+  fuzz: FuzzCase,
+): { route: string; test: request.Test } {
   const op = OPERATIONS[fuzz.operation]!;
   let index = 0;
   const urlPath = op.path.replace(/\{[^}]+\}/g, () => fuzz.pathValues[index++] ?? "x");
@@ -273,14 +328,16 @@ function buildRequest(ctx: ApiTestContext, credentials: FuzzCredentials, fuzz: F
   let test = (request(ctx.app) as unknown as Record<string, (url: string) => request.Test>)[op.method]!(url);
   const endsSession = ENDS_THE_SESSION.has(op.route);
   if (fuzz.auth === "apiKey") test = test.set("Authorization", `Bearer ${credentials.apiKey}`);
-  if (fuzz.auth === "owner" && !endsSession) test = test.set("Cookie", credentials.ownerCookie).set("Origin", PANEL_ORIGIN);
+  if (fuzz.auth === "owner" && !endsSession)
+    test = test.set("Cookie", credentials.ownerCookie).set("Origin", PANEL_ORIGIN);
   if (fuzz.auth === "ops" && !endsSession) test = test.set("Cookie", credentials.opsCookie).set("Origin", PANEL_ORIGIN);
   for (const [name, value] of fuzz.headers) {
     // A stray cookie or authorization header must not replace the seeded ones of a session-ending route.
     if (endsSession && (name === "cookie" || name === "authorization")) continue;
     test = test.set(name, value);
   }
-  if (fuzz.body.kind === "json") test = test.set("Content-Type", "application/json").send(JSON.stringify(fuzz.body.value ?? null));
+  if (fuzz.body.kind === "json")
+    test = test.set("Content-Type", "application/json").send(JSON.stringify(fuzz.body.value ?? null));
   if (fuzz.body.kind === "raw") {
     if (fuzz.body.contentType !== "") test = test.set("Content-Type", fuzz.body.contentType);
     test = test.send(fuzz.body.text);
@@ -306,7 +363,14 @@ export async function runCase(
   } catch (err) {
     const timedOut = (err as { timeout?: unknown }).timeout !== undefined;
     const after = await tableDigests(ctx.db);
-    return { outcome: { route, status: null, problems: [timedOut ? `no reply within ${CASE_DEADLINE_MS} ms` : `request failed: ${String(err)}`] }, after };
+    return {
+      outcome: {
+        route,
+        status: null,
+        problems: [timedOut ? `no reply within ${CASE_DEADLINE_MS} ms` : `request failed: ${String(err)}`],
+      },
+      after,
+    };
   }
   const after = await tableDigests(ctx.db);
   const problems: string[] = [];

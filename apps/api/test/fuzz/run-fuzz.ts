@@ -41,7 +41,9 @@ async function main(): Promise<void> {
       if (outcome.status !== null && outcome.status >= 500) serverErrors += 1;
       else if (outcome.problems.length > 0) otherProblems += 1;
       if (outcome.problems.length > 0 && examples.length < 20) {
-        examples.push(`${outcome.route} → ${status}: ${outcome.problems.join("; ")} (${JSON.stringify(fuzz).slice(0, 300)})`);
+        examples.push(
+          `${outcome.route} → ${status}: ${outcome.problems.join("; ")} (${JSON.stringify(fuzz).slice(0, 300)})`,
+        );
       }
     }
     const elapsedS = (performance.now() - started) / 1000;

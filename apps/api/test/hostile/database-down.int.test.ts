@@ -60,7 +60,9 @@ describe("when PostgreSQL is down", () => {
   });
 
   test("when an acquirer posts a notification, then 503 so that it retries", async () => {
-    expectUnavailable(await request(app).post("/v1/acquirers/sandbox/notifications").set("Content-Type", "application/json").send("{}"));
+    expectUnavailable(
+      await request(app).post("/v1/acquirers/sandbox/notifications").set("Content-Type", "application/json").send("{}"),
+    );
   });
 
   test("when the probes are asked, then /health is 200 and /ready is 503 degraded naming the database", async () => {

@@ -36,7 +36,9 @@ describe("documents at rest", () => {
     const cpf = generateCpf();
     await createSeller(ctx.db, ctx.config, { name: "Primeira", document: cpf });
 
-    await expect(createSeller(ctx.db, ctx.config, { name: "Segunda", document: cpf })).rejects.toMatchObject({ code: "invalid_state" });
+    await expect(createSeller(ctx.db, ctx.config, { name: "Segunda", document: cpf })).rejects.toMatchObject({
+      code: "invalid_state",
+    });
   });
 
   test("when a seller's envelope is copied to another seller, then it does not decrypt there", async () => {
@@ -49,7 +51,10 @@ describe("documents at rest", () => {
   test("when a charge is created with a customer and paid, then both documents are stored encrypted and replied masked", async () => {
     const created = await merchant.client.post("/v1/transactions", chargeBody()).expect(201);
     await merchant.client.post(`/v1/transactions/${created.body.id}/simulate-payment`).expect(202);
-    const item = await ctx.db.inboxItem.findFirstOrThrow({ where: { end_to_end_id: { not: null } }, orderBy: { id: "desc" } });
+    const item = await ctx.db.inboxItem.findFirstOrThrow({
+      where: { end_to_end_id: { not: null } },
+      orderBy: { id: "desc" },
+    });
     await processInboxItem(ctx.deps, item.id);
 
     const row = await ctx.db.transaction.findUniqueOrThrow({ where: { id: created.body.id } });
@@ -65,7 +70,9 @@ describe("documents at rest", () => {
   test("when rows were written in clear before encryption, then documents:encrypt encrypts them once and replies stay the same", async () => {
     const cpf = generateCpf();
     const sellerId = newId("seller");
-    await ctx.db.seller.create({ data: { id: sellerId, legal_name: "Antiga", document: cpf, document_masked: maskTaxDocument(cpf) } });
+    await ctx.db.seller.create({
+      data: { id: sellerId, legal_name: "Antiga", document: cpf, document_masked: maskTaxDocument(cpf) },
+    });
     const created = await merchant.client.post("/v1/transactions", chargeBody()).expect(201);
     await ctx.db.transaction.update({ where: { id: created.body.id }, data: { customer_document: "52998224725" } });
 
@@ -79,6 +86,8 @@ describe("documents at rest", () => {
     expect(seller.document_hash).toBe(documentLookupHash(ctx.config.encryptionKey, cpf));
     const charge = await ctx.db.transaction.findUniqueOrThrow({ where: { id: created.body.id } });
     expect(charge.customer_document).toMatch(/^v1\./);
-    expect((await merchant.client.get(`/v1/transactions/${created.body.id}`)).body.customer.document_masked).toBe("***.982.247-**");
+    expect((await merchant.client.get(`/v1/transactions/${created.body.id}`)).body.customer.document_masked).toBe(
+      "***.982.247-**",
+    );
   });
 });

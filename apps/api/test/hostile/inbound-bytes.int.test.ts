@@ -34,7 +34,15 @@ describe("inbound notifications with hostile bodies", () => {
   const paymentBody = (txn: { txid: string; amount: number }, payerName: string) =>
     Buffer.from(
       JSON.stringify({
-        pix: [{ endToEndId: e2e(), txid: txn.txid, valor: valorFromCentavos(txn.amount), horario: new Date().toISOString(), pagador: { nome: payerName } }],
+        pix: [
+          {
+            endToEndId: e2e(),
+            txid: txn.txid,
+            valor: valorFromCentavos(txn.amount),
+            horario: new Date().toISOString(),
+            pagador: { nome: payerName },
+          },
+        ],
       }),
     );
 
@@ -55,7 +63,11 @@ describe("inbound notifications with hostile bodies", () => {
     const item = await newestItem();
 
     const detail = await request(ctx.app).get(`/v1/ops/inbox/${item.id}`).set("Cookie", opsCookie);
-    await request(ctx.app).post(`/v1/ops/inbox/${item.id}/reprocess`).set("Cookie", opsCookie).set("Origin", PANEL_ORIGIN).expect(202);
+    await request(ctx.app)
+      .post(`/v1/ops/inbox/${item.id}/reprocess`)
+      .set("Cookie", opsCookie)
+      .set("Origin", PANEL_ORIGIN)
+      .expect(202);
 
     expect(Buffer.from(item.raw_body).equals(body)).toBe(true);
     expect(detail.body).toMatchObject({ raw_body: body.toString("base64"), raw_body_encoding: "base64" });
@@ -67,18 +79,21 @@ describe("inbound notifications with hostile bodies", () => {
   test.each([
     ["an escaped NUL", "Jo\\u0000ão", "Jo\ufffdão"],
     ["a lone surrogate", "Jo\\ud800ão", "Jo\ufffdão"],
-  ])("when a signed payment's payer name holds %s, then the charge is paid and the name kept with U+FFFD", async (_label, escaped, stored) => {
-    const txn = await charge();
-    const body = Buffer.from(paymentBody(txn, "PLACEHOLDER").toString("utf8").replace("PLACEHOLDER", escaped));
-    await post(body).expect(200);
-    const item = await newestItem();
+  ])(
+    "when a signed payment's payer name holds %s, then the charge is paid and the name kept with U+FFFD",
+    async (_label, escaped, stored) => {
+      const txn = await charge();
+      const body = Buffer.from(paymentBody(txn, "PLACEHOLDER").toString("utf8").replace("PLACEHOLDER", escaped));
+      await post(body).expect(200);
+      const item = await newestItem();
 
-    const outcome = await processInboxItem(ctx.deps, item.id);
+      const outcome = await processInboxItem(ctx.deps, item.id);
 
-    expect(outcome).toBe("paid");
-    const row = await ctx.db.transaction.findUniqueOrThrow({ where: { id: txn.id } });
-    expect(row).toMatchObject({ status: "paid", payer_name: stored });
-  });
+      expect(outcome).toBe("paid");
+      const row = await ctx.db.transaction.findUniqueOrThrow({ where: { id: txn.id } });
+      expect(row).toMatchObject({ status: "paid", payer_name: stored });
+    },
+  );
 
   test("when processing throws, then the failure is on the item and a later success clears it", async () => {
     const txn = await charge();
@@ -87,7 +102,9 @@ describe("inbound notifications with hostile bodies", () => {
     // A real refusal by PostgreSQL, in this file's own database: the charge's row cannot be updated for now.
     await ctx.db.$executeRawUnsafe(`CREATE FUNCTION refuse_update() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN RAISE EXCEPTION 'charge rows are frozen'; END $$`);
-    await ctx.db.$executeRawUnsafe(`CREATE TRIGGER frozen BEFORE UPDATE ON transactions FOR EACH ROW EXECUTE FUNCTION refuse_update()`);
+    await ctx.db.$executeRawUnsafe(
+      `CREATE TRIGGER frozen BEFORE UPDATE ON transactions FOR EACH ROW EXECUTE FUNCTION refuse_update()`,
+    );
 
     await expect(processInboxItem(ctx.deps, item.id)).rejects.toThrow();
     const failed = await ctx.db.inboxItem.findUniqueOrThrow({ where: { id: item.id } });
@@ -97,6 +114,9 @@ describe("inbound notifications with hostile bodies", () => {
     expect(failed.error).toBe("processing_failed: charge rows are frozen");
     expect(failed.attempts).toBe(1);
     expect(outcome).toBe("paid");
-    expect(await ctx.db.inboxItem.findUniqueOrThrow({ where: { id: item.id } })).toMatchObject({ error: null, transaction_id: txn.id });
+    expect(await ctx.db.inboxItem.findUniqueOrThrow({ where: { id: item.id } })).toMatchObject({
+      error: null,
+      transaction_id: txn.id,
+    });
   });
 });

@@ -61,7 +61,8 @@ describe("second-factor limits per account", () => {
     const owner = await signUpWithTwoFactor(ctx, at);
     const later = at + 30_000;
     setClock(ctx, later);
-    const stepUp = (code: string) => panelPost(ctx, "/v1/me/auth/step-up", owner.cookie, { code, password: owner.password });
+    const stepUp = (code: string) =>
+      panelPost(ctx, "/v1/me/auth/step-up", owner.cookie, { code, password: owner.password });
 
     const replies = [
       await stepUp(wrongCode(owner, later)),
@@ -74,7 +75,10 @@ describe("second-factor limits per account", () => {
 
     expect(replies.map((r) => r.status)).toEqual([401, 401, 401, 401, 401]);
     expect(sixth.status).toBe(429);
-    const session = await ctx.db.session.findFirstOrThrow({ where: { user_id: owner.user.id }, orderBy: { created_at: "asc" } });
+    const session = await ctx.db.session.findFirstOrThrow({
+      where: { user_id: owner.user.id },
+      orderBy: { created_at: "asc" },
+    });
     expect(session.mfa_verified_until).toBeNull();
   });
 

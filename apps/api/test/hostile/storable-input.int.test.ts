@@ -21,17 +21,24 @@ describe("text the database cannot store", () => {
 
   test.each([
     ["a NUL in the description", { description: "a\u0000b" }, "description"],
-    ["a lone high surrogate in a customer name", { customer: { name: "\ud800", document: "52998224725" } }, "customer.name"],
+    [
+      "a lone high surrogate in a customer name",
+      { customer: { name: "\ud800", document: "52998224725" } },
+      "customer.name",
+    ],
     ["a lone low surrogate in a metadata value", { metadata: { order: "x\udc00" } }, "metadata.order"],
     ["a NUL in a metadata key", { metadata: { "or\u0000der": "1" } }, "metadata.or\ufffdder"],
-  ])("when a charge body holds %s, then 400 validation_failed naming the field and no charge", async (_label, fields, param) => {
-    const before = await ctx.db.transaction.count();
+  ])(
+    "when a charge body holds %s, then 400 validation_failed naming the field and no charge",
+    async (_label, fields, param) => {
+      const before = await ctx.db.transaction.count();
 
-    const res = await merchant.client.post("/v1/transactions", chargeBody(fields));
+      const res = await merchant.client.post("/v1/transactions", chargeBody(fields));
 
-    expectRefused(res, param);
-    expect(await ctx.db.transaction.count()).toBe(before);
-  });
+      expectRefused(res, param);
+      expect(await ctx.db.transaction.count()).toBe(before);
+    },
+  );
 
   test("when a body nests arrays 40,000 deep around a NUL, then 400 validation_failed, not a stack overflow", async () => {
     const body = `${"[".repeat(40_000)}"\\u0000"${"]".repeat(40_000)}`;
@@ -42,13 +49,23 @@ describe("text the database cannot store", () => {
     expect(res.body.error.code).toBe("validation_failed");
   });
 
-  test.each(["gzip", "deflate", "br"])("when a body says Content-Encoding %s but does not inflate, then 400 validation_failed, not 500", async (encoding) => {
-    const charge = await merchant.client.post("/v1/transactions").set("Content-Type", "application/json").set("Content-Encoding", encoding).send('{"amount":100}');
-    const inbound = await request(ctx.app).post("/v1/acquirers/sandbox/notifications").set("Content-Encoding", encoding).send('{"pix":[]}');
+  test.each(["gzip", "deflate", "br"])(
+    "when a body says Content-Encoding %s but does not inflate, then 400 validation_failed, not 500",
+    async (encoding) => {
+      const charge = await merchant.client
+        .post("/v1/transactions")
+        .set("Content-Type", "application/json")
+        .set("Content-Encoding", encoding)
+        .send('{"amount":100}');
+      const inbound = await request(ctx.app)
+        .post("/v1/acquirers/sandbox/notifications")
+        .set("Content-Encoding", encoding)
+        .send('{"pix":[]}');
 
-    expectRefused(charge, undefined);
-    expectRefused(inbound, undefined);
-  });
+      expectRefused(charge, undefined);
+      expectRefused(inbound, undefined);
+    },
+  );
 
   test("when a notification body is sent gzip-compressed, then its inflated bytes are stored", async () => {
     const body = '{"pix":[]}';
@@ -95,7 +112,10 @@ describe("text the database cannot store", () => {
   test("when an acquirer slug does not decode, then 400 and nothing is stored", async () => {
     const before = await ctx.db.inboxItem.count();
 
-    const res = await request(ctx.app).post("/v1/acquirers/%FF/notifications").set("Content-Type", "application/json").send("{}");
+    const res = await request(ctx.app)
+      .post("/v1/acquirers/%FF/notifications")
+      .set("Content-Type", "application/json")
+      .send("{}");
 
     expectRefused(res, undefined);
     expect(await ctx.db.inboxItem.count()).toBe(before);
@@ -125,7 +145,10 @@ describe("text the database cannot store", () => {
       .send({ email: owner.email, password: owner.password });
 
     expect(res.status).toBe(200);
-    const session = await ctx.db.session.findFirstOrThrow({ where: { user_id: owner.user.id }, orderBy: { created_at: "desc" } });
+    const session = await ctx.db.session.findFirstOrThrow({
+      where: { user_id: owner.user.id },
+      orderBy: { created_at: "desc" },
+    });
     expect(session.user_agent).toHaveLength(512);
   });
 });

@@ -101,7 +101,9 @@ describe("central error handler", () => {
   });
 
   test("when an ApiError with param and headers is thrown, then they reach the reply", async () => {
-    const { app } = appThrowing(new ApiError("rate_limited", "Slow down.", { param: "email", headers: { "Retry-After": "7" } }));
+    const { app } = appThrowing(
+      new ApiError("rate_limited", "Slow down.", { param: "email", headers: { "Retry-After": "7" } }),
+    );
 
     const res = await request(app).get("/boom/x");
 

@@ -38,7 +38,12 @@ describe("merchant API authentication", () => {
   });
 
   test("when the key is revoked, then 401", async () => {
-    const { apiKey, key } = await createApiKey(ctx.db, { storeId: merchant.storeId, name: "old", mode: "test", now: new Date() });
+    const { apiKey, key } = await createApiKey(ctx.db, {
+      storeId: merchant.storeId,
+      name: "old",
+      mode: "test",
+      now: new Date(),
+    });
     await ctx.db.apiKey.update({ where: { id: apiKey.id }, data: { revoked_at: new Date() } });
 
     const res = await merchantClient(ctx.app, key).get("/v1/transactions");
@@ -47,9 +52,22 @@ describe("merchant API authentication", () => {
   });
 
   test("when the key's revoke_at has passed, then 401; while it is ahead, the key works", async () => {
-    const rotating = await createApiKey(ctx.db, { storeId: merchant.storeId, name: "rot", mode: "test", now: new Date() });
-    const expired = await createApiKey(ctx.db, { storeId: merchant.storeId, name: "exp", mode: "test", now: new Date() });
-    await ctx.db.apiKey.update({ where: { id: rotating.apiKey.id }, data: { revoke_at: new Date(Date.now() + 60_000) } });
+    const rotating = await createApiKey(ctx.db, {
+      storeId: merchant.storeId,
+      name: "rot",
+      mode: "test",
+      now: new Date(),
+    });
+    const expired = await createApiKey(ctx.db, {
+      storeId: merchant.storeId,
+      name: "exp",
+      mode: "test",
+      now: new Date(),
+    });
+    await ctx.db.apiKey.update({
+      where: { id: rotating.apiKey.id },
+      data: { revoke_at: new Date(Date.now() + 60_000) },
+    });
     await ctx.db.apiKey.update({ where: { id: expired.apiKey.id }, data: { revoke_at: new Date(Date.now() - 1_000) } });
 
     expect((await merchantClient(ctx.app, rotating.key).get("/v1/transactions")).status).toBe(200);
@@ -70,7 +88,12 @@ describe("merchant API authentication", () => {
   });
 
   test("when a key is used, then last_used_at is set, and not rewritten by another use within a minute", async () => {
-    const { apiKey, key } = await createApiKey(ctx.db, { storeId: merchant.storeId, name: "use", mode: "test", now: new Date() });
+    const { apiKey, key } = await createApiKey(ctx.db, {
+      storeId: merchant.storeId,
+      name: "use",
+      mode: "test",
+      now: new Date(),
+    });
 
     await merchantClient(ctx.app, key).get("/v1/transactions");
     const first = (await ctx.db.apiKey.findUniqueOrThrow({ where: { id: apiKey.id } })).last_used_at;
@@ -82,7 +105,12 @@ describe("merchant API authentication", () => {
   });
 
   test("when last_used_at is over a minute old, then a use refreshes it", async () => {
-    const { apiKey, key } = await createApiKey(ctx.db, { storeId: merchant.storeId, name: "stale", mode: "test", now: new Date() });
+    const { apiKey, key } = await createApiKey(ctx.db, {
+      storeId: merchant.storeId,
+      name: "stale",
+      mode: "test",
+      now: new Date(),
+    });
     const stale = new Date(Date.now() - 61_000);
     await ctx.db.apiKey.update({ where: { id: apiKey.id }, data: { last_used_at: stale } });
 
@@ -94,7 +122,12 @@ describe("merchant API authentication", () => {
   });
 
   test("when a key has used its 100 requests of the current second, then 429 rate_limited with Retry-After", async () => {
-    const { apiKey, key } = await createApiKey(ctx.db, { storeId: merchant.storeId, name: "busy", mode: "test", now: new Date() });
+    const { apiKey, key } = await createApiKey(ctx.db, {
+      storeId: merchant.storeId,
+      name: "busy",
+      mode: "test",
+      now: new Date(),
+    });
     const counter = new RateLimiterRedis({
       storeClient: ctx.deps.redis,
       keyPrefix: `${ctx.config.queuePrefix}:rl:api-key`,

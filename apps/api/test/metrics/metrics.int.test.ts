@@ -24,7 +24,9 @@ describe("API metrics", () => {
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toMatch(/^text\/plain; version=0\.0\.4/);
     expect(res.text).toMatch(/^# TYPE lm_http_request_duration_seconds histogram$/m);
-    expect(res.text).toMatch(/^lm_http_request_duration_seconds_count\{method="GET",route="\/health",status="200"\} \d+$/m);
+    expect(res.text).toMatch(
+      /^lm_http_request_duration_seconds_count\{method="GET",route="\/health",status="200"\} \d+$/m,
+    );
     expect(res.text).toMatch(/^# TYPE process_cpu_seconds_total counter$/m);
     expect(res.text).toMatch(/^# TYPE nodejs_eventloop_lag_seconds gauge$/m);
   });
@@ -60,7 +62,9 @@ describe("API metrics", () => {
     expect(res.text).toMatch(
       /^lm_http_request_duration_seconds_count\{method="GET",route="\/v1\/transactions\/:id",status="404"\} \d+$/m,
     );
-    expect(res.text).toMatch(/^lm_http_request_duration_seconds_count\{method="GET",route="\(unmatched\)",status="404"\} \d+$/m);
+    expect(res.text).toMatch(
+      /^lm_http_request_duration_seconds_count\{method="GET",route="\(unmatched\)",status="404"\} \d+$/m,
+    );
     expect(res.text).not.toContain(missing);
     expect(res.text).not.toContain("/no/such/route");
   });
@@ -76,7 +80,9 @@ describe("API metrics", () => {
       const post = await fetch(`http://127.0.0.1:${server.port}/metrics`, { method: "POST" });
 
       expect(res.status).toBe(200);
-      expect(await res.text()).toMatch(/^lm_http_request_duration_seconds_count\{method="GET",route="\/health",status="200"\}/m);
+      expect(await res.text()).toMatch(
+        /^lm_http_request_duration_seconds_count\{method="GET",route="\/health",status="200"\}/m,
+      );
       expect(other.status).toBe(404);
       expect(post.status).toBe(405);
     } finally {

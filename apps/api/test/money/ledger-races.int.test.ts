@@ -5,7 +5,9 @@ import { merchantClient, type MerchantClient } from "../support/merchant-client"
 import { paidCharge, processInbox } from "../support/money";
 
 /** A fresh merchant (its own balance) and its test client. */
-async function freshMerchant(ctx: ReturnType<typeof useApiTestContext>): Promise<{ sellerId: string; client: MerchantClient }> {
+async function freshMerchant(
+  ctx: ReturnType<typeof useApiTestContext>,
+): Promise<{ sellerId: string; client: MerchantClient }> {
   const merchant = await createTestMerchant(ctx.db);
   return { sellerId: merchant.sellerId, client: merchantClient(ctx.app, merchant.testKey) };
 }
@@ -32,7 +34,9 @@ describe("the ledger under concurrent writers (real PostgreSQL)", () => {
     const { client } = await freshMerchant(ctx);
     const charge = await paidCharge(ctx, client, 1234);
 
-    const replies = await Promise.all(Array.from({ length: 50 }, () => client.post(`/v1/transactions/${charge.id}/refunds`, {})));
+    const replies = await Promise.all(
+      Array.from({ length: 50 }, () => client.post(`/v1/transactions/${charge.id}/refunds`, {})),
+    );
 
     expect(replies.filter((r) => r.status === 201).map((r) => r.body.amount)).toEqual([1234]);
     expect(await ctx.db.refund.count({ where: { transaction_id: charge.id } })).toBe(1);
@@ -43,24 +47,45 @@ describe("the ledger under concurrent writers (real PostgreSQL)", () => {
     const charge = await paidCharge(ctx, client, 1000);
     // The balance is emptied by another outflow, then a second charge's payment arrives while 20 refunds of the first race it.
     await ctx.db.$transaction((tx) =>
-      appendBalanceTransaction(tx, { sellerId, mode: "test", type: "withdrawal", amount: -1000, sourceId: `wd_race_${charge.id}`, now: new Date() }),
+      appendBalanceTransaction(tx, {
+        sellerId,
+        mode: "test",
+        type: "withdrawal",
+        amount: -1000,
+        sourceId: `wd_race_${charge.id}`,
+        now: new Date(),
+      }),
     );
     const second = (await client.post("/v1/transactions", { amount: 600 }).expect(201)).body;
     await client.post(`/v1/transactions/${second.id}/simulate-payment`).expect(202);
 
     const [replies] = await Promise.all([
-      Promise.all(Array.from({ length: 20 }, () => client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 100 }))),
+      Promise.all(
+        Array.from({ length: 20 }, () => client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 100 })),
+      ),
       processInbox(ctx),
     ]);
 
     const created = replies.filter((r) => r.status === 201).length;
-    expect(replies.filter((r) => r.status !== 201).map((r) => r.body.error.code)).toEqual(Array(20 - created).fill("insufficient_funds"));
+    expect(replies.filter((r) => r.status !== 201).map((r) => r.body.error.code)).toEqual(
+      Array(20 - created).fill("insufficient_funds"),
+    );
     expect(created).toBeLessThanOrEqual(6);
     expect((await client.get(`/v1/transactions/${second.id}`)).body.status).toBe("paid");
-    expect((await client.get("/v1/balance")).body).toMatchObject({ available: 600 - created * 100, reserved: created * 100 });
+    expect((await client.get("/v1/balance")).body).toMatchObject({
+      available: 600 - created * 100,
+      reserved: created * 100,
+    });
     expect((await client.get(`/v1/transactions/${charge.id}`)).body.amount_refunded).toBe(created * 100);
     await ctx.db.$transaction((tx) =>
-      appendBalanceTransaction(tx, { sellerId, mode: "test", type: "withdrawal_reversal", amount: 1000, sourceId: `wd_race_${charge.id}`, now: new Date() }),
+      appendBalanceTransaction(tx, {
+        sellerId,
+        mode: "test",
+        type: "withdrawal_reversal",
+        amount: 1000,
+        sourceId: `wd_race_${charge.id}`,
+        now: new Date(),
+      }),
     );
   });
 
@@ -71,16 +96,23 @@ describe("the ledger under concurrent writers (real PostgreSQL)", () => {
     await submitRefund(ctx.deps, full.id);
 
     const [replies] = await Promise.all([
-      Promise.all(Array.from({ length: 20 }, () => client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 100 }))),
+      Promise.all(
+        Array.from({ length: 20 }, () => client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 100 })),
+      ),
       processInbox(ctx),
     ]);
 
     expect((await client.get(`/v1/refunds/${full.id}`)).body.status).toBe("failed");
     const created = replies.filter((r) => r.status === 201).length;
-    expect(replies.filter((r) => r.status !== 201).map((r) => r.body.error.code)).toEqual(Array(20 - created).fill("invalid_state"));
+    expect(replies.filter((r) => r.status !== 201).map((r) => r.body.error.code)).toEqual(
+      Array(20 - created).fill("invalid_state"),
+    );
     expect(created).toBeLessThanOrEqual(10);
     expect((await client.get(`/v1/transactions/${charge.id}`)).body.amount_refunded).toBe(created * 100);
-    expect((await client.get("/v1/balance")).body).toMatchObject({ available: 1013 - created * 100, reserved: created * 100 });
+    expect((await client.get("/v1/balance")).body).toMatchObject({
+      available: 1013 - created * 100,
+      reserved: created * 100,
+    });
   });
 
   test("when the races are over, then every running total equals the sum of its entries and none is negative", async () => {

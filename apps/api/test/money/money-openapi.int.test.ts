@@ -41,34 +41,78 @@ describe("openapi.json reply schemas of the money routes (DESIGN §7)", () => {
     expectDocumented("GET /v1/balance/transactions", await merchant.client.get("/v1/balance/transactions"), 200);
     const created = await merchant.client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 400 });
     expectDocumented("POST /v1/transactions/{id}/refunds", created, 201);
-    expectDocumented("POST /v1/transactions/{id}/refunds", await merchant.client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 601 }), 409);
-    expectDocumented("GET /v1/transactions/{id}/refunds", await merchant.client.get(`/v1/transactions/${charge.id}/refunds`), 200);
+    expectDocumented(
+      "POST /v1/transactions/{id}/refunds",
+      await merchant.client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 601 }),
+      409,
+    );
+    expectDocumented(
+      "GET /v1/transactions/{id}/refunds",
+      await merchant.client.get(`/v1/transactions/${charge.id}/refunds`),
+      200,
+    );
     expectDocumented("GET /v1/refunds/{id}", await merchant.client.get(`/v1/refunds/${created.body.id}`), 200);
     expectDocumented("GET /v1/refunds/{id}", await merchant.client.get("/v1/refunds/rfd_nope"), 404);
     expectDocumented("GET /v1/transactions/{id}", await merchant.client.get(`/v1/transactions/${charge.id}`), 200);
     const live = merchantClient(ctx.app, merchant.liveKey);
     const liveCharge = (await live.post("/v1/transactions", { amount: 100 })).body;
-    expectDocumented("POST /v1/transactions/{id}/refunds", await live.post(`/v1/transactions/${liveCharge.id}/refunds`, {}), 503);
+    expectDocumented(
+      "POST /v1/transactions/{id}/refunds",
+      await live.post(`/v1/transactions/${liveCharge.id}/refunds`, {}),
+      503,
+    );
   });
 
   test("when an owner manages payout keys and withdraws, then each reply matches its schema", async () => {
     const owner = await moneyOwner(ctx, 2_000);
 
     expectDocumented("GET /v1/me/payout-keys", await owner.panel.get("/v1/me/payout-keys"), 200);
-    expectDocumented("POST /v1/me/payout-keys", await owner.panel.post("/v1/me/payout-keys", { type: "phone", key: "+5511987654321" }), 201);
-    expectDocumented("POST /v1/me/payout-keys", await owner.panel.post("/v1/me/payout-keys", { type: "phone", key: "+5511987654321" }), 409);
-    expectDocumented("POST /v1/me/payout-keys", await owner.panel.post("/v1/me/payout-keys", { type: "cpf", key: "52998224725" }), 400);
+    expectDocumented(
+      "POST /v1/me/payout-keys",
+      await owner.panel.post("/v1/me/payout-keys", { type: "phone", key: "+5511987654321" }),
+      201,
+    );
+    expectDocumented(
+      "POST /v1/me/payout-keys",
+      await owner.panel.post("/v1/me/payout-keys", { type: "phone", key: "+5511987654321" }),
+      409,
+    );
+    expectDocumented(
+      "POST /v1/me/payout-keys",
+      await owner.panel.post("/v1/me/payout-keys", { type: "cpf", key: "52998224725" }),
+      400,
+    );
     const created = await owner.panel.post("/v1/me/withdrawals", { amount: 500, payout_key_id: owner.payoutKeyId });
     expectDocumented("POST /v1/me/withdrawals", created, 201);
-    expectDocumented("POST /v1/me/withdrawals", await owner.panel.post("/v1/me/withdrawals", { amount: 5_000, payout_key_id: owner.payoutKeyId }), 409);
-    expectDocumented("POST /v1/me/withdrawals", await owner.panel.post("/v1/me/withdrawals", { amount: 5, payout_key_id: owner.payoutKeyId, mode: "live" }), 403);
+    expectDocumented(
+      "POST /v1/me/withdrawals",
+      await owner.panel.post("/v1/me/withdrawals", { amount: 5_000, payout_key_id: owner.payoutKeyId }),
+      409,
+    );
+    expectDocumented(
+      "POST /v1/me/withdrawals",
+      await owner.panel.post("/v1/me/withdrawals", { amount: 5, payout_key_id: owner.payoutKeyId, mode: "live" }),
+      403,
+    );
     expectDocumented("GET /v1/me/withdrawals", await owner.panel.get("/v1/me/withdrawals?status=pending"), 200);
-    expectDocumented("GET /v1/me/withdrawals/{id}", await owner.panel.get(`/v1/me/withdrawals/${created.body.id}`), 200);
+    expectDocumented(
+      "GET /v1/me/withdrawals/{id}",
+      await owner.panel.get(`/v1/me/withdrawals/${created.body.id}`),
+      200,
+    );
     expectDocumented("GET /v1/withdrawals", await owner.api.get("/v1/withdrawals"), 200);
     expectDocumented("GET /v1/withdrawals/{id}", await owner.api.get(`/v1/withdrawals/${created.body.id}`), 200);
     expectDocumented("GET /v1/withdrawals/{id}", await owner.api.get("/v1/withdrawals/wd_nope"), 404);
     const ops = await signInOps(ctx);
-    expectDocumented("GET /v1/ops/withdrawals", await panelClient(ctx, ops.cookie).get("/v1/ops/withdrawals?stuck=true"), 200);
-    expectDocumented("DELETE /v1/me/payout-keys/{id}", await owner.panel.delete(`/v1/me/payout-keys/${owner.payoutKeyId}`), 204);
+    expectDocumented(
+      "GET /v1/ops/withdrawals",
+      await panelClient(ctx, ops.cookie).get("/v1/ops/withdrawals?stuck=true"),
+      200,
+    );
+    expectDocumented(
+      "DELETE /v1/me/payout-keys/{id}",
+      await owner.panel.delete(`/v1/me/payout-keys/${owner.payoutKeyId}`),
+      204,
+    );
   });
 });

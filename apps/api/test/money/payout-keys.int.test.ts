@@ -29,7 +29,13 @@ describe("payout keys", () => {
       "+5511*****4321",
       "71c7d9be-****-****-****-********9a2d",
     ]);
-    expect(replies[0]?.body).toEqual({ id: expect.stringMatching(/^pk_[0-9A-Z]{26}$/), object: "payout_key", type: "cpf", key_masked: expect.any(String), created_at: expect.any(String) });
+    expect(replies[0]?.body).toEqual({
+      id: expect.stringMatching(/^pk_[0-9A-Z]{26}$/),
+      object: "payout_key",
+      type: "cpf",
+      key_masked: expect.any(String),
+      created_at: expect.any(String),
+    });
     const listed = (await owner.panel.get("/v1/me/payout-keys")).body;
     expect(listed.data.map((k: { id: string }) => k.id)).toEqual(replies.map((r) => r.body.id).reverse());
     expect(JSON.stringify(listed)).not.toContain(cpf);
@@ -58,7 +64,8 @@ describe("payout keys", () => {
 
   test("when a key is added twice, or a sixth key, then 409 invalid_state", async () => {
     const owner = await endpointOwner(ctx);
-    for (const n of [1, 2, 3, 4, 5]) await owner.panel.post("/v1/me/payout-keys", { type: "email", key: `k${n}@example.com` }).expect(201);
+    for (const n of [1, 2, 3, 4, 5])
+      await owner.panel.post("/v1/me/payout-keys", { type: "email", key: `k${n}@example.com` }).expect(201);
 
     const duplicate = await owner.panel.post("/v1/me/payout-keys", { type: "email", key: "K1@example.com" });
     const sixth = await owner.panel.post("/v1/me/payout-keys", { type: "email", key: "k6@example.com" });
@@ -73,7 +80,9 @@ describe("payout keys", () => {
     await owner.panel.post("/v1/me/payout-keys", { type: "email", key: "first@example.com" }).expect(201);
 
     const replies = await Promise.all(
-      Array.from({ length: 10 }, (_, n) => owner.panel.post("/v1/me/payout-keys", { type: "email", key: `race${n}@example.com` })),
+      Array.from({ length: 10 }, (_, n) =>
+        owner.panel.post("/v1/me/payout-keys", { type: "email", key: `race${n}@example.com` }),
+      ),
     );
 
     expect(replies.filter((r) => r.status === 201)).toHaveLength(4);

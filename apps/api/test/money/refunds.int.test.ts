@@ -1,4 +1,11 @@
-import { appendBalanceTransaction, findBalanceDrift, newId, postSandboxNotification, reprocessInboxItem, submitRefund } from "@lm/domain";
+import {
+  appendBalanceTransaction,
+  findBalanceDrift,
+  newId,
+  postSandboxNotification,
+  reprocessInboxItem,
+  submitRefund,
+} from "@lm/domain";
 import { useApiTestContext } from "../support/harness";
 import { createTestMerchant } from "@lm/testing";
 import { merchantClient, useTestMerchant } from "../support/merchant-client";
@@ -14,13 +21,29 @@ describe("refunds of paid charges and the balance ledger", () => {
     const charge = await paidCharge(ctx, merchant.client, 2500);
 
     const after = (await merchant.client.get("/v1/balance").expect(200)).body;
-    expect(after).toEqual({ object: "balance", mode: "test", currency: "BRL", available: before.available + 2500, reserved: before.reserved });
+    expect(after).toEqual({
+      object: "balance",
+      mode: "test",
+      currency: "BRL",
+      available: before.available + 2500,
+      reserved: before.reserved,
+    });
     expect(charge.amount_refunded).toBe(0);
     const list = (await merchant.client.get("/v1/balance/transactions?limit=1").expect(200)).body;
     expect(list).toEqual({
       object: "list",
       has_more: expect.any(Boolean),
-      data: [{ id: expect.stringMatching(/^btx_[0-9A-Z]{26}$/), object: "balance_transaction", mode: "test", type: "payment", amount: 2500, source: { object: "transaction", id: charge.id }, created_at: expect.any(String) }],
+      data: [
+        {
+          id: expect.stringMatching(/^btx_[0-9A-Z]{26}$/),
+          object: "balance_transaction",
+          mode: "test",
+          type: "payment",
+          amount: 2500,
+          source: { object: "transaction", id: charge.id },
+          created_at: expect.any(String),
+        },
+      ],
     });
   });
 
@@ -28,7 +51,10 @@ describe("refunds of paid charges and the balance ledger", () => {
     const charge = await paidCharge(ctx, merchant.client, 1000);
     const before = (await merchant.client.get("/v1/balance")).body;
 
-    const res = await merchant.client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 500, reason: "Cliente desistiu" });
+    const res = await merchant.client.post(`/v1/transactions/${charge.id}/refunds`, {
+      amount: 500,
+      reason: "Cliente desistiu",
+    });
 
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
@@ -46,30 +72,43 @@ describe("refunds of paid charges and the balance ledger", () => {
     });
     const after = (await merchant.client.get("/v1/balance")).body;
     expect([after.available, after.reserved]).toEqual([before.available - 500, before.reserved + 500]);
-    expect((await merchant.client.get(`/v1/transactions/${charge.id}`)).body).toMatchObject({ status: "paid", amount_refunded: 500 });
+    expect((await merchant.client.get(`/v1/transactions/${charge.id}`)).body).toMatchObject({
+      status: "paid",
+      amount_refunded: 500,
+    });
     expect((await merchant.client.get(`/v1/refunds/${res.body.id}`)).body).toEqual(res.body);
     const listed = (await merchant.client.get(`/v1/transactions/${charge.id}/refunds`)).body;
     expect(listed.data.map((r: { id: string }) => r.id)).toEqual([res.body.id]);
-    const created = await ctx.db.event.findFirst({ where: { type: "refund.created", data: { path: ["id"], equals: res.body.id } } });
+    const created = await ctx.db.event.findFirst({
+      where: { type: "refund.created", data: { path: ["id"], equals: res.body.id } },
+    });
     expect(created?.data).toEqual(res.body);
   });
 
   test("when the sandbox returns a refund, then the inbox item settles it succeeded with the return's end-to-end id and the reserve is released", async () => {
     const charge = await paidCharge(ctx, merchant.client, 1000);
-    const refund = (await merchant.client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 400 }).expect(201)).body;
+    const refund = (await merchant.client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 400 }).expect(201))
+      .body;
     const before = (await merchant.client.get("/v1/balance")).body;
 
     await settleRefunds(ctx);
 
     const settled = (await merchant.client.get(`/v1/refunds/${refund.id}`)).body;
-    expect(settled).toMatchObject({ status: "succeeded", end_to_end_id: expect.stringMatching(/^D00000000\d{12}[0-9a-f]{11}$/) });
+    expect(settled).toMatchObject({
+      status: "succeeded",
+      end_to_end_id: expect.stringMatching(/^D00000000\d{12}[0-9a-f]{11}$/),
+    });
     const after = (await merchant.client.get("/v1/balance")).body;
     // Every refund of the file so far is settled now, so nothing stays reserved.
     expect([after.available, after.reserved]).toEqual([before.available, 0]);
     expect(before.reserved).toBeGreaterThanOrEqual(400);
-    const item = await ctx.db.inboxItem.findFirstOrThrow({ where: { event_type: "devolucao", end_to_end_id: settled.end_to_end_id } });
+    const item = await ctx.db.inboxItem.findFirstOrThrow({
+      where: { event_type: "devolucao", end_to_end_id: settled.end_to_end_id },
+    });
     expect(item).toMatchObject({ transaction_id: charge.id, error: null, processed_at: expect.any(Date) });
-    expect(await ctx.db.event.count({ where: { type: "refund.succeeded", data: { path: ["id"], equals: refund.id } } })).toBe(1);
+    expect(
+      await ctx.db.event.count({ where: { type: "refund.succeeded", data: { path: ["id"], equals: refund.id } } }),
+    ).toBe(1);
   });
 
   test("when the refunds of a charge succeed up to its amount, then it turns refunded with transaction.refunded", async () => {
@@ -82,33 +121,58 @@ describe("refunds of paid charges and the balance ledger", () => {
 
     const read = (await merchant.client.get(`/v1/transactions/${charge.id}`)).body;
     expect(read).toMatchObject({ status: "refunded", amount_refunded: 800 });
-    const events = await ctx.db.event.findMany({ where: { type: "transaction.refunded", data: { path: ["id"], equals: charge.id } } });
+    const events = await ctx.db.event.findMany({
+      where: { type: "transaction.refunded", data: { path: ["id"], equals: charge.id } },
+    });
     expect(events.map((e) => e.data)).toEqual([read]);
     const more = await merchant.client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 1 });
     expect([more.status, more.body.error.code]).toEqual([409, "invalid_state"]);
-    expect((await merchant.client.get("/v1/transactions?status=refunded")).body.data.map((t: { id: string }) => t.id)).toContain(charge.id);
+    expect(
+      (await merchant.client.get("/v1/transactions?status=refunded")).body.data.map((t: { id: string }) => t.id),
+    ).toContain(charge.id);
   });
 
   test("when a refund's amount ends in 13, then the sandbox refuses it: failed rejected_by_acquirer, a refund_reversal, the remainder back", async () => {
     const charge = await paidCharge(ctx, merchant.client, 5000);
     const before = (await merchant.client.get("/v1/balance")).body;
-    const refund = (await merchant.client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 1013 }).expect(201)).body;
+    const refund = (await merchant.client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 1013 }).expect(201))
+      .body;
 
     await settleRefunds(ctx);
 
-    expect((await merchant.client.get(`/v1/refunds/${refund.id}`)).body).toMatchObject({ status: "failed", failure_reason: "rejected_by_acquirer" });
-    expect((await merchant.client.get("/v1/balance")).body).toMatchObject({ available: before.available, reserved: before.reserved });
-    expect((await merchant.client.get(`/v1/transactions/${charge.id}`)).body).toMatchObject({ status: "paid", amount_refunded: 0 });
-    const entries = await ctx.db.balanceTransaction.findMany({ where: { source_id: refund.id }, orderBy: { id: "asc" } });
-    expect(entries.map((e) => [e.type, e.amount])).toEqual([["refund", -1013], ["refund_reversal", 1013]]);
-    expect(await ctx.db.event.count({ where: { type: "refund.failed", data: { path: ["id"], equals: refund.id } } })).toBe(1);
+    expect((await merchant.client.get(`/v1/refunds/${refund.id}`)).body).toMatchObject({
+      status: "failed",
+      failure_reason: "rejected_by_acquirer",
+    });
+    expect((await merchant.client.get("/v1/balance")).body).toMatchObject({
+      available: before.available,
+      reserved: before.reserved,
+    });
+    expect((await merchant.client.get(`/v1/transactions/${charge.id}`)).body).toMatchObject({
+      status: "paid",
+      amount_refunded: 0,
+    });
+    const entries = await ctx.db.balanceTransaction.findMany({
+      where: { source_id: refund.id },
+      orderBy: { id: "asc" },
+    });
+    expect(entries.map((e) => [e.type, e.amount])).toEqual([
+      ["refund", -1013],
+      ["refund_reversal", 1013],
+    ]);
+    expect(
+      await ctx.db.event.count({ where: { type: "refund.failed", data: { path: ["id"], equals: refund.id } } }),
+    ).toBe(1);
   });
 
   test("when a settled refund's inbox item is reprocessed, then nothing moves twice", async () => {
     const charge = await paidCharge(ctx, merchant.client, 700);
-    const refund = (await merchant.client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 213 }).expect(201)).body;
+    const refund = (await merchant.client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 213 }).expect(201))
+      .body;
     await settleRefunds(ctx);
-    const item = await ctx.db.inboxItem.findFirstOrThrow({ where: { event_type: "devolucao", transaction_id: charge.id } });
+    const item = await ctx.db.inboxItem.findFirstOrThrow({
+      where: { event_type: "devolucao", transaction_id: charge.id },
+    });
     const before = (await merchant.client.get("/v1/balance")).body;
 
     await reprocessInboxItem(ctx.deps, item.id);
@@ -121,24 +185,39 @@ describe("refunds of paid charges and the balance ledger", () => {
 
   test("when the acquirer later reports a failed refund as returned, then nothing moves and the inbox item records conflicting_outcome", async () => {
     const charge = await paidCharge(ctx, merchant.client, 2000);
-    const refund = (await merchant.client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 1313 }).expect(201)).body;
+    const refund = (await merchant.client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 1313 }).expect(201))
+      .body;
     await settleRefunds(ctx);
     const before = (await merchant.client.get("/v1/balance")).body;
 
     await postSandboxNotification(ctx.deps, {
-      pix: [{ endToEndId: "E-late", txid: "T", valor: "20.00", horario: new Date().toISOString(), devolucoes: [{ id: refund.id, rtrId: "D-late", valor: "13.13", status: "DEVOLVIDO" }] }],
+      pix: [
+        {
+          endToEndId: "E-late",
+          txid: "T",
+          valor: "20.00",
+          horario: new Date().toISOString(),
+          devolucoes: [{ id: refund.id, rtrId: "D-late", valor: "13.13", status: "DEVOLVIDO" }],
+        },
+      ],
     });
     const results = await processInbox(ctx);
 
     expect(results).toEqual(["conflicting_outcome"]);
-    expect(await ctx.db.inboxItem.findFirstOrThrow({ where: { end_to_end_id: "D-late" } })).toMatchObject({ error: "conflicting_outcome: failed", transaction_id: charge.id });
+    expect(await ctx.db.inboxItem.findFirstOrThrow({ where: { end_to_end_id: "D-late" } })).toMatchObject({
+      error: "conflicting_outcome: failed",
+      transaction_id: charge.id,
+    });
     expect((await merchant.client.get("/v1/balance")).body).toEqual(before);
     expect((await merchant.client.get(`/v1/refunds/${refund.id}`)).body.status).toBe("failed");
   });
 
   test("when a refund repeats its Idempotency-Key, then the first reply comes back and only one refund exists", async () => {
     const charge = await paidCharge(ctx, merchant.client, 900);
-    const send = () => merchant.client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 100 }).set("Idempotency-Key", `rf-${charge.id}`);
+    const send = () =>
+      merchant.client
+        .post(`/v1/transactions/${charge.id}/refunds`, { amount: 100 })
+        .set("Idempotency-Key", `rf-${charge.id}`);
 
     const first = await send();
     const second = await send();
@@ -178,7 +257,15 @@ describe("refunds of paid charges and the balance ledger", () => {
     const { available } = (await merchant.client.get("/v1/balance")).body;
     // Another outflow took the money: a withdrawal entry of everything but 100 centavos.
     await ctx.db.$transaction((tx) =>
-      appendBalanceTransaction(tx, { sellerId: merchant.sellerId, mode: "test", type: "withdrawal", amount: -(available - 100), sourceId: `wd_test_${charge.id}`, reservedDelta: 0, now: new Date() }),
+      appendBalanceTransaction(tx, {
+        sellerId: merchant.sellerId,
+        mode: "test",
+        type: "withdrawal",
+        amount: -(available - 100),
+        sourceId: `wd_test_${charge.id}`,
+        reservedDelta: 0,
+        now: new Date(),
+      }),
     );
 
     const res = await merchant.client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 500 });
@@ -188,7 +275,14 @@ describe("refunds of paid charges and the balance ledger", () => {
     expect((await merchant.client.get("/v1/balance")).body.available).toBe(100);
     // Put the money back so the ledger stays explained for the drift check.
     await ctx.db.$transaction((tx) =>
-      appendBalanceTransaction(tx, { sellerId: merchant.sellerId, mode: "test", type: "withdrawal_reversal", amount: available - 100, sourceId: `wd_test_${charge.id}`, now: new Date() }),
+      appendBalanceTransaction(tx, {
+        sellerId: merchant.sellerId,
+        mode: "test",
+        type: "withdrawal_reversal",
+        amount: available - 100,
+        sourceId: `wd_test_${charge.id}`,
+        now: new Date(),
+      }),
     );
   });
 
@@ -209,18 +303,59 @@ describe("refunds of paid charges and the balance ledger", () => {
     const now = new Date();
     const refundId = newId("refund");
     await ctx.db.$transaction(async (tx) => {
-      await tx.transaction.update({ where: { id: charge.id }, data: { status: "paid", paid_at: now, payment_end_to_end_id: `E-live-${refundId}`, payment_amount: 900, amount_refunded: 900 } });
-      await appendBalanceTransaction(tx, { sellerId: merchant.sellerId, mode: "live", type: "payment", amount: 900, sourceId: charge.id, now });
-      await tx.refund.create({ data: { id: refundId, transaction_id: charge.id, store_id: merchant.storeId, seller_id: merchant.sellerId, mode: "live", amount: 900 } });
-      await appendBalanceTransaction(tx, { sellerId: merchant.sellerId, mode: "live", type: "refund", amount: -900, sourceId: refundId, reservedDelta: 900, now });
+      await tx.transaction.update({
+        where: { id: charge.id },
+        data: {
+          status: "paid",
+          paid_at: now,
+          payment_end_to_end_id: `E-live-${refundId}`,
+          payment_amount: 900,
+          amount_refunded: 900,
+        },
+      });
+      await appendBalanceTransaction(tx, {
+        sellerId: merchant.sellerId,
+        mode: "live",
+        type: "payment",
+        amount: 900,
+        sourceId: charge.id,
+        now,
+      });
+      await tx.refund.create({
+        data: {
+          id: refundId,
+          transaction_id: charge.id,
+          store_id: merchant.storeId,
+          seller_id: merchant.sellerId,
+          mode: "live",
+          amount: 900,
+        },
+      });
+      await appendBalanceTransaction(tx, {
+        sellerId: merchant.sellerId,
+        mode: "live",
+        type: "refund",
+        amount: -900,
+        sourceId: refundId,
+        reservedDelta: 900,
+        now,
+      });
     });
 
     const outcomes: string[] = [];
-    for (let attempt = 1; attempt <= 5; attempt++) outcomes.push(await submitRefund(ctx.deps, refundId).catch(() => "threw"));
+    for (let attempt = 1; attempt <= 5; attempt++)
+      outcomes.push(await submitRefund(ctx.deps, refundId).catch(() => "threw"));
 
     expect(outcomes).toEqual(["threw", "threw", "threw", "threw", "failed"]);
-    expect(await ctx.db.refund.findUniqueOrThrow({ where: { id: refundId } })).toMatchObject({ status: "failed", failure_reason: "acquirer_unavailable", submit_attempts: 5 });
-    expect((await live.get(`/v1/transactions/${charge.id}`)).body).toMatchObject({ status: "paid", amount_refunded: 0 });
+    expect(await ctx.db.refund.findUniqueOrThrow({ where: { id: refundId } })).toMatchObject({
+      status: "failed",
+      failure_reason: "acquirer_unavailable",
+      submit_attempts: 5,
+    });
+    expect((await live.get(`/v1/transactions/${charge.id}`)).body).toMatchObject({
+      status: "paid",
+      amount_refunded: 0,
+    });
     expect((await live.get("/v1/balance")).body).toMatchObject({ available: 900, reserved: 0 });
   });
 
@@ -239,7 +374,9 @@ describe("refunds of paid charges and the balance ledger", () => {
   test("when a balance transaction is changed in the database, then the database refuses it (append-only)", async () => {
     const entry = await ctx.db.balanceTransaction.findFirstOrThrow();
 
-    await expect(ctx.db.balanceTransaction.update({ where: { id: entry.id }, data: { amount: 1 } })).rejects.toThrow(/append-only/);
+    await expect(ctx.db.balanceTransaction.update({ where: { id: entry.id }, data: { amount: 1 } })).rejects.toThrow(
+      /append-only/,
+    );
   });
 
   test("when every test above has run, then each running total still equals the sum of its entries", async () => {

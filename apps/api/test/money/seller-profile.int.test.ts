@@ -46,8 +46,14 @@ describe("the seller profile", () => {
 
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ trade_name: "Loja Nova", email: "financeiro@example.com" });
-    const events = await ctx.db.event.findMany({ where: { store_id: owner.storeId, type: "seller.updated" }, orderBy: { mode: "asc" } });
-    expect(events.map((e) => [e.mode, e.data])).toEqual([["live", res.body], ["test", res.body]]);
+    const events = await ctx.db.event.findMany({
+      where: { store_id: owner.storeId, type: "seller.updated" },
+      orderBy: { mode: "asc" },
+    });
+    expect(events.map((e) => [e.mode, e.data])).toEqual([
+      ["live", res.body],
+      ["test", res.body],
+    ]);
     const feed = (await owner.panel.get("/v1/me/notifications")).body.data;
     expect(feed[0]).toMatchObject({ type: "seller.updated", title: "Seller profile updated" });
   });

@@ -12,7 +12,11 @@ describe("withdrawals", () => {
   test("when a stepped-up owner withdraws, then 201 pending, the amount moves to reserved, and withdrawal.created is recorded", async () => {
     const owner = await moneyOwner(ctx, 10_000);
 
-    const res = await owner.panel.post("/v1/me/withdrawals", { amount: 4_000, payout_key_id: owner.payoutKeyId, mode: "test" });
+    const res = await owner.panel.post("/v1/me/withdrawals", {
+      amount: 4_000,
+      payout_key_id: owner.payoutKeyId,
+      mode: "test",
+    });
 
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
@@ -31,20 +35,33 @@ describe("withdrawals", () => {
       failed_at: null,
     });
     expect((await owner.panel.get("/v1/me/balance")).body).toMatchObject({ available: 6_000, reserved: 4_000 });
-    const event = await ctx.db.event.findFirstOrThrow({ where: { store_id: owner.storeId, type: "withdrawal.created" } });
+    const event = await ctx.db.event.findFirstOrThrow({
+      where: { store_id: owner.storeId, type: "withdrawal.created" },
+    });
     expect(event.data).toEqual(res.body);
   });
 
   test("when the sandbox pays it, then it completes with its end-to-end id, events for each step, the inbox item names it, the balance is down", async () => {
     const owner = await moneyOwner(ctx, 10_000);
-    const created = (await owner.panel.post("/v1/me/withdrawals", { amount: 2_500, payout_key_id: owner.payoutKeyId }).expect(201)).body;
+    const created = (
+      await owner.panel.post("/v1/me/withdrawals", { amount: 2_500, payout_key_id: owner.payoutKeyId }).expect(201)
+    ).body;
 
     await settleWithdrawals(ctx);
 
     const read = (await owner.panel.get(`/v1/me/withdrawals/${created.id}`)).body;
-    expect(read).toMatchObject({ status: "completed", end_to_end_id: expect.stringMatching(/^E00000000\d{12}[0-9a-f]{11}$/), completed_at: expect.any(String) });
+    expect(read).toMatchObject({
+      status: "completed",
+      end_to_end_id: expect.stringMatching(/^E00000000\d{12}[0-9a-f]{11}$/),
+      completed_at: expect.any(String),
+    });
     expect((await owner.panel.get("/v1/me/balance")).body).toMatchObject({ available: 7_500, reserved: 0 });
-    const types = (await ctx.db.event.findMany({ where: { store_id: owner.storeId, type: { startsWith: "withdrawal." } }, orderBy: { id: "asc" } })).map((e) => e.type);
+    const types = (
+      await ctx.db.event.findMany({
+        where: { store_id: owner.storeId, type: { startsWith: "withdrawal." } },
+        orderBy: { id: "asc" },
+      })
+    ).map((e) => e.type);
     expect(types).toEqual(["withdrawal.created", "withdrawal.processing", "withdrawal.completed"]);
     const item = await ctx.db.inboxItem.findFirstOrThrow({ where: { withdrawal_id: created.id } });
     expect(item).toMatchObject({ event_type: "pix_enviado", end_to_end_id: read.end_to_end_id, error: null });
@@ -54,14 +71,25 @@ describe("withdrawals", () => {
 
   test("when the amount ends in 13, then the sandbox refuses it: failed rejected_by_acquirer and a withdrawal_reversal", async () => {
     const owner = await moneyOwner(ctx, 5_000);
-    const created = (await owner.panel.post("/v1/me/withdrawals", { amount: 1_013, payout_key_id: owner.payoutKeyId }).expect(201)).body;
+    const created = (
+      await owner.panel.post("/v1/me/withdrawals", { amount: 1_013, payout_key_id: owner.payoutKeyId }).expect(201)
+    ).body;
 
     await settleWithdrawals(ctx);
 
-    expect((await owner.panel.get(`/v1/me/withdrawals/${created.id}`)).body).toMatchObject({ status: "failed", failure_reason: "rejected_by_acquirer", failed_at: expect.any(String) });
+    expect((await owner.panel.get(`/v1/me/withdrawals/${created.id}`)).body).toMatchObject({
+      status: "failed",
+      failure_reason: "rejected_by_acquirer",
+      failed_at: expect.any(String),
+    });
     expect((await owner.panel.get("/v1/me/balance")).body).toMatchObject({ available: 5_000, reserved: 0 });
-    const ledger = (await owner.panel.get("/v1/me/balance/transactions")).body.data.map((e: { type: string; amount: number }) => [e.type, e.amount]);
-    expect(ledger.slice(0, 2)).toEqual([["withdrawal_reversal", 1_013], ["withdrawal", -1_013]]);
+    const ledger = (await owner.panel.get("/v1/me/balance/transactions")).body.data.map(
+      (e: { type: string; amount: number }) => [e.type, e.amount],
+    );
+    expect(ledger.slice(0, 2)).toEqual([
+      ["withdrawal_reversal", 1_013],
+      ["withdrawal", -1_013],
+    ]);
     expect(await ctx.db.event.count({ where: { store_id: owner.storeId, type: "withdrawal.failed" } })).toBe(1);
     const item = await ctx.db.inboxItem.findFirstOrThrow({ where: { withdrawal_id: created.id } });
     await reprocessInboxItem(ctx.deps, item.id);
@@ -73,7 +101,9 @@ describe("withdrawals", () => {
     const owner = await moneyOwner(ctx, 3_000);
 
     const replies = await Promise.all(
-      Array.from({ length: 20 }, () => owner.panel.post("/v1/me/withdrawals", { amount: 3_000, payout_key_id: owner.payoutKeyId })),
+      Array.from({ length: 20 }, () =>
+        owner.panel.post("/v1/me/withdrawals", { amount: 3_000, payout_key_id: owner.payoutKeyId }),
+      ),
     );
 
     expect(replies.filter((r) => r.status === 201)).toHaveLength(1);
@@ -84,15 +114,26 @@ describe("withdrawals", () => {
   test("when several rules fail at once, then the first in DESIGN §7's order answers: locked, KYC, key, funds", async () => {
     const owner = await moneyOwner(ctx, 1_000);
     const other = await moneyOwner(ctx, 0);
-    const body = (over: Record<string, unknown>) => ({ amount: 5_000, payout_key_id: other.payoutKeyId, mode: "live", ...over });
+    const body = (over: Record<string, unknown>) => ({
+      amount: 5_000,
+      payout_key_id: other.payoutKeyId,
+      mode: "live",
+      ...over,
+    });
     const codeOf = async (over: Record<string, unknown>) => {
       const res = await owner.panel.post("/v1/me/withdrawals", body(over));
       return `${res.status} ${res.body.error?.code}`;
     };
 
-    await ctx.db.seller.update({ where: { id: owner.seller.id }, data: { withdrawals_locked_until: new Date(Date.now() + 3_600_000) } });
+    await ctx.db.seller.update({
+      where: { id: owner.seller.id },
+      data: { withdrawals_locked_until: new Date(Date.now() + 3_600_000) },
+    });
     const locked = await codeOf({});
-    await ctx.db.seller.update({ where: { id: owner.seller.id }, data: { withdrawals_locked_until: new Date(Date.now() - 1_000) } });
+    await ctx.db.seller.update({
+      where: { id: owner.seller.id },
+      data: { withdrawals_locked_until: new Date(Date.now() - 1_000) },
+    });
     const kyc = await codeOf({});
     const key = await codeOf({ mode: "test" });
     const funds = await codeOf({ mode: "test", payout_key_id: owner.payoutKeyId });
@@ -128,7 +169,10 @@ describe("withdrawals", () => {
 
   test("when a withdrawal repeats its Idempotency-Key, then the first reply comes back and only one withdrawal exists", async () => {
     const owner = await moneyOwner(ctx, 1_000);
-    const send = () => owner.panel.post("/v1/me/withdrawals", { amount: 300, payout_key_id: owner.payoutKeyId }).set("Idempotency-Key", `wd-${owner.seller.id}`);
+    const send = () =>
+      owner.panel
+        .post("/v1/me/withdrawals", { amount: 300, payout_key_id: owner.payoutKeyId })
+        .set("Idempotency-Key", `wd-${owner.seller.id}`);
 
     const first = await send();
     const second = await send();
@@ -145,9 +189,26 @@ describe("withdrawals", () => {
     // A live withdrawal: no live acquirer exists, so every request fails (as an unreachable acquirer would).
     const id = newId("withdrawal");
     await ctx.db.$transaction(async (tx) => {
-      await appendBalanceTransaction(tx, { sellerId: owner.seller.id, mode: "live", type: "payment", amount: 700, sourceId: `txn_fake_${id}`, now });
-      await tx.withdrawal.create({ data: { id, seller_id: owner.seller.id, mode: "live", amount: 700, payout_key_id: owner.payoutKeyId } });
-      await appendBalanceTransaction(tx, { sellerId: owner.seller.id, mode: "live", type: "withdrawal", amount: -700, sourceId: id, reservedDelta: 700, now });
+      await appendBalanceTransaction(tx, {
+        sellerId: owner.seller.id,
+        mode: "live",
+        type: "payment",
+        amount: 700,
+        sourceId: `txn_fake_${id}`,
+        now,
+      });
+      await tx.withdrawal.create({
+        data: { id, seller_id: owner.seller.id, mode: "live", amount: 700, payout_key_id: owner.payoutKeyId },
+      });
+      await appendBalanceTransaction(tx, {
+        sellerId: owner.seller.id,
+        mode: "live",
+        type: "withdrawal",
+        amount: -700,
+        sourceId: id,
+        reservedDelta: 700,
+        now,
+      });
     });
 
     const outcomes: string[] = [];
@@ -157,20 +218,37 @@ describe("withdrawals", () => {
 
     expect(outcomes.slice(0, 4)).toEqual(Array(4).fill("threw: no acquirer moves live money"));
     expect(outcomes[4]).toBe("failed");
-    expect(await ctx.db.withdrawal.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "failed", failure_reason: "acquirer_unavailable", submit_attempts: 5 });
+    expect(await ctx.db.withdrawal.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      status: "failed",
+      failure_reason: "acquirer_unavailable",
+      submit_attempts: 5,
+    });
     expect((await owner.panel.get("/v1/me/balance?mode=live")).body).toMatchObject({ available: 700, reserved: 0 });
     expect(await submitWithdrawal(ctx.deps, id)).toBe("skipped");
   });
 
   test("when a withdrawal is stuck, then the ops API and withdrawal:list show it", async () => {
     const owner = await moneyOwner(ctx, 1_000);
-    const created = (await owner.panel.post("/v1/me/withdrawals", { amount: 100, payout_key_id: owner.payoutKeyId }).expect(201)).body;
-    await ctx.db.withdrawal.update({ where: { id: created.id }, data: { updated_at: new Date(Date.now() - 3_600_000) } });
+    const created = (
+      await owner.panel.post("/v1/me/withdrawals", { amount: 100, payout_key_id: owner.payoutKeyId }).expect(201)
+    ).body;
+    await ctx.db.withdrawal.update({
+      where: { id: created.id },
+      data: { updated_at: new Date(Date.now() - 3_600_000) },
+    });
     const ops = await signInOps(ctx);
 
     const stuck = await panelClient(ctx, ops.cookie).get(`/v1/ops/withdrawals?stuck=true&seller=${owner.seller.id}`);
-    const cli = await runOps(["withdrawal:list", "--seller", owner.seller.id], { config: ctx.config, db: ctx.db, now: () => new Date() });
-    const json = await runOps(["withdrawal:list", "--seller", owner.seller.id, "--json"], { config: ctx.config, db: ctx.db, now: () => new Date() });
+    const cli = await runOps(["withdrawal:list", "--seller", owner.seller.id], {
+      config: ctx.config,
+      db: ctx.db,
+      now: () => new Date(),
+    });
+    const json = await runOps(["withdrawal:list", "--seller", owner.seller.id, "--json"], {
+      config: ctx.config,
+      db: ctx.db,
+      now: () => new Date(),
+    });
 
     expect(stuck.status).toBe(200);
     expect(stuck.body.data.map((w: { id: string }) => w.id)).toEqual([created.id]);

@@ -28,7 +28,17 @@ describe("GET /v1/me/notifications", () => {
     expect(page1.body).toEqual({
       object: "list",
       has_more: true,
-      data: [{ id: second.id, object: "notification", type: "a.b", title: "T", message: "M", data: {}, created_at: expect.any(String) }],
+      data: [
+        {
+          id: second.id,
+          object: "notification",
+          type: "a.b",
+          title: "T",
+          message: "M",
+          data: {},
+          created_at: expect.any(String),
+        },
+      ],
     });
     expect(page2.body.data.map((n: { id: string }) => n.id)).toEqual([first.id]);
     expect(page2.body.data[0].data).toEqual({ api_key_id: "key_x" });

@@ -45,9 +45,17 @@ describe("openapi.json reply schemas", () => {
   test("when an owner signs up, signs in and reads the account, then each reply matches its schema", async () => {
     const email = uniqueEmail();
     const { token, seller } = await makeInvite(ctx, email);
-    expectDocumented("GET /v1/me/auth/invites/{token}", await request(ctx.app).get(`/v1/me/auth/invites/${token}`), 200);
+    expectDocumented(
+      "GET /v1/me/auth/invites/{token}",
+      await request(ctx.app).get(`/v1/me/auth/invites/${token}`),
+      200,
+    );
     const signUp = { name: "Ana Lima", email, password: PASSWORD, accept_terms: true, invite_token: token };
-    expectDocumented("POST /v1/me/auth/sign-up/email", await request(ctx.app).post("/v1/me/auth/sign-up/email").send(signUp), 200);
+    expectDocumented(
+      "POST /v1/me/auth/sign-up/email",
+      await request(ctx.app).post("/v1/me/auth/sign-up/email").send(signUp),
+      200,
+    );
     const signedIn = await signInRequest(ctx, { email, password: PASSWORD });
     expectDocumented("POST /v1/me/auth/sign-in/email", signedIn, 200);
     const cookie = cookiePair(signedIn, "lm.session");
@@ -57,22 +65,41 @@ describe("openapi.json reply schemas", () => {
     expectDocumented("GET /v1/me/sessions", await get("/v1/me/sessions"), 200);
     expectDocumented("GET /v1/me/notifications", await get("/v1/me/notifications"), 200);
     expectDocumented("GET /v1/me/security/step-up-prefs", await get("/v1/me/security/step-up-prefs"), 200);
-    expectDocumented("POST /v1/me/terms/accept", await panelPost(ctx, "/v1/me/terms/accept", cookie, { version: ctx.config.termsVersion }), 204);
+    expectDocumented(
+      "POST /v1/me/terms/accept",
+      await panelPost(ctx, "/v1/me/terms/accept", cookie, { version: ctx.config.termsVersion }),
+      204,
+    );
     expectDocumented("POST /v1/me/auth/sign-out", await panelPost(ctx, "/v1/me/auth/sign-out", cookie, {}), 200);
   });
 
   test("when an owner uses two-factor, step-up and recovery, then each reply matches its schema", async () => {
     const owner = await signUpWithTwoFactor(ctx, stepTime(0));
     setClock(ctx, stepTime(1));
-    const stepUp = await panelPost(ctx, "/v1/me/auth/step-up", owner.cookie, { code: codeAt(owner.totp, stepTime(1)), password: owner.password });
+    const stepUp = await panelPost(ctx, "/v1/me/auth/step-up", owner.cookie, {
+      code: codeAt(owner.totp, stepTime(1)),
+      password: owner.password,
+    });
     expectDocumented("POST /v1/me/auth/step-up", stepUp, 200);
-    const prefs = await request(ctx.app).put("/v1/me/security/step-up-prefs").set("Cookie", owner.cookie).set("Origin", PANEL_ORIGIN).send({ webhook: false });
+    const prefs = await request(ctx.app)
+      .put("/v1/me/security/step-up-prefs")
+      .set("Cookie", owner.cookie)
+      .set("Origin", PANEL_ORIGIN)
+      .send({ webhook: false });
     expectDocumented("PUT /v1/me/security/step-up-prefs", prefs, 200);
-    const codes = await panelPost(ctx, "/v1/me/auth/two-factor/generate-backup-codes", owner.cookie, { password: owner.password });
+    const codes = await panelPost(ctx, "/v1/me/auth/two-factor/generate-backup-codes", owner.cookie, {
+      password: owner.password,
+    });
     expectDocumented("POST /v1/me/auth/two-factor/generate-backup-codes", codes, 200);
-    expectDocumented("POST /v1/me/auth/sign-in/email", await signInRequest(ctx, { email: owner.email, password: owner.password }), 200);
+    expectDocumented(
+      "POST /v1/me/auth/sign-in/email",
+      await signInRequest(ctx, { email: owner.email, password: owner.password }),
+      200,
+    );
 
-    const asked = await request(ctx.app).post("/v1/me/auth/two-factor/recovery/request").send({ email: owner.email, password: owner.password });
+    const asked = await request(ctx.app)
+      .post("/v1/me/auth/two-factor/recovery/request")
+      .send({ email: owner.email, password: owner.password });
     expectDocumented("POST /v1/me/auth/two-factor/recovery/request", asked, 200);
     const token = tokenInMail(await waitForMail(ctx, owner.email, /Recover access/));
     const confirmed = await request(ctx.app).post("/v1/me/auth/two-factor/recovery/confirm").send({ token });
@@ -87,15 +114,27 @@ describe("openapi.json reply schemas", () => {
     expectDocumented("GET /v1/me/api-keys", await owner.panel.get("/v1/me/api-keys"), 200);
     const rotated = await owner.panel.post(`/v1/me/api-keys/${String(created.body.id)}/rotate`);
     expectDocumented("POST /v1/me/api-keys/{id}/rotate", rotated, 201);
-    expectDocumented("DELETE /v1/me/api-keys/{id}", await owner.panel.delete(`/v1/me/api-keys/${String(rotated.body.id)}`), 204);
+    expectDocumented(
+      "DELETE /v1/me/api-keys/{id}",
+      await owner.panel.delete(`/v1/me/api-keys/${String(rotated.body.id)}`),
+      204,
+    );
     expectDocumented("GET /v1/me/postback-secret", await owner.panel.get("/v1/me/postback-secret"), 200);
-    expectDocumented("POST /v1/me/postback-secret/rotate", await owner.panel.post("/v1/me/postback-secret/rotate"), 200);
+    expectDocumented(
+      "POST /v1/me/postback-secret/rotate",
+      await owner.panel.post("/v1/me/postback-secret/rotate"),
+      200,
+    );
   });
 
   test("when an owner manages a webhook endpoint and its deliveries, then each reply matches its schema", async () => {
     const { panel } = await endpointOwner(ctx);
 
-    const created = await panel.post("/v1/me/webhook-endpoints", { url: "http://localhost:9/hooks", events: ["*"], description: "Loja" });
+    const created = await panel.post("/v1/me/webhook-endpoints", {
+      url: "http://localhost:9/hooks",
+      events: ["*"],
+      description: "Loja",
+    });
     expectDocumented("POST /v1/me/webhook-endpoints", created, 201);
     const at = `/v1/me/webhook-endpoints/${String(created.body.id)}`;
     expectDocumented("GET /v1/me/webhook-endpoints", await panel.get("/v1/me/webhook-endpoints?mode=test"), 200);
@@ -121,7 +160,11 @@ describe("openapi.json reply schemas", () => {
     expectDocumented("GET /v1/transactions", await client.get("/v1/transactions?limit=2"), 200);
     expectDocumented("POST /v1/transactions/{id}/cancel", await client.post(`/v1/transactions/${id}/cancel`), 200);
     const other = await client.post("/v1/transactions", { amount: 500 });
-    expectDocumented("POST /v1/transactions/{id}/simulate-payment", await client.post(`/v1/transactions/${String(other.body.id)}/simulate-payment`), 202);
+    expectDocumented(
+      "POST /v1/transactions/{id}/simulate-payment",
+      await client.post(`/v1/transactions/${String(other.body.id)}/simulate-payment`),
+      202,
+    );
 
     const events = await client.get("/v1/events");
     expectDocumented("GET /v1/events", events, 200);
@@ -130,7 +173,16 @@ describe("openapi.json reply schemas", () => {
 
   test("when an acquirer notifies and an operator reads and reprocesses the item, then each reply matches its schema", async () => {
     const txn = (await merchant.client.post("/v1/transactions", { amount: 700 }).expect(201)).body;
-    const body = JSON.stringify({ pix: [{ endToEndId: `E${Date.now()}`, txid: txn.txid, valor: valorFromCentavos(700), horario: new Date().toISOString() }] });
+    const body = JSON.stringify({
+      pix: [
+        {
+          endToEndId: `E${Date.now()}`,
+          txid: txn.txid,
+          valor: valorFromCentavos(700),
+          horario: new Date().toISOString(),
+        },
+      ],
+    });
     const secret = sandboxAcquirerSecret(ctx.config.encryptionKey);
     const received = await request(ctx.app)
       .post("/v1/acquirers/sandbox/notifications")
@@ -143,8 +195,15 @@ describe("openapi.json reply schemas", () => {
     const list = await request(ctx.app).get("/v1/ops/inbox").set("Cookie", cookie);
     expectDocumented("GET /v1/ops/inbox", list, 200);
     const itemId = String(list.body.data[0].id);
-    expectDocumented("GET /v1/ops/inbox/{id}", await request(ctx.app).get(`/v1/ops/inbox/${itemId}`).set("Cookie", cookie), 200);
-    const reprocessed = await request(ctx.app).post(`/v1/ops/inbox/${itemId}/reprocess`).set("Cookie", cookie).set("Origin", PANEL_ORIGIN);
+    expectDocumented(
+      "GET /v1/ops/inbox/{id}",
+      await request(ctx.app).get(`/v1/ops/inbox/${itemId}`).set("Cookie", cookie),
+      200,
+    );
+    const reprocessed = await request(ctx.app)
+      .post(`/v1/ops/inbox/${itemId}/reprocess`)
+      .set("Cookie", cookie)
+      .set("Origin", PANEL_ORIGIN);
     expectDocumented("POST /v1/ops/inbox/{id}/reprocess", reprocessed, 202);
   });
 
@@ -152,7 +211,11 @@ describe("openapi.json reply schemas", () => {
     expectDocumented("POST /v1/transactions", await merchant.client.post("/v1/transactions", { amount: "100" }), 400);
     expectDocumented("GET /v1/transactions/{id}", await merchant.client.get("/v1/transactions/txn_nothing"), 404);
     expectDocumented("GET /v1/events", await request(ctx.app).get("/v1/events"), 401);
-    expectDocumented("POST /v1/me/auth/sign-in/email", await signInRequest(ctx, { email: uniqueEmail(), password: "wrong password" }), 401);
+    expectDocumented(
+      "POST /v1/me/auth/sign-in/email",
+      await signInRequest(ctx, { email: uniqueEmail(), password: "wrong password" }),
+      401,
+    );
     const notJson = await request(ctx.app).post("/v1/me/auth/sign-out").set("Content-Type", "text/plain").send("x");
     expectDocumented("POST /v1/me/auth/sign-out", notJson, 415);
   });

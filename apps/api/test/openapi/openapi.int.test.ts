@@ -89,7 +89,8 @@ describe("openapi.json", () => {
         const inTemplate = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
         const declared = parametersOf(document, op).filter((p) => p.in === "path");
         const names = declared.map((p) => String(p.name)).sort();
-        if (JSON.stringify(names) !== JSON.stringify(inTemplate)) problems.push(`${op.route}: declares [${names.join(", ")}]`);
+        if (JSON.stringify(names) !== JSON.stringify(inTemplate))
+          problems.push(`${op.route}: declares [${names.join(", ")}]`);
         for (const p of declared) if (p.required !== true) problems.push(`${op.route}: ${String(p.name)} not required`);
       }
 
@@ -108,8 +109,11 @@ describe("openapi.json", () => {
         const opTags = Array.isArray(operation.tags) ? operation.tags : [];
         if (opTags.length === 0 || opTags.some((t) => !tags.includes(t))) problems.push(`${route}: tags`);
         if (!Array.isArray(operation.security)) problems.push(`${route}: no explicit security`);
-        const required = (Array.isArray(operation.security) ? operation.security : []).flatMap((r) => (isObject(r) ? Object.keys(r) : []));
-        for (const name of required) if (!schemes.includes(name)) problems.push(`${route}: unknown security scheme ${name}`);
+        const required = (Array.isArray(operation.security) ? operation.security : []).flatMap((r) =>
+          isObject(r) ? Object.keys(r) : [],
+        );
+        for (const name of required)
+          if (!schemes.includes(name)) problems.push(`${route}: unknown security scheme ${name}`);
         const statuses = Object.keys(isObject(operation.responses) ? operation.responses : {});
         if (!statuses.some((s) => /^2\d\d$/.test(s))) problems.push(`${route}: no 2xx reply`);
         if (statuses.some((s) => !/^([1-5]\d\d|[1-5]XX|default)$/.test(s))) problems.push(`${route}: bad status key`);
@@ -163,7 +167,8 @@ describe("openapi.json", () => {
           if (generic) problems.push(`${route} ${status}: names no Error.<code>`);
           for (const code of codes) {
             const entry = ERROR_CATALOG[code as ErrorCode] as { status: number } | undefined;
-            if (entry?.status !== Number(status)) problems.push(`${route} ${status}: ${code} is ${String(entry?.status)}`);
+            if (entry?.status !== Number(status))
+              problems.push(`${route} ${status}: ${code} is ${String(entry?.status)}`);
           }
         }
       }
@@ -182,7 +187,9 @@ describe("openapi.json", () => {
 
       expect(envelope).toEqual(Object.keys(ERROR_CATALOG));
       expect(typed).toEqual(Object.entries(ERROR_CATALOG).map(([code, { type }]) => [code, type, code]));
-      expect(Object.keys(schemas).filter((name) => name.startsWith("Error.")).length).toBe(Object.keys(ERROR_CATALOG).length);
+      expect(Object.keys(schemas).filter((name) => name.startsWith("Error.")).length).toBe(
+        Object.keys(ERROR_CATALOG).length,
+      );
     });
   });
 });

@@ -82,7 +82,10 @@ describe("ops inbox API", () => {
       reprocessed_at: null,
       raw_body: body,
       raw_body_encoding: "utf8",
-      headers: expect.objectContaining({ "content-type": "application/json", "x-acquirer-signature": expect.any(String) }),
+      headers: expect.objectContaining({
+        "content-type": "application/json",
+        "x-acquirer-signature": expect.any(String),
+      }),
     });
     expect(Object.values(res.body.headers).every((v) => typeof v === "string")).toBe(true);
   });
@@ -133,7 +136,9 @@ describe("ops inbox API", () => {
 
     expect(await processInboxItem(ctx.deps, item.id)).toBe("already_paid");
     expect(await ctx.db.transaction.findUniqueOrThrow({ where: { id: txn.id } })).toEqual(paid);
-    expect(await ctx.db.event.count({ where: { type: "transaction.paid", data: { path: ["id"], equals: txn.id } } })).toBe(1);
+    expect(
+      await ctx.db.event.count({ where: { type: "transaction.paid", data: { path: ["id"], equals: txn.id } } }),
+    ).toBe(1);
   });
 
   test("when an unknown or malformed inbox id is asked for, then 404", async () => {

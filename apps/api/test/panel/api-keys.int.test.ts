@@ -93,11 +93,21 @@ describe("panel API keys", () => {
       ["api_key.deleted", { key_id: rotated.id, mode: "test", user_id: owner.user.id }],
       [
         "api_key.rotated",
-        { key_id: created.id, new_key_id: rotated.id, mode: "test", revoke_at: rotated.old_key_revoke_at, user_id: owner.user.id },
+        {
+          key_id: created.id,
+          new_key_id: rotated.id,
+          mode: "test",
+          revoke_at: rotated.old_key_revoke_at,
+          user_id: owner.user.id,
+        },
       ],
       ["api_key.created", { key_id: created.id, mode: "test", user_id: owner.user.id }],
     ]);
-    expect(feed.body.data[0]).toMatchObject({ object: "notification", title: "API key deleted", message: expect.stringContaining('"feed"') });
+    expect(feed.body.data[0]).toMatchObject({
+      object: "notification",
+      title: "API key deleted",
+      message: expect.stringContaining('"feed"'),
+    });
     expect(JSON.stringify(feed.body)).not.toContain(created.key.slice(8));
     expect(JSON.stringify(feed.body)).not.toContain(rotated.key.slice(8));
   });
@@ -182,7 +192,9 @@ describe("panel API keys", () => {
     const owner = await signUpSteppedUp(ctx);
     await createKeys(owner, "test", 8);
 
-    const replies = await Promise.all(Array.from({ length: 10 }, (_, i) => create(owner.cookie, { name: `race ${i}`, mode: "test" })));
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => create(owner.cookie, { name: `race ${i}`, mode: "test" })),
+    );
 
     const statuses = replies.map((r) => r.status).sort();
     expect(statuses).toEqual([201, 201, 409, 409, 409, 409, 409, 409, 409, 409]);
@@ -202,13 +214,20 @@ describe("panel API keys", () => {
     expect((await ctx.db.apiKey.findUniqueOrThrow({ where: { id } })).revoked_at).not.toBeNull();
     expect((await remove(owner.cookie, id)).status).toBe(404);
     expect((await create(owner.cookie, { name: "in its place", mode: "test" })).status).toBe(201);
-    expect(logs.lines).toContainEqual(expect.objectContaining({ message: "security event", event: "api_key.deleted", key_id: id }));
+    expect(logs.lines).toContainEqual(
+      expect.objectContaining({ message: "security event", event: "api_key.deleted", key_id: id }),
+    );
   });
 
   test("when the account toggle is on, deleting needs a step-up; when it is off, it does not", async () => {
     const owner = await signUpOwner(ctx);
     const store = await findSellerStore(ctx.db, owner.seller.id);
-    const { apiKey } = await createApiKey(ctx.db, { storeId: store.id, name: "from ops", mode: "test", now: new Date() });
+    const { apiKey } = await createApiKey(ctx.db, {
+      storeId: store.id,
+      name: "from ops",
+      mode: "test",
+      now: new Date(),
+    });
 
     const refused = await remove(owner.cookie, apiKey.id);
     await setStepUpPrefs(ctx.db, owner.seller.id, { account: false });
@@ -239,10 +258,18 @@ describe("panel API keys", () => {
   test("when the id is malformed, then 400 validation_failed; a well-formed unknown or other-kind id is 404", async () => {
     const owner = await signUpSteppedUp(ctx);
 
-    const malformed = [await rotate(owner.cookie, "not-an-id"), await remove(owner.cookie, "key_%20x"), await remove(owner.cookie, `key_${"A".repeat(70)}`)];
-    const unknown = [await rotate(owner.cookie, "key_01JD3Z0000000000000000000Z"), await remove(owner.cookie, "txn_01JD3Z0000000000000000000Z")];
+    const malformed = [
+      await rotate(owner.cookie, "not-an-id"),
+      await remove(owner.cookie, "key_%20x"),
+      await remove(owner.cookie, `key_${"A".repeat(70)}`),
+    ];
+    const unknown = [
+      await rotate(owner.cookie, "key_01JD3Z0000000000000000000Z"),
+      await remove(owner.cookie, "txn_01JD3Z0000000000000000000Z"),
+    ];
 
-    for (const res of malformed) expect([res.status, res.body.error.code, res.body.error.param]).toEqual([400, "validation_failed", "id"]);
+    for (const res of malformed)
+      expect([res.status, res.body.error.code, res.body.error.param]).toEqual([400, "validation_failed", "id"]);
     for (const res of unknown) expect([res.status, res.body.error.code]).toEqual([404, "resource_not_found"]);
   });
 

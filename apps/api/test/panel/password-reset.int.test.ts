@@ -1,13 +1,23 @@
 import { createOpsUser } from "@lm/domain";
 import request from "supertest";
 import { useApiTestContext } from "../support/harness";
-import { cookiePair, mailsTo, PANEL_ORIGIN, signInRequest, signUpOwner, tokenInMail, uniqueEmail, waitForMail } from "../support/panel";
+import {
+  cookiePair,
+  mailsTo,
+  PANEL_ORIGIN,
+  signInRequest,
+  signUpOwner,
+  tokenInMail,
+  uniqueEmail,
+  waitForMail,
+} from "../support/panel";
 
 const RESET_SUBJECT = /Reset your password/;
 
 describe("password reset", () => {
   const ctx = useApiTestContext({ TRUST_PROXY: "loopback" });
-  const requestReset = (body: Record<string, unknown>) => request(ctx.app).post("/v1/me/auth/request-password-reset").send(body);
+  const requestReset = (body: Record<string, unknown>) =>
+    request(ctx.app).post("/v1/me/auth/request-password-reset").send(body);
   const reset = (token: string, newPassword: string) =>
     request(ctx.app).post("/v1/me/auth/reset-password").send({ token, newPassword });
   const sessions = (cookie: string) => request(ctx.app).get("/v1/me/sessions").set("Cookie", cookie);

@@ -41,7 +41,11 @@ describe("store postback secret", () => {
       previous_valid_until: null,
     });
     const shown = await info(owner.cookie);
-    expect(shown.body).toEqual({ prefix: res.body.prefix, rotated_at: res.body.rotated_at, previous_valid_until: null });
+    expect(shown.body).toEqual({
+      prefix: res.body.prefix,
+      rotated_at: res.body.rotated_at,
+      previous_valid_until: null,
+    });
     const store = await findSellerStore(ctx.db, owner.seller.id);
     expect(decryptSecret(ctx.config.encryptionKey, store.postback_secret_ciphertext!, store.id)).toBe(res.body.secret);
     expect(await tablesContaining(ctx.db, res.body.secret.slice(6))).toEqual([]);
@@ -57,7 +61,11 @@ describe("store postback secret", () => {
     );
     const feed = (await request(ctx.app).get("/v1/me/notifications").set("Cookie", owner.cookie)).body.data;
     expect(feed).toEqual([
-      expect.objectContaining({ type: "postback_secret.rotated", title: "Postback secret rotated", data: { user_id: owner.user.id } }),
+      expect.objectContaining({
+        type: "postback_secret.rotated",
+        title: "Postback secret rotated",
+        data: { user_id: owner.user.id },
+      }),
     ]);
     expect(JSON.stringify(feed)).not.toContain(res.body.secret.slice(6));
   });

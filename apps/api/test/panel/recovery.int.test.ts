@@ -1,6 +1,16 @@
 import request from "supertest";
 import { useApiTestContext } from "../support/harness";
-import { cookiePair, freshIp, mailsTo, PANEL_ORIGIN, signInRequest, signUpOwner, tokenInMail, uniqueEmail, waitForMail } from "../support/panel";
+import {
+  cookiePair,
+  freshIp,
+  mailsTo,
+  PANEL_ORIGIN,
+  signInRequest,
+  signUpOwner,
+  tokenInMail,
+  uniqueEmail,
+  waitForMail,
+} from "../support/panel";
 import { codeAt, panelPost, setClock, signUpWithTwoFactor, STEP_MS, stepTime } from "../support/two-factor";
 
 const RECOVERY_SUBJECT = /Recover access/;
@@ -21,9 +31,19 @@ describe("lost-2FA recovery", () => {
     const enrolled = stepTime();
     const owner = await signUpWithTwoFactor(ctx, enrolled);
     setClock(ctx, enrolled + STEP_MS);
-    const challenge = cookiePair(await signInRequest(ctx, { email: owner.email, password: owner.password }), "lm.two_factor");
-    const passed = await panelPost(ctx, "/v1/me/auth/two-factor/verify-totp", challenge, { code: codeAt(owner.totp, enrolled + STEP_MS), trustDevice: true });
-    const requested = await requestRecovery({ email: owner.email, password: owner.password, redirect_to: `${PANEL_ORIGIN}/done` });
+    const challenge = cookiePair(
+      await signInRequest(ctx, { email: owner.email, password: owner.password }),
+      "lm.two_factor",
+    );
+    const passed = await panelPost(ctx, "/v1/me/auth/two-factor/verify-totp", challenge, {
+      code: codeAt(owner.totp, enrolled + STEP_MS),
+      trustDevice: true,
+    });
+    const requested = await requestRecovery({
+      email: owner.email,
+      password: owner.password,
+      redirect_to: `${PANEL_ORIGIN}/done`,
+    });
     const mail = await waitForMail(ctx, owner.email, RECOVERY_SUBJECT);
     const link = new URL(/http\S+/.exec(mail.text)?.[0] ?? "");
     const confirmedAt = enrolled + 2 * STEP_MS;
@@ -39,7 +59,9 @@ describe("lost-2FA recovery", () => {
     expect(res.body).toEqual({ withdrawals_locked_until: new Date(confirmedAt + 24 * HOUR).toISOString() });
     const seller = await ctx.db.seller.findUniqueOrThrow({ where: { id: owner.seller.id } });
     expect(seller.withdrawals_locked_until).toEqual(new Date(confirmedAt + 24 * HOUR));
-    const updated = await ctx.db.event.findFirstOrThrow({ where: { type: "seller.updated", store: { seller_id: seller.id } } });
+    const updated = await ctx.db.event.findFirstOrThrow({
+      where: { type: "seller.updated", store: { seller_id: seller.id } },
+    });
     expect(updated.data).toMatchObject({ id: seller.id, withdrawals_locked_until: res.body.withdrawals_locked_until });
     for (const cookie of [owner.cookie, cookiePair(passed, "lm.session")]) {
       expect((await request(ctx.app).get("/v1/me/sessions").set("Cookie", cookie)).status).toBe(401);
@@ -70,7 +92,9 @@ describe("lost-2FA recovery", () => {
       expect(res.status).toBe(401);
       expect(res.body.error).toMatchObject({ type: "authentication_error", code: "invalid_mfa_code" });
     }
-    expect((await ctx.db.user.findUniqueOrThrow({ where: { id: other.user.id } })).two_factor_enabled_at).not.toBeNull();
+    expect(
+      (await ctx.db.user.findUniqueOrThrow({ where: { id: other.user.id } })).two_factor_enabled_at,
+    ).not.toBeNull();
   });
 
   test("when the password is wrong, the address unknown, 2FA off or the user an operator, then the same 200 and no mail", async () => {
@@ -100,7 +124,11 @@ describe("lost-2FA recovery", () => {
   test("when redirect_to is not a panel origin, then 400 and no mail", async () => {
     const owner = await signUpWithTwoFactor(ctx);
 
-    const res = await requestRecovery({ email: owner.email, password: owner.password, redirect_to: "https://evil.example/" });
+    const res = await requestRecovery({
+      email: owner.email,
+      password: owner.password,
+      redirect_to: "https://evil.example/",
+    });
     await settle();
 
     expect(res.status).toBe(400);
@@ -122,7 +150,10 @@ describe("lost-2FA recovery", () => {
   test("when one IP asks for 6 addresses in a minute, then the 6th is 429", async () => {
     const ip = freshIp();
     const ask = () =>
-      request(ctx.app).post("/v1/me/auth/two-factor/recovery/request").set("X-Forwarded-For", ip).send({ email: uniqueEmail("spray"), password: "x" });
+      request(ctx.app)
+        .post("/v1/me/auth/two-factor/recovery/request")
+        .set("X-Forwarded-For", ip)
+        .send({ email: uniqueEmail("spray"), password: "x" });
 
     for (let i = 0; i < 5; i++) expect((await ask()).status).toBe(200);
     const sixth = await ask();

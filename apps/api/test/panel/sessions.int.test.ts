@@ -38,7 +38,15 @@ describe("sessions", () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(2);
     for (const s of res.body.data) {
-      expect(Object.keys(s).sort()).toEqual(["created_at", "current", "expires_at", "id", "ip_address", "last_seen_at", "user_agent"]);
+      expect(Object.keys(s).sort()).toEqual([
+        "created_at",
+        "current",
+        "expires_at",
+        "id",
+        "ip_address",
+        "last_seen_at",
+        "user_agent",
+      ]);
       expect(s.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     }
     expect(res.body.data.filter((s: { current: boolean }) => s.current)).toHaveLength(1);
@@ -57,7 +65,9 @@ describe("sessions", () => {
     const a = await signIn(owner.email, owner.password);
     const b = await signIn(owner.email, owner.password);
     const sessions = (await list(owner.cookie)).body.data as { id: string; current: boolean }[];
-    const [idA, idB] = await Promise.all([a, b].map(async (c) => (await list(c)).body.data.find((s: { current: boolean }) => s.current).id));
+    const [idA, idB] = await Promise.all(
+      [a, b].map(async (c) => (await list(c)).body.data.find((s: { current: boolean }) => s.current).id),
+    );
 
     const byPublicId = await revoke(owner.cookie, `ses_${String(idA).replace(/-/g, "")}`);
     const byUuid = await revoke(owner.cookie, String(idB));
@@ -96,7 +106,10 @@ describe("sessions", () => {
     const token = owner.cookie.split("=")[1] ?? "";
     const tampered = `lm.session=${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`;
     const signedOut = await signIn(owner.email, owner.password);
-    const out = await request(ctx.app).post("/v1/me/auth/sign-out").set("Cookie", signedOut).set("Origin", PANEL_ORIGIN);
+    const out = await request(ctx.app)
+      .post("/v1/me/auth/sign-out")
+      .set("Cookie", signedOut)
+      .set("Origin", PANEL_ORIGIN);
 
     const none = await request(ctx.app).get("/v1/me/sessions");
     const bad = await list(tampered);
@@ -114,7 +127,8 @@ describe("sessions", () => {
 
   test("when a cookie-authenticated POST comes from another origin or none, then 403 permission_denied", async () => {
     const owner = await signUpOwner(ctx);
-    const post = () => request(ctx.app).post("/v1/me/terms/accept").set("Cookie", owner.cookie).send({ version: "2026-05-01" });
+    const post = () =>
+      request(ctx.app).post("/v1/me/terms/accept").set("Cookie", owner.cookie).send({ version: "2026-05-01" });
 
     const evil = await post().set("Origin", "https://evil.example");
     const evilReferer = await post().set("Referer", "https://evil.example/panel");
@@ -133,7 +147,10 @@ describe("sessions", () => {
   test("when a sign-out carrying a cookie comes from another origin, then 403 and the session lives", async () => {
     const owner = await signUpOwner(ctx);
 
-    const res = await request(ctx.app).post("/v1/me/auth/sign-out").set("Cookie", owner.cookie).set("Origin", "https://evil.example");
+    const res = await request(ctx.app)
+      .post("/v1/me/auth/sign-out")
+      .set("Cookie", owner.cookie)
+      .set("Origin", "https://evil.example");
 
     expect(res.status).toBe(403);
     expect((await list(owner.cookie)).status).toBe(200);
@@ -184,7 +201,11 @@ describe("sessions", () => {
   test("when the terms version is current, then 204 and it is kept; another version is 400 validation_failed", async () => {
     const owner = await signUpOwner(ctx);
     const accept = (version: unknown) =>
-      request(ctx.app).post("/v1/me/terms/accept").set("Cookie", owner.cookie).set("Origin", PANEL_ORIGIN).send({ version });
+      request(ctx.app)
+        .post("/v1/me/terms/accept")
+        .set("Cookie", owner.cookie)
+        .set("Origin", PANEL_ORIGIN)
+        .send({ version });
 
     const wrong = await accept("2025-01-01");
     const right = await accept("2026-05-01");

@@ -18,7 +18,14 @@ describe("sign-in", () => {
 
     expect(first.status).toBe(200);
     expect(first.body).toEqual({
-      user: { id: owner.user.id, email: owner.email, name: "Ana Lima", emailVerified: false, role: "owner", seller_id: owner.seller.id },
+      user: {
+        id: owner.user.id,
+        email: owner.email,
+        name: "Ana Lima",
+        emailVerified: false,
+        role: "owner",
+        seller_id: owner.seller.id,
+      },
     });
     expect(setCookie(first, "lm.session")).not.toBe(setCookie(second, "lm.session"));
     expect(await ctx.db.session.count({ where: { user_id: owner.user.id } })).toBe(3);
@@ -42,7 +49,10 @@ describe("sign-in", () => {
     const res = await signIn({ email: owner.email, password: owner.password, rememberMe: true });
 
     expect(setCookie(res, "lm.session")).toMatch(/; Max-Age=604800; /);
-    const session = await ctx.db.session.findFirstOrThrow({ where: { user_id: owner.user.id }, orderBy: { created_at: "desc" } });
+    const session = await ctx.db.session.findFirstOrThrow({
+      where: { user_id: owner.user.id },
+      orderBy: { created_at: "desc" },
+    });
     expect(session.absolute_expires_at.getTime() - session.created_at.getTime()).toBe(30 * 24 * 3_600_000);
   });
 
@@ -83,14 +93,18 @@ describe("sign-in", () => {
     });
     const time = async (email: string) => {
       const started = performance.now();
-      const res = await request(slowApp).post("/v1/me/auth/sign-in/email").set("X-Forwarded-For", freshIp()).send({ email, password: "wrong password!" });
+      const res = await request(slowApp)
+        .post("/v1/me/auth/sign-in/email")
+        .set("X-Forwarded-For", freshIp())
+        .send({ email, password: "wrong password!" });
       expect(res.status).toBe(401);
       return performance.now() - started;
     };
     await time(uniqueEmail("warm-up"));
 
     // The fastest of three (load only ever adds time); without the dummy compare the ratio would be below 0.1.
-    const fastest = async (email: () => string) => Math.min(await time(email()), await time(email()), await time(email()));
+    const fastest = async (email: () => string) =>
+      Math.min(await time(email()), await time(email()), await time(email()));
     const unknown = await fastest(() => uniqueEmail("nobody"));
     const wrong = await fastest(() => owner.email);
 
@@ -102,7 +116,8 @@ describe("sign-in", () => {
     const owner = await signUpOwner(ctx);
 
     const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) statuses.push((await signIn({ email: owner.email, password: "wrong password!" })).status);
+    for (let i = 0; i < 5; i++)
+      statuses.push((await signIn({ email: owner.email, password: "wrong password!" })).status);
     const sixth = await signIn({ email: owner.email, password: owner.password });
 
     expect(statuses).toEqual([401, 401, 401, 401, 401]);
@@ -126,7 +141,13 @@ describe("sign-in", () => {
 
   test("when the email differs only in case and surrounding spaces, then it shares the bucket", async () => {
     const owner = await signUpOwner(ctx);
-    const variants = [owner.email, owner.email.toUpperCase(), ` ${owner.email}`, `${owner.email}  `, ` ${owner.email.toUpperCase()} `];
+    const variants = [
+      owner.email,
+      owner.email.toUpperCase(),
+      ` ${owner.email}`,
+      `${owner.email}  `,
+      ` ${owner.email.toUpperCase()} `,
+    ];
 
     for (const email of variants) expect((await signIn({ email, password: "wrong password!" })).status).toBe(401);
     const sixth = await signIn({ email: owner.email, password: owner.password });
@@ -172,7 +193,10 @@ describe("sign-in", () => {
   test("when trust proxy is off, then X-Forwarded-For is not believed and all attempts share the socket's bucket", async () => {
     const untrusting = createApp({ ...ctx.deps, config: { ...ctx.config, trustProxy: false } });
     const attempt = (ip: string) =>
-      request(untrusting).post("/v1/me/auth/sign-in/email").set("X-Forwarded-For", ip).send({ email: uniqueEmail("x"), password: "wrong password!" });
+      request(untrusting)
+        .post("/v1/me/auth/sign-in/email")
+        .set("X-Forwarded-For", ip)
+        .send({ email: uniqueEmail("x"), password: "wrong password!" });
 
     for (let i = 0; i < 5; i++) expect((await attempt(`203.0.113.${i}`)).status).toBe(401);
     const sixth = await attempt("203.0.113.99");
@@ -181,7 +205,10 @@ describe("sign-in", () => {
   });
 
   test("when the body is not JSON or misses the password, then 415 or 400", async () => {
-    const form = await request(ctx.app).post("/v1/me/auth/sign-in/email").type("form").send({ email: "a@b.co", password: "x" });
+    const form = await request(ctx.app)
+      .post("/v1/me/auth/sign-in/email")
+      .type("form")
+      .send({ email: "a@b.co", password: "x" });
     const missing = await signIn({ email: "a@b.co" });
     const rememberString = await signIn({ email: "a@b.co", password: "x", rememberMe: "false" });
 

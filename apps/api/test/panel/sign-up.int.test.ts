@@ -23,9 +23,18 @@ describe("sign-up with an invite", () => {
 
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      user: { id: expect.stringMatching(/^[0-9a-f-]{36}$/), email, name: "Ana Lima", emailVerified: false, role: "owner", seller_id: seller.id },
+      user: {
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        email,
+        name: "Ana Lima",
+        emailVerified: false,
+        role: "owner",
+        seller_id: seller.id,
+      },
     });
-    expect(setCookie(res, "lm.session")).toMatch(/^lm\.session=[A-Za-z0-9_-]{43}; Max-Age=604800; Path=\/; Expires=.+; HttpOnly; SameSite=Lax$/);
+    expect(setCookie(res, "lm.session")).toMatch(
+      /^lm\.session=[A-Za-z0-9_-]{43}; Max-Age=604800; Path=\/; Expires=.+; HttpOnly; SameSite=Lax$/,
+    );
     const user = await ctx.db.user.findUniqueOrThrow({ where: { id: res.body.user.id } });
     expect(user.terms_version).toBe("2026-03-01");
     expect(user.terms_accepted_at).toBeInstanceOf(Date);
@@ -37,8 +46,15 @@ describe("sign-up with an invite", () => {
     const { token } = await makeInvite(ctx, email);
 
     const res = await signUp({
-      name: "Eve", email, password: PASSWORD, accept_terms: true, invite_token: token,
-      role: "admin", seller_id: "sel_01JD0000000000000000000000", emailVerified: true, email_verified_at: "2026-01-01T00:00:00Z",
+      name: "Eve",
+      email,
+      password: PASSWORD,
+      accept_terms: true,
+      invite_token: token,
+      role: "admin",
+      seller_id: "sel_01JD0000000000000000000000",
+      emailVerified: true,
+      email_verified_at: "2026-01-01T00:00:00Z",
     });
 
     expect(res.status).toBe(200);
@@ -53,8 +69,20 @@ describe("sign-up with an invite", () => {
     const { token } = await makeInvite(ctx, email);
     await signUp({ name: "A", email, password: PASSWORD, accept_terms: true, invite_token: token });
 
-    const reused = await signUp({ name: "B", email: uniqueEmail(), password: PASSWORD, accept_terms: true, invite_token: token });
-    const unknown = await signUp({ name: "B", email, password: PASSWORD, accept_terms: true, invite_token: "x".repeat(43) });
+    const reused = await signUp({
+      name: "B",
+      email: uniqueEmail(),
+      password: PASSWORD,
+      accept_terms: true,
+      invite_token: token,
+    });
+    const unknown = await signUp({
+      name: "B",
+      email,
+      password: PASSWORD,
+      accept_terms: true,
+      invite_token: "x".repeat(43),
+    });
 
     expect(reused.status).toBe(404);
     expect(reused.body.error.code).toBe("resource_not_found");
@@ -64,13 +92,28 @@ describe("sign-up with an invite", () => {
   test("when the invite is expired or revoked, then 404 resource_not_found and no user", async () => {
     const expiredEmail = uniqueEmail();
     const expired = await makeInvite(ctx, expiredEmail);
-    await ctx.db.invite.updateMany({ where: { email: expiredEmail }, data: { expires_at: new Date(Date.now() - 1000) } });
+    await ctx.db.invite.updateMany({
+      where: { email: expiredEmail },
+      data: { expires_at: new Date(Date.now() - 1000) },
+    });
     const revokedEmail = uniqueEmail();
     const revoked = await makeInvite(ctx, revokedEmail);
     await ctx.db.invite.updateMany({ where: { email: revokedEmail }, data: { revoked_at: new Date() } });
 
-    const a = await signUp({ name: "A", email: expiredEmail, password: PASSWORD, accept_terms: true, invite_token: expired.token });
-    const b = await signUp({ name: "B", email: revokedEmail, password: PASSWORD, accept_terms: true, invite_token: revoked.token });
+    const a = await signUp({
+      name: "A",
+      email: expiredEmail,
+      password: PASSWORD,
+      accept_terms: true,
+      invite_token: expired.token,
+    });
+    const b = await signUp({
+      name: "B",
+      email: revokedEmail,
+      password: PASSWORD,
+      accept_terms: true,
+      invite_token: revoked.token,
+    });
 
     expect([a.status, b.status]).toEqual([404, 404]);
     expect(await ctx.db.user.count({ where: { email: { in: [expiredEmail, revokedEmail] } } })).toBe(0);
@@ -80,7 +123,13 @@ describe("sign-up with an invite", () => {
     const email = uniqueEmail();
     const { token } = await makeInvite(ctx, email);
 
-    const res = await signUp({ name: "A", email: uniqueEmail(), password: PASSWORD, accept_terms: true, invite_token: token });
+    const res = await signUp({
+      name: "A",
+      email: uniqueEmail(),
+      password: PASSWORD,
+      accept_terms: true,
+      invite_token: token,
+    });
 
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: "validation_failed", param: "email" });
@@ -95,16 +144,26 @@ describe("sign-up with an invite", () => {
     ["a password of 129 characters", { password: "a".repeat(129) }, "password"],
     ["an empty name", { name: "" }, "name"],
     ["a malformed email", { email: "not-an-email" }, "email"],
-  ])("when the body has %s, then 400 validation_failed naming the field and nothing is written", async (_label, change, param) => {
-    const email = uniqueEmail();
-    const { token } = await makeInvite(ctx, email);
+  ])(
+    "when the body has %s, then 400 validation_failed naming the field and nothing is written",
+    async (_label, change, param) => {
+      const email = uniqueEmail();
+      const { token } = await makeInvite(ctx, email);
 
-    const res = await signUp({ name: "A", email, password: PASSWORD, accept_terms: true, invite_token: token, ...change });
+      const res = await signUp({
+        name: "A",
+        email,
+        password: PASSWORD,
+        accept_terms: true,
+        invite_token: token,
+        ...change,
+      });
 
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ code: "validation_failed", type: "invalid_request_error", param });
-    expect(await ctx.db.user.count({ where: { email } })).toBe(0);
-  });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: "validation_failed", type: "invalid_request_error", param });
+      expect(await ctx.db.user.count({ where: { email } })).toBe(0);
+    },
+  );
 
   test("when the password has exactly 12 or 128 characters, then it is accepted", async () => {
     for (const password of ["a".repeat(12), "b".repeat(128)]) {
@@ -119,8 +178,12 @@ describe("sign-up with an invite", () => {
     const prefix = "p".repeat(72);
     const owner = await signUpOwner(ctx, { password: `${prefix}-first` });
 
-    const wrong = await request(ctx.app).post("/v1/me/auth/sign-in/email").send({ email: owner.email, password: `${prefix}-other` });
-    const right = await request(ctx.app).post("/v1/me/auth/sign-in/email").send({ email: owner.email, password: `${prefix}-first` });
+    const wrong = await request(ctx.app)
+      .post("/v1/me/auth/sign-in/email")
+      .send({ email: owner.email, password: `${prefix}-other` });
+    const right = await request(ctx.app)
+      .post("/v1/me/auth/sign-in/email")
+      .send({ email: owner.email, password: `${prefix}-first` });
 
     expect(wrong.status).toBe(401);
     expect(right.status).toBe(200);
@@ -170,7 +233,9 @@ describe("email verification", () => {
     expect(first.body).toEqual({ status: true });
     expect(again.status).toBe(400);
     expect(again.body.error).toMatchObject({ code: "validation_failed", param: "token" });
-    const signIn = await request(ctx.app).post("/v1/me/auth/sign-in/email").send({ email: owner.email, password: owner.password });
+    const signIn = await request(ctx.app)
+      .post("/v1/me/auth/sign-in/email")
+      .send({ email: owner.email, password: owner.password });
     expect(signIn.body.user.emailVerified).toBe(true);
   });
 
@@ -192,8 +257,12 @@ describe("email verification", () => {
     const owner = await signUpOwner(ctx);
     const token = tokenInMail(await waitForMail(ctx, owner.email, /Confirm your email/));
 
-    const evil = await request(ctx.app).get("/v1/me/auth/verify-email").query({ token, callbackURL: "https://evil.example/x" });
-    const good = await request(ctx.app).get("/v1/me/auth/verify-email").query({ token, callbackURL: `${PANEL_ORIGIN}/done` });
+    const evil = await request(ctx.app)
+      .get("/v1/me/auth/verify-email")
+      .query({ token, callbackURL: "https://evil.example/x" });
+    const good = await request(ctx.app)
+      .get("/v1/me/auth/verify-email")
+      .query({ token, callbackURL: `${PANEL_ORIGIN}/done` });
 
     expect(evil.status).toBe(400);
     expect(evil.body.error.param).toBe("callbackURL");

@@ -1,7 +1,15 @@
 import request from "supertest";
 import { useApiTestContext } from "../support/harness";
 import { cookiePair, PANEL_ORIGIN, signInRequest, signUpOwner } from "../support/panel";
-import { codeAt, panelPost, setClock, signUpWithTwoFactor, STEP_MS, stepTime, type TwoFactorOwner } from "../support/two-factor";
+import {
+  codeAt,
+  panelPost,
+  setClock,
+  signUpWithTwoFactor,
+  STEP_MS,
+  stepTime,
+  type TwoFactorOwner,
+} from "../support/two-factor";
 
 const WINDOW_SECONDS = 120;
 
@@ -18,8 +26,13 @@ describe("step-up", () => {
     request(ctx.app).put("/v1/me/security/step-up-prefs").set("Cookie", cookie).set("Origin", PANEL_ORIGIN).send(body);
   /** A second session of the owner, through a sign-in closed with a backup code. */
   const anotherSession = async (owner: TwoFactorOwner): Promise<string> => {
-    const challenge = cookiePair(await signInRequest(ctx, { email: owner.email, password: owner.password }), "lm.two_factor");
-    const passed = await panelPost(ctx, "/v1/me/auth/two-factor/verify-backup-code", challenge, { code: owner.backupCodes[0] });
+    const challenge = cookiePair(
+      await signInRequest(ctx, { email: owner.email, password: owner.password }),
+      "lm.two_factor",
+    );
+    const passed = await panelPost(ctx, "/v1/me/auth/two-factor/verify-backup-code", challenge, {
+      code: owner.backupCodes[0],
+    });
     return cookiePair(passed, "lm.session");
   };
 
@@ -53,7 +66,10 @@ describe("step-up", () => {
     setClock(ctx, now);
     const code = codeAt(owner.totp, now);
 
-    const wrongCode = await stepUp(owner.cookie, { code: code === "000000" ? "000001" : "000000", password: owner.password });
+    const wrongCode = await stepUp(owner.cookie, {
+      code: code === "000000" ? "000001" : "000000",
+      password: owner.password,
+    });
     const wrongPassword = await stepUp(owner.cookie, { code, password: "not the password" });
     const right = await stepUp(owner.cookie, { code, password: owner.password });
 
@@ -71,7 +87,12 @@ describe("step-up", () => {
     const code = codeAt(owner.totp, now);
     const send = (value: unknown) => stepUp(owner.cookie, { code: value, password: owner.password });
 
-    const refused = [await send(` ${code}`), await send(`${code} `), await send(`+${code.slice(1)}`), await send(code.slice(1))];
+    const refused = [
+      await send(` ${code}`),
+      await send(`${code} `),
+      await send(`+${code.slice(1)}`),
+      await send(code.slice(1)),
+    ];
     const asNumber = await send(Number(code));
     const asNull = await send(null);
     const right = await send(code);
@@ -89,10 +110,13 @@ describe("step-up", () => {
     setClock(ctx, now);
     const code = codeAt(owner.totp, now);
 
-    const replies = await Promise.all(Array.from({ length: 10 }, () => stepUp(owner.cookie, { code, password: owner.password })));
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, () => stepUp(owner.cookie, { code, password: owner.password })),
+    );
 
     expect(replies.filter((r) => r.status === 200)).toHaveLength(1);
-    for (const r of replies.filter((r) => r.status !== 200)) expect(["invalid_mfa_code", "rate_limited"]).toContain(r.body.error.code);
+    for (const r of replies.filter((r) => r.status !== 200))
+      expect(["invalid_mfa_code", "rate_limited"]).toContain(r.body.error.code);
   });
 
   test("when step-ups exceed 5 a minute, then 429 rate_limited with Retry-After", async () => {
@@ -101,7 +125,10 @@ describe("step-up", () => {
     setClock(ctx, enrolled + STEP_MS);
 
     for (let i = 0; i < 5; i++) await stepUp(owner.cookie, { code: "000000", password: owner.password });
-    const sixth = await stepUp(owner.cookie, { code: codeAt(owner.totp, enrolled + STEP_MS), password: owner.password });
+    const sixth = await stepUp(owner.cookie, {
+      code: codeAt(owner.totp, enrolled + STEP_MS),
+      password: owner.password,
+    });
 
     expect(sixth.status).toBe(429);
     expect(sixth.body.error.code).toBe("rate_limited");
@@ -112,7 +139,9 @@ describe("step-up", () => {
     const enrolled = stepTime();
     const owner = await signUpWithTwoFactor(ctx, enrolled);
     const other = await anotherSession(owner);
-    const otherId = (await request(ctx.app).get("/v1/me/sessions").set("Cookie", other)).body.data.find((s: { current: boolean }) => s.current).id;
+    const otherId = (await request(ctx.app).get("/v1/me/sessions").set("Cookie", other)).body.data.find(
+      (s: { current: boolean }) => s.current,
+    ).id;
     const now = enrolled + STEP_MS;
     setClock(ctx, now);
 
@@ -170,7 +199,9 @@ describe("step-up", () => {
     const owner = await signUpOwner(ctx);
     await ctx.db.seller.update({ where: { id: owner.seller.id }, data: { step_up_account: false } });
     const other = cookiePair(await signInRequest(ctx, { email: owner.email, password: owner.password }), "lm.session");
-    const otherId = (await request(ctx.app).get("/v1/me/sessions").set("Cookie", other)).body.data.find((s: { current: boolean }) => s.current).id;
+    const otherId = (await request(ctx.app).get("/v1/me/sessions").set("Cookie", other)).body.data.find(
+      (s: { current: boolean }) => s.current,
+    ).id;
 
     const res = await revokeSession(owner.cookie, otherId);
 

@@ -2,8 +2,25 @@ import { acceptTotpCode, decryptSecret } from "@lm/domain";
 import * as OTPAuth from "otpauth";
 import request from "supertest";
 import { useApiTestContext } from "../support/harness";
-import { cookiePair, freshIp, PANEL_ORIGIN, setCookie, signInRequest, signUpOwner, tokenInMail, waitForMail } from "../support/panel";
-import { codeAt, panelPost, setClock, signUpWithTwoFactor, STEP_MS, stepTime, type TwoFactorOwner } from "../support/two-factor";
+import {
+  cookiePair,
+  freshIp,
+  PANEL_ORIGIN,
+  setCookie,
+  signInRequest,
+  signUpOwner,
+  tokenInMail,
+  waitForMail,
+} from "../support/panel";
+import {
+  codeAt,
+  panelPost,
+  setClock,
+  signUpWithTwoFactor,
+  STEP_MS,
+  stepTime,
+  type TwoFactorOwner,
+} from "../support/two-factor";
 
 describe("two-factor authentication", () => {
   const ctx = useApiTestContext({ TRUST_PROXY: "loopback" });
@@ -41,14 +58,23 @@ describe("two-factor authentication", () => {
     setClock(ctx, at);
     const owner = await signUpOwner(ctx);
 
-    const enabled = await panelPost(ctx, "/v1/me/auth/two-factor/enable", owner.cookie, { password: owner.password, method: "totp" });
+    const enabled = await panelPost(ctx, "/v1/me/auth/two-factor/enable", owner.cookie, {
+      password: owner.password,
+      method: "totp",
+    });
     const pending = await ctx.db.user.findUniqueOrThrow({ where: { id: owner.user.id } });
     const signInWhilePending = await signInRequest(ctx, { email: owner.email, password: owner.password });
     const totp = OTPAuth.URI.parse(enabled.body.totpURI) as OTPAuth.TOTP;
-    const verified = await panelPost(ctx, "/v1/me/auth/two-factor/verify-totp", owner.cookie, { code: codeAt(totp, at) });
+    const verified = await panelPost(ctx, "/v1/me/auth/two-factor/verify-totp", owner.cookie, {
+      code: codeAt(totp, at),
+    });
 
     expect(enabled.status).toBe(200);
-    expect(enabled.body).toEqual({ method: "totp", totpURI: expect.stringMatching(/^otpauth:\/\/totp\/LM%20Pix:/), backupCodes: expect.any(Array) });
+    expect(enabled.body).toEqual({
+      method: "totp",
+      totpURI: expect.stringMatching(/^otpauth:\/\/totp\/LM%20Pix:/),
+      backupCodes: expect.any(Array),
+    });
     expect(enabled.body.backupCodes).toHaveLength(10);
     expect(pending.two_factor_enabled_at).toBeNull();
     expect(signInWhilePending.body.user).toBeDefined();
@@ -92,7 +118,9 @@ describe("two-factor authentication", () => {
     setClock(ctx, stepTime());
     const owner = await signUpOwner(ctx);
 
-    const wrongPassword = await panelPost(ctx, "/v1/me/auth/two-factor/enable", owner.cookie, { password: "not my password" });
+    const wrongPassword = await panelPost(ctx, "/v1/me/auth/two-factor/enable", owner.cookie, {
+      password: "not my password",
+    });
     await panelPost(ctx, "/v1/me/auth/two-factor/enable", owner.cookie, { password: owner.password });
     const wrongCode = await panelPost(ctx, "/v1/me/auth/two-factor/verify-totp", owner.cookie, { code: "000000" });
 
@@ -114,7 +142,9 @@ describe("two-factor authentication", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ twoFactorRedirect: true });
     expect(setCookie(res, "lm.session")).toBeUndefined();
-    expect(setCookie(res, "lm.two_factor")).toMatch(/^lm\.two_factor=[\w-]{43}; Max-Age=600; Path=\/; Expires=.+; HttpOnly; SameSite=Lax$/);
+    expect(setCookie(res, "lm.two_factor")).toMatch(
+      /^lm\.two_factor=[\w-]{43}; Max-Age=600; Path=\/; Expires=.+; HttpOnly; SameSite=Lax$/,
+    );
     expect(passed.status).toBe(200);
     expect(passed.body.user).toMatchObject({ id: owner.user.id });
     expect((await sessions(cookiePair(passed, "lm.session"))).status).toBe(200);
@@ -150,7 +180,10 @@ describe("two-factor authentication", () => {
     const { challenge } = await signIn(owner);
     const signedIn = await verify(challenge, { code });
 
-    const replayed = await panelPost(ctx, "/v1/me/auth/step-up", cookiePair(signedIn, "lm.session"), { code, password: owner.password });
+    const replayed = await panelPost(ctx, "/v1/me/auth/step-up", cookiePair(signedIn, "lm.session"), {
+      code,
+      password: owner.password,
+    });
 
     expect(signedIn.status).toBe(200);
     expect(replayed.status).toBe(401);
@@ -192,8 +225,12 @@ describe("two-factor authentication", () => {
   test("when new backup codes are generated, then the old ones stop working and the new ones work", async () => {
     const owner = await signUpWithTwoFactor(ctx);
 
-    const wrong = await panelPost(ctx, "/v1/me/auth/two-factor/generate-backup-codes", owner.cookie, { password: "wrong password" });
-    const fresh = await panelPost(ctx, "/v1/me/auth/two-factor/generate-backup-codes", owner.cookie, { password: owner.password });
+    const wrong = await panelPost(ctx, "/v1/me/auth/two-factor/generate-backup-codes", owner.cookie, {
+      password: "wrong password",
+    });
+    const fresh = await panelPost(ctx, "/v1/me/auth/two-factor/generate-backup-codes", owner.cookie, {
+      password: owner.password,
+    });
     const { challenge } = await signIn(owner);
     const old = await verify(challenge, { code: owner.backupCodes[0] }, "verify-backup-code");
     const renewed = await verify(challenge, { code: fresh.body.backupCodes[0] }, "verify-backup-code");
@@ -268,7 +305,9 @@ describe("two-factor authentication", () => {
 
     const wrong = await panelPost(ctx, "/v1/me/auth/two-factor/disable", owner.cookie, { password: "wrong password" });
     const res = await panelPost(ctx, "/v1/me/auth/two-factor/disable", owner.cookie, { password: owner.password });
-    const again = await panelPost(ctx, "/v1/me/auth/two-factor/disable", cookiePair(passed, "lm.session"), { password: owner.password });
+    const again = await panelPost(ctx, "/v1/me/auth/two-factor/disable", cookiePair(passed, "lm.session"), {
+      password: owner.password,
+    });
 
     expect(wrong.status).toBe(401);
     expect(res.status).toBe(200);
@@ -280,7 +319,9 @@ describe("two-factor authentication", () => {
     expect(plain.res.body.user).toMatchObject({ id: owner.user.id });
     expect(setCookie(plain.res, "lm.trust_device")).toBeUndefined();
     await waitForMail(ctx, owner.email, /Two-factor authentication is off/);
-    const off = await panelPost(ctx, "/v1/me/auth/two-factor/disable", cookiePair(plain.res, "lm.session"), { password: owner.password });
+    const off = await panelPost(ctx, "/v1/me/auth/two-factor/disable", cookiePair(plain.res, "lm.session"), {
+      password: owner.password,
+    });
     expect(off.status).toBe(409);
   });
 
@@ -293,7 +334,9 @@ describe("two-factor authentication", () => {
     const res = await signIn({ ...owner, password: "another long passphrase" }, device);
 
     expect(res.res.body).toEqual({ twoFactorRedirect: true });
-    expect((await ctx.db.user.findUniqueOrThrow({ where: { id: owner.user.id } })).two_factor_enabled_at).not.toBeNull();
+    expect(
+      (await ctx.db.user.findUniqueOrThrow({ where: { id: owner.user.id } })).two_factor_enabled_at,
+    ).not.toBeNull();
   });
 
   test("when one IP sends a 6th second factor in a minute, then 429 rate_limited", async () => {
@@ -327,6 +370,8 @@ describe("two-factor authentication", () => {
     const sixth = await panelPost(ctx, "/v1/me/auth/two-factor/disable", owner.cookie, { password: owner.password });
 
     expect(sixth.status).toBe(429);
-    expect((await ctx.db.user.findUniqueOrThrow({ where: { id: owner.user.id } })).two_factor_enabled_at).not.toBeNull();
+    expect(
+      (await ctx.db.user.findUniqueOrThrow({ where: { id: owner.user.id } })).two_factor_enabled_at,
+    ).not.toBeNull();
   });
 });

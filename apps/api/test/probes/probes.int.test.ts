@@ -50,7 +50,10 @@ describe("probes", () => {
       const res = await request(createApp(deps)).get("/ready");
 
       expect(res.status).toBe(503);
-      expect(res.body).toEqual({ status: "degraded", checks: { database: { error: expect.any(String) }, redis: "ok" } });
+      expect(res.body).toEqual({
+        status: "degraded",
+        checks: { database: { error: expect.any(String) }, redis: "ok" },
+      });
     } finally {
       await closeAppDeps(deps);
     }

@@ -21,7 +21,10 @@ export async function moneyOwner(ctx: ApiTestContext, balance: number): Promise<
   const owner = await endpointOwner(ctx);
   const api = await ownerMerchantClient(ctx, owner, "test");
   if (balance > 0) await paidCharge(ctx, api, balance);
-  const key = await owner.panel.post("/v1/me/payout-keys", { type: "email", key: `pay-${owner.seller.id.slice(-8).toLowerCase()}@example.com` });
+  const key = await owner.panel.post("/v1/me/payout-keys", {
+    type: "email",
+    key: `pay-${owner.seller.id.slice(-8).toLowerCase()}@example.com`,
+  });
   if (key.status !== 201) throw new Error(`payout key failed: ${key.status} ${JSON.stringify(key.body)}`);
   return { ...owner, api, payoutKeyId: key.body.id };
 }

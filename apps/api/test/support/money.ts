@@ -22,9 +22,14 @@ export async function processInbox(ctx: ApiTestContext): Promise<string[]> {
  * Creates a test charge of `amount` centavos and pays it through `simulate-payment` and inbox processing.
  * @returns the paid charge as the API reads it
  */
-export async function paidCharge(ctx: ApiTestContext, client: MerchantClient, amount: number): Promise<{ id: string; [k: string]: unknown }> {
+export async function paidCharge(
+  ctx: ApiTestContext,
+  client: MerchantClient,
+  amount: number,
+): Promise<{ id: string; [k: string]: unknown }> {
   const created = await client.post("/v1/transactions", chargeBody({ amount }));
-  if (created.status !== 201) throw new Error(`charge creation failed: ${created.status} ${JSON.stringify(created.body)}`);
+  if (created.status !== 201)
+    throw new Error(`charge creation failed: ${created.status} ${JSON.stringify(created.body)}`);
   await client.post(`/v1/transactions/${created.body.id}/simulate-payment`).expect(202);
   await processInbox(ctx);
   const paid = await client.get(`/v1/transactions/${created.body.id}`);
@@ -34,14 +39,20 @@ export async function paidCharge(ctx: ApiTestContext, client: MerchantClient, am
 
 /** Submits every refund waiting for the acquirer to the sandbox, then processes the sandbox's answers. */
 export async function settleRefunds(ctx: ApiTestContext): Promise<void> {
-  const waiting = await ctx.db.refund.findMany({ where: { status: { in: ["pending", "processing"] } }, orderBy: { id: "asc" } });
+  const waiting = await ctx.db.refund.findMany({
+    where: { status: { in: ["pending", "processing"] } },
+    orderBy: { id: "asc" },
+  });
   for (const refund of waiting) await submitRefund(ctx.deps, refund.id);
   await processInbox(ctx);
 }
 
 /** Submits every withdrawal waiting for the acquirer to the sandbox, then processes the sandbox's answers. */
 export async function settleWithdrawals(ctx: ApiTestContext): Promise<void> {
-  const waiting = await ctx.db.withdrawal.findMany({ where: { status: { in: ["pending", "processing"] } }, orderBy: { id: "asc" } });
+  const waiting = await ctx.db.withdrawal.findMany({
+    where: { status: { in: ["pending", "processing"] } },
+    orderBy: { id: "asc" },
+  });
   for (const withdrawal of waiting) await submitWithdrawal(ctx.deps, withdrawal.id);
   await processInbox(ctx);
 }

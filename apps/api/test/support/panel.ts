@@ -27,7 +27,11 @@ export async function makeSeller(ctx: ApiTestContext, name = "Loja Teste LTDA"):
 }
 
 /** An invite token for `email` to a new (or given) seller. */
-export async function makeInvite(ctx: ApiTestContext, email: string, seller?: Seller): Promise<{ token: string; seller: Seller }> {
+export async function makeInvite(
+  ctx: ApiTestContext,
+  email: string,
+  seller?: Seller,
+): Promise<{ token: string; seller: Seller }> {
   const target = seller ?? (await makeSeller(ctx));
   const { token } = await createInvite(ctx.db, { email, seller: target, now: ctx.deps.now() });
   return { token, seller: target };
@@ -56,7 +60,10 @@ export interface SignedUpOwner {
 }
 
 /** Signs up a new owner of a new seller through the API. */
-export async function signUpOwner(ctx: ApiTestContext, options: { email?: string; password?: string } = {}): Promise<SignedUpOwner> {
+export async function signUpOwner(
+  ctx: ApiTestContext,
+  options: { email?: string; password?: string } = {},
+): Promise<SignedUpOwner> {
   const email = options.email ?? uniqueEmail();
   const password = options.password ?? PASSWORD;
   const { token, seller } = await makeInvite(ctx, email);
@@ -80,7 +87,9 @@ export interface OutboxMail {
 export async function readOutbox(ctx: ApiTestContext): Promise<OutboxMail[]> {
   const dir = ctx.config.mailOutboxDir;
   const names = await readdir(dir).catch(() => [] as string[]);
-  const mails = await Promise.all(names.sort().map(async (n) => JSON.parse(await readFile(path.join(dir, n), "utf8")) as OutboxMail));
+  const mails = await Promise.all(
+    names.sort().map(async (n) => JSON.parse(await readFile(path.join(dir, n), "utf8")) as OutboxMail),
+  );
   return mails;
 }
 

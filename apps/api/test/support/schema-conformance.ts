@@ -26,10 +26,13 @@ function typeMatches(expected: Json | undefined, value: Json): boolean {
 function declaredProperties(document: JsonObject, schema: JsonObject): string[] {
   const own = isObject(schema.properties) ? Object.keys(schema.properties) : [];
   const parts = Array.isArray(schema.allOf) ? schema.allOf : [];
-  return [...own, ...parts.flatMap((part) => {
-    const resolved = deref(document, part);
-    return isObject(resolved) ? declaredProperties(document, resolved) : [];
-  })];
+  return [
+    ...own,
+    ...parts.flatMap((part) => {
+      const resolved = deref(document, part);
+      return isObject(resolved) ? declaredProperties(document, resolved) : [];
+    }),
+  ];
 }
 
 function check(document: JsonObject, raw: Json | undefined, value: Json, at: string, closed: boolean): string[] {
@@ -38,20 +41,26 @@ function check(document: JsonObject, raw: Json | undefined, value: Json, at: str
   const problems: string[] = [];
   const fail = (what: string) => problems.push(`${at}: ${what}`);
 
-  for (const part of Array.isArray(schema.allOf) ? schema.allOf : []) problems.push(...check(document, part, value, at, false));
+  for (const part of Array.isArray(schema.allOf) ? schema.allOf : [])
+    problems.push(...check(document, part, value, at, false));
   if (Array.isArray(schema.oneOf)) {
     const outcomes = schema.oneOf.map((branch) => check(document, branch, value, at, closed));
     const matching = outcomes.filter((branchProblems) => branchProblems.length === 0).length;
-    if (matching !== 1) fail(`matches ${matching} of the oneOf branches (${outcomes.map((o) => o.join("; ")).join(" | ")})`);
+    if (matching !== 1)
+      fail(`matches ${matching} of the oneOf branches (${outcomes.map((o) => o.join("; ")).join(" | ")})`);
   }
-  if (!typeMatches(schema.type, value)) return [...problems, `${at}: ${typeOf(value)} is not ${JSON.stringify(schema.type)}`];
-  if ("const" in schema && JSON.stringify(schema.const) !== JSON.stringify(value)) fail(`not ${JSON.stringify(schema.const)}`);
-  if (Array.isArray(schema.enum) && !schema.enum.some((e) => JSON.stringify(e) === JSON.stringify(value))) fail(`${JSON.stringify(value)} not in enum`);
+  if (!typeMatches(schema.type, value))
+    return [...problems, `${at}: ${typeOf(value)} is not ${JSON.stringify(schema.type)}`];
+  if ("const" in schema && JSON.stringify(schema.const) !== JSON.stringify(value))
+    fail(`not ${JSON.stringify(schema.const)}`);
+  if (Array.isArray(schema.enum) && !schema.enum.some((e) => JSON.stringify(e) === JSON.stringify(value)))
+    fail(`${JSON.stringify(value)} not in enum`);
 
   if (typeof value === "string") {
     if (typeof schema.minLength === "number" && value.length < schema.minLength) fail("too short");
     if (typeof schema.maxLength === "number" && value.length > schema.maxLength) fail("too long");
-    if (typeof schema.pattern === "string" && !new RegExp(schema.pattern, "u").test(value)) fail(`does not match ${schema.pattern}`);
+    if (typeof schema.pattern === "string" && !new RegExp(schema.pattern, "u").test(value))
+      fail(`does not match ${schema.pattern}`);
     if (schema.format === "date-time" && !DATE_TIME.test(value)) fail("not a date-time");
   }
   if (typeof value === "number") {
@@ -61,14 +70,16 @@ function check(document: JsonObject, raw: Json | undefined, value: Json, at: str
   if (Array.isArray(value)) {
     if (typeof schema.minItems === "number" && value.length < schema.minItems) fail("too few items");
     if (typeof schema.maxItems === "number" && value.length > schema.maxItems) fail("too many items");
-    if (schema.items !== undefined) value.forEach((item, i) => problems.push(...check(document, schema.items, item, `${at}[${i}]`, true)));
+    if (schema.items !== undefined)
+      value.forEach((item, i) => problems.push(...check(document, schema.items, item, `${at}[${i}]`, true)));
   }
   if (isObject(value)) {
     const properties = isObject(schema.properties) ? schema.properties : {};
     for (const name of Array.isArray(schema.required) ? schema.required : []) {
       if (!(String(name) in value)) fail(`missing ${String(name)}`);
     }
-    if (typeof schema.maxProperties === "number" && Object.keys(value).length > schema.maxProperties) fail("too many properties");
+    if (typeof schema.maxProperties === "number" && Object.keys(value).length > schema.maxProperties)
+      fail("too many properties");
     const declared = declaredProperties(document, schema);
     // A property that an allOf part also declares is refined here (e.g. `error.code` pinned to one code); the part
     // checks its fields, so this refinement does not close it.
@@ -76,8 +87,10 @@ function check(document: JsonObject, raw: Json | undefined, value: Json, at: str
     for (const [name, child] of Object.entries(value)) {
       const childClosed = !inherited.includes(name);
       if (name in properties) problems.push(...check(document, properties[name], child, `${at}.${name}`, childClosed));
-      else if (isObject(schema.additionalProperties)) problems.push(...check(document, schema.additionalProperties, child, `${at}.${name}`, true));
-      else if (closed && schema.additionalProperties !== true && !declared.includes(name) && declared.length > 0) fail(`undocumented field ${name}`);
+      else if (isObject(schema.additionalProperties))
+        problems.push(...check(document, schema.additionalProperties, child, `${at}.${name}`, true));
+      else if (closed && schema.additionalProperties !== true && !declared.includes(name) && declared.length > 0)
+        fail(`undocumented field ${name}`);
     }
   }
   return problems;
@@ -97,6 +110,9 @@ export function replyProblems(document: JsonObject, operation: string, status: n
   const response = deref(document, responses[String(status)] ?? responses.default);
   if (!isObject(response)) return [`${operation} documents no ${status} reply`];
   const content = isObject(response.content) ? response.content["application/json"] : undefined;
-  if (!isObject(content)) return body === "" || body === null || (isObject(body) && Object.keys(body).length === 0) ? [] : ["no body documented"];
+  if (!isObject(content))
+    return body === "" || body === null || (isObject(body) && Object.keys(body).length === 0)
+      ? []
+      : ["no body documented"];
   return check(document, content.schema, body, "body", true);
 }

@@ -35,7 +35,12 @@ export function codeAt(totp: OTPAuth.TOTP, ms: number): string {
 }
 
 /** A POST with the session cookie and the panel's Origin. */
-export function panelPost(ctx: ApiTestContext, path: string, cookie: string, body: Record<string, unknown>): request.Test {
+export function panelPost(
+  ctx: ApiTestContext,
+  path: string,
+  cookie: string,
+  body: Record<string, unknown>,
+): request.Test {
   return request(ctx.app).post(path).set("Cookie", cookie).set("Origin", PANEL_ORIGIN).send(body);
 }
 
@@ -64,7 +69,10 @@ export async function signUpSteppedUp(ctx: ApiTestContext): Promise<TwoFactorOwn
   const owner = await signUpWithTwoFactor(ctx, enrolled);
   const now = enrolled + STEP_MS;
   setClock(ctx, now);
-  const res = await panelPost(ctx, "/v1/me/auth/step-up", owner.cookie, { code: codeAt(owner.totp, now), password: owner.password });
+  const res = await panelPost(ctx, "/v1/me/auth/step-up", owner.cookie, {
+    code: codeAt(owner.totp, now),
+    password: owner.password,
+  });
   ctx.deps.now = () => new Date();
   if (res.status !== 200) throw new Error(`step-up failed: ${res.status} ${JSON.stringify(res.body)}`);
   return owner;

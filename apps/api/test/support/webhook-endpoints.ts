@@ -56,7 +56,11 @@ export async function createEndpoint(owner: EndpointOwner, body: Record<string, 
 }
 
 /** A merchant API client of the owner's store with a fresh key of `mode`. */
-export async function ownerMerchantClient(ctx: ApiTestContext, owner: EndpointOwner, mode: "live" | "test"): Promise<MerchantClient> {
+export async function ownerMerchantClient(
+  ctx: ApiTestContext,
+  owner: EndpointOwner,
+  mode: "live" | "test",
+): Promise<MerchantClient> {
   const { key } = await createApiKey(ctx.db, { storeId: owner.storeId, name: mode, mode, now: new Date() });
   return merchantClient(ctx.app, key);
 }

@@ -32,7 +32,9 @@ describe("charge expiry", () => {
     expect(row.status).toBe("expired");
     expect(row.expired_at).toEqual(row.expires_at);
     const read = (await merchant.client.get(`/v1/transactions/${txn.id}`)).body;
-    const event = await ctx.db.event.findFirstOrThrow({ where: { type: "transaction.expired", data: { path: ["id"], equals: txn.id } } });
+    const event = await ctx.db.event.findFirstOrThrow({
+      where: { type: "transaction.expired", data: { path: ["id"], equals: txn.id } },
+    });
     expect(event.data).toEqual(read);
     expect(await ctx.db.webhookDelivery.count({ where: { event_id: event.id, destination_type: "postback" } })).toBe(1);
   });

@@ -10,7 +10,10 @@ describe("POST /v1/transactions", () => {
   const merchant = useTestMerchant(ctx, { name: "Padaria Pão Quente" });
 
   test("when the body is valid, then 201 with the transaction in its wire shape, pending, in the key's mode", async () => {
-    const res = await merchant.client.post("/v1/transactions", chargeBody({ external_id: "order-1", expires_in: 3600 }));
+    const res = await merchant.client.post(
+      "/v1/transactions",
+      chargeBody({ external_id: "order-1", expires_in: 3600 }),
+    );
 
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
@@ -76,18 +79,26 @@ describe("POST /v1/transactions", () => {
     const row = await ctx.db.transaction.findUniqueOrThrow({ where: { id: res.body.id } });
     expect(row.qr_code_png_base64).toBe(res.body.pix.qr_code_png_base64);
     expect(row.customer_document).not.toContain("982247");
-    expect(decryptDocument(ctx.config.encryptionKey, row.customer_document!, `${row.id}:customer_document`)).toBe("52998224725");
+    expect(decryptDocument(ctx.config.encryptionKey, row.customer_document!, `${row.id}:customer_document`)).toBe(
+      "52998224725",
+    );
     expect(row.customer_document_masked).toBe("***.982.247-**");
   });
 
   test("when two charges are created, then their txids differ", async () => {
-    const [a, b] = await Promise.all([merchant.client.post("/v1/transactions", chargeBody()), merchant.client.post("/v1/transactions", chargeBody())]);
+    const [a, b] = await Promise.all([
+      merchant.client.post("/v1/transactions", chargeBody()),
+      merchant.client.post("/v1/transactions", chargeBody()),
+    ]);
 
     expect(a.body.txid).not.toBe(b.body.txid);
   });
 
   test("when the customer has a valid CNPJ, then it is accepted and masked", async () => {
-    const res = await merchant.client.post("/v1/transactions", chargeBody({ customer: { name: "ACME LTDA", document: "11.222.333/0001-81" } }));
+    const res = await merchant.client.post(
+      "/v1/transactions",
+      chargeBody({ customer: { name: "ACME LTDA", document: "11.222.333/0001-81" } }),
+    );
 
     expect(res.status).toBe(201);
     expect(res.body.customer).toEqual({ name: "ACME LTDA", document_masked: "**.222.333/0001-**", email: null });
@@ -106,13 +117,25 @@ describe("POST /v1/transactions", () => {
     ["customer without a name", { customer: { document: "52998224725" } }, "customer.name"],
     ["customer without a document", { customer: { name: "Ana" } }, "customer.document"],
     ["a CPF with wrong check digits", { customer: { name: "Ana", document: "529.982.247-26" } }, "customer.document"],
-    ["a CNPJ with wrong check digits", { customer: { name: "Ana", document: "11.222.333/0001-82" } }, "customer.document"],
+    [
+      "a CNPJ with wrong check digits",
+      { customer: { name: "Ana", document: "11.222.333/0001-82" } },
+      "customer.document",
+    ],
     ["a CPF of repeated digits", { customer: { name: "Ana", document: "111.111.111-11" } }, "customer.document"],
-    ["a malformed customer email", { customer: { name: "Ana", document: "52998224725", email: "ana@" } }, "customer.email"],
+    [
+      "a malformed customer email",
+      { customer: { name: "Ana", document: "52998224725", email: "ana@" } },
+      "customer.email",
+    ],
     ["a metadata value that is not a string", { metadata: { n: 1 } }, "metadata.n"],
     ["a metadata key over 40 characters", { metadata: { ["k".repeat(41)]: "v" } }, `metadata.${"k".repeat(41)}`],
     ["a metadata value over 500 characters", { metadata: { k: "v".repeat(501) } }, "metadata.k"],
-    ["more than 50 metadata pairs", { metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, "v"])) }, "metadata"],
+    [
+      "more than 50 metadata pairs",
+      { metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, "v"])) },
+      "metadata",
+    ],
     ["an unknown field", { color: "blue" }, "color"],
   ])("when %s, then 400 validation_failed naming the param", async (_situation, overrides, param) => {
     const before = await ctx.db.transaction.count();
@@ -141,7 +164,10 @@ describe("POST /v1/transactions", () => {
     expect((await merchant.client.post("/v1/transactions", chargeBody({ external_id: "dup-1" }))).status).toBe(201);
 
     const again = await merchant.client.post("/v1/transactions", chargeBody({ external_id: "dup-1" }));
-    const live = await merchantClient(ctx.app, merchant.liveKey).post("/v1/transactions", chargeBody({ external_id: "dup-1" }));
+    const live = await merchantClient(ctx.app, merchant.liveKey).post(
+      "/v1/transactions",
+      chargeBody({ external_id: "dup-1" }),
+    );
 
     expect(again.status).toBe(409);
     expect(again.body.error).toMatchObject({ code: "invalid_state", param: "external_id" });

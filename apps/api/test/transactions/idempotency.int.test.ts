@@ -45,7 +45,9 @@ describe("Idempotency-Key on POST /v1/transactions", () => {
   test("when the same key comes with another body, then 400 idempotency_key_reused", async () => {
     await merchant.client.post("/v1/transactions", chargeBody({ amount: 100 })).set("Idempotency-Key", "key-reused-1");
 
-    const res = await merchant.client.post("/v1/transactions", chargeBody({ amount: 200 })).set("Idempotency-Key", "key-reused-1");
+    const res = await merchant.client
+      .post("/v1/transactions", chargeBody({ amount: 200 }))
+      .set("Idempotency-Key", "key-reused-1");
 
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ type: "idempotency_error", code: "idempotency_key_reused" });
@@ -74,7 +76,9 @@ describe("Idempotency-Key on POST /v1/transactions", () => {
     const body = chargeBody({ external_id: "idem-concurrent" });
 
     const replies = await Promise.all(
-      Array.from({ length: 8 }, () => merchant.client.post("/v1/transactions", body).set("Idempotency-Key", "key-concurrent")),
+      Array.from({ length: 8 }, () =>
+        merchant.client.post("/v1/transactions", body).set("Idempotency-Key", "key-concurrent"),
+      ),
     );
 
     expect(await countByExternalId("idem-concurrent")).toBe(1);
@@ -88,9 +92,13 @@ describe("Idempotency-Key on POST /v1/transactions", () => {
   });
 
   test("when a request with a key is refused, then the key is released and the fixed request may use it", async () => {
-    const refused = await merchant.client.post("/v1/transactions", chargeBody({ amount: 0 })).set("Idempotency-Key", "key-fixable");
+    const refused = await merchant.client
+      .post("/v1/transactions", chargeBody({ amount: 0 }))
+      .set("Idempotency-Key", "key-fixable");
 
-    const fixed = await merchant.client.post("/v1/transactions", chargeBody({ amount: 300 })).set("Idempotency-Key", "key-fixable");
+    const fixed = await merchant.client
+      .post("/v1/transactions", chargeBody({ amount: 300 }))
+      .set("Idempotency-Key", "key-fixable");
 
     expect(refused.status).toBe(400);
     expect(fixed.status).toBe(201);
@@ -99,9 +107,14 @@ describe("Idempotency-Key on POST /v1/transactions", () => {
   test("when the key's record is over 24 h old, then the key starts afresh", async () => {
     const body = chargeBody({ external_id: "idem-expired-1" });
     const first = await merchant.client.post("/v1/transactions", body).set("Idempotency-Key", "key-old");
-    await ctx.db.idempotencyKey.updateMany({ where: { key: "key-old" }, data: { expires_at: new Date(Date.now() - 1) } });
+    await ctx.db.idempotencyKey.updateMany({
+      where: { key: "key-old" },
+      data: { expires_at: new Date(Date.now() - 1) },
+    });
 
-    const again = await merchant.client.post("/v1/transactions", chargeBody({ external_id: "idem-expired-2" })).set("Idempotency-Key", "key-old");
+    const again = await merchant.client
+      .post("/v1/transactions", chargeBody({ external_id: "idem-expired-2" }))
+      .set("Idempotency-Key", "key-old");
 
     expect(again.status).toBe(201);
     expect(again.body.id).not.toBe(first.body.id);
@@ -111,7 +124,9 @@ describe("Idempotency-Key on POST /v1/transactions", () => {
     const body = chargeBody();
     const test = await merchant.client.post("/v1/transactions", body).set("Idempotency-Key", "key-modes");
 
-    const live = await merchantClient(ctx.app, merchant.liveKey).post("/v1/transactions", body).set("Idempotency-Key", "key-modes");
+    const live = await merchantClient(ctx.app, merchant.liveKey)
+      .post("/v1/transactions", body)
+      .set("Idempotency-Key", "key-modes");
 
     expect(live.status).toBe(201);
     expect(live.body.id).not.toBe(test.body.id);
@@ -152,7 +167,10 @@ describe("Idempotency-Key on POST /v1/transactions", () => {
     const claim = await claimIdempotencyKey(ctx.db, scope, { key: "key-slow", requestHash: "h", now });
     if (claim.kind !== "claimed") throw new Error("expected a claim");
     // Another request took the claim over while this one was still running.
-    await ctx.db.idempotencyKey.update({ where: { id: claim.claimId }, data: { created_at: new Date(now.getTime() + 1) } });
+    await ctx.db.idempotencyKey.update({
+      where: { id: claim.claimId },
+      data: { created_at: new Date(now.getTime() + 1) },
+    });
 
     const attempt = createTransaction(
       ctx.deps,
@@ -163,7 +181,11 @@ describe("Idempotency-Key on POST /v1/transactions", () => {
 
     await expect(attempt).rejects.toMatchObject({ code: "idempotency_key_in_progress" });
     expect(await countByExternalId("idem-slow")).toBe(0);
-    expect(await ctx.db.event.count({ where: { store_id: merchant.storeId, data: { path: ["external_id"], equals: "idem-slow" } } })).toBe(0);
+    expect(
+      await ctx.db.event.count({
+        where: { store_id: merchant.storeId, data: { path: ["external_id"], equals: "idem-slow" } },
+      }),
+    ).toBe(0);
   });
 
   test("when a slow cancel's claim was taken over before it committed, then the charge stays pending", async () => {
@@ -172,7 +194,10 @@ describe("Idempotency-Key on POST /v1/transactions", () => {
     const now = new Date();
     const claim = await claimIdempotencyKey(ctx.db, scope, { key: "key-slow-cancel", requestHash: "h", now });
     if (claim.kind !== "claimed") throw new Error("expected a claim");
-    await ctx.db.idempotencyKey.update({ where: { id: claim.claimId }, data: { created_at: new Date(now.getTime() + 1) } });
+    await ctx.db.idempotencyKey.update({
+      where: { id: claim.claimId },
+      data: { created_at: new Date(now.getTime() + 1) },
+    });
 
     const attempt = cancelTransaction(ctx.deps, scope, created.body.id, {
       alsoWrite: (written) => idempotentReplyWrite(claim, 200, JSON.stringify({ id: written.id })),
@@ -185,12 +210,18 @@ describe("Idempotency-Key on POST /v1/transactions", () => {
   test("when records are past their 24 h, then the purge deletes them and keeps the others", async () => {
     await merchant.client.post("/v1/transactions", chargeBody()).set("Idempotency-Key", "key-purge-old").expect(201);
     await merchant.client.post("/v1/transactions", chargeBody()).set("Idempotency-Key", "key-purge-new").expect(201);
-    await ctx.db.idempotencyKey.updateMany({ where: { key: "key-purge-old" }, data: { expires_at: new Date(Date.now() - 1) } });
+    await ctx.db.idempotencyKey.updateMany({
+      where: { key: "key-purge-old" },
+      data: { expires_at: new Date(Date.now() - 1) },
+    });
 
     const purged = await purgeExpiredIdempotencyKeys(ctx.db, new Date());
 
     expect(purged).toBeGreaterThanOrEqual(1);
-    const left = await ctx.db.idempotencyKey.findMany({ where: { key: { startsWith: "key-purge-" } }, select: { key: true } });
+    const left = await ctx.db.idempotencyKey.findMany({
+      where: { key: { startsWith: "key-purge-" } },
+      select: { key: true },
+    });
     expect(left.map((r) => r.key)).toEqual(["key-purge-new"]);
   });
 });

@@ -19,7 +19,8 @@ describe("GET /v1/transactions and /v1/transactions/{id}", () => {
 
   test("when another store's transaction id is read or canceled, then 404 resource_not_found", async () => {
     const other = await createTestMerchant(ctx.db, { name: "Outra Loja" });
-    const foreign = (await merchantClient(ctx.app, other.testKey).post("/v1/transactions", chargeBody()).expect(201)).body;
+    const foreign = (await merchantClient(ctx.app, other.testKey).post("/v1/transactions", chargeBody()).expect(201))
+      .body;
 
     const read = await merchant.client.get(`/v1/transactions/${foreign.id}`);
     const cancel = await merchant.client.post(`/v1/transactions/${foreign.id}/cancel`);
@@ -27,7 +28,9 @@ describe("GET /v1/transactions and /v1/transactions/{id}", () => {
     expect(read.status).toBe(404);
     expect(read.body.error).toMatchObject({ type: "not_found_error", code: "resource_not_found" });
     expect(cancel.status).toBe(404);
-    expect((await merchant.client.get("/v1/transactions")).body.data.map((t: { id: string }) => t.id)).not.toContain(foreign.id);
+    expect((await merchant.client.get("/v1/transactions")).body.data.map((t: { id: string }) => t.id)).not.toContain(
+      foreign.id,
+    );
   });
 
   test.each(["txn_nope", "evt_01JD3Z0000000000000000000A", "txn_01JD3Z0000000000000000000A"])(
@@ -41,7 +44,8 @@ describe("GET /v1/transactions and /v1/transactions/{id}", () => {
     const store = useTestMerchant(ctx, { name: "Loja Paginada" });
     const ids: string[] = [];
     beforeAll(async () => {
-      for (let i = 0; i < 5; i++) ids.unshift((await store.client.post("/v1/transactions", { amount: 100 + i }).expect(201)).body.id);
+      for (let i = 0; i < 5; i++)
+        ids.unshift((await store.client.post("/v1/transactions", { amount: 100 + i }).expect(201)).body.id);
     });
     const list = async (query: string) => (await store.client.get(`/v1/transactions${query}`).expect(200)).body;
 

@@ -69,7 +69,9 @@ describe("webhook endpoints in the panel", () => {
       "webhook_endpoint.secret_rotated",
       "webhook_endpoint.created",
     ]);
-    expect(feed.body.data.every((n: { data: { webhook_endpoint_id: string } }) => n.data.webhook_endpoint_id === created.id)).toBe(true);
+    expect(
+      feed.body.data.every((n: { data: { webhook_endpoint_id: string } }) => n.data.webhook_endpoint_id === created.id),
+    ).toBe(true);
     const events = logs.lines.filter((l) => l.message === "security event").map((l) => l.event);
     expect(events).toEqual(["webhook_endpoint.created", "webhook_endpoint.secret_rotated", "webhook_endpoint.deleted"]);
     const everything = JSON.stringify([feed.body, logs.lines]);
@@ -127,7 +129,11 @@ describe("webhook endpoints in the panel", () => {
     const res = await owner.panel.post("/v1/me/webhook-endpoints", { url: RECEIVER, events });
 
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ type: "invalid_request_error", code: "invalid_event_type", param: "events" });
+    expect(res.body.error).toMatchObject({
+      type: "invalid_request_error",
+      code: "invalid_event_type",
+      param: "events",
+    });
   });
 
   test.each([
@@ -157,9 +163,10 @@ describe("webhook endpoints in the panel", () => {
   });
 
   test("when six creations race, then exactly five succeed", async () => {
-
     const replies = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => owner.panel.post("/v1/me/webhook-endpoints", { url: `${RECEIVER}/${i}`, events: ["*"] })),
+      Array.from({ length: 6 }, (_, i) =>
+        owner.panel.post("/v1/me/webhook-endpoints", { url: `${RECEIVER}/${i}`, events: ["*"] }),
+      ),
     );
 
     expect(replies.map((r) => r.status).sort()).toEqual([201, 201, 201, 201, 201, 409]);
@@ -188,14 +195,23 @@ describe("webhook endpoints in the panel", () => {
     const endpoint = await createEndpoint(owner, { url: `${RECEIVER}/before`, description: "old" });
     const path = `/v1/me/webhook-endpoints/${endpoint.id}`;
 
-    const changed = await owner.panel.patch(path, { url: `${RECEIVER}/after`, events: ["seller.updated"], description: null });
+    const changed = await owner.panel.patch(path, {
+      url: `${RECEIVER}/after`,
+      events: ["seller.updated"],
+      description: null,
+    });
     const badUrl = await owner.panel.patch(path, { url: "https://192.168.0.1/x" });
     const badType = await owner.panel.patch(path, { events: ["ping"] });
     const misspelt = await owner.panel.patch(path, { enable: false });
     const empty = await owner.panel.patch(path, {});
 
     expect(changed.status).toBe(200);
-    expect(changed.body).toMatchObject({ url: `${RECEIVER}/after`, events: ["seller.updated"], description: null, enabled: true });
+    expect(changed.body).toMatchObject({
+      url: `${RECEIVER}/after`,
+      events: ["seller.updated"],
+      description: null,
+      enabled: true,
+    });
     expect([badUrl.body.error.code, badUrl.body.error.param]).toEqual(["invalid_url", "url"]);
     expect([badType.body.error.code, badType.body.error.param]).toEqual(["invalid_event_type", "events"]);
     expect(misspelt.status).toBe(400);
@@ -207,7 +223,10 @@ describe("webhook endpoints in the panel", () => {
     const plain = await signUpOwner(ctx);
     const store = await ctx.db.store.findFirstOrThrow({ where: { seller_id: plain.seller.id } });
     const panel = panelClient(ctx, plain.cookie);
-    const { endpoint: created } = await createEndpointRow(ctx.db, ctx.config.encryptionKey, { storeId: store.id, url: RECEIVER });
+    const { endpoint: created } = await createEndpointRow(ctx.db, ctx.config.encryptionKey, {
+      storeId: store.id,
+      url: RECEIVER,
+    });
     const path = `/v1/me/webhook-endpoints/${created.id}`;
 
     const guarded = [
@@ -286,7 +305,11 @@ describe("webhook endpoints in the panel", () => {
     expect(res.status).toBe(200);
     expect(res.body.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     expect(res.body.secret).not.toBe(endpoint.secret);
-    expect(res.body).toMatchObject({ id: endpoint.id, object: "webhook_endpoint", secret_prefix: res.body.secret.slice(6, 12) });
+    expect(res.body).toMatchObject({
+      id: endpoint.id,
+      object: "webhook_endpoint",
+      secret_prefix: res.body.secret.slice(6, 12),
+    });
     const expiresAt = Date.parse(res.body.previous_secret_expires_at);
     expect(expiresAt).toBeGreaterThanOrEqual(before + 24 * HOUR_MS - 1000);
     expect(expiresAt).toBeLessThanOrEqual(Date.now() + 24 * HOUR_MS + 1000);
@@ -302,7 +325,11 @@ describe("webhook endpoints in the panel", () => {
     const row = await createDeliveryRow(ctx.db, { event, destination: { endpoint } });
     return ctx.db.webhookDelivery.update({
       where: { id: row.id },
-      data: { status: state.status, attempted_at: state.attemptedAt ?? null, error: state.status === "succeeded" ? null : "http_500" },
+      data: {
+        status: state.status,
+        attempted_at: state.attemptedAt ?? null,
+        error: state.status === "succeeded" ? null : "http_500",
+      },
     });
   }
 
@@ -361,7 +388,12 @@ describe("webhook endpoints in the panel", () => {
     const filled = await owner.panel.get(path);
 
     expect(empty.status).toBe(200);
-    expect(empty.body).toEqual({ success_rate: null, total_deliveries: 0, last_ping_at: null, last_ping_succeeded: null });
+    expect(empty.body).toEqual({
+      success_rate: null,
+      total_deliveries: 0,
+      last_ping_at: null,
+      last_ping_succeeded: null,
+    });
     expect(filled.body).toEqual({
       success_rate: 0.4,
       total_deliveries: 5,
@@ -396,7 +428,11 @@ describe("webhook endpoints in the panel", () => {
     expect(res.status).toBe(200);
     expect(res.body.object).toBe("list");
     expect(res.body.data.map((t: { id: string }) => t.id)).toEqual(Object.keys(SUBSCRIBABLE_EVENT_TYPES));
-    expect(res.body.data).toContainEqual({ id: "transaction.paid", object: "event_type", description: expect.stringMatching(/\S/) });
+    expect(res.body.data).toContainEqual({
+      id: "transaction.paid",
+      object: "event_type",
+      description: expect.stringMatching(/\S/),
+    });
     expect(res.body.data.map((t: { id: string }) => t.id)).not.toContain("ping");
   });
 

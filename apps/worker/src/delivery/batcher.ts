@@ -13,7 +13,10 @@ export type BatchRunner<I, R> = (items: I[]) => Promise<R[]>;
  * items. If `run` rejects, every item of that batch rejects with the same error.
  * @param options.maxSize - largest batch (default 100)
  */
-export function createBatcher<I, R>(run: BatchRunner<I, R>, options: { maxSize?: number } = {}): (item: I) => Promise<R> {
+export function createBatcher<I, R>(
+  run: BatchRunner<I, R>,
+  options: { maxSize?: number } = {},
+): (item: I) => Promise<R> {
   const maxSize = options.maxSize ?? 100;
   let queued: Array<{ item: I; resolve: (result: R) => void; reject: (err: unknown) => void }> = [];
   let inFlight = false;

@@ -55,7 +55,11 @@ interface DestinationState {
  * @param options.fastLimit - attempts at once to a destination that answers quickly (e.g. half the concurrency)
  * @param options.slowLimit - attempts at once to a slow destination (e.g. 2% of the concurrency, at least 1)
  */
-export function createDestinationSlots(options: { fastLimit: number; slowLimit: number; now?: () => number }): DestinationSlots {
+export function createDestinationSlots(options: {
+  fastLimit: number;
+  slowLimit: number;
+  now?: () => number;
+}): DestinationSlots {
   const now = options.now ?? Date.now;
   const states = new Map<string, DestinationState>();
   let lastSweep = now();
@@ -65,7 +69,8 @@ export function createDestinationSlots(options: { fastLimit: number; slowLimit: 
     if (t - lastSweep > FORGET_AFTER_MS) {
       lastSweep = t;
       for (const [key, state] of states) {
-        if (state.started.size === 0 && state.deferred === 0 && t - state.lastUsed > FORGET_AFTER_MS) states.delete(key);
+        if (state.started.size === 0 && state.deferred === 0 && t - state.lastUsed > FORGET_AFTER_MS)
+          states.delete(key);
       }
     }
     let state = states.get(destination);
@@ -99,7 +104,8 @@ export function createDestinationSlots(options: { fastLimit: number; slowLimit: 
           released = true;
           state.started.delete(startedAt);
           const duration = now() - startedAt;
-          state.averageMs = state.averageMs === 0 ? duration : state.averageMs * (1 - AVERAGE_WEIGHT) + duration * AVERAGE_WEIGHT;
+          state.averageMs =
+            state.averageMs === 0 ? duration : state.averageMs * (1 - AVERAGE_WEIGHT) + duration * AVERAGE_WEIGHT;
         },
       };
     },

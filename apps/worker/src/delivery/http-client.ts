@@ -57,7 +57,12 @@ export function createWebhookHttpClient(options: { timeoutMs?: number } = {}): W
       const elapsed = () => Math.round(performance.now() - started);
       const rules = checkDestinationUrl(url, policy.allowLocal);
       if (!rules.ok) {
-        return Promise.resolve({ error: "blocked_destination", responseStatus: null, responseBodyExcerpt: null, durationMs: 0 });
+        return Promise.resolve({
+          error: "blocked_destination",
+          responseStatus: null,
+          responseBodyExcerpt: null,
+          durationMs: 0,
+        });
       }
       return new Promise<PostOutcome>((resolve) => {
         let status: number | null = null;
@@ -146,7 +151,12 @@ function checkedLookup(policy: SendPolicy): LookupFunction {
           callback(Object.assign(blocked, { code: BLOCKED_DESTINATION_CODE }), "", 4);
           return;
         }
-        const family = options.family === 6 || options.family === "IPv6" ? 6 : options.family === 4 || options.family === "IPv4" ? 4 : 0;
+        const family =
+          options.family === 6 || options.family === "IPv6"
+            ? 6
+            : options.family === 4 || options.family === "IPv4"
+              ? 4
+              : 0;
         const entries = addresses
           .map((address) => ({ address, family: address.includes(":") ? 6 : 4 }))
           .filter((entry) => family === 0 || entry.family === family);

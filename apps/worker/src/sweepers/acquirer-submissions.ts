@@ -39,7 +39,12 @@ function waitingForAcquirer(deps: SweepDeps) {
 export async function enqueueStrandedRefunds(deps: SweepDeps): Promise<number> {
   await putFailedJobsBack(deps, "refund-submission");
   const stranded = await deps.db.refund.findMany(waitingForAcquirer(deps));
-  return offerRows(deps, "refund-submission", stranded.map(({ id }) => id), (refundId) => ({ refundId }));
+  return offerRows(
+    deps,
+    "refund-submission",
+    stranded.map(({ id }) => id),
+    (refundId) => ({ refundId }),
+  );
 }
 
 /**
@@ -49,5 +54,10 @@ export async function enqueueStrandedRefunds(deps: SweepDeps): Promise<number> {
 export async function enqueueStrandedWithdrawals(deps: SweepDeps): Promise<number> {
   await putFailedJobsBack(deps, "withdrawal-submission");
   const stranded = await deps.db.withdrawal.findMany(waitingForAcquirer(deps));
-  return offerRows(deps, "withdrawal-submission", stranded.map(({ id }) => id), (withdrawalId) => ({ withdrawalId }));
+  return offerRows(
+    deps,
+    "withdrawal-submission",
+    stranded.map(({ id }) => id),
+    (withdrawalId) => ({ withdrawalId }),
+  );
 }

@@ -29,7 +29,12 @@ export async function enqueueDueDeliveries(deps: WorkerDeps): Promise<number> {
       take: BATCH_SIZE,
     });
     if (due.length === 0) return offered;
-    offered += await offerRows(deps, "webhook-delivery", due.map(({ id }) => id), (deliveryId) => ({ deliveryId }));
+    offered += await offerRows(
+      deps,
+      "webhook-delivery",
+      due.map(({ id }) => id),
+      (deliveryId) => ({ deliveryId }),
+    );
     after = due[due.length - 1]?.id;
   }
 }

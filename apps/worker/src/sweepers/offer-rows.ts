@@ -57,6 +57,9 @@ export async function offerRows<N extends QueueName>(
   data: (id: string) => JobPayloads[N],
 ): Promise<number> {
   deps.metrics.reconcilerRevivals.inc({ queue: name }, await deps.producer.countMissingJobs(name, ids));
-  await deps.producer.enqueueBulk(name, ids.map((id) => ({ data: data(id), jobId: id })));
+  await deps.producer.enqueueBulk(
+    name,
+    ids.map((id) => ({ data: data(id), jobId: id })),
+  );
   return ids.length;
 }

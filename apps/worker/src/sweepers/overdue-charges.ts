@@ -22,5 +22,10 @@ export async function enqueueOverdueCharges(deps: WorkerDeps): Promise<number> {
     orderBy: { expires_at: "asc" },
     take: BATCH_SIZE,
   });
-  return offerRows(deps, "charge-expiry", overdue.map(({ id }) => id), (transactionId) => ({ transactionId }));
+  return offerRows(
+    deps,
+    "charge-expiry",
+    overdue.map(({ id }) => id),
+    (transactionId) => ({ transactionId }),
+  );
 }

@@ -28,5 +28,10 @@ export async function enqueueStrandedInboxItems(deps: WorkerDeps): Promise<numbe
     orderBy: { received_at: "asc" },
     take: BATCH_SIZE,
   });
-  return offerRows(deps, "inbox-processing", stranded.map(({ id }) => id), (inboxItemId) => ({ inboxItemId }));
+  return offerRows(
+    deps,
+    "inbox-processing",
+    stranded.map(({ id }) => id),
+    (inboxItemId) => ({ inboxItemId }),
+  );
 }

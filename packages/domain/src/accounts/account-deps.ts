@@ -25,7 +25,11 @@ export interface AccountDeps {
  * been committed, and replies such as `request-password-reset` must not depend on mail delivery (SPEC).
  * @param what - the kind of mail, for the log line (never the address or the link)
  */
-export async function sendMailSafely(deps: Pick<AccountDeps, "mailer" | "logger">, message: MailMessage, what: string): Promise<void> {
+export async function sendMailSafely(
+  deps: Pick<AccountDeps, "mailer" | "logger">,
+  message: MailMessage,
+  what: string,
+): Promise<void> {
   try {
     await deps.mailer.send(message);
   } catch (err) {

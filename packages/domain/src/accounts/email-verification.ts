@@ -14,5 +14,8 @@ export async function verifyEmail(deps: Pick<AccountDeps, "db" | "now">, token: 
   const now = deps.now();
   const used = await consumeMailedToken(deps.db, { token, purpose: "email_verification", now });
   if (!used) throw validationFailed("This verification link is invalid, used or expired.", "token");
-  await deps.db.user.updateMany({ where: { id: used.user_id, email_verified_at: null }, data: { email_verified_at: now } });
+  await deps.db.user.updateMany({
+    where: { id: used.user_id, email_verified_at: null },
+    data: { email_verified_at: now },
+  });
 }

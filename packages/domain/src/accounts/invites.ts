@@ -24,7 +24,10 @@ export interface IssuedInvite {
  * @throws ApiError `resource_not_found` when nothing matches; `validation_failed` (param `seller-name`) when several
  *   sellers share the name, listing their ids so the operator can pick one with `--seller`
  */
-export async function findSellerForInvite(db: DbClient, by: { sellerId?: string; sellerName?: string }): Promise<Seller> {
+export async function findSellerForInvite(
+  db: DbClient,
+  by: { sellerId?: string; sellerName?: string },
+): Promise<Seller> {
   if (by.sellerId !== undefined) {
     const seller = isId("seller", by.sellerId) ? await db.seller.findUnique({ where: { id: by.sellerId } }) : null;
     if (!seller) throw notFound("seller");
@@ -35,7 +38,10 @@ export async function findSellerForInvite(db: DbClient, by: { sellerId?: string;
   if (sellers.length === 0) throw notFound("seller with that legal name");
   const [only, ...others] = sellers;
   if (!only || others.length > 0) {
-    throw validationFailed(`Several sellers are named so: ${sellers.map((s) => s.id).join(", ")}; use --seller.`, "seller-name");
+    throw validationFailed(
+      `Several sellers are named so: ${sellers.map((s) => s.id).join(", ")}; use --seller.`,
+      "seller-name",
+    );
   }
   return only;
 }
@@ -45,7 +51,10 @@ export async function findSellerForInvite(db: DbClient, by: { sellerId?: string;
  * @throws ApiError `validation_failed` (param `email`) for a malformed address; `invalid_state` when an account
  *   with that address exists
  */
-export async function createInvite(db: DbClient, input: { email: string; seller: Seller; now: Date }): Promise<IssuedInvite> {
+export async function createInvite(
+  db: DbClient,
+  input: { email: string; seller: Seller; now: Date },
+): Promise<IssuedInvite> {
   const email = normalizeEmail(input.email);
   if (!isEmailAddress(email)) throw validationFailed("Email is not a valid address.", "email");
   if (await db.user.findUnique({ where: { email } })) {
@@ -70,8 +79,11 @@ export async function createInvite(db: DbClient, input: { email: string; seller:
  * @throws ApiError `resource_not_found` when it is unknown, expired, used or revoked (indistinguishable, SPEC)
  */
 export async function findActiveInvite(db: DbClient, token: string, now: Date): Promise<Invite> {
-  const invite = isWellFormedToken(token) ? await db.invite.findUnique({ where: { token_hash: hashToken(token) } }) : null;
-  if (!invite || invite.used_at !== null || invite.revoked_at !== null || invite.expires_at <= now) throw notFound("invite");
+  const invite = isWellFormedToken(token)
+    ? await db.invite.findUnique({ where: { token_hash: hashToken(token) } })
+    : null;
+  if (!invite || invite.used_at !== null || invite.revoked_at !== null || invite.expires_at <= now)
+    throw notFound("invite");
   return invite;
 }
 

@@ -46,7 +46,12 @@ export async function consumeMailedToken(
   input: { token: string; purpose: MailedTokenPurpose; now: Date },
 ): Promise<MailedToken | null> {
   if (!isWellFormedToken(input.token)) return null;
-  const where = { token_hash: hashToken(input.token), purpose: input.purpose, used_at: null, expires_at: { gt: input.now } };
+  const where = {
+    token_hash: hashToken(input.token),
+    purpose: input.purpose,
+    used_at: null,
+    expires_at: { gt: input.now },
+  };
   const used = await db.mailedToken.updateMany({ where, data: { used_at: input.now } });
   if (used.count !== 1) return null;
   return db.mailedToken.findUnique({ where: { token_hash: where.token_hash } });

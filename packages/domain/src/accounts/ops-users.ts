@@ -27,7 +27,8 @@ export async function createOpsUser(
       data: { id: randomUUID(), email, name, role: "ops", seller_id: null, email_verified_at: input.now },
     });
   } catch (err) {
-    if (isUniqueViolation(err, "email")) throw new ApiError("invalid_state", "An account with this email already exists.");
+    if (isUniqueViolation(err, "email"))
+      throw new ApiError("invalid_state", "An account with this email already exists.");
     throw err;
   }
   return { user, ...(await issuePasswordSetup(deps, { userId: user.id, now: input.now })) };

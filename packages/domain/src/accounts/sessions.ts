@@ -74,7 +74,11 @@ export interface AuthenticatedSession {
  * The live session of `token`, sliding its end forward when the last refresh is more than a minute old.
  * @returns null for a malformed, unknown, revoked or expired token
  */
-export async function authenticateSession(db: DbClient, token: string, now: Date): Promise<AuthenticatedSession | null> {
+export async function authenticateSession(
+  db: DbClient,
+  token: string,
+  now: Date,
+): Promise<AuthenticatedSession | null> {
   if (!isWellFormedToken(token)) return null;
   const found = await db.session.findUnique({ where: { token_hash: hashToken(token) }, include: { user: true } });
   if (!found || found.revoked_at !== null || found.expires_at <= now) return null;
@@ -101,7 +105,10 @@ export function listActiveSessions(db: DbClient, userId: string, now: Date): Pro
  * Revokes one of the user's live sessions.
  * @throws ApiError `resource_not_found` when it is unknown, another user's, or already ended (indistinguishable)
  */
-export async function revokeSession(db: DbClient, input: { userId: string; sessionId: string; now: Date }): Promise<void> {
+export async function revokeSession(
+  db: DbClient,
+  input: { userId: string; sessionId: string; now: Date },
+): Promise<void> {
   const revoked = await db.session.updateMany({
     where: { id: input.sessionId, user_id: input.userId, revoked_at: null, expires_at: { gt: input.now } },
     data: { revoked_at: input.now },
@@ -145,6 +152,11 @@ export async function replaceSession(
 ): Promise<IssuedSession> {
   return inTransaction(db, async (tx) => {
     await tx.session.update({ where: { id: input.session.id }, data: { revoked_at: input.now } });
-    return createSession(tx, { userId: input.session.user_id, persistent: input.session.persistent, client: input.client, now: input.now });
+    return createSession(tx, {
+      userId: input.session.user_id,
+      persistent: input.session.persistent,
+      client: input.client,
+      now: input.now,
+    });
   });
 }

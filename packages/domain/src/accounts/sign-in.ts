@@ -60,9 +60,17 @@ export async function signIn(
     const token = input.trustedDeviceToken;
     trustedDevice = token === undefined ? null : await useTrustedDevice(deps.db, { userId: user.id, token, now });
     if (!trustedDevice) {
-      return { kind: "two_factor", challenge: await createChallenge(deps.db, { userId: user.id, persistent: input.rememberMe, now }) };
+      return {
+        kind: "two_factor",
+        challenge: await createChallenge(deps.db, { userId: user.id, persistent: input.rememberMe, now }),
+      };
     }
   }
-  const session = await createSession(deps.db, { userId: user.id, persistent: input.rememberMe, client: input.client, now });
+  const session = await createSession(deps.db, {
+    userId: user.id,
+    persistent: input.rememberMe,
+    client: input.client,
+    now,
+  });
   return { kind: "signed_in", user, session, trustedDevice };
 }

@@ -56,7 +56,8 @@ export async function signUp(
       return { user, session, verificationToken };
     });
   } catch (err) {
-    if (isUniqueViolation(err, "email")) throw new ApiError("invalid_state", "An account with this email already exists.");
+    if (isUniqueViolation(err, "email"))
+      throw new ApiError("invalid_state", "An account with this email already exists.");
     throw err;
   }
   const link = mailedLink(deps.config.publicBaseUrl, "/v1/me/auth/verify-email", { token: created.verificationToken });

@@ -38,7 +38,10 @@ export async function attemptAcquirerRequest(deps: UseCaseDeps, request: Acquire
     await request.refused(err instanceof Error ? err.message.slice(0, 500) : "unknown error");
     if (request.attempt < ACQUIRER_MAX_ATTEMPTS) throw err;
     const deliveryIds = await inTransaction(deps.db, (tx) => request.fail(tx, ACQUIRER_UNAVAILABLE));
-    deps.logger.warn(`${request.kind} failed: the acquirer never accepted it`, { [`${request.kind}_id`]: request.id, attempts: request.attempt });
+    deps.logger.warn(`${request.kind} failed: the acquirer never accepted it`, {
+      [`${request.kind}_id`]: request.id,
+      attempts: request.attempt,
+    });
     await enqueueDeliveries(deps, deliveryIds ?? []);
     return "failed";
   }

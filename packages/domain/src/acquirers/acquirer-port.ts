@@ -70,7 +70,10 @@ export function acquirerFor(deps: UseCaseDeps, mode: "live" | "test"): AcquirerP
 export function requireAcquirer(deps: UseCaseDeps, mode: "live" | "test"): AcquirerPort {
   const acquirer = acquirerFor(deps, mode);
   if (!acquirer) {
-    throw new ApiError("acquirer_not_configured", `No acquirer is configured to move money in ${mode} mode; nothing was created.`);
+    throw new ApiError(
+      "acquirer_not_configured",
+      `No acquirer is configured to move money in ${mode} mode; nothing was created.`,
+    );
   }
   return acquirer;
 }

@@ -29,7 +29,12 @@ export function sandboxAcquirerSecret(encryptionKey: Buffer): string {
   return `whsec_${createHmac("sha256", encryptionKey).update("lm-pix sandbox acquirer").digest("base64url")}`;
 }
 
-async function insertAcquirer(db: Db, config: Pick<Config, "encryptionKey">, slug: string, secret: string): Promise<Acquirer> {
+async function insertAcquirer(
+  db: Db,
+  config: Pick<Config, "encryptionKey">,
+  slug: string,
+  secret: string,
+): Promise<Acquirer> {
   const id = newId("acquirer");
   return db.acquirer.create({ data: { id, slug, secret_ciphertext: encryptSecret(config.encryptionKey, secret, id) } });
 }
@@ -39,7 +44,11 @@ async function insertAcquirer(db: Db, config: Pick<Config, "encryptionKey">, slu
  * @returns the acquirer and its secret, to be shown once
  * @throws ApiError `validation_failed` (param `slug`) for a malformed slug; `invalid_state` when it exists
  */
-export async function createAcquirer(db: Db, config: Pick<Config, "encryptionKey">, slug: string): Promise<AcquirerWithSecret> {
+export async function createAcquirer(
+  db: Db,
+  config: Pick<Config, "encryptionKey">,
+  slug: string,
+): Promise<AcquirerWithSecret> {
   if (!SLUG_PATTERN.test(slug)) {
     throw validationFailed("Slug must be 2 to 40 lower-case letters, digits or inner hyphens.", "slug");
   }
@@ -47,7 +56,8 @@ export async function createAcquirer(db: Db, config: Pick<Config, "encryptionKey
   try {
     return { acquirer: await insertAcquirer(db, config, slug, secret), secret };
   } catch (err) {
-    if (isUniqueViolation(err)) throw new ApiError("invalid_state", `Acquirer ${slug} already exists.`, { param: "slug" });
+    if (isUniqueViolation(err))
+      throw new ApiError("invalid_state", `Acquirer ${slug} already exists.`, { param: "slug" });
     throw err;
   }
 }
@@ -71,7 +81,11 @@ export async function ensureSandboxAcquirer(db: Db, config: Pick<Config, "encryp
  * Acquirer `slug` with its secret decrypted; the sandbox acquirer is created on first need.
  * @throws ApiError `resource_not_found` for an unknown slug
  */
-export async function loadAcquirer(db: Db, config: Pick<Config, "encryptionKey">, slug: string): Promise<AcquirerWithSecret> {
+export async function loadAcquirer(
+  db: Db,
+  config: Pick<Config, "encryptionKey">,
+  slug: string,
+): Promise<AcquirerWithSecret> {
   const acquirer =
     slug === SANDBOX_ACQUIRER_SLUG
       ? await ensureSandboxAcquirer(db, config)

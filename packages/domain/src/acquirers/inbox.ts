@@ -48,7 +48,9 @@ export function listInboxItems(
  * @throws ApiError `resource_not_found` when it is malformed or unknown
  */
 export async function findInboxItem(db: DbClient, id: string): Promise<InboxItemWithAcquirer> {
-  const found = isId("inboxItem", id) ? await db.inboxItem.findUnique({ where: { id }, include: { acquirer: true } }) : null;
+  const found = isId("inboxItem", id)
+    ? await db.inboxItem.findUnique({ where: { id }, include: { acquirer: true } })
+    : null;
   if (!found) throw notFound("inbox item");
   return found;
 }

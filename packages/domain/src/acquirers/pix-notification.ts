@@ -124,7 +124,8 @@ export function notificationEntries(rawBody: Uint8Array): NotificationEntry[] {
     if (Array.isArray(devolucoes) && devolucoes.length > 0) {
       return devolucoes.map((devolucao, position) => {
         const returnId = idOf(devolucao, "rtrId");
-        const key = returnId === null ? `${digest}:${index}:${position}` : `${returnId}:${String(field(devolucao, "status"))}`;
+        const key =
+          returnId === null ? `${digest}:${index}:${position}` : `${returnId}:${String(field(devolucao, "status"))}`;
         return { providerEventId: key, endToEndId: returnId, kind: "devolucao" };
       });
     }
@@ -201,19 +202,25 @@ export function valorFromCentavos(centavos: number): string {
  */
 export function readPixPayment(rawBody: Uint8Array, endToEndId: string): PixPayment | null {
   const item = pixItems(rawBody)?.find((candidate) => endToEndIdOf(candidate) === endToEndId) as
-    | { txid?: unknown; valor?: unknown; horario?: unknown; pagador?: unknown }
-    | undefined;
+    { txid?: unknown; valor?: unknown; horario?: unknown; pagador?: unknown } | undefined;
   if (!item) return null;
   const amount = centavosFromValor(item.valor);
   const paidAt = typeof item.horario === "string" ? new Date(item.horario) : new Date(Number.NaN);
-  if (typeof item.txid !== "string" || !TXID_PATTERN.test(item.txid) || amount === null || Number.isNaN(paidAt.getTime())) return null;
+  if (
+    typeof item.txid !== "string" ||
+    !TXID_PATTERN.test(item.txid) ||
+    amount === null ||
+    Number.isNaN(paidAt.getTime())
+  )
+    return null;
   const payer = (typeof item.pagador === "object" && item.pagador !== null ? item.pagador : {}) as {
     nome?: unknown;
     cpf?: unknown;
     cnpj?: unknown;
   };
   const document = typeof payer.cpf === "string" ? payer.cpf : typeof payer.cnpj === "string" ? payer.cnpj : null;
-  const payerName = typeof payer.nome === "string" ? toStorableText(payer.nome.trim().slice(0, MAX_PAYER_NAME_LENGTH)) : "";
+  const payerName =
+    typeof payer.nome === "string" ? toStorableText(payer.nome.trim().slice(0, MAX_PAYER_NAME_LENGTH)) : "";
   return {
     endToEndId,
     txid: item.txid,

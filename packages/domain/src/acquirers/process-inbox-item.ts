@@ -91,7 +91,13 @@ function isRetriedFailure(error: string | null): boolean {
 
 async function settleInboxItem(deps: UseCaseDeps, inboxItemId: string): Promise<string> {
   const item = await deps.db.inboxItem.findUnique({ where: { id: inboxItemId }, include: { acquirer: true } });
-  if (!item || !item.signature_valid || item.processed_at !== null || !isRetriedFailure(item.error) || item.end_to_end_id === null) {
+  if (
+    !item ||
+    !item.signature_valid ||
+    item.processed_at !== null ||
+    !isRetriedFailure(item.error) ||
+    item.end_to_end_id === null
+  ) {
     return "skipped";
   }
   const now = deps.now();
@@ -111,7 +117,10 @@ async function settleInboxItem(deps: UseCaseDeps, inboxItemId: string): Promise<
     });
   const anomaly = async (code: string, detail?: string, transactionId?: string) => {
     await inTransaction(deps.db, (tx) =>
-      finish(tx, { error: detail === undefined ? code : `${code}: ${detail}`, ...(transactionId ? { transactionId } : {}) }),
+      finish(tx, {
+        error: detail === undefined ? code : `${code}: ${detail}`,
+        ...(transactionId ? { transactionId } : {}),
+      }),
     );
     deps.logger.warn("inbound payment anomaly", { inbox_item_id: item.id, anomaly: code });
     return code;
@@ -127,7 +136,8 @@ async function settleInboxItem(deps: UseCaseDeps, inboxItemId: string): Promise<
       await finish(tx, { error: settlement.error, transactionId: settlement.transactionId });
       return settlement;
     });
-    if (settled.error !== null) deps.logger.warn("inbound refund anomaly", { inbox_item_id: item.id, anomaly: settled.result });
+    if (settled.error !== null)
+      deps.logger.warn("inbound refund anomaly", { inbox_item_id: item.id, anomaly: settled.result });
     await enqueueDeliveries(deps, settled.deliveryIds);
     return settled.result;
   }
@@ -140,7 +150,8 @@ async function settleInboxItem(deps: UseCaseDeps, inboxItemId: string): Promise<
       await finish(tx, { error: settlement.error, withdrawalId: settlement.withdrawalId });
       return settlement;
     });
-    if (settled.error !== null) deps.logger.warn("inbound withdrawal anomaly", { inbox_item_id: item.id, anomaly: settled.result });
+    if (settled.error !== null)
+      deps.logger.warn("inbound withdrawal anomaly", { inbox_item_id: item.id, anomaly: settled.result });
     await enqueueDeliveries(deps, settled.deliveryIds);
     return settled.result;
   }
@@ -154,7 +165,12 @@ async function settleInboxItem(deps: UseCaseDeps, inboxItemId: string): Promise<
     return anomaly(INBOX_ERRORS.amountMismatch, `expected ${charge.amount}, received ${payment.amount}`, charge.id);
   }
 
-  const payerDocument = chargeDocumentColumns(deps.config.encryptionKey, charge.id, "payer_document", payment.payerDocument);
+  const payerDocument = chargeDocumentColumns(
+    deps.config.encryptionKey,
+    charge.id,
+    "payer_document",
+    payment.payerDocument,
+  );
   const outcome = await inTransaction(deps.db, async (tx) => {
     const paid = await transitionTransaction(tx, {
       id: charge.id,

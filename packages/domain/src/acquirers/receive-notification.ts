@@ -47,7 +47,9 @@ export function checkAcquirerSignature(
     toleranceSeconds: ACQUIRER_SIGNATURE_TOLERANCE_SECONDS,
     now: receivedAt,
   });
-  return verification.ok ? { ok: true } : { ok: false, error: `${INBOX_ERRORS.invalidSignature}: ${verification.reason}` };
+  return verification.ok
+    ? { ok: true }
+    : { ok: false, error: `${INBOX_ERRORS.invalidSignature}: ${verification.reason}` };
 }
 
 /**
@@ -90,8 +92,12 @@ export async function receiveAcquirerNotification(deps: UseCaseDeps, request: In
     error: receiptError(entry),
   }));
   await deps.db.inboxItem.createMany({ data: rows });
-  await enqueueInboxItems(deps, rows.filter((row) => row.error === null).map((row) => ({ inboxItemId: row.id })));
+  await enqueueInboxItems(
+    deps,
+    rows.filter((row) => row.error === null).map((row) => ({ inboxItemId: row.id })),
+  );
 
-  const duplicate = signature.ok && entries.every((entry) => entry.endToEndId !== null && seenIds.has(entry.providerEventId));
+  const duplicate =
+    signature.ok && entries.every((entry) => entry.endToEndId !== null && seenIds.has(entry.providerEventId));
   return duplicate ? { received: true, duplicate: true } : { received: true };
 }

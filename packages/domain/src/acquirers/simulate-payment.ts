@@ -29,7 +29,11 @@ export async function simulatePayment(deps: UseCaseDeps, scope: MerchantScope, i
   const document =
     transaction.customer_document === null
       ? null
-      : decryptDocument(deps.config.encryptionKey, transaction.customer_document, `${transaction.id}:customer_document`);
+      : decryptDocument(
+          deps.config.encryptionKey,
+          transaction.customer_document,
+          `${transaction.id}:customer_document`,
+        );
   await postSandboxNotification(deps, {
     pix: [
       {

@@ -46,7 +46,10 @@ export async function authenticateApiKey(db: Db, key: string, now: Date): Promis
           [hashApiKey(key)],
         );
   const refused =
-    found === null || found.mode !== mode || found.revoked_at !== null || (found.revoke_at !== null && found.revoke_at <= now);
+    found === null ||
+    found.mode !== mode ||
+    found.revoked_at !== null ||
+    (found.revoke_at !== null && found.revoke_at <= now);
   if (refused) throw new ApiError("authentication_required", "Invalid API key provided.");
 
   const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);

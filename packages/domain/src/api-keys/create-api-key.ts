@@ -39,7 +39,9 @@ export async function createApiKey(
   if (input.mode === "live" && store.seller.kyc_status !== "approved") {
     throw new ApiError("kyc_required", "Live keys need the seller's KYC to be approved.");
   }
-  const active = await db.apiKey.count({ where: { store_id: store.id, mode: input.mode, ...activeApiKeyWhere(input.now) } });
+  const active = await db.apiKey.count({
+    where: { store_id: store.id, mode: input.mode, ...activeApiKeyWhere(input.now) },
+  });
   if (active >= MAX_ACTIVE_API_KEYS_PER_MODE) {
     throw new ApiError(
       "invalid_state",

@@ -33,7 +33,12 @@ export async function createStoreApiKey(
   input: { name: string; mode: Mode },
 ): Promise<CreatedApiKey> {
   return audited(deps, actor, async (tx) => {
-    const created = await createApiKey(tx, { storeId: actor.storeId, name: input.name, mode: input.mode, now: deps.now() });
+    const created = await createApiKey(tx, {
+      storeId: actor.storeId,
+      name: input.name,
+      mode: input.mode,
+      now: deps.now(),
+    });
     const action: SecurityAction = {
       event: "api_key.created",
       details: { key_id: created.apiKey.id, mode: created.apiKey.mode },
@@ -59,11 +64,19 @@ export async function rotateApiKey(deps: CredentialDeps, actor: PanelActor, keyI
     if (old.revoke_at !== null) throw alreadyRotated();
     const created = await createApiKey(tx, { storeId: actor.storeId, name: old.name, mode: old.mode, now });
     // Conditional, so that of two concurrent rotations of one key only one succeeds.
-    const scheduled = await tx.apiKey.updateMany({ where: { id: old.id, revoke_at: null }, data: { revoke_at: oldKeyRevokeAt } });
+    const scheduled = await tx.apiKey.updateMany({
+      where: { id: old.id, revoke_at: null },
+      data: { revoke_at: oldKeyRevokeAt },
+    });
     if (scheduled.count === 0) throw alreadyRotated();
     const action: SecurityAction = {
       event: "api_key.rotated",
-      details: { key_id: old.id, new_key_id: created.apiKey.id, mode: old.mode, revoke_at: oldKeyRevokeAt.toISOString() },
+      details: {
+        key_id: old.id,
+        new_key_id: created.apiKey.id,
+        mode: old.mode,
+        revoke_at: oldKeyRevokeAt.toISOString(),
+      },
       title: "API key rotated",
       message: `The ${old.mode} API key named "${old.name}" was rotated; the old key stops working at ${oldKeyRevokeAt.toISOString()}.`,
     };
@@ -79,7 +92,10 @@ export async function deleteApiKey(deps: CredentialDeps, actor: PanelActor, keyI
   const now = deps.now();
   await audited(deps, actor, async (tx) => {
     const key = await findActiveApiKey(tx, actor.storeId, keyId, now);
-    const revoked = await tx.apiKey.updateMany({ where: { id: key.id, ...activeApiKeyWhere(now) }, data: { revoked_at: now } });
+    const revoked = await tx.apiKey.updateMany({
+      where: { id: key.id, ...activeApiKeyWhere(now) },
+      data: { revoked_at: now },
+    });
     if (revoked.count === 0) throw notFound("API key");
     const action: SecurityAction = {
       event: "api_key.deleted",
@@ -115,4 +131,3 @@ async function findActiveApiKey(db: DbClient, storeId: string, keyId: string, no
 function alreadyRotated(): ApiError {
   return new ApiError("invalid_state", "This key was already rotated; rotate or delete its replacement instead.");
 }
-

@@ -37,7 +37,10 @@ const SOURCE_OBJECT: Record<BalanceTransactionType, BalanceTransactionWire["sour
 };
 
 /** Serializes the running totals of `scope` (zero for a seller that never had a movement). */
-export function serializeBalance(scope: Pick<BalanceScope, "mode">, totals: { available: bigint; reserved: bigint } | null): BalanceWire {
+export function serializeBalance(
+  scope: Pick<BalanceScope, "mode">,
+  totals: { available: bigint; reserved: bigint } | null,
+): BalanceWire {
   return {
     object: "balance",
     mode: scope.mode,

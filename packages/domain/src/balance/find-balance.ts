@@ -10,12 +10,18 @@ import type { BalanceScope } from "./ledger";
 
 /** The balance of `scope`, read from its running total (O(1)). */
 export async function getBalance(db: DbClient, scope: BalanceScope): Promise<BalanceWire> {
-  const totals = await db.balance.findUnique({ where: { seller_id_mode: { seller_id: scope.sellerId, mode: scope.mode } } });
+  const totals = await db.balance.findUnique({
+    where: { seller_id_mode: { seller_id: scope.sellerId, mode: scope.mode } },
+  });
   return serializeBalance(scope, totals);
 }
 
 /** One page of `scope`'s balance transactions, in the page's order. */
-export function listBalanceTransactions(db: DbClient, scope: BalanceScope, page: PageArgs): Promise<BalanceTransaction[]> {
+export function listBalanceTransactions(
+  db: DbClient,
+  scope: BalanceScope,
+  page: PageArgs,
+): Promise<BalanceTransaction[]> {
   return db.balanceTransaction.findMany({
     where: { seller_id: scope.sellerId, mode: scope.mode, ...(page.id === undefined ? {} : { id: page.id }) },
     orderBy: page.orderBy,

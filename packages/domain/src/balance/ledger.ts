@@ -118,7 +118,16 @@ export interface BalanceDrift extends BalanceScope {
  */
 export async function findBalanceDrift(db: DbClient, options: { since?: Date } = {}): Promise<BalanceDrift[]> {
   const since = options.since ?? null;
-  const rows = await db.$queryRaw<Array<{ seller_id: string; mode: "live" | "test"; available: bigint; entries_sum: bigint; reserved: bigint; open_sum: bigint }>>`
+  const rows = await db.$queryRaw<
+    Array<{
+      seller_id: string;
+      mode: "live" | "test";
+      available: bigint;
+      entries_sum: bigint;
+      reserved: bigint;
+      open_sum: bigint;
+    }>
+  >`
     WITH scopes AS (
       SELECT seller_id, mode FROM balances WHERE ${since}::timestamptz IS NULL OR updated_at >= ${since}::timestamptz
       UNION

@@ -46,9 +46,19 @@ async function send(deps: DeliveryDeps, delivery: LoadedDelivery, attemptedAt: D
   const prepared = prepareAttempt(delivery, deps.config.encryptionKey, attemptedAt);
   if (!prepared.send) {
     if (prepared.detail !== undefined) {
-      deps.logger.error("delivery stopped: its secret cannot be used", { delivery_id: delivery.id, reason: prepared.detail });
+      deps.logger.error("delivery stopped: its secret cannot be used", {
+        delivery_id: delivery.id,
+        reason: prepared.detail,
+      });
     }
-    return { url: delivery.url, error: prepared.error, responseStatus: null, responseBodyExcerpt: null, durationMs: null, attemptedAt };
+    return {
+      url: delivery.url,
+      error: prepared.error,
+      responseStatus: null,
+      responseBodyExcerpt: null,
+      durationMs: null,
+      attemptedAt,
+    };
   }
   const headers = deliveryHeaders({
     // From the event itself, so the headers always equal the body's `id` and `type`.

@@ -50,12 +50,18 @@ export async function loadPendingDeliveries(db: DbClient, ids: string[]): Promis
   const stores =
     postbackStores.length === 0
       ? []
-      : await db.store.findMany({ where: { id: { in: postbackStores } }, select: { id: true, postback_secret_ciphertext: true } });
+      : await db.store.findMany({
+          where: { id: { in: postbackStores } },
+          select: { id: true, postback_secret_ciphertext: true },
+        });
   const secrets = new Map(stores.map((store) => [store.id, store.postback_secret_ciphertext]));
   return new Map(
     rows.map((row) => [
       row.id,
-      { ...row, postbackSecretCiphertext: row.destination_type === "postback" ? (secrets.get(row.store_id) ?? null) : null },
+      {
+        ...row,
+        postbackSecretCiphertext: row.destination_type === "postback" ? (secrets.get(row.store_id) ?? null) : null,
+      },
     ]),
   );
 }

@@ -37,7 +37,8 @@ type EndpointHealth = { id: string; consecutive_dead_chains: number; last_succee
  */
 export async function noteEndpointSuccess(db: DbClient, endpoint: EndpointHealth, now: Date): Promise<void> {
   const stale = new Date(now.getTime() - LAST_SUCCESS_PRECISION_MS);
-  const fresh = endpoint.consecutive_dead_chains === 0 && endpoint.last_succeeded_at !== null && endpoint.last_succeeded_at > stale;
+  const fresh =
+    endpoint.consecutive_dead_chains === 0 && endpoint.last_succeeded_at !== null && endpoint.last_succeeded_at > stale;
   if (fresh) return;
   await db.webhookEndpoint.updateMany({
     where: {
@@ -54,7 +55,11 @@ export async function noteEndpointSuccess(db: DbClient, endpoint: EndpointHealth
  * only after a success or a re-enable), and when the auto-disable rule says so it disables the endpoint with its feed
  * item. Call it inside the transaction that records the dead attempt, then {@link mailDeadChainOutcome} after commit.
  */
-export async function countDeadChain(tx: Prisma.TransactionClient, endpointId: string, now: Date): Promise<DeadChainOutcome> {
+export async function countDeadChain(
+  tx: Prisma.TransactionClient,
+  endpointId: string,
+  now: Date,
+): Promise<DeadChainOutcome> {
   const endpoint = await tx.webhookEndpoint.update({
     where: { id: endpointId },
     data: { consecutive_dead_chains: { increment: 1 } },
@@ -69,7 +74,11 @@ export async function countDeadChain(tx: Prisma.TransactionClient, endpointId: s
     },
   });
   const sellerId = endpoint.store.seller_id;
-  const health = { enabled: endpoint.enabled, consecutiveDeadChains: endpoint.consecutive_dead_chains, lastSucceededAt: endpoint.last_succeeded_at };
+  const health = {
+    enabled: endpoint.enabled,
+    consecutiveDeadChains: endpoint.consecutive_dead_chains,
+    lastSucceededAt: endpoint.last_succeeded_at,
+  };
   if (shouldAutoDisableEndpoint(health, now)) {
     const { count } = await tx.webhookEndpoint.updateMany({
       where: { id: endpointId, enabled: true },
@@ -98,7 +107,11 @@ export async function countDeadChain(tx: Prisma.TransactionClient, endpointId: s
         `The last ${EARLY_WARNING_DEAD_CHAINS} deliveries to your ${endpoint.mode} webhook endpoint ${endpoint.url} ` +
         `failed through every retry. After ${AUTO_DISABLE_DEAD_CHAINS} in a row with no success in 7 days it is ` +
         "disabled automatically.",
-      data: { webhook_endpoint_id: endpoint.id, mode: endpoint.mode, consecutive_dead_chains: EARLY_WARNING_DEAD_CHAINS },
+      data: {
+        webhook_endpoint_id: endpoint.id,
+        mode: endpoint.mode,
+        consecutive_dead_chains: EARLY_WARNING_DEAD_CHAINS,
+      },
     });
     return "warned";
   }
@@ -115,7 +128,9 @@ export async function mailDeadChainOutcome(
   outcome: DeadChainOutcome,
 ): Promise<void> {
   if (outcome === "none") return;
-  deps.logger.warn(outcome === "disabled" ? "webhook endpoint auto-disabled" : "webhook endpoint failing", { endpoint_id: endpointId });
+  deps.logger.warn(outcome === "disabled" ? "webhook endpoint auto-disabled" : "webhook endpoint failing", {
+    endpoint_id: endpointId,
+  });
   try {
     const endpoint = await deps.db.webhookEndpoint.findUniqueOrThrow({
       where: { id: endpointId },
@@ -124,7 +139,10 @@ export async function mailDeadChainOutcome(
     for (const owner of endpoint.store.seller.users) {
       const mail: MailMessage =
         outcome === "disabled"
-          ? endpointAutoDisabledMail(owner.email, owner.name, { ...endpoint, disabledAt: endpoint.auto_disabled_at ?? endpoint.updated_at })
+          ? endpointAutoDisabledMail(owner.email, owner.name, {
+              ...endpoint,
+              disabledAt: endpoint.auto_disabled_at ?? endpoint.updated_at,
+            })
           : endpointFailingMail(owner.email, owner.name, { ...endpoint, deadChains: EARLY_WARNING_DEAD_CHAINS });
       await sendMailSafely(deps, mail, `webhook endpoint ${outcome}`);
     }

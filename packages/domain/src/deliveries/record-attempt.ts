@@ -26,7 +26,12 @@ export async function recordAttempt(
   result: AttemptResult,
   decision: AttemptDecision,
 ): Promise<boolean> {
-  const row: AttemptRow = { ...result, id: delivery.id, status: decision.status, nextAttemptAt: decision.nextAttemptAt };
+  const row: AttemptRow = {
+    ...result,
+    id: delivery.id,
+    status: decision.status,
+    nextAttemptAt: decision.nextAttemptAt,
+  };
 
   if (decision.nextAttemptAt === null && decision.chainEnd !== "dead") {
     // The common case (a success, a final error) is one batched statement, shared with concurrent jobs.
@@ -41,16 +46,22 @@ export async function recordAttempt(
     const written = await writeAttemptRows(tx, [row]);
     if (!written.has(row.id)) return null;
     const health: DeadChainOutcome =
-      decision.chainEnd === "dead" && delivery.endpoint_id !== null ? await countDeadChain(tx, delivery.endpoint_id, deps.now()) : "none";
+      decision.chainEnd === "dead" && delivery.endpoint_id !== null
+        ? await countDeadChain(tx, delivery.endpoint_id, deps.now())
+        : "none";
     const next =
-      decision.nextAttemptAt === null ? null : await tx.webhookDelivery.create({ data: nextAttemptRow(delivery, row.url, decision.nextAttemptAt) });
+      decision.nextAttemptAt === null
+        ? null
+        : await tx.webhookDelivery.create({ data: nextAttemptRow(delivery, row.url, decision.nextAttemptAt) });
     return { next, health };
   });
   if (outcome === null) return false;
   if (delivery.endpoint_id !== null) await mailDeadChainOutcome(deps, delivery.endpoint_id, outcome.health);
   if (outcome.next !== null) {
     const delayMs = outcome.next.scheduled_at.getTime() - deps.now().getTime();
-    await enqueueAfterCommit(deps, "webhook-delivery", [{ data: { deliveryId: outcome.next.id }, jobId: outcome.next.id, delayMs }]);
+    await enqueueAfterCommit(deps, "webhook-delivery", [
+      { data: { deliveryId: outcome.next.id }, jobId: outcome.next.id, delayMs },
+    ]);
   }
   return true;
 }
@@ -59,7 +70,11 @@ export async function recordAttempt(
  * The next attempt of the same chain: same event and destination, the URL this attempt used (an endpoint's attempt
  * re-reads its endpoint's URL when it runs), attempt + 1, waiting for the decided time.
  */
-function nextAttemptRow(delivery: LoadedDelivery, url: string, scheduledAt: Date): Prisma.WebhookDeliveryUncheckedCreateInput {
+function nextAttemptRow(
+  delivery: LoadedDelivery,
+  url: string,
+  scheduledAt: Date,
+): Prisma.WebhookDeliveryUncheckedCreateInput {
   return {
     id: newId("delivery"),
     event_id: delivery.event_id,

@@ -43,7 +43,8 @@ export async function recoverWebhookEndpoint(
   const now = deps.now();
   const until = window.until ?? now;
   const { since } = window;
-  if (since.getTime() < now.getTime() - RECOVERY_WINDOW_MS) throw validationFailed("since must be within the last 14 days", "since");
+  if (since.getTime() < now.getTime() - RECOVERY_WINDOW_MS)
+    throw validationFailed("since must be within the last 14 days", "since");
   if (since > until) throw validationFailed("since must not be after until", "since");
   const endpoint = await findWebhookEndpoint(deps.db, sellerId, endpointId);
   const subscribed = endpoint.events.includes(ALL_EVENT_TYPES) ? null : endpoint.events;

@@ -19,7 +19,12 @@ export interface DeliverySearch {
 }
 
 /** One page of `sellerId`'s delivery rows matching `filters`, in the page's order. */
-export function searchDeliveries(db: DbClient, sellerId: string, filters: DeliverySearch, page: PageArgs): Promise<WebhookDelivery[]> {
+export function searchDeliveries(
+  db: DbClient,
+  sellerId: string,
+  filters: DeliverySearch,
+  page: PageArgs,
+): Promise<WebhookDelivery[]> {
   const where: Prisma.WebhookDeliveryWhereInput = {
     event: {
       store: { seller_id: sellerId },

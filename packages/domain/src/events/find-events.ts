@@ -13,7 +13,9 @@ import type { PageArgs } from "../paging";
  * @throws ApiError `resource_not_found` when it is malformed, unknown, or of another store or mode
  */
 export async function findEvent(db: DbClient, scope: MerchantScope, id: string): Promise<Event> {
-  const found = isId("event", id) ? await db.event.findFirst({ where: { id, store_id: scope.storeId, mode: scope.mode } }) : null;
+  const found = isId("event", id)
+    ? await db.event.findFirst({ where: { id, store_id: scope.storeId, mode: scope.mode } })
+    : null;
   if (!found) throw notFound("event");
   return found;
 }
@@ -29,7 +31,12 @@ export interface EventFilters {
 }
 
 /** One page of `scope`'s events matching `filters`, in the page's order. */
-export function listEvents(db: DbClient, scope: MerchantScope, filters: EventFilters, page: PageArgs): Promise<Event[]> {
+export function listEvents(
+  db: DbClient,
+  scope: MerchantScope,
+  filters: EventFilters,
+  page: PageArgs,
+): Promise<Event[]> {
   const createdAt = {
     ...(filters.created_after === undefined ? {} : { gt: filters.created_after }),
     ...(filters.created_before === undefined ? {} : { lt: filters.created_before }),

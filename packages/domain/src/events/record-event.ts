@@ -93,11 +93,24 @@ export async function planEvent(tx: SqlClient, input: EventInput): Promise<Recor
   };
   const rows: Prisma.WebhookDeliveryCreateManyInput[] = [];
   if (input.postback?.url) {
-    rows.push(firstDeliveryRow(event, { destination_type: "postback", url: input.postback.url, transaction_id: input.postback.transactionId }, now));
+    rows.push(
+      firstDeliveryRow(
+        event,
+        { destination_type: "postback", url: input.postback.url, transaction_id: input.postback.transactionId },
+        now,
+      ),
+    );
   }
   const endpoints = input.target ? [input.target] : await subscribedEndpoints(tx, scope, type);
   for (const endpoint of endpoints) {
-    rows.push(firstDeliveryRow(event, { destination_type: "endpoint", url: endpoint.url, endpoint_id: endpoint.id }, now, input.target !== undefined));
+    rows.push(
+      firstDeliveryRow(
+        event,
+        { destination_type: "endpoint", url: endpoint.url, endpoint_id: endpoint.id },
+        now,
+        input.target !== undefined,
+      ),
+    );
   }
   const writes = [insertWrite("events", [event], { mode: "mode", data: "jsonb" })];
   if (rows.length > 0) {
@@ -136,7 +149,10 @@ function subscribedEndpoints(tx: SqlClient, scope: MerchantScope, type: EventTyp
  * Enqueues the `webhook-delivery` jobs of freshly committed delivery rows (`jobId` = delivery id) with
  * {@link enqueueAfterCommit}: never throws, the reconciler covers a failure.
  */
-export async function enqueueDeliveries(deps: Pick<UseCaseDeps, "producer" | "logger">, deliveryIds: string[]): Promise<void> {
+export async function enqueueDeliveries(
+  deps: Pick<UseCaseDeps, "producer" | "logger">,
+  deliveryIds: string[],
+): Promise<void> {
   await enqueueAfterCommit(
     deps,
     "webhook-delivery",

@@ -61,7 +61,15 @@ export async function claimIdempotencyKey(
       db.pool,
       `INSERT INTO idempotency_keys (id, store_id, mode, key, request_hash, created_at, expires_at)
        VALUES ($1, $2, $3::mode, $4, $5, $6, $7) ON CONFLICT (store_id, mode, key) DO NOTHING RETURNING id`,
-      [claimId, scope.storeId, scope.mode, input.key, input.requestHash, input.now, new Date(input.now.getTime() + IDEMPOTENCY_TTL_MS)],
+      [
+        claimId,
+        scope.storeId,
+        scope.mode,
+        input.key,
+        input.requestHash,
+        input.now,
+        new Date(input.now.getTime() + IDEMPOTENCY_TTL_MS),
+      ],
     );
     if (inserted.length === 1) return { kind: "claimed", claimId, claimedAt: input.now };
     const [existing] = await sqlQuery<KeyRow>(
@@ -72,13 +80,20 @@ export async function claimIdempotencyKey(
     );
     if (existing && existing.expires_at <= input.now) {
       // A key past its 24 h is free again: drop the old record and claim it anew.
-      await sqlQuery(db.pool, "DELETE FROM idempotency_keys WHERE id = $1 AND expires_at <= $2", [existing.id, input.now]);
+      await sqlQuery(db.pool, "DELETE FROM idempotency_keys WHERE id = $1 AND expires_at <= $2", [
+        existing.id,
+        input.now,
+      ]);
       continue;
     }
     if (existing && existing.request_hash !== input.requestHash) {
       throw new ApiError("idempotency_key_reused", "This Idempotency-Key was already used with a different request.");
     }
-    if (existing && existing.response_status === null && existing.created_at.getTime() <= input.now.getTime() - IDEMPOTENCY_CLAIM_TIMEOUT_MS) {
+    if (
+      existing &&
+      existing.response_status === null &&
+      existing.created_at.getTime() <= input.now.getTime() - IDEMPOTENCY_CLAIM_TIMEOUT_MS
+    ) {
       // Abandoned: its request committed nothing. Take it over unless another retry just did.
       const taken = await sqlQuery(
         db.pool,
@@ -109,7 +124,8 @@ export function idempotentReplyWrite(claim: HeldClaim, status: number, body: str
     text: `UPDATE idempotency_keys SET response_status = $1, response_body = $2
            WHERE id = $3 AND response_status IS NULL AND created_at = $4`,
     values: [status, body, claim.claimId, claim.claimedAt],
-    orElse: () => new ApiError("idempotency_key_in_progress", "A request with this Idempotency-Key is still in progress."),
+    orElse: () =>
+      new ApiError("idempotency_key_in_progress", "A request with this Idempotency-Key is still in progress."),
   };
 }
 
@@ -125,8 +141,9 @@ export function purgeExpiredIdempotencyKeys(db: Db, now: Date, limit = 1000): Pr
 
 /** Releases `claim` after a refused request, so the key can be used again (unless another request took it over). */
 export async function releaseIdempotencyKey(db: Db, claim: HeldClaim): Promise<void> {
-  await sqlQuery(db.pool, "DELETE FROM idempotency_keys WHERE id = $1 AND response_status IS NULL AND created_at = $2", [
-    claim.claimId,
-    claim.claimedAt,
-  ]);
+  await sqlQuery(
+    db.pool,
+    "DELETE FROM idempotency_keys WHERE id = $1 AND response_status IS NULL AND created_at = $2",
+    [claim.claimId, claim.claimedAt],
+  );
 }

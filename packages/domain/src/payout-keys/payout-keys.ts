@@ -42,7 +42,13 @@ export interface PayoutKeyWire {
 
 /** Serializes `key` (masked). */
 export function serializePayoutKey(key: PayoutKey): PayoutKeyWire {
-  return { id: key.id, object: "payout_key", type: key.type, key_masked: key.key_masked, created_at: key.created_at.toISOString() };
+  return {
+    id: key.id,
+    object: "payout_key",
+    type: key.type,
+    key_masked: key.key_masked,
+    created_at: key.created_at.toISOString(),
+  };
 }
 
 /** The masked form of a key in its DICT form: enough to recognise it, never enough to use it. */
@@ -71,7 +77,10 @@ export async function readPayoutKey(
   const info = getPixKeyInfo(input.key);
   const phoneWithoutCountry = input.type === "phone" && !input.key.trim().startsWith("+55");
   if (!info || info.type !== input.type || phoneWithoutCountry) {
-    throw validationFailed(`key is not a valid ${input.type} Pix key${input.type === "phone" ? " (+55, DDD and a mobile number)" : ""}.`, "key");
+    throw validationFailed(
+      `key is not a valid ${input.type} Pix key${input.type === "phone" ? " (+55, DDD and a mobile number)" : ""}.`,
+      "key",
+    );
   }
   if (info.type === "cpf" || info.type === "cnpj") {
     if (!(await isSellersOwnDocument(db, encryptionKey, sellerId, info.value))) {
@@ -88,7 +97,12 @@ export type PayoutKeyDeps = CredentialDeps & { mailer: Mailer; config: Pick<Conf
 async function mailOwners(deps: PayoutKeyDeps, key: PayoutKey, change: "added" | "deleted", at: Date): Promise<void> {
   const owners = await deps.db.user.findMany({ where: { seller_id: key.seller_id, role: "owner" } });
   for (const owner of owners) {
-    const mail = payoutKeyChangedMail(owner.email, owner.name, { change, type: key.type, keyMasked: key.key_masked, at });
+    const mail = payoutKeyChangedMail(owner.email, owner.name, {
+      change,
+      type: key.type,
+      keyMasked: key.key_masked,
+      at,
+    });
     await sendMailSafely(deps, mail, `payout key ${change}`);
   }
 }
@@ -107,9 +121,17 @@ export async function addPayoutKey(deps: PayoutKeyDeps, actor: PanelActor, input
     if (active.some((k) => k.type === input.type && k.key === key)) {
       throw new ApiError("invalid_state", "This payout key is already registered.", { param: "key" });
     }
-    if (active.length >= MAX_PAYOUT_KEYS) throw new ApiError("invalid_state", `A seller may have at most ${MAX_PAYOUT_KEYS} payout keys.`);
+    if (active.length >= MAX_PAYOUT_KEYS)
+      throw new ApiError("invalid_state", `A seller may have at most ${MAX_PAYOUT_KEYS} payout keys.`);
     const row = await tx.payoutKey.create({
-      data: { id: newId("payoutKey", now.getTime()), seller_id: actor.sellerId, type: input.type, key, key_masked: keyMasked, created_at: now },
+      data: {
+        id: newId("payoutKey", now.getTime()),
+        seller_id: actor.sellerId,
+        type: input.type,
+        key,
+        key_masked: keyMasked,
+        created_at: now,
+      },
     });
     return {
       result: row,
@@ -139,7 +161,9 @@ export function listPayoutKeys(db: DbClient, sellerId: string, page: PageArgs): 
  * @throws ApiError `resource_not_found` when it is malformed, unknown, deleted or another seller's
  */
 export async function findPayoutKey(db: DbClient, sellerId: string, id: string): Promise<PayoutKey> {
-  const found = isId("payoutKey", id) ? await db.payoutKey.findFirst({ where: { id, seller_id: sellerId, deleted_at: null } }) : null;
+  const found = isId("payoutKey", id)
+    ? await db.payoutKey.findFirst({ where: { id, seller_id: sellerId, deleted_at: null } })
+    : null;
   if (!found) throw notFound("payout key");
   return found;
 }
@@ -152,7 +176,10 @@ export async function deletePayoutKey(deps: PayoutKeyDeps, actor: PanelActor, id
   const now = deps.now();
   const deleted = await audited(deps, actor, async (tx) => {
     const key = await findPayoutKey(tx, actor.sellerId, id);
-    const { count } = await tx.payoutKey.updateMany({ where: { id: key.id, deleted_at: null }, data: { deleted_at: now } });
+    const { count } = await tx.payoutKey.updateMany({
+      where: { id: key.id, deleted_at: null },
+      data: { deleted_at: now },
+    });
     if (count === 0) throw notFound("payout key");
     return {
       result: key,

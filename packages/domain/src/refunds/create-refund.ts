@@ -45,7 +45,8 @@ export async function createRefund(
 ): Promise<Refund> {
   const charge = await findTransaction(deps.db, scope, transactionId);
   requireAcquirer(deps, scope.mode);
-  if (charge.status !== "paid") throw notRefundable(`Only a paid transaction can be refunded; this one is ${charge.status}.`);
+  if (charge.status !== "paid")
+    throw notRefundable(`Only a paid transaction can be refunded; this one is ${charge.status}.`);
   const amount = input.amount ?? charge.amount - charge.amount_refunded;
   if (amount < 1) throw notRefundable("This transaction has nothing left to refund.");
   const now = deps.now();

@@ -13,15 +13,27 @@ import type { PageArgs } from "../paging";
  * @throws ApiError `resource_not_found` when it is malformed, unknown, or of another store or mode
  */
 export async function findRefund(db: DbClient, scope: MerchantScope, id: string): Promise<Refund> {
-  const found = isId("refund", id) ? await db.refund.findFirst({ where: { id, store_id: scope.storeId, mode: scope.mode } }) : null;
+  const found = isId("refund", id)
+    ? await db.refund.findFirst({ where: { id, store_id: scope.storeId, mode: scope.mode } })
+    : null;
   if (!found) throw notFound("refund");
   return found;
 }
 
 /** One page of the refunds of charge `transactionId` (already checked to be `scope`'s), in the page's order. */
-export function listRefunds(db: DbClient, scope: MerchantScope, transactionId: string, page: PageArgs): Promise<Refund[]> {
+export function listRefunds(
+  db: DbClient,
+  scope: MerchantScope,
+  transactionId: string,
+  page: PageArgs,
+): Promise<Refund[]> {
   return db.refund.findMany({
-    where: { transaction_id: transactionId, store_id: scope.storeId, mode: scope.mode, ...(page.id === undefined ? {} : { id: page.id }) },
+    where: {
+      transaction_id: transactionId,
+      store_id: scope.storeId,
+      mode: scope.mode,
+      ...(page.id === undefined ? {} : { id: page.id }),
+    },
     orderBy: page.orderBy,
     take: page.take,
   });

@@ -87,7 +87,12 @@ export async function failRefund(
  * the charge is now refunded in full), inside `tx`.
  * @returns the deliveries to enqueue, or null when the refund was already settled
  */
-async function succeedRefund(tx: Prisma.TransactionClient, refund: Refund, returnId: string, now: Date): Promise<string[] | null> {
+async function succeedRefund(
+  tx: Prisma.TransactionClient,
+  refund: Refund,
+  returnId: string,
+  now: Date,
+): Promise<string[] | null> {
   await lockCharge(tx, refund.transaction_id);
   const { count } = await tx.refund.updateMany({
     where: { id: refund.id, status: { in: ["pending", "processing"] } },
@@ -99,7 +104,10 @@ async function succeedRefund(tx: Prisma.TransactionClient, refund: Refund, retur
   let charge = await tx.transaction.findUniqueOrThrow({ where: { id: refund.transaction_id } });
   const deliveryIds = (await recordRefundEvent(tx, succeeded, charge, "refund.succeeded", now)).deliveryIds;
   // The charge row is locked, so this sum sees every refund of the charge that succeeded before this one.
-  const { _sum } = await tx.refund.aggregate({ where: { transaction_id: charge.id, status: "succeeded" }, _sum: { amount: true } });
+  const { _sum } = await tx.refund.aggregate({
+    where: { transaction_id: charge.id, status: "succeeded" },
+    _sum: { amount: true },
+  });
   if (charge.status === "paid" && _sum.amount === charge.amount) {
     charge = await tx.transaction.update({ where: { id: charge.id }, data: { status: "refunded", updated_at: now } });
     deliveryIds.push(...(await recordTransactionEvent(tx, charge, "transaction.refunded", now)).deliveryIds);
@@ -121,15 +129,25 @@ export async function settleRefund(
   const refund = await tx.refund.findUnique({ where: { id: outcome.refundId } });
   if (!refund) return { result: "unknown_refund", error: "unknown_refund", deliveryIds: [] };
   const base = { transactionId: refund.transaction_id, deliveryIds: [] };
-  if (refund.mode !== expectedMode) return { ...base, result: "mode_mismatch", error: `mode_mismatch: ${refund.mode} refund` };
+  if (refund.mode !== expectedMode)
+    return { ...base, result: "mode_mismatch", error: `mode_mismatch: ${refund.mode} refund` };
   if (outcome.amount !== refund.amount) {
-    return { ...base, result: "amount_mismatch", error: `amount_mismatch: expected ${refund.amount}, received ${outcome.amount}` };
+    return {
+      ...base,
+      result: "amount_mismatch",
+      error: `amount_mismatch: expected ${refund.amount}, received ${outcome.amount}`,
+    };
   }
   if (outcome.status === "processing") return { ...base, result: "processing", error: null };
   const deliveryIds =
     outcome.status === "succeeded"
       ? await succeedRefund(tx, refund, outcome.returnId, now)
       : await failRefund(tx, refund, { reason: ACQUIRER_REJECTED, returnId: outcome.returnId }, now);
-  if (deliveryIds === null) return alreadySettled(base, outcome.status, (await tx.refund.findUniqueOrThrow({ where: { id: refund.id } })).status);
+  if (deliveryIds === null)
+    return alreadySettled(
+      base,
+      outcome.status,
+      (await tx.refund.findUniqueOrThrow({ where: { id: refund.id } })).status,
+    );
   return { ...base, result: outcome.status, error: null, deliveryIds };
 }

@@ -12,8 +12,15 @@ import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
 import { failRefund } from "./settle-refund";
 
 /** Enqueues `refund-submission` jobs (job id = refund id) with {@link enqueueAfterCommit}: never throws. */
-export async function enqueueRefundSubmissions(deps: Pick<UseCaseDeps, "producer" | "logger">, refundIds: string[]): Promise<void> {
-  await enqueueAfterCommit(deps, "refund-submission", refundIds.map((refundId) => ({ data: { refundId }, jobId: refundId })));
+export async function enqueueRefundSubmissions(
+  deps: Pick<UseCaseDeps, "producer" | "logger">,
+  refundIds: string[],
+): Promise<void> {
+  await enqueueAfterCommit(
+    deps,
+    "refund-submission",
+    refundIds.map((refundId) => ({ data: { refundId }, jobId: refundId })),
+  );
 }
 
 /**
@@ -39,7 +46,8 @@ export async function submitRefund(deps: UseCaseDeps, refundId: string): Promise
     attempt: refund.submit_attempts + 1,
     async send() {
       const acquirer = acquirerFor(deps, refund.mode);
-      if (!acquirer || charge.payment_end_to_end_id === null) throw new Error(`no acquirer can refund this ${refund.mode} charge`);
+      if (!acquirer || charge.payment_end_to_end_id === null)
+        throw new Error(`no acquirer can refund this ${refund.mode} charge`);
       const { returnId } = await acquirer.refundPix({
         refundId: refund.id,
         paymentEndToEndId: charge.payment_end_to_end_id,
@@ -53,7 +61,10 @@ export async function submitRefund(deps: UseCaseDeps, refundId: string): Promise
     },
     async accepted(returnId) {
       // The outcome may have settled it already (the sandbox answers at once); it then carries the same id.
-      await deps.db.refund.updateMany({ where: { id: refund.id, end_to_end_id: null }, data: { end_to_end_id: returnId, submit_error: null } });
+      await deps.db.refund.updateMany({
+        where: { id: refund.id, end_to_end_id: null },
+        data: { end_to_end_id: returnId, submit_error: null },
+      });
     },
     async refused(message) {
       await deps.db.refund.update({ where: { id: refund.id }, data: { submit_error: message } });

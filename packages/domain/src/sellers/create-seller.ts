@@ -65,7 +65,11 @@ export async function createSeller(
  * line has no queue. Setting the status it already has writes nothing.
  * @throws ApiError `resource_not_found` for an unknown seller
  */
-export async function setSellerKyc(db: Db, sellerId: string, status: "pending" | "approved" | "rejected"): Promise<Seller> {
+export async function setSellerKyc(
+  db: Db,
+  sellerId: string,
+  status: "pending" | "approved" | "rejected",
+): Promise<Seller> {
   const found = await db.seller.findUnique({ where: { id: sellerId } });
   if (!found) throw new ApiError("resource_not_found", "No such seller.");
   if (found.kyc_status === status) return found;

@@ -23,15 +23,21 @@ export interface EncryptedDocumentCounts {
  * customer and payer documents.
  * @throws Error when a clear seller document is not a valid CPF/CNPJ (nothing is invented for it)
  */
-export async function encryptClearDocuments(db: Db, config: Pick<Config, "encryptionKey">): Promise<EncryptedDocumentCounts> {
+export async function encryptClearDocuments(
+  db: Db,
+  config: Pick<Config, "encryptionKey">,
+): Promise<EncryptedDocumentCounts> {
   const key = config.encryptionKey;
   let sellers = 0;
-  for (let rows = await db.seller.findMany({ where: { document_hash: null }, take: BATCH }); rows.length > 0; ) {
+  for (let rows = await db.seller.findMany({ where: { document_hash: null }, take: BATCH }); rows.length > 0;) {
     for (const seller of rows) {
       if (!parseTaxDocument(seller.document)) throw new Error(`seller ${seller.id} has no valid clear document`);
       await db.seller.update({
         where: { id: seller.id },
-        data: { document: encryptDocument(key, seller.document, seller.id), document_hash: documentLookupHash(key, seller.document) },
+        data: {
+          document: encryptDocument(key, seller.document, seller.id),
+          document_hash: documentLookupHash(key, seller.document),
+        },
       });
     }
     sellers += rows.length;
@@ -41,16 +47,26 @@ export async function encryptClearDocuments(db: Db, config: Pick<Config, "encryp
     // An envelope starts with its key version (`v1.`); clear digits never do.
     const clear = { AND: [{ [column]: { not: null } }, { NOT: { [column]: { startsWith: "v1." } } }] };
     let count = 0;
-    for (let rows = await db.transaction.findMany({ where: clear, take: BATCH }); rows.length > 0; ) {
+    for (let rows = await db.transaction.findMany({ where: clear, take: BATCH }); rows.length > 0;) {
       for (const row of rows) {
         const digits = row[column] ?? "";
-        const { stored, masked } = chargeDocumentColumns(key, row.id, column, { kind: digits.length === 11 ? "cpf" : "cnpj", digits });
-        await db.transaction.update({ where: { id: row.id }, data: { [column]: stored, [`${column}_masked`]: masked } });
+        const { stored, masked } = chargeDocumentColumns(key, row.id, column, {
+          kind: digits.length === 11 ? "cpf" : "cnpj",
+          digits,
+        });
+        await db.transaction.update({
+          where: { id: row.id },
+          data: { [column]: stored, [`${column}_masked`]: masked },
+        });
       }
       count += rows.length;
       rows = await db.transaction.findMany({ where: clear, take: BATCH });
     }
     return count;
   };
-  return { sellers, customerDocuments: await charges("customer_document"), payerDocuments: await charges("payer_document") };
+  return {
+    sellers,
+    customerDocuments: await charges("customer_document"),
+    payerDocuments: await charges("payer_document"),
+  };
 }

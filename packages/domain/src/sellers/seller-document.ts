@@ -16,7 +16,10 @@ export async function isSellersOwnDocument(
   sellerId: string,
   digits: string,
 ): Promise<boolean> {
-  const seller = await db.seller.findUnique({ where: { id: sellerId }, select: { id: true, document: true, document_hash: true } });
+  const seller = await db.seller.findUnique({
+    where: { id: sellerId },
+    select: { id: true, document: true, document_hash: true },
+  });
   if (!seller) return false;
   // A row written before encryption has no hash until `documents:encrypt` runs; its document is still clear digits.
   if (seller.document_hash === null) return readSellerDocument(encryptionKey, seller).digits === digits;

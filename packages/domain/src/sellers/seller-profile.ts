@@ -76,7 +76,12 @@ export async function recordSellerUpdated(
   const deliveryIds: string[] = [];
   for (const store of stores) {
     for (const mode of ["live", "test"] as const) {
-      const recorded = await recordEvent(tx, { scope: { storeId: store.id, mode }, type: "seller.updated", object, now });
+      const recorded = await recordEvent(tx, {
+        scope: { storeId: store.id, mode },
+        type: "seller.updated",
+        object,
+        now,
+      });
       deliveryIds.push(...recorded.deliveryIds);
     }
   }
@@ -105,7 +110,8 @@ export async function updateSellerProfile(
   if (email !== undefined && !isEmailAddress(email)) throw validationFailed("Email is not a valid address.", "email");
   const current = await findSeller(deps.db, actor.sellerId);
   const data: Prisma.SellerUpdateInput = {};
-  if (changes.trade_name !== undefined && changes.trade_name !== current.trade_name) data.trade_name = changes.trade_name;
+  if (changes.trade_name !== undefined && changes.trade_name !== current.trade_name)
+    data.trade_name = changes.trade_name;
   if (email !== undefined && email !== current.email) data.email = email;
   const fields = Object.keys(data);
   if (fields.length === 0) return current;

@@ -42,7 +42,9 @@ export function findUnstorableText(value: unknown): string | null {
       continue;
     }
     if (typeof next.value !== "object" || next.value === null) continue;
-    const entries = Array.isArray(next.value) ? next.value.map((item, i) => [String(i), item] as const) : Object.entries(next.value);
+    const entries = Array.isArray(next.value)
+      ? next.value.map((item, i) => [String(i), item] as const)
+      : Object.entries(next.value);
     for (const [key] of entries) {
       if (!isStorableText(key)) return spell(next.at, toStorableText(key));
     }

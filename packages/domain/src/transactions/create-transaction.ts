@@ -45,7 +45,8 @@ export async function createTransaction(
   let postbackUrl: string | null = null;
   if (input.postback_url !== undefined) {
     const check = await checkDestination(input.postback_url, { allowLocal: deps.config.webhookAllowLocalDestinations });
-    if (!check.ok) throw new ApiError("invalid_url", `Invalid postback_url: ${check.reason}.`, { param: "postback_url" });
+    if (!check.ok)
+      throw new ApiError("invalid_url", `Invalid postback_url: ${check.reason}.`, { param: "postback_url" });
     postbackUrl = check.href;
   }
   const document = input.customer ? parseTaxDocument(input.customer.document) : null;
@@ -105,7 +106,9 @@ export async function createTransaction(
     await runWrites(deps.db.pool, writes);
   } catch (err) {
     if (isUniqueViolation(err, "external_id")) {
-      throw new ApiError("invalid_state", "A transaction with this external_id already exists.", { param: "external_id" });
+      throw new ApiError("invalid_state", "A transaction with this external_id already exists.", {
+        param: "external_id",
+      });
     }
     throw err;
   }

@@ -14,9 +14,14 @@ import { transitionTransaction } from "./transaction-events";
  * Enqueues the delayed expiry job of a freshly committed charge with {@link enqueueAfterCommit}: never throws, the
  * reconciler's sweep finds the charge once it is overdue.
  */
-export async function enqueueExpiry(deps: Pick<UseCaseDeps, "producer" | "logger" | "now">, transaction: Transaction): Promise<void> {
+export async function enqueueExpiry(
+  deps: Pick<UseCaseDeps, "producer" | "logger" | "now">,
+  transaction: Transaction,
+): Promise<void> {
   const delayMs = transaction.expires_at.getTime() - deps.now().getTime();
-  await enqueueAfterCommit(deps, "charge-expiry", [{ data: { transactionId: transaction.id }, jobId: transaction.id, delayMs }]);
+  await enqueueAfterCommit(deps, "charge-expiry", [
+    { data: { transactionId: transaction.id }, jobId: transaction.id, delayMs },
+  ]);
 }
 
 /**

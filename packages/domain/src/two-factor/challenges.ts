@@ -35,7 +35,14 @@ export async function createChallenge(
   const { token, hash } = generateToken();
   const expiresAt = new Date(input.now.getTime() + CHALLENGE_TTL_MS);
   await db.twoFactorChallenge.create({
-    data: { id: randomUUID(), token_hash: hash, user_id: input.userId, persistent: input.persistent, created_at: input.now, expires_at: expiresAt },
+    data: {
+      id: randomUUID(),
+      token_hash: hash,
+      user_id: input.userId,
+      persistent: input.persistent,
+      created_at: input.now,
+      expires_at: expiresAt,
+    },
   });
   return { token, expiresAt };
 }
@@ -55,7 +62,12 @@ export interface PassedChallenge {
 export async function findChallengeUserId(db: DbClient, token: string, now: Date): Promise<string | null> {
   if (!isWellFormedToken(token)) return null;
   const challenge = await db.twoFactorChallenge.findFirst({
-    where: { token_hash: hashToken(token), consumed_at: null, expires_at: { gt: now }, attempts: { lt: CHALLENGE_MAX_ATTEMPTS } },
+    where: {
+      token_hash: hashToken(token),
+      consumed_at: null,
+      expires_at: { gt: now },
+      attempts: { lt: CHALLENGE_MAX_ATTEMPTS },
+    },
     select: { user_id: true },
   });
   return challenge?.user_id ?? null;
@@ -78,25 +90,42 @@ export async function passChallenge(
   const now = deps.now();
   if (!isWellFormedToken(input.token)) throw challengeOver();
   const [challenge] = await deps.db.twoFactorChallenge.updateManyAndReturn({
-    where: { token_hash: hashToken(input.token), consumed_at: null, expires_at: { gt: now }, attempts: { lt: CHALLENGE_MAX_ATTEMPTS } },
+    where: {
+      token_hash: hashToken(input.token),
+      consumed_at: null,
+      expires_at: { gt: now },
+      attempts: { lt: CHALLENGE_MAX_ATTEMPTS },
+    },
     data: { attempts: { increment: 1 } },
   });
   if (!challenge) throw challengeOver();
   const user = await deps.db.user.findUniqueOrThrow({ where: { id: challenge.user_id } });
   if (user.two_factor_enabled_at === null) throw challengeOver();
   try {
-    if (input.method === "totp") await acceptTotpCode(deps.db, deps.config.encryptionKey, { user, code: input.code, now });
+    if (input.method === "totp")
+      await acceptTotpCode(deps.db, deps.config.encryptionKey, { user, code: input.code, now });
     else await acceptBackupCode(deps.db, deps.config.encryptionKey, { userId: user.id, code: input.code, now });
   } catch (err) {
     if (challenge.attempts >= CHALLENGE_MAX_ATTEMPTS) {
-      await deps.db.twoFactorChallenge.updateMany({ where: { id: challenge.id, consumed_at: null }, data: { consumed_at: now } });
+      await deps.db.twoFactorChallenge.updateMany({
+        where: { id: challenge.id, consumed_at: null },
+        data: { consumed_at: now },
+      });
     }
     throw err;
   }
   return inTransaction(deps.db, async (tx) => {
-    const closed = await tx.twoFactorChallenge.updateMany({ where: { id: challenge.id, consumed_at: null }, data: { consumed_at: now } });
+    const closed = await tx.twoFactorChallenge.updateMany({
+      where: { id: challenge.id, consumed_at: null },
+      data: { consumed_at: now },
+    });
     if (closed.count !== 1) throw challengeOver();
-    const session = await createSession(tx, { userId: user.id, persistent: challenge.persistent, client: input.client, now });
+    const session = await createSession(tx, {
+      userId: user.id,
+      persistent: challenge.persistent,
+      client: input.client,
+      now,
+    });
     const trustedDevice = input.trustDevice ? await trustDevice(tx, { userId: user.id, now }) : null;
     return { user, session, trustedDevice };
   });

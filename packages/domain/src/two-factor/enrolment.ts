@@ -29,7 +29,12 @@ async function replaceBackupCodes(tx: DbClient, encryptionKey: Buffer, userId: s
   const codes = generateBackupCodes();
   await tx.backupCode.deleteMany({ where: { user_id: userId } });
   await tx.backupCode.createMany({
-    data: codes.map((code) => ({ id: randomUUID(), user_id: userId, code_hash: hashBackupCode(encryptionKey, code), created_at: now })),
+    data: codes.map((code) => ({
+      id: randomUUID(),
+      user_id: userId,
+      code_hash: hashBackupCode(encryptionKey, code),
+      created_at: now,
+    })),
   });
   return codes;
 }
@@ -39,7 +44,10 @@ async function replaceBackupCodes(tx: DbClient, encryptionKey: Buffer, userId: s
  * @throws ApiError `invalid_state` when 2FA is already on (the secret stays as it is); `invalid_credentials` for a
  *   wrong password
  */
-export async function enableTwoFactor(deps: AccountDeps, input: { user: User; password: string }): Promise<TwoFactorEnrolment> {
+export async function enableTwoFactor(
+  deps: AccountDeps,
+  input: { user: User; password: string },
+): Promise<TwoFactorEnrolment> {
   if (input.user.two_factor_enabled_at !== null) throw alreadyOn();
   await confirmPassword(deps, input.user, input.password);
   const now = deps.now();
@@ -48,7 +56,10 @@ export async function enableTwoFactor(deps: AccountDeps, input: { user: User; pa
     const pending = await tx.user.updateMany({
       where: { id: input.user.id, two_factor_enabled_at: null },
       // A new secret starts a new sequence of steps.
-      data: { totp_secret_ciphertext: encryptSecret(deps.config.encryptionKey, secret, input.user.id), totp_last_used_step: null },
+      data: {
+        totp_secret_ciphertext: encryptSecret(deps.config.encryptionKey, secret, input.user.id),
+        totp_last_used_step: null,
+      },
     });
     if (pending.count !== 1) throw alreadyOn();
     return replaceBackupCodes(tx, deps.config.encryptionKey, input.user.id, now);
@@ -66,7 +77,12 @@ export async function confirmTwoFactor(deps: AccountDeps, input: { user: User; c
   if (input.user.totp_secret_ciphertext === null) {
     throw new ApiError("invalid_state", "Start with POST /v1/me/auth/two-factor/enable.");
   }
-  await acceptTotpCode(deps.db, deps.config.encryptionKey, { user: input.user, code: input.code, now: deps.now(), completeEnrolment: true });
+  await acceptTotpCode(deps.db, deps.config.encryptionKey, {
+    user: input.user,
+    code: input.code,
+    now: deps.now(),
+    completeEnrolment: true,
+  });
   const user = await deps.db.user.findUniqueOrThrow({ where: { id: input.user.id } });
   await sendMailSafely(deps, twoFactorChangedMail(user.email, user.name, "enabled"), "2fa enabled");
   return user;
@@ -92,8 +108,12 @@ export async function disableTwoFactor(deps: AccountDeps, input: { user: User; p
  * Replaces the backup codes; the old ones stop working.
  * @throws ApiError `invalid_state` when 2FA is off; `invalid_credentials` for a wrong password
  */
-export async function regenerateBackupCodes(deps: AccountDeps, input: { user: User; password: string }): Promise<string[]> {
-  if (input.user.two_factor_enabled_at === null) throw new ApiError("invalid_state", "Two-factor authentication is off.");
+export async function regenerateBackupCodes(
+  deps: AccountDeps,
+  input: { user: User; password: string },
+): Promise<string[]> {
+  if (input.user.two_factor_enabled_at === null)
+    throw new ApiError("invalid_state", "Two-factor authentication is off.");
   await confirmPassword(deps, input.user, input.password);
   return inTransaction(deps.db, (tx) => replaceBackupCodes(tx, deps.config.encryptionKey, input.user.id, deps.now()));
 }

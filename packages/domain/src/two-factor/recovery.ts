@@ -29,9 +29,13 @@ export async function requestTwoFactorRecovery(
 ): Promise<void> {
   const user = await deps.db.user.findUnique({ where: { email: normalizeEmail(input.email) } });
   const matches = await verifyPassword(input.password, user?.password_hash ?? null, deps.config.bcryptCost);
-  if (!user || !matches || user.role !== "owner" || user.seller_id === null || user.two_factor_enabled_at === null) return;
+  if (!user || !matches || user.role !== "owner" || user.seller_id === null || user.two_factor_enabled_at === null)
+    return;
   const token = await issueMailedToken(deps.db, { userId: user.id, purpose: "two_factor_recovery", now: deps.now() });
-  const link = mailedLink(deps.config.publicBaseUrl, TWO_FACTOR_RECOVERY_PAGE, { token, redirect_to: input.redirectTo });
+  const link = mailedLink(deps.config.publicBaseUrl, TWO_FACTOR_RECOVERY_PAGE, {
+    token,
+    redirect_to: input.redirectTo,
+  });
   await sendMailSafely(deps, twoFactorRecoveryMail(user.email, user.name, link), "2fa recovery");
 }
 

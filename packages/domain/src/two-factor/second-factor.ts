@@ -17,8 +17,13 @@ export function invalidMfaCode(): ApiError {
 }
 
 /** The user's TOTP secret (hex), decrypted with the user id as associated data; null when none is stored. */
-export function readTotpSecret(encryptionKey: Buffer, user: Pick<User, "id" | "totp_secret_ciphertext">): string | null {
-  return user.totp_secret_ciphertext === null ? null : decryptSecret(encryptionKey, user.totp_secret_ciphertext, user.id);
+export function readTotpSecret(
+  encryptionKey: Buffer,
+  user: Pick<User, "id" | "totp_secret_ciphertext">,
+): string | null {
+  return user.totp_secret_ciphertext === null
+    ? null
+    : decryptSecret(encryptionKey, user.totp_secret_ciphertext, user.id);
 }
 
 /**

@@ -48,7 +48,11 @@ export async function pingWebhookEndpoint(deps: UseCaseDeps, sellerId: string, i
  * @throws ApiError `resource_not_found` when the delivery is malformed, unknown, another seller's, or of a deleted
  *   endpoint
  */
-export async function resendDelivery(deps: UseCaseDeps, sellerId: string, deliveryId: string): Promise<WebhookDelivery> {
+export async function resendDelivery(
+  deps: UseCaseDeps,
+  sellerId: string,
+  deliveryId: string,
+): Promise<WebhookDelivery> {
   const original = isId("delivery", deliveryId)
     ? await deps.db.webhookDelivery.findFirst({
         where: { id: deliveryId, event: { store: { seller_id: sellerId } } },
@@ -114,7 +118,12 @@ export interface EndpointStats {
  * no row is loaded.
  * @throws ApiError `resource_not_found`
  */
-export async function endpointStats(db: DbClient, sellerId: string, endpointId: string, now: Date): Promise<EndpointStats> {
+export async function endpointStats(
+  db: DbClient,
+  sellerId: string,
+  endpointId: string,
+  now: Date,
+): Promise<EndpointStats> {
   const endpoint = await findWebhookEndpoint(db, sellerId, endpointId);
   const since = new Date(now.getTime() - STATS_WINDOW_MS);
   const [row] = await db.$queryRaw<

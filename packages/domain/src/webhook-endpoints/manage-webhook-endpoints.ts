@@ -70,7 +70,9 @@ export async function createWebhookEndpoint(
   const secret = generateWebhookSecret();
   const endpoint = await audited(deps, actor, async (tx) => {
     await lockStore(tx, actor.storeId);
-    const count = await tx.webhookEndpoint.count({ where: { store_id: actor.storeId, mode: input.mode, deleted_at: null } });
+    const count = await tx.webhookEndpoint.count({
+      where: { store_id: actor.storeId, mode: input.mode, deleted_at: null },
+    });
     if (count >= MAX_WEBHOOK_ENDPOINTS_PER_MODE) {
       throw new ApiError(
         "invalid_state",
@@ -169,7 +171,11 @@ export interface RotatedEndpoint extends EndpointWithSecret {
  * rotations apply one after the other; a rotation within the grace drops the secret rotated out before.
  * @throws ApiError `resource_not_found`
  */
-export async function rotateWebhookEndpointSecret(deps: EndpointDeps, actor: PanelActor, id: string): Promise<RotatedEndpoint> {
+export async function rotateWebhookEndpointSecret(
+  deps: EndpointDeps,
+  actor: PanelActor,
+  id: string,
+): Promise<RotatedEndpoint> {
   const { id: endpointId } = await findWebhookEndpoint(deps.db, actor.sellerId, id);
   const now = deps.now();
   const previousSecretExpiresAt = new Date(now.getTime() + PREVIOUS_SECRET_GRACE_MS);
@@ -219,7 +225,9 @@ async function approvedDestination(deps: EndpointDeps, url: string): Promise<str
 function subscriptions(events: string[]): string[] {
   if (events.includes(ALL_EVENT_TYPES)) {
     if (events.length === 1) return events;
-    throw new ApiError("invalid_event_type", `"${ALL_EVENT_TYPES}" subscribes to every type; give it alone.`, { param: "events" });
+    throw new ApiError("invalid_event_type", `"${ALL_EVENT_TYPES}" subscribes to every type; give it alone.`, {
+      param: "events",
+    });
   }
   const unknown = events.find((type) => !isSubscribableEventType(type));
   if (unknown !== undefined) {

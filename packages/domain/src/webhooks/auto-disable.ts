@@ -21,6 +21,7 @@ export function shouldAutoDisableEndpoint(
 ): boolean {
   if (!endpoint.enabled || endpoint.consecutiveDeadChains < AUTO_DISABLE_DEAD_CHAINS) return false;
   const succeededRecently =
-    endpoint.lastSucceededAt !== null && now.getTime() - endpoint.lastSucceededAt.getTime() < AUTO_DISABLE_SUCCESS_WINDOW_MS;
+    endpoint.lastSucceededAt !== null &&
+    now.getTime() - endpoint.lastSucceededAt.getTime() < AUTO_DISABLE_SUCCESS_WINDOW_MS;
   return !succeededRecently;
 }

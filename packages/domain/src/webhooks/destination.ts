@@ -30,7 +30,8 @@ export type HostResolver = (hostname: string) => Promise<string[]>;
  * store; `https://a.example\\@127.0.0.1/x` is judged, and must be stored, as `https://a.example/@127.0.0.1/x`) and
  * the addresses it resolved to; or a reason fit to show the caller.
  */
-export type DestinationCheck = { ok: true; url: URL; href: string; addresses: string[] } | { ok: false; reason: string };
+export type DestinationCheck =
+  { ok: true; url: URL; href: string; addresses: string[] } | { ok: false; reason: string };
 
 /**
  * Outcome of the network-free rules: the parsed URL, plus `literalAddress` when the host is an IP literal that the
@@ -114,7 +115,8 @@ export function checkDestinationUrl(raw: string, allowLocal: boolean): Destinati
   if (isLocalhostName(host)) {
     return allowLocal ? { ok: true, url } : { ok: false, reason: "url host must not be localhost" };
   }
-  if (!host.replace(/\.$/, "").includes(".")) return { ok: false, reason: "url host must be a fully qualified domain name" };
+  if (!host.replace(/\.$/, "").includes("."))
+    return { ok: false, reason: "url host must be a fully qualified domain name" };
   return { ok: true, url };
 }
 

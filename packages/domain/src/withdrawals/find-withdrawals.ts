@@ -61,7 +61,10 @@ export function listWithdrawals(
 
 /** The `where` of withdrawals still `pending` or `processing` and untouched since `WITHDRAWAL_STUCK_AFTER_MS`. */
 export function stuckWithdrawalsWhere(now: Date): Prisma.WithdrawalWhereInput {
-  return { status: { in: ["pending", "processing"] }, updated_at: { lte: new Date(now.getTime() - WITHDRAWAL_STUCK_AFTER_MS) } };
+  return {
+    status: { in: ["pending", "processing"] },
+    updated_at: { lte: new Date(now.getTime() - WITHDRAWAL_STUCK_AFTER_MS) },
+  };
 }
 
 /**

@@ -47,7 +47,10 @@ async function recordWithdrawalEvent(
   type: WithdrawalEventType,
   now: Date,
 ): Promise<string[]> {
-  const withdrawal = await tx.withdrawal.findUniqueOrThrow({ where: { id: withdrawalId }, include: { payout_key: true } });
+  const withdrawal = await tx.withdrawal.findUniqueOrThrow({
+    where: { id: withdrawalId },
+    include: { payout_key: true },
+  });
   const stores = await tx.store.findMany({ where: { seller_id: withdrawal.seller_id }, select: { id: true } });
   const object = serializeWithdrawal(withdrawal) as unknown as Record<string, unknown>;
   const deliveryIds: string[] = [];
@@ -59,8 +62,15 @@ async function recordWithdrawalEvent(
 }
 
 /** Enqueues `withdrawal-submission` jobs (job id = withdrawal id) with {@link enqueueAfterCommit}: never throws. */
-export async function enqueueWithdrawalSubmissions(deps: Pick<UseCaseDeps, "producer" | "logger">, ids: string[]): Promise<void> {
-  await enqueueAfterCommit(deps, "withdrawal-submission", ids.map((withdrawalId) => ({ data: { withdrawalId }, jobId: withdrawalId })));
+export async function enqueueWithdrawalSubmissions(
+  deps: Pick<UseCaseDeps, "producer" | "logger">,
+  ids: string[],
+): Promise<void> {
+  await enqueueAfterCommit(
+    deps,
+    "withdrawal-submission",
+    ids.map((withdrawalId) => ({ data: { withdrawalId }, jobId: withdrawalId })),
+  );
 }
 
 /**
@@ -84,7 +94,10 @@ export async function createWithdrawal(
       SELECT withdrawals_locked_until, kyc_status FROM sellers WHERE id = ${actor.sellerId} FOR SHARE`;
     if (!seller) throw new ApiError("resource_not_found", "No such seller.");
     if (seller.withdrawals_locked_until !== null && seller.withdrawals_locked_until > now) {
-      throw new ApiError("withdrawals_locked", `Withdrawals are locked until ${seller.withdrawals_locked_until.toISOString()} after a two-factor recovery.`);
+      throw new ApiError(
+        "withdrawals_locked",
+        `Withdrawals are locked until ${seller.withdrawals_locked_until.toISOString()} after a two-factor recovery.`,
+      );
     }
     if (input.mode === "live" && seller.kyc_status !== "approved") {
       throw new ApiError("kyc_required", "Live withdrawals need an approved verification (KYC).");
@@ -93,7 +106,15 @@ export async function createWithdrawal(
     requireAcquirer(deps, input.mode);
     const id = newId("withdrawal", now.getTime());
     await tx.withdrawal.create({
-      data: { id, seller_id: actor.sellerId, mode: input.mode, amount: input.amount, payout_key_id: key.id, created_at: now, updated_at: now },
+      data: {
+        id,
+        seller_id: actor.sellerId,
+        mode: input.mode,
+        amount: input.amount,
+        payout_key_id: key.id,
+        created_at: now,
+        updated_at: now,
+      },
     });
     await appendBalanceTransaction(tx, {
       sellerId: actor.sellerId,
@@ -155,18 +176,32 @@ async function failWithdrawal(
  * @throws Error the acquirer's error while attempts remain (the job fails; the reconciler offers it again)
  */
 export async function submitWithdrawal(deps: UseCaseDeps, withdrawalId: string): Promise<string> {
-  const withdrawal = await deps.db.withdrawal.findUnique({ where: { id: withdrawalId }, include: { payout_key: true } });
-  if (!withdrawal || withdrawal.end_to_end_id !== null || (withdrawal.status !== "pending" && withdrawal.status !== "processing")) {
+  const withdrawal = await deps.db.withdrawal.findUnique({
+    where: { id: withdrawalId },
+    include: { payout_key: true },
+  });
+  if (
+    !withdrawal ||
+    withdrawal.end_to_end_id !== null ||
+    (withdrawal.status !== "pending" && withdrawal.status !== "processing")
+  ) {
     return "skipped";
   }
   const now = deps.now();
   const claimed = await inTransaction(deps.db, async (tx) => {
     const { count } = await tx.withdrawal.updateMany({
-      where: { id: withdrawal.id, status: withdrawal.status, end_to_end_id: null, submit_attempts: withdrawal.submit_attempts },
+      where: {
+        id: withdrawal.id,
+        status: withdrawal.status,
+        end_to_end_id: null,
+        submit_attempts: withdrawal.submit_attempts,
+      },
       data: { status: "processing", submit_attempts: { increment: 1 }, updated_at: now },
     });
     if (count === 0) return null;
-    return withdrawal.status === "pending" ? recordWithdrawalEvent(tx, withdrawal.id, "withdrawal.processing", now) : [];
+    return withdrawal.status === "pending"
+      ? recordWithdrawalEvent(tx, withdrawal.id, "withdrawal.processing", now)
+      : [];
   });
   if (claimed === null) return "skipped";
   await enqueueDeliveries(deps, claimed);
@@ -189,7 +224,10 @@ export async function submitWithdrawal(deps: UseCaseDeps, withdrawalId: string):
     },
     async accepted(endToEndId) {
       // The outcome may have settled it already (the sandbox answers at once); it then carries the same id.
-      await deps.db.withdrawal.updateMany({ where: { id: withdrawal.id, end_to_end_id: null }, data: { end_to_end_id: endToEndId, submit_error: null } });
+      await deps.db.withdrawal.updateMany({
+        where: { id: withdrawal.id, end_to_end_id: null },
+        data: { end_to_end_id: endToEndId, submit_error: null },
+      });
     },
     async refused(message) {
       await deps.db.withdrawal.update({ where: { id: withdrawal.id }, data: { submit_error: message } });
@@ -211,9 +249,14 @@ export async function settleWithdrawal(
   const withdrawal = await tx.withdrawal.findUnique({ where: { id: outcome.withdrawalId } });
   if (!withdrawal) return { result: "unknown_withdrawal", error: "unknown_withdrawal", deliveryIds: [] };
   const base = { withdrawalId: withdrawal.id, deliveryIds: [] };
-  if (withdrawal.mode !== expectedMode) return { ...base, result: "mode_mismatch", error: `mode_mismatch: ${withdrawal.mode} withdrawal` };
+  if (withdrawal.mode !== expectedMode)
+    return { ...base, result: "mode_mismatch", error: `mode_mismatch: ${withdrawal.mode} withdrawal` };
   if (outcome.amount !== withdrawal.amount) {
-    return { ...base, result: "amount_mismatch", error: `amount_mismatch: expected ${withdrawal.amount}, received ${outcome.amount}` };
+    return {
+      ...base,
+      result: "amount_mismatch",
+      error: `amount_mismatch: expected ${withdrawal.amount}, received ${outcome.amount}`,
+    };
   }
   if (outcome.status === "processing") return { ...base, result: "processing", error: null };
   let deliveryIds: string[] | null;
@@ -224,14 +267,28 @@ export async function settleWithdrawal(
     });
     deliveryIds = null;
     if (count === 1) {
-      await releaseReserved(tx, { sellerId: withdrawal.seller_id, mode: withdrawal.mode, amount: withdrawal.amount, now });
+      await releaseReserved(tx, {
+        sellerId: withdrawal.seller_id,
+        mode: withdrawal.mode,
+        amount: withdrawal.amount,
+        now,
+      });
       deliveryIds = await recordWithdrawalEvent(tx, withdrawal.id, "withdrawal.completed", now);
     }
   } else {
-    deliveryIds = await failWithdrawal(tx, withdrawal.id, { reason: ACQUIRER_REJECTED, endToEndId: outcome.endToEndId }, now);
+    deliveryIds = await failWithdrawal(
+      tx,
+      withdrawal.id,
+      { reason: ACQUIRER_REJECTED, endToEndId: outcome.endToEndId },
+      now,
+    );
   }
   if (deliveryIds === null) {
-    return alreadySettled(base, outcome.status, (await tx.withdrawal.findUniqueOrThrow({ where: { id: withdrawal.id } })).status);
+    return alreadySettled(
+      base,
+      outcome.status,
+      (await tx.withdrawal.findUniqueOrThrow({ where: { id: withdrawal.id } })).status,
+    );
   }
   return { ...base, result: outcome.status === "succeeded" ? "completed" : "failed", error: null, deliveryIds };
 }

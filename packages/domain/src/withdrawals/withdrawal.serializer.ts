@@ -36,7 +36,11 @@ export function serializeWithdrawal(withdrawal: WithdrawalWithKey): WithdrawalWi
     status: withdrawal.status,
     amount: withdrawal.amount,
     currency: withdrawal.currency,
-    payout_key: { id: withdrawal.payout_key.id, type: withdrawal.payout_key.type, key_masked: withdrawal.payout_key.key_masked },
+    payout_key: {
+      id: withdrawal.payout_key.id,
+      type: withdrawal.payout_key.type,
+      key_masked: withdrawal.payout_key.key_masked,
+    },
     end_to_end_id: withdrawal.end_to_end_id,
     failure_reason: withdrawal.failure_reason,
     created_at: withdrawal.created_at.toISOString(),

@@ -26,7 +26,8 @@ const records: Record<string, string[]> = {
 };
 const resolve: HostResolver = async (hostname) => {
   const addresses = records[hostname];
-  if (addresses === undefined) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" });
+  if (addresses === undefined)
+    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" });
   return addresses;
 };
 
@@ -117,14 +118,17 @@ describe("checkDestination", () => {
     expect(table.length).toBeGreaterThanOrEqual(50);
   });
 
-  test.each(table)("when the url is %s, then it is admitted: %s (strict), %s (allowLocal)", async (url, strict, local) => {
-    const withoutLocal = await checkDestination(url, { allowLocal: false, resolve });
-    const withLocal = await checkDestination(url, { allowLocal: true, resolve });
+  test.each(table)(
+    "when the url is %s, then it is admitted: %s (strict), %s (allowLocal)",
+    async (url, strict, local) => {
+      const withoutLocal = await checkDestination(url, { allowLocal: false, resolve });
+      const withLocal = await checkDestination(url, { allowLocal: true, resolve });
 
-    expect(withoutLocal.ok).toBe(strict);
-    expect(withLocal.ok).toBe(local);
-    if (!withoutLocal.ok) expect(withoutLocal.reason).toMatch(/^url /);
-  });
+      expect(withoutLocal.ok).toBe(strict);
+      expect(withLocal.ok).toBe(local);
+      if (!withoutLocal.ok) expect(withoutLocal.reason).toMatch(/^url /);
+    },
+  );
 
   test("when a name resolves, then the result carries the parsed url and every address", async () => {
     const result = await checkDestination("https://both.example.com/x", { allowLocal: false, resolve });
@@ -141,11 +145,14 @@ describe("checkDestination", () => {
     ["https://both.example.com\\@127.0.0.1/x", "https://both.example.com/@127.0.0.1/x"],
     ["HTTPS://Both.Example.COM:443/a/../x?q=1#f", "https://both.example.com/x?q=1#f"],
     ["https://both.example.com", "https://both.example.com/"],
-  ])("when %s is admitted, then href is the normalised URL that was judged (%s), the one to store", async (typed, href) => {
-    const result = await checkDestination(typed, { allowLocal: false, resolve });
+  ])(
+    "when %s is admitted, then href is the normalised URL that was judged (%s), the one to store",
+    async (typed, href) => {
+      const result = await checkDestination(typed, { allowLocal: false, resolve });
 
-    expect(result).toMatchObject({ ok: true, href });
-  });
+      expect(result).toMatchObject({ ok: true, href });
+    },
+  );
 
   test("when the host is an IP literal, then the resolver is never asked", async () => {
     const asked: string[] = [];
@@ -161,7 +168,10 @@ describe("checkDestination", () => {
   });
 
   test("when the URL rules fail, then the reason says which rule", () => {
-    expect(checkDestinationUrl("http://hooks.example.com/", false)).toEqual({ ok: false, reason: "url must use https" });
+    expect(checkDestinationUrl("http://hooks.example.com/", false)).toEqual({
+      ok: false,
+      reason: "url must use https",
+    });
     expect(checkDestinationUrl("https://a@hooks.example.com/", false)).toEqual({
       ok: false,
       reason: "url must not contain credentials",

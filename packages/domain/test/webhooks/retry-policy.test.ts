@@ -63,11 +63,27 @@ describe("shouldAutoDisableEndpoint", () => {
 
   test.each([
     ["50 dead chains and never a success", true, { enabled: true, consecutiveDeadChains: 50, lastSucceededAt: null }],
-    ["50 dead chains, last success 8 days ago", true, { enabled: true, consecutiveDeadChains: 50, lastSucceededAt: daysAgo(8) }],
-    ["51 dead chains, last success exactly 7 days ago", true, { enabled: true, consecutiveDeadChains: 51, lastSucceededAt: daysAgo(7) }],
+    [
+      "50 dead chains, last success 8 days ago",
+      true,
+      { enabled: true, consecutiveDeadChains: 50, lastSucceededAt: daysAgo(8) },
+    ],
+    [
+      "51 dead chains, last success exactly 7 days ago",
+      true,
+      { enabled: true, consecutiveDeadChains: 51, lastSucceededAt: daysAgo(7) },
+    ],
     ["49 dead chains and never a success", false, { enabled: true, consecutiveDeadChains: 49, lastSucceededAt: null }],
-    ["50 dead chains, a success 6 days ago", false, { enabled: true, consecutiveDeadChains: 50, lastSucceededAt: daysAgo(6) }],
-    ["50 dead chains on a disabled endpoint", false, { enabled: false, consecutiveDeadChains: 50, lastSucceededAt: null }],
+    [
+      "50 dead chains, a success 6 days ago",
+      false,
+      { enabled: true, consecutiveDeadChains: 50, lastSucceededAt: daysAgo(6) },
+    ],
+    [
+      "50 dead chains on a disabled endpoint",
+      false,
+      { enabled: false, consecutiveDeadChains: 50, lastSucceededAt: null },
+    ],
   ])("when %s, then disabling is %s", (_situation, expected, endpoint) => {
     expect(shouldAutoDisableEndpoint(endpoint, now)).toBe(expected);
   });

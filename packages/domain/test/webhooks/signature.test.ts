@@ -89,6 +89,9 @@ describe("verifySignatureHeader", () => {
     [`t=${T}, v1=${HEX_ONE}`],
     [`t=${T},v1`],
   ])("when the header is %p, then it is malformed", (header) => {
-    expect(verifySignatureHeader(header, [SECRET_ONE], BODY, options)).toEqual({ ok: false, reason: "malformed_header" });
+    expect(verifySignatureHeader(header, [SECRET_ONE], BODY, options)).toEqual({
+      ok: false,
+      reason: "malformed_header",
+    });
   });
 });

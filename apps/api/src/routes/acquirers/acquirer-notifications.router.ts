@@ -16,7 +16,8 @@ import { MAX_BODY_BYTES } from "../../http/json-body";
 function headerMap(req: Request): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers[toStorableText(name)] = toStorableText(Array.isArray(value) ? value.join(", ") : value);
+    if (value !== undefined)
+      headers[toStorableText(name)] = toStorableText(Array.isArray(value) ? value.join(", ") : value);
   }
   return headers;
 }
@@ -24,14 +25,10 @@ function headerMap(req: Request): Record<string, string> {
 /** Router of `POST /v1/acquirers/{slug}/notifications`; mount it before `jsonBody()`. */
 export function acquirerNotificationsRouter(deps: AppDeps): Router {
   const router = Router();
-  router.post(
-    "/:slug/notifications",
-    express.raw({ type: () => true, limit: MAX_BODY_BYTES }),
-    async (req, res) => {
-      const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      req.rawBody = rawBody;
-      res.json(await receiveAcquirerNotification(deps, { slug: req.params.slug, rawBody, headers: headerMap(req) }));
-    },
-  );
+  router.post("/:slug/notifications", express.raw({ type: () => true, limit: MAX_BODY_BYTES }), async (req, res) => {
+    const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    req.rawBody = rawBody;
+    res.json(await receiveAcquirerNotification(deps, { slug: req.params.slug, rawBody, headers: headerMap(req) }));
+  });
   return router;
 }

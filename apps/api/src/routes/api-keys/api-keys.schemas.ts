@@ -6,7 +6,12 @@ import type { Mode } from "@lm/domain";
 
 /** Body of `POST /v1/me/api-keys`: `name` 1 to 64 characters (not only blanks), `mode` `live` or `test`. */
 export const createApiKeySchema: Joi.ObjectSchema<{ name: string; mode: Mode }> = Joi.object({
-  name: Joi.string().min(1).max(64).pattern(/\S/).required().messages({ "string.pattern.base": "{{#label}} must not be blank" }),
+  name: Joi.string()
+    .min(1)
+    .max(64)
+    .pattern(/\S/)
+    .required()
+    .messages({ "string.pattern.base": "{{#label}} must not be blank" }),
   mode: Joi.string().valid("live", "test").required(),
 });
 

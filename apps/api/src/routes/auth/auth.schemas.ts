@@ -11,7 +11,9 @@ const newPassword = Joi.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGT
 const typedEmail = Joi.string().min(1).max(320);
 /** A token from a link or cookie; its shape is checked by the use case, which answers like an unknown one. */
 const token = Joi.string().min(1).max(512);
-const url = Joi.string().uri({ scheme: ["http", "https"] }).max(2048);
+const url = Joi.string()
+  .uri({ scheme: ["http", "https"] })
+  .max(2048);
 
 /** `POST /v1/me/auth/sign-up/email`. */
 export const signUpSchema = Joi.object<{

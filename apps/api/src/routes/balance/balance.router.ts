@@ -3,7 +3,13 @@
  * (`test` by default), with an API key for the key's mode. The balance is one row (the running total).
  */
 import { Router, type Response } from "express";
-import { getBalance, listBalanceTransactions, merchantSellerScope, serializeBalanceTransaction, type BalanceScope } from "@lm/domain";
+import {
+  getBalance,
+  listBalanceTransactions,
+  merchantSellerScope,
+  serializeBalanceTransaction,
+  type BalanceScope,
+} from "@lm/domain";
 import type { AppDeps } from "../../deps";
 import { merchantOf } from "../../http/api-key-auth";
 import { panelSellerId } from "../../http/auth";
@@ -15,7 +21,12 @@ const merchantListSchema = listQuerySchema();
 
 /** The list reply of `scope`'s balance transactions for a validated `page` query. */
 function balanceTransactionsPage(deps: AppDeps, scope: BalanceScope, page: ListQuery) {
-  return listPage(page, "balanceTransaction", (args) => listBalanceTransactions(deps.db, scope, args), serializeBalanceTransaction);
+  return listPage(
+    page,
+    "balanceTransaction",
+    (args) => listBalanceTransactions(deps.db, scope, args),
+    serializeBalanceTransaction,
+  );
 }
 
 /** Router of `GET /v1/me/balance` and `GET /v1/me/balance/transactions`. */

@@ -13,4 +13,6 @@ export const panelBalanceSchema: Joi.ObjectSchema<{ mode: "live" | "test" }> = J
 });
 
 /** Query of `GET /v1/me/balance/transactions`. */
-export const panelBalanceTransactionsSchema: Joi.ObjectSchema<ListQuery & { mode: "live" | "test" }> = listQuerySchema({ mode });
+export const panelBalanceTransactionsSchema: Joi.ObjectSchema<ListQuery & { mode: "live" | "test" }> = listQuerySchema({
+  mode,
+});

@@ -19,7 +19,9 @@ export function notificationsRouter(deps: AppDeps): Router {
   router.get("/", async (req, res) => {
     const sellerId = panelSellerId(res);
     const page = validate(listSchema, req.query);
-    res.json(await listPage(page, "notification", (args) => listNotifications(deps.db, sellerId, args), serializeNotification));
+    res.json(
+      await listPage(page, "notification", (args) => listNotifications(deps.db, sellerId, args), serializeNotification),
+    );
   });
 
   return router;

@@ -16,7 +16,14 @@ export function opsInboxRouter(deps: AppDeps): Router {
 
   router.get("/", async (req, res) => {
     const { acquirer, status, ...page } = validate(listInboxSchema, req.query);
-    res.json(await listPage(page, "inboxItem", (args) => listInboxItems(deps.db, { acquirer, status }, args), serializeInboxItem));
+    res.json(
+      await listPage(
+        page,
+        "inboxItem",
+        (args) => listInboxItems(deps.db, { acquirer, status }, args),
+        serializeInboxItem,
+      ),
+    );
   });
 
   router.get("/:id", async (req, res) => {

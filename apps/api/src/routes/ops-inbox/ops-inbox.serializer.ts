@@ -41,5 +41,9 @@ function rawBodyText(bytes: Uint8Array): { raw_body: string; raw_body_encoding: 
 
 /** The detail form: the item plus the request exactly as stored (`raw_body`, `headers`), for operators only. */
 export function serializeInboxItemDetail(item: InboxItemWithAcquirer) {
-  return { ...serializeInboxItem(item), ...rawBodyText(item.raw_body), headers: item.headers as Record<string, string> };
+  return {
+    ...serializeInboxItem(item),
+    ...rawBodyText(item.raw_body),
+    headers: item.headers as Record<string, string>,
+  };
 }

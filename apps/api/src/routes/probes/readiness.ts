@@ -26,7 +26,9 @@ async function runCheck(check: () => Promise<unknown>): Promise<CheckResult> {
   } catch (err) {
     // Only the driver's message: connection strings and credentials are not part of it.
     const message = (err as { message?: unknown } | null)?.message;
-    return { error: typeof message === "string" && message !== "" ? (message.split("\n")[0] ?? message) : "unavailable" };
+    return {
+      error: typeof message === "string" && message !== "" ? (message.split("\n")[0] ?? message) : "unavailable",
+    };
   } finally {
     clearTimeout(timer);
   }

@@ -20,7 +20,11 @@ export function recoveryRouter(deps: AppDeps, limits: PanelRateLimits): Router {
   router.post("/request", async (req, res) => {
     const body = validate(recoveryRequestSchema, req.body);
     assertPanelUrl(deps.config, body.redirect_to, "redirect_to");
-    await consumeOrReject(limits, [limits.recoveryPerIp, clientIp(req)], [limits.recoveryPerEmail, emailKey(body.email)]);
+    await consumeOrReject(
+      limits,
+      [limits.recoveryPerIp, clientIp(req)],
+      [limits.recoveryPerEmail, emailKey(body.email)],
+    );
     afterReply(deps.logger, "2fa recovery request", () =>
       requestTwoFactorRecovery(deps, { email: body.email, password: body.password, redirectTo: body.redirect_to }),
     );

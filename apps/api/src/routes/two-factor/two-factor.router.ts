@@ -46,7 +46,8 @@ export function twoFactorRouter(deps: AppDeps, limits: PanelRateLimits): Router 
     const token = readCookie(req, TWO_FACTOR_COOKIE);
     if (token === undefined) throw new ApiError("authentication_required", "Sign in with your password first.");
     await consumeOrReject(limits, [limits.twoFactorChallengePerIp, clientIp(req)]);
-    const pass = () => passChallenge(deps, { token, code: body.code, method, trustDevice: body.trustDevice, client: clientInfo(req) });
+    const pass = () =>
+      passChallenge(deps, { token, code: body.code, method, trustDevice: body.trustDevice, client: clientInfo(req) });
     const userId = await findChallengeUserId(deps.db, token, deps.now());
     // An unknown or spent challenge has no account to count against; passChallenge refuses it.
     const passed = userId === null ? await pass() : await limitCode(userId, pass);
@@ -68,7 +69,11 @@ export function twoFactorRouter(deps: AppDeps, limits: PanelRateLimits): Router 
     const auth = await authenticatePanel(deps, req, res);
     await limitUser(res);
     const user = await limitCode(auth.user.id, () => confirmTwoFactor(deps, { user: auth.user, code: body.code }));
-    setSessionCookie(res, deps.config, await replaceSession(deps.db, { session: auth.session, client: clientInfo(req), now: deps.now() }));
+    setSessionCookie(
+      res,
+      deps.config,
+      await replaceSession(deps.db, { session: auth.session, client: clientInfo(req), now: deps.now() }),
+    );
     res.json({ user: serializeUser(user) });
   });
 

@@ -38,7 +38,9 @@ export const stepUpPrefsSchema = Joi.object<{ webhook?: boolean; account?: boole
 export const recoveryRequestSchema = Joi.object<{ email: string; password: string; redirect_to?: string }>({
   email: Joi.string().min(1).max(320).required(),
   password: password.required(),
-  redirect_to: Joi.string().uri({ scheme: ["http", "https"] }).max(2048),
+  redirect_to: Joi.string()
+    .uri({ scheme: ["http", "https"] })
+    .max(2048),
 });
 
 /** `POST /v1/me/auth/two-factor/recovery/confirm`. */

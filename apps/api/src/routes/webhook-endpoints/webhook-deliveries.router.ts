@@ -45,7 +45,8 @@ export function endpointDeliveriesRouter(deps: AppDeps, limits: PanelRateLimits)
     const { status, event_type, ...page } = validate(listDeliveriesSchema, req.query);
     const sellerId = panelSellerId(res);
     const endpointId = String(req.params.id);
-    const fetch = (args: PageArgs) => listEndpointDeliveries(deps.db, sellerId, endpointId, { status, event_type }, args);
+    const fetch = (args: PageArgs) =>
+      listEndpointDeliveries(deps.db, sellerId, endpointId, { status, event_type }, args);
     res.json(await listPage(page, "delivery", fetch, serializeDelivery));
   });
 
@@ -71,10 +72,20 @@ export function webhookDeliveriesRouter(deps: AppDeps, limits: PanelRateLimits):
   const router = Router();
 
   router.get("/", async (req, res) => {
-    const { mode, destination, transaction_id, event_id, status, ...page } = validate(searchDeliveriesSchema, req.query);
+    const { mode, destination, transaction_id, event_id, status, ...page } = validate(
+      searchDeliveriesSchema,
+      req.query,
+    );
     const sellerId = panelSellerId(res);
     const filters = { mode, destination, transaction_id, event_id, status };
-    res.json(await listPage(page, "delivery", (args: PageArgs) => searchDeliveries(deps.db, sellerId, filters, args), serializeDelivery));
+    res.json(
+      await listPage(
+        page,
+        "delivery",
+        (args: PageArgs) => searchDeliveries(deps.db, sellerId, filters, args),
+        serializeDelivery,
+      ),
+    );
   });
 
   router.post("/:id/resend", async (req, res) => {

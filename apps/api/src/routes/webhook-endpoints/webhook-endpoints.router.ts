@@ -22,7 +22,11 @@ import {
   listWebhookEndpointsSchema,
   updateWebhookEndpointSchema,
 } from "./webhook-endpoints.schemas";
-import { serializeCreatedEndpoint, serializeRotatedEndpoint, serializeWebhookEndpoint } from "./webhook-endpoints.serializer";
+import {
+  serializeCreatedEndpoint,
+  serializeRotatedEndpoint,
+  serializeWebhookEndpoint,
+} from "./webhook-endpoints.serializer";
 
 /** Router of `/v1/me/webhook-endpoints` and `/v1/me/webhook-endpoints/{id}` (and its `rotate-secret`). */
 export function webhookEndpointsRouter(deps: AppDeps): Router {

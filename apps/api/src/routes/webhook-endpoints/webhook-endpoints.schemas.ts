@@ -4,7 +4,13 @@
  * against the catalog by the use case (`invalid_event_type`), not here.
  */
 import Joi from "joi";
-import type { CreateWebhookEndpointInput, DeliveryFilters, DeliverySearch, Mode, UpdateWebhookEndpointInput } from "@lm/domain";
+import type {
+  CreateWebhookEndpointInput,
+  DeliveryFilters,
+  DeliverySearch,
+  Mode,
+  UpdateWebhookEndpointInput,
+} from "@lm/domain";
 import { listQuerySchema, type ListQuery } from "../../http/list";
 
 /** Any string: what makes a URL acceptable (length included) is the destination check's to say, as `invalid_url`. */

@@ -61,11 +61,20 @@ export function panelWithdrawalsRouter(deps: AppDeps): Router {
   router.get("/", async (req, res) => {
     const { mode, status, ...page } = validate(panelListWithdrawalsSchema, req.query);
     const scope = { sellerId: panelSellerId(res), mode };
-    res.json(await listPage(page, "withdrawal", (args) => listWithdrawals(deps.db, scope, { status }, args), serializeWithdrawal));
+    res.json(
+      await listPage(
+        page,
+        "withdrawal",
+        (args) => listWithdrawals(deps.db, scope, { status }, args),
+        serializeWithdrawal,
+      ),
+    );
   });
 
   router.get("/:id", async (req, res) => {
-    res.json(serializeWithdrawal(await findWithdrawal(deps.db, { sellerId: panelSellerId(res) }, String(req.params.id))));
+    res.json(
+      serializeWithdrawal(await findWithdrawal(deps.db, { sellerId: panelSellerId(res) }, String(req.params.id))),
+    );
   });
 
   return router;
@@ -78,7 +87,14 @@ export function merchantWithdrawalsRouter(deps: AppDeps): Router {
   router.get("/", async (req, res) => {
     const { status, ...page } = validate(merchantListWithdrawalsSchema, req.query);
     const scope = await merchantSellerScope(deps.db, merchantOf(res));
-    res.json(await listPage(page, "withdrawal", (args) => listWithdrawals(deps.db, scope, { status }, args), serializeWithdrawal));
+    res.json(
+      await listPage(
+        page,
+        "withdrawal",
+        (args) => listWithdrawals(deps.db, scope, { status }, args),
+        serializeWithdrawal,
+      ),
+    );
   });
 
   router.get("/:id", async (req, res) => {
@@ -94,9 +110,14 @@ export function opsWithdrawalsRouter(deps: AppDeps): Router {
   const router = Router();
   router.get("/", async (req, res) => {
     const { seller, stuck, ...page } = validate(opsListWithdrawalsSchema, req.query);
-    if (seller !== undefined && !isId("seller", seller)) throw validationFailed("seller must be a seller id (sel_...).", "seller");
+    if (seller !== undefined && !isId("seller", seller))
+      throw validationFailed("seller must be a seller id (sel_...).", "seller");
     const fetch = (args: PageArgs) =>
-      listWithdrawalsForOps(deps.db, { ...(seller === undefined ? {} : { sellerId: seller }), stuck: stuck ?? false, now: deps.now() }, args);
+      listWithdrawalsForOps(
+        deps.db,
+        { ...(seller === undefined ? {} : { sellerId: seller }), stuck: stuck ?? false, now: deps.now() },
+        args,
+      );
     res.json(await listPage(page, "withdrawal", fetch, serializeWithdrawal));
   });
   return router;

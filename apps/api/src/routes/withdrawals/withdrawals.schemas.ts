@@ -17,14 +17,17 @@ export const createWithdrawalSchema: Joi.ObjectSchema<CreateWithdrawalInput> = J
 }).prefs({ stripUnknown: false });
 
 /** Query of `GET /v1/me/withdrawals`. */
-export const panelListWithdrawalsSchema: Joi.ObjectSchema<ListQuery & { mode: "live" | "test"; status?: WithdrawalStatus }> =
-  listQuerySchema({ mode: Joi.string().valid("live", "test").default("test"), status });
+export const panelListWithdrawalsSchema: Joi.ObjectSchema<
+  ListQuery & { mode: "live" | "test"; status?: WithdrawalStatus }
+> = listQuerySchema({ mode: Joi.string().valid("live", "test").default("test"), status });
 
 /** Query of `GET /v1/withdrawals`. */
-export const merchantListWithdrawalsSchema: Joi.ObjectSchema<ListQuery & { status?: WithdrawalStatus }> = listQuerySchema({ status });
+export const merchantListWithdrawalsSchema: Joi.ObjectSchema<ListQuery & { status?: WithdrawalStatus }> =
+  listQuerySchema({ status });
 
 /** Query of `GET /v1/ops/withdrawals`. */
-export const opsListWithdrawalsSchema: Joi.ObjectSchema<ListQuery & { seller?: string; stuck?: boolean }> = listQuerySchema({
-  seller: Joi.string().max(64),
-  stuck: Joi.boolean(),
-});
+export const opsListWithdrawalsSchema: Joi.ObjectSchema<ListQuery & { seller?: string; stuck?: boolean }> =
+  listQuerySchema({
+    seller: Joi.string().max(64),
+    stuck: Joi.boolean(),
+  });

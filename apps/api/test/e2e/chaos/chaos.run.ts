@@ -98,21 +98,39 @@ async function main(): Promise<void> {
     // Receivers take a moment to answer, so attempts are in flight when the worker is killed.
     receiver.script("/hook", [{ status: 200, delayMs: 200 }]);
     const { store } = await createStoreRow(db, config.encryptionKey);
-    const { endpoint } = await createEndpointRow(db, config.encryptionKey, { storeId: store.id, url: `${receiver.url}/hook` });
+    const { endpoint } = await createEndpointRow(db, config.encryptionKey, {
+      storeId: store.id,
+      url: `${receiver.url}/hook`,
+    });
     const { key } = await createApiKey(db, { storeId: store.id, name: "chaos", mode: "test", now: new Date() });
 
     const api = await startService(env, "apps/api/src/main.ts", /api listening/);
     const worker = await startService(env, "apps/worker/src/main.ts", /worker consuming/);
     services.push(api, worker);
     progress("api and worker started");
-    const ctx: PhaseContext = { apiFailures: { byStatus: {}, lastAt: null }, db, pg, redisUrl: redis.url, receiver, worker, apiUrl: `http://127.0.0.1:${port}`, key, endpointId: endpoint.id, storeId: store.id };
+    const ctx: PhaseContext = {
+      apiFailures: { byStatus: {}, lastAt: null },
+      db,
+      pg,
+      redisUrl: redis.url,
+      receiver,
+      worker,
+      apiUrl: `http://127.0.0.1:${port}`,
+      key,
+      endpointId: endpoint.id,
+      storeId: store.id,
+    };
 
     const phases = [];
     for (const fault of FAULTS) phases.push(await runPhase(ctx, fault));
     const failed = phases.filter((p) => p.problems.length > 0);
-    process.stdout.write(`${JSON.stringify({ charges_per_phase: CHARGES, charges_per_s: RATE, phases, runtime_s: Math.round((Date.now() - started) / 1000) }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ charges_per_phase: CHARGES, charges_per_s: RATE, phases, runtime_s: Math.round((Date.now() - started) / 1000) }, null, 2)}\n`,
+    );
     if (failed.length > 0) {
-      process.stderr.write(`chaos: ${failed.length} phase(s) failed: ${failed.map((p) => `${p.fault}: ${p.problems.join("; ")}`).join(" | ")}\n`);
+      process.stderr.write(
+        `chaos: ${failed.length} phase(s) failed: ${failed.map((p) => `${p.fault}: ${p.problems.join("; ")}`).join(" | ")}\n`,
+      );
       process.exitCode = 1;
     }
   } finally {
@@ -144,9 +162,12 @@ async function runPhase(ctx: PhaseContext, fault: Fault) {
   ctx.apiFailures = { byStatus: {}, lastAt: null };
   const phaseStart = new Date();
   const load = payCharges(ctx, fault, CHARGES, RATE);
-  await sleep(((CHARGES / RATE) * 1000) * 0.4);
+  await sleep((CHARGES / RATE) * 1000 * 0.4);
   // Before the flush, a burst: jobs wait and are deferred by isolation, so the flush loses some that never ran.
-  const burst = fault === "redis-flushall" ? payCharges(ctx, `${fault}-burst`, Math.ceil(CHARGES / 2), Infinity) : Promise.resolve([]);
+  const burst =
+    fault === "redis-flushall"
+      ? payCharges(ctx, `${fault}-burst`, Math.ceil(CHARGES / 2), Infinity)
+      : Promise.resolve([]);
   if (fault === "redis-flushall") await sleep(300);
   const faultAt = Date.now();
   await inject(ctx, fault);
@@ -198,7 +219,13 @@ async function payCharges(ctx: PhaseContext, label: string, count: number, rate:
   const ids = await Promise.all(
     Array.from({ length: count }, async (_, i) => {
       await sleep(started + (i * 1000) / rate - Date.now());
-      const created = await call(ctx, "/v1/transactions", { amount: 1000 + i, description: `chaos ${label} ${i}` }, `chaos-${label}-${i}`, [201]);
+      const created = await call(
+        ctx,
+        "/v1/transactions",
+        { amount: 1000 + i, description: `chaos ${label} ${i}` },
+        `chaos-${label}-${i}`,
+        [201],
+      );
       const id = (created as { id: string }).id;
       await call(ctx, `/v1/transactions/${id}/simulate-payment`, undefined, undefined, [202, 409]);
       return id;
@@ -212,7 +239,13 @@ async function payCharges(ctx: PhaseContext, label: string, count: number, rate:
  * at most {@link CLIENT_PATIENCE_MS} (a charge whose idempotency claim outlived a request cut by the PostgreSQL restart
  * answers 409 `idempotency_key_in_progress` until the claim's 60 s takeover).
  */
-async function call(ctx: PhaseContext, route: string, body: object | undefined, idempotencyKey: string | undefined, accept: number[]): Promise<unknown> {
+async function call(
+  ctx: PhaseContext,
+  route: string,
+  body: object | undefined,
+  idempotencyKey: string | undefined,
+  accept: number[],
+): Promise<unknown> {
   const deadline = Date.now() + CLIENT_PATIENCE_MS;
   const failed = (status: number) => {
     ctx.apiFailures.byStatus[status] = (ctx.apiFailures.byStatus[status] ?? 0) + 1;
@@ -233,7 +266,8 @@ async function call(ctx: PhaseContext, route: string, body: object | undefined, 
       const json: unknown = await res.json().catch(() => null);
       if (accept.includes(res.status)) return json;
       failed(res.status);
-      if (res.status < 500 && res.status !== 429 && res.status !== 409) throw new Error(`${route}: ${res.status} ${JSON.stringify(json)}`);
+      if (res.status < 500 && res.status !== 429 && res.status !== 409)
+        throw new Error(`${route}: ${res.status} ${JSON.stringify(json)}`);
     } catch (err) {
       if (err instanceof Error && err.message.startsWith(route)) throw err;
       failed(0);
@@ -294,11 +328,16 @@ async function check(ctx: PhaseContext, fault: Fault, since: Date, chargeIds: st
   const stuck = await ctx.db.webhookDelivery.count({
     where: { status: "pending", scheduled_at: { lt: new Date(Date.now() - RECONCILER_PERIOD_MS) } },
   });
-  const events = await ctx.db.event.findMany({ where: { store_id: ctx.storeId, created_at: { gte: since } }, select: { id: true } });
+  const events = await ctx.db.event.findMany({
+    where: { store_id: ctx.storeId, created_at: { gte: since } },
+    select: { id: true },
+  });
   const eventIds = new Set(events.map((e) => e.id));
   const requests = ctx.receiver.requestsTo("/hook").filter((r) => eventIds.has(String(r.headers["x-event-id"])));
   const rows = new Set(
-    (await ctx.db.webhookDelivery.findMany({ where: { event_id: { in: [...eventIds] } }, select: { id: true } })).map((r) => r.id),
+    (await ctx.db.webhookDelivery.findMany({ where: { event_id: { in: [...eventIds] } }, select: { id: true } })).map(
+      (r) => r.id,
+    ),
   );
   const rowless = requests.filter((r) => !rows.has(String(r.headers["x-delivery-id"]))).length;
   const byDelivery = new Map<string, Date[]>();
@@ -306,8 +345,12 @@ async function check(ctx: PhaseContext, fault: Fault, since: Date, chargeIds: st
     const id = String(r.headers["x-delivery-id"]);
     byDelivery.set(id, [...(byDelivery.get(id) ?? []), r.receivedAt]);
   }
-  const resendGaps = [...byDelivery.values()].filter((times) => times.length > 1).map((times) => (times[1] as Date).getTime() - (times[0] as Date).getTime());
-  const ready = await fetch(`${ctx.apiUrl}/ready`).then((r) => r.status).catch(() => 0);
+  const resendGaps = [...byDelivery.values()]
+    .filter((times) => times.length > 1)
+    .map((times) => (times[1] as Date).getTime() - (times[0] as Date).getTime());
+  const ready = await fetch(`${ctx.apiUrl}/ready`)
+    .then((r) => r.status)
+    .catch(() => 0);
   const workerAlive = ctx.worker.child.exitCode === null && ctx.worker.child.signalCode === null;
 
   if (!settled) problems.push(`did not settle within ${SETTLE_TIMEOUT_MS} ms`);
@@ -336,9 +379,15 @@ async function check(ctx: PhaseContext, fault: Fault, since: Date, chargeIds: st
 /** Starts `node --import tsx <script>` with `env`, waits for `ready` in its output, and can start it again. */
 async function startService(env: Record<string, string>, script: string, ready: RegExp): Promise<Service> {
   const start = async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", script], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     if (LOG_DIR !== undefined) {
-      const log = createWriteStream(path.join(LOG_DIR, `${path.basename(path.dirname(path.dirname(script)))}.log`), { flags: "a" });
+      const log = createWriteStream(path.join(LOG_DIR, `${path.basename(path.dirname(path.dirname(script)))}.log`), {
+        flags: "a",
+      });
       child.stdout?.pipe(log);
       child.stderr?.pipe(log);
     }

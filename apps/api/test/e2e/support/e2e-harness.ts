@@ -20,7 +20,9 @@ export interface E2eTestContext extends ApiTestContext {
  */
 export function useE2eTestContext(env: Record<string, string> = {}): E2eTestContext {
   const ctx = useApiTestContext(env, async (api) => {
-    const worker = createWorkerDeps(api.config, { logger: createLogger({ level: "error", service: "worker", silent: true }) });
+    const worker = createWorkerDeps(api.config, {
+      logger: createLogger({ level: "error", service: "worker", silent: true }),
+    });
     (api as E2eTestContext).worker = worker;
     const running = await startWorkers(worker).catch(async (err: unknown) => {
       await closeWorkerDeps(worker);
