@@ -1,9 +1,7 @@
-import request from "supertest";
 import { useApiTestContext } from "../support/harness";
 import { merchantClient, useTestMerchant } from "../support/merchant-client";
 import { paidCharge } from "../support/money";
-import type { Json, JsonObject } from "../support/openapi-document";
-import { replyProblems } from "../support/schema-conformance";
+import { useDocumentedReplies } from "../support/schema-conformance";
 import { moneyOwner } from "../support/money-owner";
 import { signInOps } from "../support/panel";
 import { endpointOwner, panelClient } from "../support/webhook-endpoints";
@@ -11,16 +9,7 @@ import { endpointOwner, panelClient } from "../support/webhook-endpoints";
 describe("openapi.json reply schemas of the money routes (DESIGN §7)", () => {
   const ctx = useApiTestContext();
   const merchant = useTestMerchant(ctx);
-  let document: JsonObject;
-
-  beforeAll(async () => {
-    document = (await request(ctx.app).get("/openapi.json").expect(200)).body as JsonObject;
-  });
-
-  const expectDocumented = (operation: string, res: request.Response, status: number) => {
-    expect({ operation, status: res.status }).toEqual({ operation, status });
-    expect(replyProblems(document, operation, res.status, res.body as Json)).toEqual([]);
-  };
+  const expectDocumented = useDocumentedReplies(ctx);
 
   test("when an owner reads and changes the seller, balance and ledger, then each reply matches its schema", async () => {
     const owner = await endpointOwner(ctx);

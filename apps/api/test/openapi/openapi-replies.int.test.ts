@@ -2,7 +2,6 @@ import request from "supertest";
 import { notifySeller, signatureHeader, sandboxAcquirerSecret, valorFromCentavos } from "@lm/domain";
 import { useApiTestContext } from "../support/harness";
 import { chargeBody, useTestMerchant } from "../support/merchant-client";
-import type { Json, JsonObject } from "../support/openapi-document";
 import {
   cookiePair,
   makeInvite,
@@ -14,7 +13,7 @@ import {
   uniqueEmail,
   waitForMail,
 } from "../support/panel";
-import { replyProblems } from "../support/schema-conformance";
+import { useDocumentedReplies } from "../support/schema-conformance";
 import { codeAt, panelPost, setClock, signUpWithTwoFactor, stepTime } from "../support/two-factor";
 import { endpointOwner } from "../support/webhook-endpoints";
 
@@ -25,17 +24,7 @@ import { endpointOwner } from "../support/webhook-endpoints";
 describe("openapi.json reply schemas", () => {
   const ctx = useApiTestContext({ TRUST_PROXY: "loopback" });
   const merchant = useTestMerchant(ctx);
-  let document: JsonObject;
-
-  beforeAll(async () => {
-    document = (await request(ctx.app).get("/openapi.json").expect(200)).body as JsonObject;
-  });
-
-  /** Asserts that `res` is a documented reply of `operation` and that its body matches the schema. */
-  const expectDocumented = (operation: string, res: request.Response, status: number) => {
-    expect({ operation, status: res.status }).toEqual({ operation, status });
-    expect(replyProblems(document, operation, res.status, res.body as Json)).toEqual([]);
-  };
+  const expectDocumented = useDocumentedReplies(ctx);
 
   test("when the probes answer, then /health and /ready match their schemas", async () => {
     expectDocumented("GET /health", await request(ctx.app).get("/health"), 200);

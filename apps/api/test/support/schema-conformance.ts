@@ -4,6 +4,8 @@
  * ranges, pattern, date-time). Objects are closed: a field the document does not name is a problem, so a serializer
  * that grows a field fails until the document says so.
  */
+import request from "supertest";
+import type { ApiTestContext } from "./harness";
 import { deref, isObject, type Json, type JsonObject } from "./openapi-document";
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
@@ -115,4 +117,19 @@ export function replyProblems(document: JsonObject, operation: string, status: n
       ? []
       : ["no body documented"];
   return check(document, content.schema, body, "body", true);
+}
+
+/**
+ * Loads the served `openapi.json` once (in `beforeAll`) and returns `expectDocumented(operation, res, status)`, which
+ * asserts that `res` has `status` and that its body is a documented reply of `operation` (e.g. `"GET /health"`).
+ */
+export function useDocumentedReplies(ctx: Pick<ApiTestContext, "app">) {
+  let document: JsonObject;
+  beforeAll(async () => {
+    document = (await request(ctx.app).get("/openapi.json").expect(200)).body as JsonObject;
+  });
+  return (operation: string, res: request.Response, status: number): void => {
+    expect({ operation, status: res.status }).toEqual({ operation, status });
+    expect(replyProblems(document, operation, res.status, res.body as Json)).toEqual([]);
+  };
 }
