@@ -1,21 +1,15 @@
-import { startWebhookReceiver, waitUntil, type WebhookReceiver } from "@lm/testing";
+import { waitUntil, useWebhookReceiver } from "@lm/testing";
 import { useE2eTestContext } from "./support/e2e-harness";
 import { createEndpoint, endpointOwner, ownerMerchantClient } from "../support/webhook-endpoints";
 
 /** The README's "Money" walkthrough, first half: charge → simulate payment → balance → refund half → refund.succeeded. */
 describe("a newcomer refunds half of a paid test charge and is told by webhook", () => {
   const ctx = useE2eTestContext();
-  let receiver: WebhookReceiver;
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-  });
-  afterAll(async () => {
-    await receiver?.close();
-  });
+  const receiver = useWebhookReceiver();
 
   test("when half of a paid charge is refunded in test mode, then refund.succeeded arrives and the balance shows the other half", async () => {
     const owner = await endpointOwner(ctx);
-    await createEndpoint(owner, { url: `${receiver.url}/hooks`, events: ["*"] });
+    await createEndpoint(owner, { url: `${receiver.current.url}/hooks`, events: ["*"] });
     const api = await ownerMerchantClient(ctx, owner, "test");
 
     const charge = (await api.post("/v1/transactions", { amount: 10_000, description: "Pedido 42" }).expect(201)).body;
@@ -30,7 +24,7 @@ describe("a newcomer refunds half of a paid test charge and is told by webhook",
     expect(refund.status).toBe("pending");
 
     const succeeded = await waitUntil("refund.succeeded at the endpoint", () =>
-      receiver.requestsTo("/hooks").find((r) => r.headers["x-event-type"] === "refund.succeeded"),
+      receiver.current.requestsTo("/hooks").find((r) => r.headers["x-event-type"] === "refund.succeeded"),
     );
     const envelope = JSON.parse(succeeded.rawBody.toString("utf8"));
     expect(envelope).toMatchObject({
@@ -44,7 +38,7 @@ describe("a newcomer refunds half of a paid test charge and is told by webhook",
       status: "paid",
       amount_refunded: 5_000,
     });
-    const types = receiver.requestsTo("/hooks").map((r) => r.headers["x-event-type"]);
+    const types = receiver.current.requestsTo("/hooks").map((r) => r.headers["x-event-type"]);
     expect(types).toEqual(
       expect.arrayContaining(["transaction.created", "transaction.paid", "refund.created", "refund.succeeded"]),
     );

@@ -1,22 +1,16 @@
-import { startWebhookReceiver, waitUntil, type WebhookReceiver } from "@lm/testing";
+import { waitUntil, useWebhookReceiver } from "@lm/testing";
 import { useE2eTestContext } from "./support/e2e-harness";
 import { createEndpoint, endpointOwner, ownerMerchantClient } from "../support/webhook-endpoints";
 
 /** The README's "Money" walkthrough, second half: add a payout key → withdraw → withdrawal.completed, balance down. */
 describe("a newcomer withdraws their test balance to a payout key and is told by webhook", () => {
   const ctx = useE2eTestContext();
-  let receiver: WebhookReceiver;
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-  });
-  afterAll(async () => {
-    await receiver?.close();
-  });
+  const receiver = useWebhookReceiver();
 
   test("when a withdrawal is made in test mode, then withdrawal.processing and .completed arrive and the balance goes down", async () => {
     const owner = await endpointOwner(ctx);
     await createEndpoint(owner, {
-      url: `${receiver.url}/hooks`,
+      url: `${receiver.current.url}/hooks`,
       events: ["withdrawal.created", "withdrawal.processing", "withdrawal.completed", "withdrawal.failed"],
     });
     const api = await ownerMerchantClient(ctx, owner, "test");
@@ -37,7 +31,7 @@ describe("a newcomer withdraws their test balance to a payout key and is told by
     ).body;
 
     const completed = await waitUntil("withdrawal.completed at the endpoint", () =>
-      receiver.requestsTo("/hooks").find((r) => r.headers["x-event-type"] === "withdrawal.completed"),
+      receiver.current.requestsTo("/hooks").find((r) => r.headers["x-event-type"] === "withdrawal.completed"),
     );
     const envelope = JSON.parse(completed.rawBody.toString("utf8"));
     expect(envelope).toMatchObject({
@@ -46,9 +40,9 @@ describe("a newcomer withdraws their test balance to a payout key and is told by
       data: { object: { id: withdrawal.id, status: "completed", amount: 15_000 } },
     });
     expect(envelope.data.object.payout_key).toEqual({ id: key.id, type: "evp", key_masked: key.key_masked });
-    await receiver.waitForRequests(3, { path: "/hooks" });
+    await receiver.current.waitForRequests(3, { path: "/hooks" });
     expect(
-      receiver
+      receiver.current
         .requestsTo("/hooks")
         .map((r) => r.headers["x-event-type"])
         .sort(),

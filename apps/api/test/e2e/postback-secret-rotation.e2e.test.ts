@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import request from "supertest";
-import { startWebhookReceiver, waitUntil, type ReceivedRequest, type WebhookReceiver } from "@lm/testing";
+import { waitUntil, type ReceivedRequest, useWebhookReceiver } from "@lm/testing";
 import { useE2eTestContext } from "./support/e2e-harness";
 import { chargeBody, merchantClient } from "../support/merchant-client";
 import { PANEL_ORIGIN } from "../support/panel";
@@ -19,13 +19,7 @@ function signedBy(secret: string, received: ReceivedRequest): boolean {
 describe("postback secret rotation and deliveries", () => {
   // Retries wait 10 minutes, so the test decides when the next attempt runs (by promoting its delayed job).
   const ctx = useE2eTestContext({ RETRY_SCHEDULE_SECONDS: "600,600,600,600,600" });
-  let receiver: WebhookReceiver;
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-  });
-  afterAll(async () => {
-    await receiver?.close();
-  });
+  const receiver = useWebhookReceiver();
 
   test("when the secret is rotated between two attempts, then the next attempt verifies with the new secret only", async () => {
     const owner = await signUpSteppedUp(ctx);
@@ -34,13 +28,15 @@ describe("postback secret rotation and deliveries", () => {
     const oldSecret = (await panelPost("/v1/me/postback-secret/rotate").expect(200)).body.secret as string;
     const key = (await panelPost("/v1/me/api-keys", { name: "shop", mode: "test" }).expect(201)).body.key as string;
     const merchant = merchantClient(ctx.app, key);
-    receiver.script("/postback", [{ status: 200 }, { status: 500 }, { status: 200 }]);
+    receiver.current.script("/postback", [{ status: 200 }, { status: 500 }, { status: 200 }]);
     const charge = (
-      await merchant.post("/v1/transactions", chargeBody({ postback_url: `${receiver.url}/postback` })).expect(201)
+      await merchant
+        .post("/v1/transactions", chargeBody({ postback_url: `${receiver.current.url}/postback` }))
+        .expect(201)
     ).body;
-    const [created] = await receiver.waitForRequests(1, { path: "/postback" });
+    const [created] = await receiver.current.waitForRequests(1, { path: "/postback" });
     await merchant.post(`/v1/transactions/${charge.id}/simulate-payment`).expect(202);
-    const failedPaid = (await receiver.waitForRequests(2, { path: "/postback" }))[1]!;
+    const failedPaid = (await receiver.current.waitForRequests(2, { path: "/postback" }))[1]!;
     const retry = await waitUntil("the retry of transaction.paid scheduled", async () => {
       const [job] = await ctx.worker.producer.queue("webhook-delivery").getDelayed();
       return job;
@@ -48,7 +44,7 @@ describe("postback secret rotation and deliveries", () => {
 
     const newSecret = (await panelPost("/v1/me/postback-secret/rotate").expect(200)).body.secret as string;
     await retry.promote();
-    const retried = (await receiver.waitForRequests(3, { path: "/postback" }))[2]!;
+    const retried = (await receiver.current.waitForRequests(3, { path: "/postback" }))[2]!;
 
     expect(created!.headers["x-event-type"]).toBe("transaction.created");
     expect(signedBy(oldSecret, created!)).toBe(true);
