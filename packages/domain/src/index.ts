@@ -26,6 +26,7 @@ export * from "./events/record-event";
 export * from "./events/find-events";
 export * from "./transactions/txid";
 export * from "./transactions/br-code";
+export * from "./transactions/qr-segments";
 export * from "./transactions/transaction.serializer";
 export * from "./transactions/transaction-events";
 export * from "./transactions/create-transaction";

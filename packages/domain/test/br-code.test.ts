@@ -2,7 +2,16 @@ import { getPixPayloadInfo, isValidPixPayload } from "@brazilian-utils/brazilian
 import { PNG } from "pngjs";
 import QRCode from "qrcode";
 import jsQR from "jsqr";
-import { buildPixBrCode, generateTxid, pixLocation, QR_MASK_PATTERN, renderQrPngBase64, TXID_PATTERN } from "../src";
+import {
+  buildPixBrCode,
+  createQrSymbol,
+  generateTxid,
+  optimalQrSegments,
+  pixLocation,
+  QR_MASK_PATTERN,
+  renderQrPngBase64,
+  TXID_PATTERN,
+} from "../src";
 
 describe("Pix BR Code and txid", () => {
   test("when a txid is generated, then it has 26 to 35 alphanumerics and differs each time", () => {
@@ -55,7 +64,7 @@ describe("Pix BR Code and txid", () => {
 
     const png = PNG.sync.read(Buffer.from(renderQrPngBase64(code), "base64"));
 
-    const { modules } = QRCode.create(code, { errorCorrectionLevel: "M", maskPattern: QR_MASK_PATTERN });
+    const { modules } = createQrSymbol(code);
     const side = (modules.size + 4) * 4;
     expect([png.width, png.height]).toEqual([side, side]);
     const darkAt = (x: number, y: number) => png.data[(y * side + x) * 4] === 0;
@@ -82,6 +91,47 @@ describe("Pix BR Code and txid", () => {
       const decoded = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
 
       expect(decoded?.data).toBe(code);
+    }
+  });
+
+  test("when a text mixes digits, capitals and other characters, then each run gets the mode that costs the fewest bits", () => {
+    expect(optimalQrSegments("", 1)).toEqual([]);
+    expect(optimalQrSegments("0123456789", 1)).toEqual([{ data: "0123456789", mode: "numeric" }]);
+    // Three digits inside capitals cost less as capitals than as a segment of their own (13 bits of header).
+    expect(optimalQrSegments("ABC123DEF", 1)).toEqual([{ data: "ABC123DEF", mode: "alphanumeric" }]);
+    expect(optimalQrSegments("pix/0123456789012345678901234567890/QR", 1)).toEqual([
+      { data: Buffer.from("pix/"), mode: "byte" },
+      { data: "0123456789012345678901234567890", mode: "numeric" },
+      { data: "/QR", mode: "alphanumeric" },
+    ]);
+    // Seven digits amid bytes: a numeric segment of their own saves 6 bits at version 1 (byte counts take 8 bits); from
+    // version 10 on, where a byte segment's count takes 16, one byte segment is cheaper.
+    expect(optimalQrSegments("a1234567b", 1)).toEqual([
+      { data: Buffer.from("a"), mode: "byte" },
+      { data: "1234567", mode: "numeric" },
+      { data: Buffer.from("b"), mode: "byte" },
+    ]);
+    expect(optimalQrSegments("a1234567b", 10)).toEqual([{ data: Buffer.from("a1234567b"), mode: "byte" }]);
+  });
+
+  test("when BR Codes are drawn, then each symbol is as small as qrcode's own search makes it, mask pattern 2", () => {
+    for (let i = 0; i < 200; i++) {
+      const code = buildPixBrCode({
+        location: pixLocation(
+          i % 2 ? "https://pix.lm-bench.example" : "https://api.example.com.br",
+          i % 3 ? "test" : "live",
+          generateTxid(),
+        ),
+        merchantName: i % 2 ? "Loja Benchmark 12" : "Padaria Sao Joao 1234567",
+      });
+
+      const ours = createQrSymbol(code);
+
+      const theirs = QRCode.create(code, { errorCorrectionLevel: "M", maskPattern: QR_MASK_PATTERN });
+      expect(ours.version).toBeLessThanOrEqual(theirs.version);
+      expect(ours.maskPattern).toBe(QR_MASK_PATTERN);
+      const text = (data: string | Uint8Array) => (typeof data === "string" ? data : Buffer.from(data).toString());
+      expect(ours.segments.map((segment) => text(segment.data)).join("")).toBe(code);
     }
   });
 });
