@@ -60,11 +60,12 @@ const DIVISION_BY_ZERO = "22012";
  * without a `BEGIN`/`COMMIT` round trip each, on a pool, a pool client, a Prisma client or a Prisma transaction. All
  * of them see the same snapshot and the foreign keys are checked at the end, so a row may refer to one written by an
  * earlier write of the same call. At most one write may carry `orElse`.
+ * @returns how many rows each write changed, in the order of `writes` (an `INSERT … SELECT` may write none or many)
  * @throws the `orElse()` error of the conditional write when it changed no row (nothing was written); the driver's
  *   error otherwise (see {@link isUniqueViolation})
  */
-export async function runWrites(client: SqlClient, writes: SqlWrite[]): Promise<void> {
-  if (writes.length === 0) return;
+export async function runWrites(client: SqlClient, writes: SqlWrite[]): Promise<number[]> {
+  if (writes.length === 0) return [];
   const conditional = writes.filter((write) => write.orElse !== undefined);
   if (conditional.length > 1) throw new Error("runWrites takes at most one conditional write");
   const values: unknown[] = [];
@@ -76,9 +77,11 @@ export async function runWrites(client: SqlClient, writes: SqlWrite[]): Promise<
   // SQL has no assertion outside procedures: dividing by the conditional write's row count aborts the statement,
   // and with it every write in it, exactly when that count is 0.
   const guard = writes.findIndex((write) => write.orElse !== undefined);
-  const select = guard === -1 ? "SELECT 1" : `SELECT 1 / (SELECT count(*) FROM w${guard})::int`;
+  const counts = writes.map((_, i) => `(SELECT count(*) FROM w${i})::int AS w${i}`);
+  if (guard !== -1) counts.push(`1 / (SELECT count(*) FROM w${guard})::int AS guard`);
   try {
-    await sqlQuery(client, `WITH ${ctes.join(", ")} ${select}`, values);
+    const [row] = await sqlQuery<Record<string, number>>(client, `WITH ${ctes.join(", ")} SELECT ${counts.join(", ")}`, values);
+    return writes.map((_, i) => row?.[`w${i}`] ?? 0);
   } catch (err) {
     const orElse = conditional[0]?.orElse;
     if (orElse && sqlState(err) === DIVISION_BY_ZERO) throw orElse();

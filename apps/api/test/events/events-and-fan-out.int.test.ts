@@ -1,3 +1,4 @@
+import { MAX_WEBHOOK_ENDPOINTS_PER_MODE } from "@lm/domain";
 import { createEndpointRow, createTestMerchant } from "@lm/testing";
 import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
@@ -102,6 +103,27 @@ describe("events and fan-out of transaction state changes", () => {
     const jobs = await ctx.deps.producer.queue("webhook-delivery").getJobs(["waiting", "delayed", "prioritized"]);
     expect(jobs.map((j) => j.id).sort()).toEqual(expect.arrayContaining(deliveries.map((d) => d.id).sort()));
     expect(jobs.find((j) => j.id === deliveries[0]!.id)?.data).toEqual({ deliveryId: deliveries[0]!.id });
+  });
+
+  test("when a store has as many endpoints as allowed, then each gets a delivery and every job enqueued names a written row", async () => {
+    const store = await createTestMerchant(ctx.db, { name: "Loja Cheia" });
+    const endpoints = [];
+    for (let i = 0; i < MAX_WEBHOOK_ENDPOINTS_PER_MODE; i++)
+      endpoints.push(await endpoint(store.storeId, "test", ["*"]));
+
+    const charge = (await merchantClient(ctx.app, store.testKey).post("/v1/transactions", chargeBody()).expect(201))
+      .body;
+
+    const [event] = await eventsOf(charge.id);
+    const deliveries = await ctx.db.webhookDelivery.findMany({
+      where: { event_id: event!.id },
+      orderBy: { id: "asc" },
+    });
+    expect(deliveries.map((d) => d.endpoint_id).sort()).toEqual(endpoints.map((e) => e.id).sort());
+    const jobs = await ctx.deps.producer.queue("webhook-delivery").getJobs(["waiting", "delayed", "prioritized"]);
+    const rows = await ctx.db.webhookDelivery.findMany({ where: { id: { in: jobs.map((j) => j.id ?? "") } } });
+    expect(rows).toHaveLength(jobs.length);
+    expect(jobs.map((j) => j.id)).toEqual(expect.arrayContaining(deliveries.map((d) => d.id)));
   });
 
   test("when a charge has neither postback_url nor endpoints, then its event has no deliveries", async () => {

@@ -8,7 +8,6 @@
 import {
   insertWrite,
   runWrites,
-  sqlQuery,
   type Event,
   type Prisma,
   type SqlClient,
@@ -18,6 +17,7 @@ import {
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { newId } from "../ids";
 import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
+import { MAX_WEBHOOK_ENDPOINTS_PER_MODE } from "../webhook-endpoints/manage-webhook-endpoints";
 import { ALL_EVENT_TYPES, type EventType } from "./event-types";
 
 /** What to record. */
@@ -75,13 +75,28 @@ export interface RecordedEvent {
   deliveryIds: string[];
 }
 
+/** An event's writes before they run, and how to tell its delivery ids from their outcome. */
+export interface PlannedEvent {
+  event: Event;
+  /** The event row and its first delivery rows, to run with {@link runWrites}. */
+  writes: SqlWrite[];
+  /**
+   * The ids of the delivery rows written, given the row counts `runWrites` returned for {@link PlannedEvent.writes}
+   * (in their order): the postback's and the target's are known in advance, the fan-out's depend on how many
+   * endpoints it found.
+   */
+  deliveryIds(rowCounts: number[]): string[];
+}
+
 /**
  * The writes of the event and its first delivery rows, for the caller to run (with {@link runWrites}) in the same
- * statement or transaction as the state change they describe; only the subscribed endpoints are read here, with `tx`
- * (a Prisma transaction or a `pg` pool: plain SQL, because charge creation runs this on every request, issue 14).
- * @returns the event, the delivery ids to enqueue after commit and the writes
+ * statement or transaction as the state change they describe. The subscribed endpoints are selected by the fan-out
+ * write itself (`INSERT … SELECT`), so recording an event costs no round trip of its own (issue 14: charge creation
+ * runs this on every request). Its delivery ids are made here, one per endpoint a store may have
+ * (`MAX_WEBHOOK_ENDPOINTS_PER_MODE`) and given out in the endpoints' id order; a store past that limit, which the
+ * endpoint routes never let happen, fails the statement (a delivery without an id) rather than skip an endpoint.
  */
-export async function planEvent(tx: SqlClient, input: EventInput): Promise<RecordedEvent & { writes: SqlWrite[] }> {
+export function planEvent(input: EventInput): PlannedEvent {
   const { scope, type, now } = input;
   const event: Event = {
     id: newId("event", now.getTime()),
@@ -101,14 +116,13 @@ export async function planEvent(tx: SqlClient, input: EventInput): Promise<Recor
       ),
     );
   }
-  const endpoints = input.target ? [input.target] : await subscribedEndpoints(tx, scope, type);
-  for (const endpoint of endpoints) {
+  if (input.target) {
     rows.push(
       firstDeliveryRow(
         event,
-        { destination_type: "endpoint", url: endpoint.url, endpoint_id: endpoint.id },
+        { destination_type: "endpoint", url: input.target.url, endpoint_id: input.target.id },
         now,
-        input.target !== undefined,
+        true,
       ),
     );
   }
@@ -121,7 +135,32 @@ export async function planEvent(tx: SqlClient, input: EventInput): Promise<Recor
       }),
     );
   }
-  return { event, deliveryIds: rows.map((row) => row.id), writes };
+  const known = rows.map((row) => row.id);
+  if (input.target) return { event, writes, deliveryIds: () => known };
+  const fanOutIds = Array.from({ length: MAX_WEBHOOK_ENDPOINTS_PER_MODE }, () => newId("delivery", now.getTime()));
+  writes.push(fanOutWrite(event, fanOutIds));
+  return {
+    event,
+    writes,
+    deliveryIds: (rowCounts) => [...known, ...fanOutIds.slice(0, rowCounts[writes.length - 1] ?? 0)],
+  };
+}
+
+/**
+ * Attempt 1 (`pending`, due at the event's time) of `event` to every enabled, not-deleted endpoint of its store and
+ * mode subscribed to its type or to every type, the n-th endpoint by id taking `ids[n]` (see {@link planEvent}).
+ */
+function fanOutWrite(event: Event, ids: string[]): SqlWrite {
+  return {
+    text: `INSERT INTO webhook_deliveries (id, chain_id, attempt, status, event_id, event_type, store_id, scheduled_at,
+             created_at, manual, destination_type, endpoint_id, url)
+           SELECT ($1::text[])[e.n], ($1::text[])[e.n], 1, 'pending'::delivery_status, $2, $3, $4, $5::timestamptz,
+             $5::timestamptz, false, 'endpoint'::destination_type, e.id, e.url
+           FROM (SELECT id, url, row_number() OVER (ORDER BY id) AS n FROM webhook_endpoints
+                 WHERE store_id = $4 AND mode = $6::mode AND enabled AND deleted_at IS NULL
+                   AND ($3 = ANY(events) OR $7 = ANY(events))) e`,
+    values: [ids, event.id, event.type, event.store_id, event.created_at, event.mode, ALL_EVENT_TYPES],
+  };
 }
 
 /**
@@ -129,20 +168,8 @@ export async function planEvent(tx: SqlClient, input: EventInput): Promise<Recor
  * @returns the event and the delivery ids to enqueue after commit
  */
 export async function recordEvent(tx: SqlClient, input: EventInput): Promise<RecordedEvent> {
-  const { writes, ...recorded } = await planEvent(tx, input);
-  await runWrites(tx, writes);
-  return recorded;
-}
-
-/** The enabled, not-deleted endpoints of `scope` subscribed to `type` or to every type. */
-function subscribedEndpoints(tx: SqlClient, scope: MerchantScope, type: EventType) {
-  return sqlQuery<Pick<WebhookEndpoint, "id" | "url">>(
-    tx,
-    `SELECT id, url FROM webhook_endpoints
-     WHERE store_id = $1 AND mode = $2::mode AND enabled AND deleted_at IS NULL AND ($3 = ANY(events) OR $4 = ANY(events))
-     ORDER BY id`,
-    [scope.storeId, scope.mode, type, ALL_EVENT_TYPES],
-  );
+  const { event, writes, deliveryIds } = planEvent(input);
+  return { event, deliveryIds: deliveryIds(await runWrites(tx, writes)) };
 }
 
 /**

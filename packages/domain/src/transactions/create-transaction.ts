@@ -94,16 +94,18 @@ export async function createTransaction(
     updated_at: now,
   };
 
-  // One statement on the pool (no BEGIN/COMMIT round trips): this runs on every creation (issue 14).
-  const event = await planTransactionEvent(deps.db.pool, transaction, "transaction.created", now);
+  // One statement on the pool (no BEGIN/COMMIT round trips), the subscribed endpoints selected inside it: this runs
+  // on every creation (issue 14).
+  const event = planTransactionEvent(transaction, "transaction.created", now);
   const writes = [
     insertWrite("transactions", [transaction], { mode: "mode", status: "transaction_status", metadata: "jsonb" }),
     ...event.writes,
   ];
   const also = options.alsoWrite?.(transaction);
   if (also) writes.push(also);
+  let deliveryIds: string[];
   try {
-    await runWrites(deps.db.pool, writes);
+    deliveryIds = event.deliveryIds((await runWrites(deps.db.pool, writes)).slice(1, 1 + event.writes.length));
   } catch (err) {
     if (isUniqueViolation(err, "external_id")) {
       throw new ApiError("invalid_state", "A transaction with this external_id already exists.", {
@@ -112,6 +114,6 @@ export async function createTransaction(
     }
     throw err;
   }
-  await Promise.all([enqueueDeliveries(deps, event.deliveryIds), enqueueExpiry(deps, transaction)]);
+  await Promise.all([enqueueDeliveries(deps, deliveryIds), enqueueExpiry(deps, transaction)]);
   return transaction;
 }

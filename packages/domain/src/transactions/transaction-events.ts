@@ -5,7 +5,13 @@
  */
 import type { Prisma, SqlClient, SqlWrite, Transaction } from "@lm/db";
 import type { SubscribableEventType } from "../events/event-types";
-import { planEvent, recordEvent, type EventInput, type RecordedEvent } from "../events/record-event";
+import {
+  planEvent,
+  recordEvent,
+  type EventInput,
+  type PlannedEvent,
+  type RecordedEvent,
+} from "../events/record-event";
 import { serializeTransaction } from "./transaction.serializer";
 
 /** The `transaction.*` types of the event catalog. */
@@ -33,13 +39,8 @@ export function recordTransactionEvent(
 }
 
 /** The writes of `type` for `transaction`, to run in the statement that writes the charge (see {@link planEvent}). */
-export function planTransactionEvent(
-  tx: SqlClient,
-  transaction: Transaction,
-  type: TransactionEventType,
-  now: Date,
-): Promise<RecordedEvent & { writes: SqlWrite[] }> {
-  return planEvent(tx, transactionEvent(transaction, type, now));
+export function planTransactionEvent(transaction: Transaction, type: TransactionEventType, now: Date): PlannedEvent {
+  return planEvent(transactionEvent(transaction, type, now));
 }
 
 /** The charge after a transition and the deliveries to enqueue after commit. */
