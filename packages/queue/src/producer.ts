@@ -41,7 +41,7 @@ export interface Producer {
     data: JobPayloads[N],
     options?: { jobId?: string; delayMs?: number },
   ): Promise<void>;
-  /** Enqueues many jobs of one queue in one round trip. */
+  /** Enqueues many jobs of one queue in one round trip. Options as {@link Producer.enqueue}'s. */
   enqueueBulk<N extends QueueName>(
     name: N,
     jobs: Array<{ data: JobPayloads[N]; jobId?: string; delayMs?: number }>,
@@ -79,13 +79,18 @@ export function createProducer(connection: Redis, prefix: string, onError: (err:
     ...(jobId === undefined ? {} : { jobId }),
     ...(delayMs === undefined || delayMs <= 0 ? {} : { delay: Math.ceil(delayMs) }),
   });
+  const enqueue: Producer["enqueue"] = async (name, data, options = {}) => {
+    // BullMQ's generic job names are typed loosely; the payload is typed by our map.
+    await (get(name) as Queue).add(name, data, jobOptions(options.jobId, options.delayMs));
+  };
   return {
-    async enqueue(name, data, options = {}) {
-      // BullMQ's generic job names are typed loosely; the payload is typed by our map.
-      await (get(name) as Queue).add(name, data, jobOptions(options.jobId, options.delayMs));
-    },
+    enqueue,
     async enqueueBulk(name, jobs) {
       if (jobs.length === 0) return;
+      // One job is added without a pipeline: ioredis copies every Lua script BullMQ defines onto each pipeline it
+      // makes, which cost more than the job itself (issue 14: a charge's expiry, a postback's only delivery).
+      const [only] = jobs;
+      if (jobs.length === 1 && only) return enqueue(name, only.data, only);
       await (get(name) as Queue).addBulk(
         jobs.map((job) => ({ name, data: job.data, opts: jobOptions(job.jobId, job.delayMs) })),
       );
