@@ -1,9 +1,8 @@
 /**
  * The Express application, without `listen` (the supertest target). Order: request id → request log and metrics →
- * path and query text rules → inbound notifications (raw body) → JSON body rules and body text rules → routes → 404 →
- * central error handler.
+ * path and query text rules → inbound notifications (raw body) → JSON body rules and body text rules → routes (the
+ * merchant API's, then cookies are parsed for the others) → 404 → central error handler.
  */
-import cookieParser from "cookie-parser";
 import express, { type Express } from "express";
 import type { AppDeps } from "./deps";
 import { errorHandler, unknownRoute } from "./http/error-handler";
@@ -29,7 +28,6 @@ export function createApp(deps: AppDeps): Express {
   // Before the JSON body rules: inbound notifications are stored whatever their body (DESIGN §5).
   mountRawBodyRoutes(app, deps);
   app.use(jsonBody(), refuseUnstorableBody);
-  app.use(cookieParser());
   mountRoutes(app, deps);
   app.use(unknownRoute);
   app.use(errorHandler(deps.logger));

@@ -31,11 +31,20 @@ const REDACTED_KEY_PARTS = [
 
 const ALLOWED_KEYS = new Set(["status_code", "error_code", "code_path"]);
 
+/** The verdicts of {@link isRedactedKey} so far, by key; bounded, since nested keys may come from anywhere. */
+const redactedKeyVerdicts = new Map<string, boolean>();
+const MAX_REMEMBERED_KEYS = 10_000;
+
 function isRedactedKey(key: string): boolean {
+  // Every log line passes its keys through here, mostly the same few (a request line: issue 14).
+  const known = redactedKeyVerdicts.get(key);
+  if (known !== undefined) return known;
   const lower = key.toLowerCase();
-  if (ALLOWED_KEYS.has(lower)) return false;
   const folded = lower.replace(/[-_]/g, "");
-  return REDACTED_KEY_PARTS.some((part) => folded.includes(part.replace(/_/g, "")));
+  const verdict =
+    !ALLOWED_KEYS.has(lower) && REDACTED_KEY_PARTS.some((part) => folded.includes(part.replace(/_/g, "")));
+  if (redactedKeyVerdicts.size < MAX_REMEMBERED_KEYS) redactedKeyVerdicts.set(key, verdict);
+  return verdict;
 }
 
 /**

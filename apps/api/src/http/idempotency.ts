@@ -16,6 +16,7 @@ import {
 } from "@lm/domain";
 import type { AppDeps } from "../deps";
 import { merchantOf } from "./api-key-auth";
+import { sendJson, sendJsonText } from "./json-reply";
 
 /** What a wrapped handler answers; the wrapper sends it (and stores it when a key was given). */
 export interface Reply {
@@ -58,7 +59,7 @@ export function idempotent(
     const key = req.get("idempotency-key");
     if (key === undefined) {
       const reply = await handler(req, res, () => undefined);
-      res.status(reply.status).json(reply.body);
+      sendJson(res, reply.status, reply.body);
       return;
     }
     if (!KEY_PATTERN.test(key)) {
@@ -87,15 +88,4 @@ export function idempotent(
     if (!committed) throw new Error("an idempotent handler returned without committing its reply");
     sendJsonText(res, committed.status, committed.text);
   };
-}
-
-/**
- * Sends JSON `text` as is, with the headers `res.json` would set. Handed to `res.end` as a string with its length
- * given, so that Node writes the headers and the body in one socket write (`res.send` turns a body of 1 KB or more
- * into a Buffer written after the headers: a second chunk, issue 14).
- */
-function sendJsonText(res: Response, status: number, text: string): void {
-  res.status(status).setHeader("Content-Type", "application/json; charset=utf-8");
-  res.setHeader("Content-Length", Buffer.byteLength(text));
-  res.end(text);
 }

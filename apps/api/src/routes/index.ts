@@ -1,6 +1,7 @@
 /**
  * Every router of the API, mounted in one place.
  */
+import cookieParser from "cookie-parser";
 import type { Express } from "express";
 import type { AppDeps } from "../deps";
 import { acquirerNotificationsRouter } from "./acquirers/acquirer-notifications.router";
@@ -63,6 +64,8 @@ export function mountRoutes(app: Express, deps: AppDeps): void {
   app.use("/v1/seller", ...merchant, merchantSellerRouter(deps));
   app.use("/v1/withdrawals", ...merchant, merchantWithdrawalsRouter(deps));
   app.use("/v1/events", ...merchant, eventsRouter(deps));
+  // Cookies only for what follows: the merchant API authenticates by key and never reads one (issue 14).
+  app.use(cookieParser());
 
   // Root-level documents and probes, unauthenticated.
   app.use(probesRouter(deps));

@@ -15,6 +15,7 @@ import {
 import type { AppDeps } from "../../deps";
 import { merchantOf } from "../../http/api-key-auth";
 import { idempotent } from "../../http/idempotency";
+import { sendJson } from "../../http/json-reply";
 import { listPage } from "../../http/list";
 import { validate } from "../../http/validate";
 import { createTransactionSchema, listTransactionsSchema } from "./transactions.schemas";
@@ -56,7 +57,7 @@ export function transactionsRouter(deps: AppDeps): Router {
 
   router.get("/:id", async (req, res) => {
     const transaction = await findTransaction(deps.db, merchantOf(res), req.params.id);
-    res.json(serializeTransaction(transaction, deps.now()));
+    sendJson(res, 200, serializeTransaction(transaction, deps.now()));
   });
 
   router.post(
