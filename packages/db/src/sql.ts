@@ -68,25 +68,43 @@ export async function runWrites(client: SqlClient, writes: SqlWrite[]): Promise<
   if (writes.length === 0) return [];
   const conditional = writes.filter((write) => write.orElse !== undefined);
   if (conditional.length > 1) throw new Error("runWrites takes at most one conditional write");
-  const values: unknown[] = [];
-  const ctes = writes.map((write, i) => {
-    const offset = values.length;
-    values.push(...write.values);
-    return `w${i} AS (${write.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`)} RETURNING 1)`;
-  });
-  // SQL has no assertion outside procedures: dividing by the conditional write's row count aborts the statement,
-  // and with it every write in it, exactly when that count is 0.
   const guard = writes.findIndex((write) => write.orElse !== undefined);
-  const counts = writes.map((_, i) => `(SELECT count(*) FROM w${i})::int AS w${i}`);
-  if (guard !== -1) counts.push(`1 / (SELECT count(*) FROM w${guard})::int AS guard`);
+  const values = writes.flatMap((write) => write.values);
   try {
-    const [row] = await sqlQuery<Record<string, number>>(client, `WITH ${ctes.join(", ")} SELECT ${counts.join(", ")}`, values);
+    const [row] = await sqlQuery<Record<string, number>>(client, writesStatement(writes, guard), values);
     return writes.map((_, i) => row?.[`w${i}`] ?? 0);
   } catch (err) {
     const orElse = conditional[0]?.orElse;
     if (orElse && sqlState(err) === DIVISION_BY_ZERO) throw orElse();
     throw err;
   }
+}
+
+/** Statements {@link writesStatement} composed so far, by their writes' texts (as many as may be prepared). */
+const composedStatements = new Map<string, string>();
+
+/**
+ * The one statement of `writes` (see {@link runWrites}): each write a CTE with its placeholders renumbered after the
+ * previous writes' values, then a SELECT of every write's row count and, when `guard` is a write's index, the division
+ * by its count. The texts are few and fixed, so each is composed once (issue 14: on every charge creation).
+ */
+function writesStatement(writes: SqlWrite[], guard: number): string {
+  const key = `${guard}\u0000${writes.map((write) => `${write.values.length}\u0000${write.text}`).join("\u0000")}`;
+  const known = composedStatements.get(key);
+  if (known !== undefined) return known;
+  let offset = 0;
+  const ctes = writes.map((write, i) => {
+    const renumbered = write.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+    offset += write.values.length;
+    return `w${i} AS (${renumbered} RETURNING 1)`;
+  });
+  const counts = writes.map((_, i) => `(SELECT count(*) FROM w${i})::int AS w${i}`);
+  // SQL has no assertion outside procedures: dividing by the conditional write's row count aborts the statement,
+  // and with it every write in it, exactly when that count is 0.
+  if (guard !== -1) counts.push(`1 / (SELECT count(*) FROM w${guard})::int AS guard`);
+  const statement = `WITH ${ctes.join(", ")} SELECT ${counts.join(", ")}`;
+  if (composedStatements.size < MAX_PREPARED_STATEMENTS) composedStatements.set(key, statement);
+  return statement;
 }
 
 /** The SQLSTATE of a `pg` error or of a Prisma raw query's P2010 (as the pg adapter reports it), else `undefined`. */

@@ -33,52 +33,58 @@ const COUNT_BITS: Record<ModeIndex, [number, number, number]> = {
  */
 export function optimalQrSegments(text: string, version: number): QrSegment[] {
   const chars = Array.from(text);
-  if (chars.length === 0) return [];
+  const n = chars.length;
+  if (n === 0) return [];
   const band = version <= 9 ? 0 : version <= 26 ? 1 : 2;
-  const headCost = MODES.map((_, mode) => (4 + COUNT_BITS[mode as ModeIndex][band]) * 6);
-  // cameFrom[i][m]: the mode of character i in the cheapest encoding of chars[0..i] whose last segment is mode m
-  // (open, possibly still empty); -1 where m cannot hold character i.
-  const cameFrom: Int8Array[] = [];
-  let previous = headCost.slice();
-  for (const char of chars) {
-    const current = [Infinity, Infinity, Infinity];
-    const from = new Int8Array([-1, -1, -1]);
-    current[BYTE] = previous[BYTE]! + Buffer.byteLength(char) * 8 * 6;
-    from[BYTE] = BYTE;
+  const headCost = [0, 1, 2].map((mode) => (4 + COUNT_BITS[mode as ModeIndex][band]) * 6);
+  // cameFrom[3i + m]: the mode of character i in the cheapest encoding of chars[0..i] whose last segment is mode m
+  // (open, possibly still empty); -1 where m cannot hold character i. Plain arrays and locals: this runs for every
+  // character of every charge's code.
+  const cameFrom = new Int8Array(3 * n).fill(-1);
+  const cost = Float64Array.from(headCost);
+  const ended = new Float64Array(3);
+  for (let i = 0; i < n; i++) {
+    const char = chars[i]!;
+    const point = char.codePointAt(0)!;
+    const bytes = point < 0x80 ? 1 : point < 0x800 ? 2 : point < 0x10000 ? 3 : 4;
+    const from = 3 * i;
+    cost[BYTE] = cost[BYTE]! + bytes * 8 * 6;
+    cameFrom[from + BYTE] = BYTE;
     if (ALPHANUMERIC_CHARSET.has(char)) {
-      current[ALPHANUMERIC] = previous[ALPHANUMERIC]! + 33;
-      from[ALPHANUMERIC] = ALPHANUMERIC;
-    }
-    if (char >= "0" && char <= "9") {
-      current[NUMERIC] = previous[NUMERIC]! + 20;
-      from[NUMERIC] = NUMERIC;
-    }
+      cost[ALPHANUMERIC] = cost[ALPHANUMERIC]! + 33;
+      cameFrom[from + ALPHANUMERIC] = ALPHANUMERIC;
+    } else cost[ALPHANUMERIC] = Infinity;
+    if (point >= 0x30 && point <= 0x39) {
+      cost[NUMERIC] = cost[NUMERIC]! + 20;
+      cameFrom[from + NUMERIC] = NUMERIC;
+    } else cost[NUMERIC] = Infinity;
     // Ending a segment after this character and opening one of mode `to`.
-    const ended = current.slice();
+    ended.set(cost);
     for (let to = 0; to < 3; to++) {
       for (let end = 0; end < 3; end++) {
-        if (from[end] === -1) continue;
-        const cost = Math.ceil(ended[end]! / 6) * 6 + headCost[to]!;
-        if (cost < current[to]!) {
-          current[to] = cost;
-          from[to] = end;
+        if (cameFrom[from + end] === -1) continue;
+        const switched = Math.ceil(ended[end]! / 6) * 6 + headCost[to]!;
+        if (switched < cost[to]!) {
+          cost[to] = switched;
+          cameFrom[from + to] = end;
         }
       }
     }
-    cameFrom.push(from);
-    previous = current;
   }
-  let mode = previous.indexOf(Math.min(...previous));
-  const modeOf: number[] = new Array<number>(chars.length);
-  for (let i = chars.length - 1; i >= 0; i--) {
-    mode = cameFrom[i]![mode]!;
+  let mode = cost.indexOf(Math.min(...cost));
+  const modeOf = new Int8Array(n);
+  for (let i = n - 1; i >= 0; i--) {
+    mode = cameFrom[3 * i + mode]!;
     modeOf[i] = mode;
   }
-  const runs: { mode: (typeof MODES)[number]; text: string }[] = [];
-  for (let i = 0; i < chars.length; i++) {
-    const last = runs[runs.length - 1];
-    if (last !== undefined && modeOf[i - 1] === modeOf[i]) last.text += chars[i];
-    else runs.push({ mode: MODES[modeOf[i]!]!, text: chars[i]! });
+  const segments: QrSegment[] = [];
+  for (let start = 0; start < n; ) {
+    let end = start + 1;
+    while (end < n && modeOf[end] === modeOf[start]) end++;
+    const data = chars.slice(start, end).join("");
+    const kind = MODES[modeOf[start]!]!;
+    segments.push(kind === "byte" ? { mode: kind, data: Buffer.from(data) } : { mode: kind, data });
+    start = end;
   }
-  return runs.map(({ mode, text }) => (mode === "byte" ? { mode, data: Buffer.from(text) } : { mode, data: text }));
+  return segments;
 }
