@@ -54,10 +54,11 @@ export async function authenticateApiKey(db: Db, key: string, now: Date): Promis
 
   const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
   if (found.last_used_at === null || found.last_used_at < staleBefore) {
-    await db.apiKey.updateMany({
-      where: { id: found.id, OR: [{ last_used_at: null }, { last_used_at: { lt: staleBefore } }] },
-      data: { last_used_at: now },
-    });
+    await sqlQuery(
+      db.pool,
+      "UPDATE api_keys SET last_used_at = $1 WHERE id = $2 AND (last_used_at IS NULL OR last_used_at < $3)",
+      [now, found.id, staleBefore],
+    );
   }
   return { apiKeyId: found.id, storeId: found.store_id, storeName: found.store_name, mode: found.mode };
 }
