@@ -13,7 +13,8 @@
  *
  * Prints one JSON object: `{create: R, read: R, api_peak_rss_mb, ...}`, R = `{requests_per_s, p50_ms, p99_ms,
  * api_cpu_ms_per_request, baseline_requests_per_s, ratio}`. Knobs: `BENCH_CONCURRENCY` (20), `BENCH_DURATION_S` (10 per phase),
- * `BENCH_KEYS` (50), `BENCH_PROFILE_DIR` (runs the API under `--cpu-prof`, profiles written there).
+ * `BENCH_KEYS` (50), `BENCH_PROFILE_DIR` (runs the API under `--cpu-prof`, profiles written there; summarise one with
+ * `npx tsx bench/profile-summary.ts <file> --from <s> --to <s>`).
  * Not a timed test.
  */
 import { spawn, type ChildProcess } from "node:child_process";

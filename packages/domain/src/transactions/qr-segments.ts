@@ -78,7 +78,7 @@ export function optimalQrSegments(text: string, version: number): QrSegment[] {
     modeOf[i] = mode;
   }
   const segments: QrSegment[] = [];
-  for (let start = 0; start < n; ) {
+  for (let start = 0; start < n;) {
     let end = start + 1;
     while (end < n && modeOf[end] === modeOf[start]) end++;
     const data = chars.slice(start, end).join("");

@@ -5,13 +5,7 @@
  */
 import type { Prisma, SqlClient, SqlWrite, Transaction } from "@lm/db";
 import type { SubscribableEventType } from "../events/event-types";
-import {
-  planEvent,
-  recordEvent,
-  type EventInput,
-  type PlannedEvent,
-  type RecordedEvent,
-} from "../events/record-event";
+import { planEvent, recordEvent, type EventInput, type PlannedEvent, type RecordedEvent } from "../events/record-event";
 import { serializeTransaction } from "./transaction.serializer";
 
 /** The `transaction.*` types of the event catalog. */
