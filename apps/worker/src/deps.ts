@@ -12,6 +12,7 @@ import type { Redis } from "ioredis";
 import { createDeliveryRows } from "./delivery/delivery-rows";
 import { createDestinationSlots, type DestinationSlots } from "./delivery/destination-slots";
 import { createWebhookHttpClient, type WebhookHttpClient } from "./delivery/http-client";
+import { createPaymentSettlement, type PaymentSettlement } from "./inbox/payment-settlement";
 
 /** Dependencies of the worker process; they include what one delivery attempt needs ({@link DeliveryDeps}). */
 export interface WorkerDeps extends DeliveryDeps {
@@ -25,6 +26,8 @@ export interface WorkerDeps extends DeliveryDeps {
   producerRedis: Redis;
   logger: Logger;
   now: () => Date;
+  /** Settles plain inbound payments in batches (see `inbox/payment-settlement.ts`). */
+  settlePayment: PaymentSettlement;
   /** Per-destination limits of attempts at once (DESIGN §8 "Isolation"). */
   destinationSlots: DestinationSlots;
   /** Posts webhook attempts over keep-alive connections. */
@@ -69,6 +72,7 @@ export function createWorkerDeps(
     logger,
     now: () => new Date(),
     deliveryRows: createDeliveryRows(db),
+    settlePayment: createPaymentSettlement(() => deps),
     destinationSlots: createDestinationSlots({
       fastLimit: Math.ceil(config.workerConcurrency / 2),
       slowLimit: Math.max(1, Math.ceil(config.workerConcurrency / 50)),

@@ -5,7 +5,7 @@
  */
 import type { Db } from "@lm/db";
 import { loadPendingDeliveries, writeAttemptRows, type AttemptRow, type DeliveryRows } from "@lm/domain";
-import { createBatcher } from "./batcher";
+import { createBatcher } from "../batcher";
 
 /** Creates the batched reader and writer over `db`, one per worker process. */
 export function createDeliveryRows(db: Db): DeliveryRows {

@@ -75,13 +75,17 @@ export interface RecordedEvent {
   deliveryIds: string[];
 }
 
+/** An event row and the first delivery rows of its fan-out. */
+export interface FannedOutEvent {
+  event: Event;
+  deliveries: Prisma.WebhookDeliveryCreateManyInput[];
+}
+
 /**
- * The writes of the event and its first delivery rows, for the caller to run (with {@link runWrites}) in the same
- * statement or transaction as the state change they describe; only the subscribed endpoints are read here, with `tx`
- * (a Prisma transaction or a `pg` pool: plain SQL, because charge creation runs this on every request, issue 14).
- * @returns the event, the delivery ids to enqueue after commit and the writes
+ * The event of `input` and the first delivery rows of its fan-out: to the charge's `postback_url`, if any, and to
+ * `endpoints` (the subscribed ones, or `input.target` for a ping). Pure: the caller reads the endpoints.
  */
-export async function planEvent(tx: SqlClient, input: EventInput): Promise<RecordedEvent & { writes: SqlWrite[] }> {
+export function fanOutEvent(input: EventInput, endpoints: Array<Pick<WebhookEndpoint, "id" | "url">>): FannedOutEvent {
   const { scope, type, now } = input;
   const event: Event = {
     id: newId("event", now.getTime()),
@@ -91,9 +95,9 @@ export async function planEvent(tx: SqlClient, input: EventInput): Promise<Recor
     data: input.object as Prisma.JsonObject,
     created_at: now,
   };
-  const rows: Prisma.WebhookDeliveryCreateManyInput[] = [];
+  const deliveries: Prisma.WebhookDeliveryCreateManyInput[] = [];
   if (input.postback?.url) {
-    rows.push(
+    deliveries.push(
       firstDeliveryRow(
         event,
         { destination_type: "postback", url: input.postback.url, transaction_id: input.postback.transactionId },
@@ -101,9 +105,8 @@ export async function planEvent(tx: SqlClient, input: EventInput): Promise<Recor
       ),
     );
   }
-  const endpoints = input.target ? [input.target] : await subscribedEndpoints(tx, scope, type);
   for (const endpoint of endpoints) {
-    rows.push(
+    deliveries.push(
       firstDeliveryRow(
         event,
         { destination_type: "endpoint", url: endpoint.url, endpoint_id: endpoint.id },
@@ -112,16 +115,30 @@ export async function planEvent(tx: SqlClient, input: EventInput): Promise<Recor
       ),
     );
   }
+  return { event, deliveries };
+}
+
+/**
+ * The writes of the event and its first delivery rows, for the caller to run (with {@link runWrites}) in the same
+ * statement or transaction as the state change they describe; only the subscribed endpoints are read here, with `tx`
+ * (a Prisma transaction or a `pg` pool: plain SQL, because charge creation runs this on every request, issue 14).
+ * @returns the event, the delivery ids to enqueue after commit and the writes
+ */
+export async function planEvent(tx: SqlClient, input: EventInput): Promise<RecordedEvent & { writes: SqlWrite[] }> {
+  const endpoints = input.target
+    ? [input.target]
+    : ((await subscribedEndpoints(tx, [input.scope.storeId], input.type)).get(scopeKey(input.scope)) ?? []);
+  const { event, deliveries } = fanOutEvent(input, endpoints);
   const writes = [insertWrite("events", [event], { mode: "mode", data: "jsonb" })];
-  if (rows.length > 0) {
+  if (deliveries.length > 0) {
     writes.push(
-      insertWrite("webhook_deliveries", rows as unknown as Record<string, unknown>[], {
+      insertWrite("webhook_deliveries", deliveries as unknown as Record<string, unknown>[], {
         status: "delivery_status",
         destination_type: "destination_type",
       }),
     );
   }
-  return { event, deliveryIds: rows.map((row) => row.id), writes };
+  return { event, deliveryIds: deliveries.map((row) => row.id), writes };
 }
 
 /**
@@ -134,15 +151,33 @@ export async function recordEvent(tx: SqlClient, input: EventInput): Promise<Rec
   return recorded;
 }
 
-/** The enabled, not-deleted endpoints of `scope` subscribed to `type` or to every type. */
-function subscribedEndpoints(tx: SqlClient, scope: MerchantScope, type: EventType) {
-  return sqlQuery<Pick<WebhookEndpoint, "id" | "url">>(
+/** The key of a store's mode in {@link subscribedEndpoints}' map: `<store id>:<mode>`. */
+export function scopeKey(scope: MerchantScope): string {
+  return `${scope.storeId}:${scope.mode}`;
+}
+
+/**
+ * The enabled, not-deleted endpoints of `storeIds` (both modes) subscribed to `type` or to every type, in one query.
+ * @returns the endpoints by {@link scopeKey}, each list in id order
+ */
+export async function subscribedEndpoints(
+  tx: SqlClient,
+  storeIds: string[],
+  type: EventType,
+): Promise<Map<string, Array<Pick<WebhookEndpoint, "id" | "url">>>> {
+  const rows = await sqlQuery<Pick<WebhookEndpoint, "id" | "url" | "store_id" | "mode">>(
     tx,
-    `SELECT id, url FROM webhook_endpoints
-     WHERE store_id = $1 AND mode = $2::mode AND enabled AND deleted_at IS NULL AND ($3 = ANY(events) OR $4 = ANY(events))
+    `SELECT id, url, store_id, mode FROM webhook_endpoints
+     WHERE store_id = ANY($1::text[]) AND enabled AND deleted_at IS NULL AND ($2 = ANY(events) OR $3 = ANY(events))
      ORDER BY id`,
-    [scope.storeId, scope.mode, type, ALL_EVENT_TYPES],
+    [storeIds, type, ALL_EVENT_TYPES],
   );
+  const byScope = new Map<string, Array<Pick<WebhookEndpoint, "id" | "url">>>();
+  for (const { id, url, store_id, mode } of rows) {
+    const key = scopeKey({ storeId: store_id, mode });
+    byScope.set(key, [...(byScope.get(key) ?? []), { id, url }]);
+  }
+  return byScope;
 }
 
 /**
