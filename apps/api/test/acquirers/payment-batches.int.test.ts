@@ -147,7 +147,9 @@ describe("settling a batch of inbound payments in one statement (settlePayments)
     ]);
     // Whatever a batch did not settle goes one by one, as the worker does.
     const rest = await Promise.all(
-      itemIds.map((id, i) => (first[i] === null && second[19 - i] === null ? processInboxItem(ctx.deps, id) : "paid")),
+      itemIds.map(async (id, i) =>
+        first[i] === null && second[19 - i] === null ? processInboxItem(ctx.deps, id) : "paid",
+      ),
     );
 
     const paidOnce = itemIds.map((_, i) =>
