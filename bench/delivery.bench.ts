@@ -10,7 +10,7 @@
  * Two more phases go through the real domain path, charges paid through the inbound path (`simulatePayment`: a signed
  * sandbox notification stored and processed by the worker, which records `transaction.paid` and fans it out):
  * `open_loop` pays charges on a clock at BENCH_OPEN_LOOP_RATE a second for BENCH_OPEN_LOOP_SECONDS to
- * BENCH_OPEN_LOOP_ENDPOINTS endpoints, and measures event → attempt 1; `inbound_events_recorded_per_s` receives
+ * BENCH_OPEN_LOOP_ENDPOINTS endpoints, and measures event → attempt 1 (and notification received → event recorded); `inbound_events_recorded_per_s` receives
  * BENCH_EVENTS payments to a store with BENCH_ENDPOINTS endpoints while inbox processing is paused, then times the
  * worker settling them and recording their events and fan-out once it resumes. `events_recorded_per_s` is the live
  * phase's pace: events recorded with `recordEvent`, BENCH_ENDPOINTS endpoints each, BENCH_FANOUT_CONCURRENCY at once,
@@ -45,7 +45,7 @@ import {
   uniqueQueuePrefix,
 } from "@lm/testing";
 import { createWebhookHttpClient } from "../apps/worker/src/delivery/http-client";
-import { round, runReceiver, startChild, waitForOutput, workerEnv } from "./support/children";
+import { cpuMs, round, runReceiver, startChild, waitForOutput, workerEnv } from "./support/children";
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
 const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 5);
@@ -157,8 +157,9 @@ async function measureEngine(children: ChildProcess[], config: ReturnType<typeof
       logger: createLogger({ level: "error", service: "bench", silent: true }),
       now: () => new Date(),
     };
-    const openLoop = await measureOpenLoop(deps, receiverUrl);
-    const paymentsSettledPerS = await measureEventRecording(deps, producer, receiverUrl);
+    const workerPid = worker.child.pid as number;
+    const openLoop = await measureOpenLoop(deps, receiverUrl, workerPid);
+    const inbound = await measureEventRecording(deps, producer, receiverUrl, workerPid);
 
     // A graceful stop, so that BENCH_PROFILE_DIR gets its profile written.
     const exited = new Promise((resolve) => worker.child.once("exit", resolve));
@@ -171,7 +172,8 @@ async function measureEngine(children: ChildProcess[], config: ReturnType<typeof
       live: { fan_out_ms: liveFanOutMs, ...(await liveFigures(db, live)) },
       open_loop: openLoop,
       events_recorded_per_s: round((EVENTS / liveFanOutMs) * 1000, 0),
-      inbound_events_recorded_per_s: paymentsSettledPerS,
+      inbound_events_recorded_per_s: inbound.events_per_s,
+      inbound_worker_cpu_ms_per_event: inbound.worker_cpu_ms_per_event,
       redis_bytes_per_pending_delivery: round(redisBytesPerPendingDelivery, 0),
     };
   } finally {
@@ -250,10 +252,11 @@ async function pendingCharges(db: Db, storeId: string, count: number): Promise<s
  * Open loop through the real domain path: pays {@link OPEN_LOOP_RATE} charges a second on a clock (a tick every 10 ms
  * starts the payments due, whatever the engine does), then waits for every paid event's first attempts.
  */
-async function measureOpenLoop(deps: UseCaseDeps, receiverUrl: string) {
+async function measureOpenLoop(deps: UseCaseDeps, receiverUrl: string, workerPid: number) {
   const store = await storeWithEndpoints(deps.db, deps.config.encryptionKey, receiverUrl, OPEN_LOOP_ENDPOINTS);
   const total = OPEN_LOOP_RATE * OPEN_LOOP_SECONDS;
   const charges = await pendingCharges(deps.db, store.id, total);
+  const cpuBefore = cpuMs(workerPid);
   const started = Date.now();
   const running: Array<Promise<unknown>> = [];
   let paid = 0;
@@ -270,13 +273,21 @@ async function measureOpenLoop(deps: UseCaseDeps, receiverUrl: string) {
   if (failed > 0) throw new Error(`${failed} of ${total} open-loop payments failed`);
   const payingMs = Date.now() - started;
   await waitForFirstAttempts(deps.db, store.id, total * OPEN_LOOP_ENDPOINTS);
+  const workerCpuMsPerEvent = round((cpuMs(workerPid) - cpuBefore) / total, 2);
   const figures = await firstAttemptFigures(deps.db, store.id);
+  const [settling] = await deps.db.$queryRaw<Array<{ p50: number; p99: number }>>`
+    SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM e.created_at - i.received_at) * 1000) AS p50,
+           percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM e.created_at - i.received_at) * 1000) AS p99
+    FROM inbox_items i JOIN events e ON e.data->>'id' = i.transaction_id AND e.type = 'transaction.paid'
+    WHERE e.store_id = ${store.id}`;
   return {
     events_per_s: OPEN_LOOP_RATE,
     achieved_events_per_s: round((total / payingMs) * 1000, 0),
     endpoints: OPEN_LOOP_ENDPOINTS,
     events: total,
     event_to_first_attempt_ms: figures,
+    received_to_event_ms: { p50: round(Number(settling?.p50), 1), p99: round(Number(settling?.p99), 1) },
+    worker_cpu_ms_per_event: workerCpuMsPerEvent,
   };
 }
 
@@ -290,7 +301,8 @@ async function measureEventRecording(
   deps: UseCaseDeps,
   producer: ReturnType<typeof createProducer>,
   receiverUrl: string,
-): Promise<number> {
+  workerPid: number,
+): Promise<{ events_per_s: number; worker_cpu_ms_per_event: number }> {
   const store = await storeWithEndpoints(deps.db, deps.config.encryptionKey, receiverUrl, ENDPOINTS);
   const charges = await pendingCharges(deps.db, store.id, EVENTS);
   const inbox = producer.queue("inbox-processing");
@@ -304,6 +316,7 @@ async function measureEventRecording(
       }
     }),
   );
+  const cpuBefore = cpuMs(workerPid);
   const resumed = Date.now();
   await inbox.resume();
   const deadline = Date.now() + 300_000;
@@ -315,7 +328,13 @@ async function measureEventRecording(
   const [row] = await deps.db.$queryRaw<Array<{ n: bigint; last: Date }>>`
     SELECT count(*) AS n, max(created_at) AS last FROM events WHERE store_id = ${store.id} AND type = 'transaction.paid'`;
   const windowMs = Math.max(1, (row?.last.getTime() ?? resumed) - resumed);
-  return round((Number(row?.n ?? 0) / windowMs) * 1000, 0);
+  const recorded = Number(row?.n ?? 0);
+  return {
+    events_per_s: round((recorded / windowMs) * 1000, 0),
+    // The worker's CPU over the window (to the last poll, 20 ms at most after the last event), including the deliveries
+    // of the events already recorded, which run at the same time.
+    worker_cpu_ms_per_event: round((cpuMs(workerPid) - cpuBefore) / Math.max(1, recorded), 2),
+  };
 }
 
 /** Waits until `expected` first attempts of `storeId` have been made (at most 5 minutes). */
