@@ -119,7 +119,7 @@ async function runJob(
     await job.moveToDelayed(Date.now() + delayMs, token);
     throw new DelayedError();
   };
-  const control: JobControl = { defer: moveToDelayed };
+  const control: JobControl = { id: job.id ?? "", defer: moveToDelayed };
   try {
     await processor(deps, job.data, control);
     outage.ended();

@@ -1,9 +1,10 @@
 /**
  * Reconciler sweep of webhook deliveries (DESIGN §1 "Write, then enqueue"): every `pending` delivery whose time has
- * come is offered to the queue with `jobId` = its row id. BullMQ ignores an id it still holds, so a row whose job is
+ * come is offered to the queue as its job (`deliveryJob`: the job id names the row). BullMQ ignores an id it still holds, so a row whose job is
  * waiting, delayed or running is untouched, while a row whose job was lost (a crash between commit and enqueue, a
  * Redis flush) gets one again.
  */
+import { deliveryJob } from "@lm/domain";
 import type { WorkerDeps } from "../deps";
 import { offerRows, putFailedJobsBack } from "./offer-rows";
 
@@ -32,8 +33,7 @@ export async function enqueueDueDeliveries(deps: WorkerDeps): Promise<number> {
     offered += await offerRows(
       deps,
       "webhook-delivery",
-      due.map(({ id }) => id),
-      (deliveryId) => ({ deliveryId }),
+      due.map(({ id }) => deliveryJob(id)),
     );
     after = due[due.length - 1]?.id;
   }
