@@ -11,6 +11,11 @@ export interface JobPayloads {
    * delivery.
    */
   "webhook-delivery": Record<string, never>;
+  /**
+   * Enqueue the delivery jobs of one recovery (DESIGN §8), in pages: the rows are written, `firstDeliveryId` is the
+   * smallest of their ids.
+   */
+  "webhook-recovery": { firstDeliveryId: string };
   /** Process one stored inbound acquirer notification. */
   "inbox-processing": { inboxItemId: string };
   /** Hand one refund (a `refunds` row not yet accepted by the acquirer) to the acquirer. */
@@ -31,6 +36,7 @@ export type QueueName = keyof JobPayloads;
 /** All queue names, in the order the worker starts them. */
 export const QUEUE_NAMES = [
   "webhook-delivery",
+  "webhook-recovery",
   "inbox-processing",
   "refund-submission",
   "withdrawal-submission",

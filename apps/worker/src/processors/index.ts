@@ -6,6 +6,7 @@ import type { JobPayloads, QueueName } from "@lm/queue";
 import type { WorkerDeps } from "../deps";
 import { reconcile } from "../sweepers/reconciler";
 import { processWebhookDelivery } from "./webhook-delivery.processor";
+import { processWebhookRecovery } from "./webhook-recovery.processor";
 import { chargeExpiryProcessor } from "./charge-expiry.processor";
 import { inboxProcessingProcessor } from "./inbox-processing.processor";
 import { keyRevocationProcessor } from "./key-revocation.processor";
@@ -32,6 +33,7 @@ export const PROCESSORS: { [N in QueueName]?: Processor<N> } = {
     await reconcile(deps);
   },
   "webhook-delivery": processWebhookDelivery,
+  "webhook-recovery": processWebhookRecovery,
   "charge-expiry": chargeExpiryProcessor,
   "inbox-processing": inboxProcessingProcessor,
   "key-revocation": keyRevocationProcessor,
