@@ -13,7 +13,7 @@ import { offerRows, putFailedJobsBack } from "./offer-rows";
 /** Rows read and offered per round trip. */
 const PAGE_SIZE = 1000;
 
-/** The ids of the pending deliveries matching `scope`, a page at a time, in id order. */
+/** The ids of the pending deliveries matching `scope` whose job was not given up, a page at a time, in id order. */
 async function* pendingDeliveryPages(
   deps: Pick<WorkerDeps, "db">,
   scope: Prisma.WebhookDeliveryWhereInput,
@@ -22,7 +22,7 @@ async function* pendingDeliveryPages(
   for (;;) {
     const due = await deps.db.webhookDelivery.findMany({
       where: {
-        AND: [scope, { status: "pending" }, after === undefined ? {} : { id: { gt: after } }],
+        AND: [scope, { status: "pending", job_given_up_at: null }, after === undefined ? {} : { id: { gt: after } }],
       },
       select: { id: true },
       orderBy: { id: "asc" },

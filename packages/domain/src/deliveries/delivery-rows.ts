@@ -64,6 +64,8 @@ const DELIVERY_FIELDS: Record<keyof WebhookDelivery, true> = {
   attempted_at: true,
   next_attempt_at: true,
   manual: true,
+  job_given_up_at: true,
+  job_error: true,
   created_at: true,
 };
 const EVENT_FIELDS: Record<keyof Event, true> = {
