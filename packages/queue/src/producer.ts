@@ -2,7 +2,7 @@
  * The typed producer: one BullMQ `Queue` per name, sharing a connection, under one key prefix.
  */
 import { Queue, type JobsOptions } from "bullmq";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./connection";
 import { QUEUE_NAMES, type JobPayloads, type QueueName } from "./queues";
 
 /**
@@ -67,7 +67,7 @@ export interface Producer {
  * Creates the producer over `connection` with keys under `prefix` (`QUEUE_PREFIX`).
  * @param onError - called with a queue's connection errors (which would otherwise be unhandled events)
  */
-export function createProducer(connection: Redis, prefix: string, onError: (err: Error) => void): Producer {
+export function createProducer(connection: RedisClient, prefix: string, onError: (err: Error) => void): Producer {
   const queues = new Map<QueueName, Queue>(
     QUEUE_NAMES.map((name) => {
       const queue = new Queue(name, {

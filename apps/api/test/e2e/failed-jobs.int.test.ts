@@ -2,9 +2,8 @@ import { randomUUID } from "node:crypto";
 import { Worker, type Job, type Queue } from "bullmq";
 import { deliveryJob, newId } from "@lm/domain";
 import { createLogger } from "@lm/logging";
-import { closeRedis, createRedis, type JobPayloads, type QueueName } from "@lm/queue";
+import { closeRedis, createRedis, type JobPayloads, type QueueName, type RedisClient } from "@lm/queue";
 import { createDeliveryRow, createEndpointRow, createEventRow, createStoreRow } from "@lm/testing";
-import type { Redis } from "ioredis";
 import { useApiTestContext } from "../support/harness";
 import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from "../../../worker/src/deps";
 import { enqueueDueDeliveries } from "../../../worker/src/sweepers/due-deliveries";
@@ -18,7 +17,7 @@ import { noteFailedJob } from "../../../worker/src/workers";
 describe("reviving failed jobs", () => {
   const ctx = useApiTestContext();
   let deps: WorkerDeps;
-  let scratchRedis: Redis;
+  let scratchRedis: RedisClient;
   const scratches: Worker[] = [];
   beforeAll(() => {
     scratchRedis = createRedis(ctx.config.redisUrl, "worker");
