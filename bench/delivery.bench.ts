@@ -27,6 +27,8 @@ import { createDb, type Db } from "@lm/db";
 import {
   buildEventEnvelope,
   deliveryHeaders,
+  deliveryIdOfJob,
+  deliveryJob,
   newId,
   recordEvent,
   signatureHeader,
@@ -218,7 +220,7 @@ async function fanOutAll(db: Db, producer: ReturnType<typeof createProducer>, st
         const deliveryIds = await fanOut(db, store);
         await producer.enqueueBulk(
           "webhook-delivery",
-          deliveryIds.map((deliveryId) => ({ data: { deliveryId }, jobId: deliveryId })),
+          deliveryIds.map((deliveryId) => deliveryJob(deliveryId)),
         );
       }
     }),
@@ -423,10 +425,7 @@ async function measureBaseline(children: ChildProcess[], redisUrl: string, prefi
     const queue = producer.queue("webhook-delivery");
     await queue.pause();
     for (let i = 0; i < total; i += 1000) {
-      const jobs = Array.from({ length: Math.min(1000, total - i) }, (_, j) => {
-        const deliveryId = newId("delivery");
-        return { data: { deliveryId: `${deliveryId}:${(i + j) % ENDPOINTS}` }, jobId: deliveryId };
-      });
+      const jobs = Array.from({ length: Math.min(1000, total - i) }, () => deliveryJob(newId("delivery")));
       await producer.enqueueBulk("webhook-delivery", jobs);
     }
     const started = Date.now();
@@ -448,10 +447,13 @@ async function runBaselineWorker(): Promise<void> {
   const policy = { allowLocal: true, resolve: async () => ["127.0.0.1"] };
   const connection = createRedis(process.env.REDIS_URL as string, "worker");
   let completed = 0;
+  let started = 0;
   const worker = new Worker(
     "webhook-delivery",
     async (job) => {
-      const [deliveryId, endpoint] = String(job.data.deliveryId).split(":");
+      // Jobs carry their id only, as the engine's do: the endpoints take turns.
+      const deliveryId = deliveryIdOfJob(String(job.id));
+      const endpoint = (started += 1) % ENDPOINTS;
       const created = new Date();
       const body = JSON.stringify(
         buildEventEnvelope({
@@ -465,7 +467,7 @@ async function runBaselineWorker(): Promise<void> {
       const headers = deliveryHeaders({
         eventId: "evt_bench",
         eventType: "transaction.paid",
-        deliveryId: deliveryId as string,
+        deliveryId,
         attempt: 1,
         signature: signatureHeader([SECRET], Math.floor(created.getTime() / 1000), body),
       });

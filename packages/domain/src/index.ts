@@ -18,6 +18,7 @@ export * from "./webhooks/retry-policy";
 export * from "./webhooks/auto-disable";
 export * from "./deps";
 export * from "./jobs/enqueue-after-commit";
+export * from "./jobs/given-up-jobs";
 export * from "./paging";
 export * from "./random";
 export * from "./api-keys/authenticate-api-key";

@@ -1,3 +1,4 @@
+import { deliveryJobId } from "@lm/domain";
 import { createEndpointRow, createTestMerchant } from "@lm/testing";
 import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
@@ -100,8 +101,10 @@ describe("events and fan-out of transaction state changes", () => {
     });
     expect(deliveries.find((d) => d.endpoint_id === all.id)?.url).toBe(all.url);
     const jobs = await ctx.deps.producer.queue("webhook-delivery").getJobs(["waiting", "delayed", "prioritized"]);
-    expect(jobs.map((j) => j.id).sort()).toEqual(expect.arrayContaining(deliveries.map((d) => d.id).sort()));
-    expect(jobs.find((j) => j.id === deliveries[0]!.id)?.data).toEqual({ deliveryId: deliveries[0]!.id });
+    expect(jobs.map((j) => j.id).sort()).toEqual(
+      expect.arrayContaining(deliveries.map((d) => deliveryJobId(d.id)).sort()),
+    );
+    expect(jobs.find((j) => j.id === deliveryJobId(deliveries[0]!.id))?.data).toEqual({});
   });
 
   test("when a charge has neither postback_url nor endpoints, then its event has no deliveries", async () => {

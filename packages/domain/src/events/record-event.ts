@@ -16,6 +16,7 @@ import {
   type WebhookEndpoint,
 } from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
+import { deliveryJob } from "../deliveries/delivery-jobs";
 import { newId } from "../ids";
 import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
 import { ALL_EVENT_TYPES, type EventType } from "./event-types";
@@ -181,7 +182,7 @@ export async function subscribedEndpoints(
 }
 
 /**
- * Enqueues the `webhook-delivery` jobs of freshly committed delivery rows (`jobId` = delivery id) with
+ * Enqueues the `webhook-delivery` jobs of freshly committed delivery rows ({@link deliveryJob}) with
  * {@link enqueueAfterCommit}: never throws, the reconciler covers a failure.
  */
 export async function enqueueDeliveries(
@@ -191,6 +192,6 @@ export async function enqueueDeliveries(
   await enqueueAfterCommit(
     deps,
     "webhook-delivery",
-    deliveryIds.map((deliveryId) => ({ data: { deliveryId }, jobId: deliveryId })),
+    deliveryIds.map((deliveryId) => deliveryJob(deliveryId)),
   );
 }
