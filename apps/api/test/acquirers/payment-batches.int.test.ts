@@ -1,5 +1,6 @@
 import request from "supertest";
 import {
+  deliveryJobId,
   processInboxItem,
   sandboxAcquirerSecret,
   settlePayments,
@@ -91,7 +92,7 @@ describe("settling a batch of inbound payments in one statement (settlePayments)
       await ctx.db.webhookDelivery.findMany({ where: { store_id: store.storeId, event_type: "transaction.paid" } })
     ).map((d) => d.id);
     expect(deliveryIds).toHaveLength(60);
-    expect(deliveryIds.every((id) => queued.some((job) => job.id === id))).toBe(true);
+    expect(deliveryIds.every((id) => queued.some((job) => job.id === deliveryJobId(id)))).toBe(true);
     const total = charges.reduce((sum, txn) => sum + txn.amount, 0);
     expect((await store.client.get("/v1/balance").expect(200)).body).toMatchObject({ available: total, reserved: 0 });
     expect(
