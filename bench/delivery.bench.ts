@@ -10,8 +10,11 @@
  * Two more phases go through the real domain path, charges paid through the inbound path (`simulatePayment`: a signed
  * sandbox notification stored and processed by the worker, which records `transaction.paid` and fans it out):
  * `open_loop` pays charges on a clock at BENCH_OPEN_LOOP_RATE a second for BENCH_OPEN_LOOP_SECONDS to
- * BENCH_OPEN_LOOP_ENDPOINTS endpoints, and measures event → attempt 1; `events_recorded_per_s` pays BENCH_EVENTS
- * charges at once (16 at a time) to a store with BENCH_ENDPOINTS endpoints and times the worker recording their events.
+ * BENCH_OPEN_LOOP_ENDPOINTS endpoints, and measures event → attempt 1 (and notification received → event recorded); `inbound_events_recorded_per_s` receives
+ * BENCH_EVENTS payments to a store with BENCH_ENDPOINTS endpoints while inbox processing is paused, then times the
+ * worker settling them and recording their events and fan-out once it resumes. `events_recorded_per_s` is the live
+ * phase's pace: events recorded with `recordEvent`, BENCH_ENDPOINTS endpoints each, BENCH_FANOUT_CONCURRENCY at once,
+ * while the worker delivers them.
  * `redis_bytes_per_pending_delivery` is Redis's `used_memory` growth per job while the drain phase's jobs wait.
  *
  * Environment: BENCH_EVENTS (default 2000), BENCH_ENDPOINTS (5), BENCH_FANOUT_CONCURRENCY (16), WORKER_CONCURRENCY (100),
@@ -24,7 +27,10 @@ import { createDb, type Db } from "@lm/db";
 import {
   buildEventEnvelope,
   deliveryHeaders,
+  deliveryIdOfJob,
+  deliveryJob,
   newId,
+  recordEvent,
   signatureHeader,
   simulatePayment,
   type UseCaseDeps,
@@ -41,7 +47,7 @@ import {
   uniqueQueuePrefix,
 } from "@lm/testing";
 import { createWebhookHttpClient } from "../apps/worker/src/delivery/http-client";
-import { round, runReceiver, startChild, waitForOutput, workerEnv } from "./support/children";
+import { cpuMs, round, runReceiver, startChild, waitForOutput, workerEnv } from "./support/children";
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
 const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 5);
@@ -153,8 +159,9 @@ async function measureEngine(children: ChildProcess[], config: ReturnType<typeof
       logger: createLogger({ level: "error", service: "bench", silent: true }),
       now: () => new Date(),
     };
-    const openLoop = await measureOpenLoop(deps, receiverUrl);
-    const eventsRecordedPerS = await measureEventRecording(deps, receiverUrl);
+    const workerPid = worker.child.pid as number;
+    const openLoop = await measureOpenLoop(deps, receiverUrl, workerPid);
+    const inbound = await measureEventRecording(deps, producer, receiverUrl, workerPid);
 
     // A graceful stop, so that BENCH_PROFILE_DIR gets its profile written.
     const exited = new Promise((resolve) => worker.child.once("exit", resolve));
@@ -166,7 +173,9 @@ async function measureEngine(children: ChildProcess[], config: ReturnType<typeof
       drain_ms: drainMs,
       live: { fan_out_ms: liveFanOutMs, ...(await liveFigures(db, live)) },
       open_loop: openLoop,
-      events_recorded_per_s: eventsRecordedPerS,
+      events_recorded_per_s: round((EVENTS / liveFanOutMs) * 1000, 0),
+      inbound_events_recorded_per_s: inbound.events_per_s,
+      inbound_worker_cpu_ms_per_event: inbound.worker_cpu_ms_per_event,
       redis_bytes_per_pending_delivery: round(redisBytesPerPendingDelivery, 0),
     };
   } finally {
@@ -211,7 +220,7 @@ async function fanOutAll(db: Db, producer: ReturnType<typeof createProducer>, st
         const deliveryIds = await fanOut(db, store);
         await producer.enqueueBulk(
           "webhook-delivery",
-          deliveryIds.map((deliveryId) => ({ data: { deliveryId }, jobId: deliveryId })),
+          deliveryIds.map((deliveryId) => deliveryJob(deliveryId)),
         );
       }
     }),
@@ -245,36 +254,61 @@ async function pendingCharges(db: Db, storeId: string, count: number): Promise<s
  * Open loop through the real domain path: pays {@link OPEN_LOOP_RATE} charges a second on a clock (a tick every 10 ms
  * starts the payments due, whatever the engine does), then waits for every paid event's first attempts.
  */
-async function measureOpenLoop(deps: UseCaseDeps, receiverUrl: string) {
+async function measureOpenLoop(deps: UseCaseDeps, receiverUrl: string, workerPid: number) {
   const store = await storeWithEndpoints(deps.db, deps.config.encryptionKey, receiverUrl, OPEN_LOOP_ENDPOINTS);
   const total = OPEN_LOOP_RATE * OPEN_LOOP_SECONDS;
   const charges = await pendingCharges(deps.db, store.id, total);
+  const cpuBefore = cpuMs(workerPid);
   const started = Date.now();
   const running: Array<Promise<unknown>> = [];
   let paid = 0;
+  let failed = 0;
   while (paid < total) {
     const due = Math.min(total, Math.floor(((Date.now() - started) / 1000) * OPEN_LOOP_RATE));
-    for (; paid < due; paid++)
-      running.push(simulatePayment(deps, { storeId: store.id, mode: "test" }, charges[paid] as string));
+    for (; paid < due; paid++) {
+      const payment = simulatePayment(deps, { storeId: store.id, mode: "test" }, charges[paid] as string);
+      running.push(payment.catch(() => (failed += 1)));
+    }
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   await Promise.all(running);
+  if (failed > 0) throw new Error(`${failed} of ${total} open-loop payments failed`);
   const payingMs = Date.now() - started;
   await waitForFirstAttempts(deps.db, store.id, total * OPEN_LOOP_ENDPOINTS);
+  const workerCpuMsPerEvent = round((cpuMs(workerPid) - cpuBefore) / total, 2);
   const figures = await firstAttemptFigures(deps.db, store.id);
+  const [settling] = await deps.db.$queryRaw<Array<{ p50: number; p99: number }>>`
+    SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM e.created_at - i.received_at) * 1000) AS p50,
+           percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM e.created_at - i.received_at) * 1000) AS p99
+    FROM inbox_items i JOIN events e ON e.data->>'id' = i.transaction_id AND e.type = 'transaction.paid'
+    WHERE e.store_id = ${store.id}`;
   return {
     events_per_s: OPEN_LOOP_RATE,
     achieved_events_per_s: round((total / payingMs) * 1000, 0),
     endpoints: OPEN_LOOP_ENDPOINTS,
     events: total,
     event_to_first_attempt_ms: figures,
+    received_to_event_ms: { p50: round(Number(settling?.p50), 1), p99: round(Number(settling?.p99), 1) },
+    worker_cpu_ms_per_event: workerCpuMsPerEvent,
   };
 }
 
-/** Pays {@link EVENTS} charges at once to a store with {@link ENDPOINTS} endpoints; events recorded per second. */
-async function measureEventRecording(deps: UseCaseDeps, receiverUrl: string): Promise<number> {
+/**
+ * Events recorded through the inbound path: {@link EVENTS} payments to a store with {@link ENDPOINTS} endpoints are
+ * received (stored and enqueued, 16 at a time) while the `inbox-processing` queue is paused, then the queue resumes and
+ * the worker's recording of their `transaction.paid` events and fan-out is timed, from the resume to the last event
+ * written: the capacity of recording, whatever the pace of the notifications' senders.
+ */
+async function measureEventRecording(
+  deps: UseCaseDeps,
+  producer: ReturnType<typeof createProducer>,
+  receiverUrl: string,
+  workerPid: number,
+): Promise<{ events_per_s: number; worker_cpu_ms_per_event: number }> {
   const store = await storeWithEndpoints(deps.db, deps.config.encryptionKey, receiverUrl, ENDPOINTS);
   const charges = await pendingCharges(deps.db, store.id, EVENTS);
+  const inbox = producer.queue("inbox-processing");
+  await inbox.pause();
   let next = 0;
   await Promise.all(
     Array.from({ length: FANOUT_CONCURRENCY }, async () => {
@@ -284,16 +318,25 @@ async function measureEventRecording(deps: UseCaseDeps, receiverUrl: string): Pr
       }
     }),
   );
+  const cpuBefore = cpuMs(workerPid);
+  const resumed = Date.now();
+  await inbox.resume();
   const deadline = Date.now() + 300_000;
   for (;;) {
     const recorded = await deps.db.event.count({ where: { store_id: store.id, type: "transaction.paid" } });
     if (recorded >= EVENTS || Date.now() > deadline) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  const [row] = await deps.db.$queryRaw<Array<{ n: bigint; window_ms: number }>>`
-    SELECT count(*) AS n, extract(epoch FROM max(created_at) - min(created_at)) * 1000 AS window_ms
-    FROM events WHERE store_id = ${store.id} AND type = 'transaction.paid'`;
-  return round((Number(row?.n ?? 0) / Math.max(1, Number(row?.window_ms ?? 0))) * 1000, 0);
+  const [row] = await deps.db.$queryRaw<Array<{ n: bigint; last: Date }>>`
+    SELECT count(*) AS n, max(created_at) AS last FROM events WHERE store_id = ${store.id} AND type = 'transaction.paid'`;
+  const windowMs = Math.max(1, (row?.last.getTime() ?? resumed) - resumed);
+  const recorded = Number(row?.n ?? 0);
+  return {
+    events_per_s: round((recorded / windowMs) * 1000, 0),
+    // The worker's CPU over the window (to the last poll, 20 ms at most after the last event), including the deliveries
+    // of the events already recorded, which run at the same time.
+    worker_cpu_ms_per_event: round((cpuMs(workerPid) - cpuBefore) / Math.max(1, recorded), 2),
+  };
 }
 
 /** Waits until `expected` first attempts of `storeId` have been made (at most 5 minutes). */
@@ -332,37 +375,17 @@ async function waitForAttempts(db: Db, store: BenchStore): Promise<void> {
 }
 
 /**
- * One event and its first delivery rows committed together, the rows the API's fan-out writes. The endpoints are read
- * once per store rather than in every transaction, so that the bench's own writing costs the worker as little CPU as
- * possible on a shared machine (the API's request cost is `bench:api`'s subject).
+ * One event recorded the way the API and the worker record theirs: the domain's `recordEvent` on the pool (the
+ * subscribed endpoints read, then the event and its first delivery rows written in one statement).
  */
 async function fanOut(db: Db, store: BenchStore): Promise<string[]> {
-  const now = new Date();
-  const eventId = newId("event");
-  const rows = store.endpoints.map((endpoint) => {
-    const id = newId("delivery");
-    return {
-      id,
-      chain_id: id,
-      attempt: 1,
-      status: "pending" as const,
-      event_id: eventId,
-      event_type: "transaction.paid",
-      store_id: store.id,
-      destination_type: "endpoint" as const,
-      endpoint_id: endpoint.id,
-      url: endpoint.url,
-      scheduled_at: now,
-      created_at: now,
-    };
+  const { deliveryIds } = await recordEvent(db.pool, {
+    scope: { storeId: store.id, mode: "test" },
+    type: "transaction.paid",
+    object: OBJECT,
+    now: new Date(),
   });
-  await db.$transaction([
-    db.event.create({
-      data: { id: eventId, store_id: store.id, mode: "test", type: "transaction.paid", data: OBJECT, created_at: now },
-    }),
-    db.webhookDelivery.createMany({ data: rows }),
-  ]);
-  return rows.map((row) => row.id);
+  return deliveryIds;
 }
 
 /** From the rows of `store`: first event written to last attempt finished; event to attempt 1. */
@@ -402,10 +425,7 @@ async function measureBaseline(children: ChildProcess[], redisUrl: string, prefi
     const queue = producer.queue("webhook-delivery");
     await queue.pause();
     for (let i = 0; i < total; i += 1000) {
-      const jobs = Array.from({ length: Math.min(1000, total - i) }, (_, j) => {
-        const deliveryId = newId("delivery");
-        return { data: { deliveryId: `${deliveryId}:${(i + j) % ENDPOINTS}` }, jobId: deliveryId };
-      });
+      const jobs = Array.from({ length: Math.min(1000, total - i) }, () => deliveryJob(newId("delivery")));
       await producer.enqueueBulk("webhook-delivery", jobs);
     }
     const started = Date.now();
@@ -427,10 +447,13 @@ async function runBaselineWorker(): Promise<void> {
   const policy = { allowLocal: true, resolve: async () => ["127.0.0.1"] };
   const connection = createRedis(process.env.REDIS_URL as string, "worker");
   let completed = 0;
+  let started = 0;
   const worker = new Worker(
     "webhook-delivery",
     async (job) => {
-      const [deliveryId, endpoint] = String(job.data.deliveryId).split(":");
+      // Jobs carry their id only, as the engine's do: the endpoints take turns.
+      const deliveryId = deliveryIdOfJob(String(job.id));
+      const endpoint = (started += 1) % ENDPOINTS;
       const created = new Date();
       const body = JSON.stringify(
         buildEventEnvelope({
@@ -444,7 +467,7 @@ async function runBaselineWorker(): Promise<void> {
       const headers = deliveryHeaders({
         eventId: "evt_bench",
         eventType: "transaction.paid",
-        deliveryId: deliveryId as string,
+        deliveryId,
         attempt: 1,
         signature: signatureHeader([SECRET], Math.floor(created.getTime() / 1000), body),
       });

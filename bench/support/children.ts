@@ -3,6 +3,7 @@
  * local receiver, and rounding for the printed JSON.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { REPO_ROOT } from "@lm/testing";
@@ -63,6 +64,12 @@ export async function runReceiver(): Promise<void> {
   server.requestTimeout = 0;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   process.stdout.write(`listening ${(server.address() as AddressInfo).port}\n`);
+}
+
+/** CPU time (user + system) process `pid` has used so far, ms, from /proc (clock ticks of 10 ms). */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** `value` rounded to `digits` decimals. */

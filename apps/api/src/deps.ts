@@ -7,15 +7,14 @@ import { createDb, type Db } from "@lm/db";
 import { createLogger, type Logger } from "@lm/logging";
 import { createMailer, type Mailer } from "@lm/mail";
 import { createApiMetrics, type ApiMetrics } from "@lm/metrics";
-import { closeRedis, createProducer, createRedis, whenSettled, type Producer } from "@lm/queue";
-import type { Redis } from "ioredis";
+import { closeRedis, createProducer, createRedis, whenSettled, type Producer, type RedisClient } from "@lm/queue";
 
 /** Dependencies of the HTTP application. */
 export interface AppDeps {
   config: Config;
   db: Db;
   /** Producer-side Redis connection (fails fast while Redis is down). */
-  redis: Redis;
+  redis: RedisClient;
   producer: Producer;
   logger: Logger;
   /** Sends the account mails (SMTP, or JSON files in `MAIL_OUTBOX_DIR`). */
@@ -28,7 +27,7 @@ export interface AppDeps {
 
 /** Opens the connections of an API process. Close them with {@link closeAppDeps}. */
 export function createAppDeps(config: Config, options: { logger?: Logger } = {}): AppDeps {
-  const redis = createRedis(config.redisUrl, "producer");
+  const redis = createRedis(config.redisClusterNodes ?? config.redisUrl, "producer");
   const logger = options.logger ?? createLogger({ level: config.logLevel, service: "api" });
   // Connection errors surface through /ready and failed requests; logged here once per event, never thrown.
   redis.on("error", (err) => logger.warn("redis connection error", { err: err.message }));

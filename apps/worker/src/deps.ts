@@ -7,24 +7,34 @@ import { resolveHostname, type DeliveryDeps, type DeliveryObserver, type HostRes
 import { createLogger, type Logger } from "@lm/logging";
 import { createMailer, type Mailer } from "@lm/mail";
 import { createWorkerMetrics, recordDeliveryAttempt, type WorkerMetrics } from "@lm/metrics";
-import { QUEUE_NAMES, closeRedis, createProducer, createRedis, whenSettled, type Producer } from "@lm/queue";
-import type { Redis } from "ioredis";
+import {
+  QUEUE_NAMES,
+  closeRedis,
+  createProducer,
+  createRedis,
+  whenSettled,
+  type Producer,
+  type RedisClient,
+} from "@lm/queue";
 import { createDeliveryRows } from "./delivery/delivery-rows";
 import { createDestinationSlots, type DestinationSlots } from "./delivery/destination-slots";
 import { createWebhookHttpClient, type WebhookHttpClient } from "./delivery/http-client";
+import { createPaymentSettlement, type PaymentSettlement } from "./inbox/payment-settlement";
 
 /** Dependencies of the worker process; they include what one delivery attempt needs ({@link DeliveryDeps}). */
 export interface WorkerDeps extends DeliveryDeps {
   config: Config;
   db: Db;
   /** Blocking connection shared by the BullMQ workers. */
-  redis: Redis;
+  redis: RedisClient;
   /** Producer for follow-up jobs (retries, expiry), on {@link producerRedis}. */
   producer: Producer;
   /** Non-blocking connection of the producer. */
-  producerRedis: Redis;
+  producerRedis: RedisClient;
   logger: Logger;
   now: () => Date;
+  /** Settles plain inbound payments in batches (see `inbox/payment-settlement.ts`). */
+  settlePayment: PaymentSettlement;
   /** Per-destination limits of attempts at once (DESIGN §8 "Isolation"). */
   destinationSlots: DestinationSlots;
   /** Posts webhook attempts over keep-alive connections. */
@@ -49,7 +59,7 @@ export function createWorkerDeps(
   config: Config,
   options: { logger?: Logger; observer?: DeliveryObserver } = {},
 ): WorkerDeps {
-  const producerRedis = createRedis(config.redisUrl, "worker");
+  const producerRedis = createRedis(config.redisClusterNodes ?? config.redisUrl, "worker");
   const logger = options.logger ?? createLogger({ level: config.logLevel, service: "worker" });
   const db = createDb(config.databaseUrl, { maxConnections: Math.min(50, config.workerConcurrency + 5) });
   const producer = createProducer(producerRedis, config.queuePrefix, (err) =>
@@ -63,12 +73,13 @@ export function createWorkerDeps(
   const deps: WorkerDeps = {
     config,
     db,
-    redis: createRedis(config.redisUrl, "worker"),
+    redis: createRedis(config.redisClusterNodes ?? config.redisUrl, "worker"),
     producer,
     producerRedis,
     logger,
     now: () => new Date(),
     deliveryRows: createDeliveryRows(db),
+    settlePayment: createPaymentSettlement(() => deps),
     destinationSlots: createDestinationSlots({
       fastLimit: Math.ceil(config.workerConcurrency / 2),
       slowLimit: Math.max(1, Math.ceil(config.workerConcurrency / 50)),

@@ -6,7 +6,7 @@
  * grows while the outage lasts (half the outage so far, 0.2 s to 5 s) and is not counted as a failed try, so a
  * database blip delays work by about the blip; any other error is retried by BullMQ at once
  * (`JOB_ATTEMPTS` tries), then the job is failed and the reconciler revives it a bounded number of times (see
- * `sweepers/offer-rows.ts`). A worker that dies mid-job (kill -9) loses its lock after {@link LOCK_DURATION_MS}; the
+ * `sweepers/offer-rows.ts`); a job that used them all is written on its row ({@link noteFailedJob}). A worker that dies mid-job (kill -9) loses its lock after {@link LOCK_DURATION_MS}; the
  * next stalled-job check of any worker, every {@link STALLED_INTERVAL_MS}, puts the job back, so its attempt is sent
  * again within about 12 s. After Redis lost its keys (a flush, a failover to an empty replica), the worker notices
  * within {@link SCHEDULE_REFRESH_MS} that the reconciler's schedule is gone and runs the reconciler at once, so the
@@ -14,6 +14,7 @@
  */
 import { DelayedError, Worker, type Job } from "bullmq";
 import { isTransientConnectionError } from "@lm/db";
+import { recordGivenUpJob, type GivenUpJob } from "@lm/domain";
 import { FINISHED_JOBS, KEY_REVOCATION_INTERVAL_MS, RECONCILER_INTERVAL_MS, type QueueName } from "@lm/queue";
 import type { WorkerDeps } from "./deps";
 import { MAX_JOB_TRIES } from "./sweepers/offer-rows";
@@ -59,12 +60,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
       maxStalledCount: MAX_STALLED_COUNT,
       ...FINISHED_JOBS,
     });
-    worker.on("failed", (job, err) => {
-      if (err instanceof DelayedError) return;
-      const givenUp = job !== undefined && job.attemptsMade >= MAX_JOB_TRIES;
-      const fields = { queue: name, job_id: job?.id, attempts_made: job?.attemptsMade, err };
-      deps.logger.error(givenUp ? "job given up: it failed every try and is not revived" : "job failed", fields);
-    });
+    worker.on("failed", (job, err) => void noteFailedJob(deps, name, job, err));
     worker.on("error", (err) => deps.logger.error("worker error", { queue: name, err }));
     return worker;
   });
@@ -84,6 +80,32 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
       await Promise.all(workers.map((w) => w.close()));
     },
   };
+}
+
+/**
+ * Logs a failed try; when it was the job's last (see `sweepers/offer-rows.ts`), also writes the give-up on the job's
+ * row ({@link recordGivenUpJob}). Never throws: a failure to write is logged.
+ */
+export async function noteFailedJob(
+  deps: Pick<WorkerDeps, "db" | "logger" | "now">,
+  queue: QueueName,
+  job: Job | undefined,
+  err: Error,
+): Promise<void> {
+  if (err instanceof DelayedError) return;
+  const givenUp = job !== undefined && job.attemptsMade >= MAX_JOB_TRIES;
+  const fields = { queue, job_id: job?.id, attempts_made: job?.attemptsMade, err };
+  if (!givenUp) {
+    deps.logger.error("job failed", fields);
+    return;
+  }
+  deps.logger.error("job given up: it failed every try and is not revived", fields);
+  try {
+    const given = { queue, jobId: String(job.id), data: job.data, error: err } as GivenUpJob;
+    await recordGivenUpJob(deps, given);
+  } catch (writeErr) {
+    deps.logger.error("could not write a given-up job on its row", { queue, job_id: job.id, err: writeErr });
+  }
 }
 
 /** How often the schedulers are checked and re-upserted, ms: after a Redis flush the reconciler runs within this. */
@@ -119,7 +141,7 @@ async function runJob(
     await job.moveToDelayed(Date.now() + delayMs, token);
     throw new DelayedError();
   };
-  const control: JobControl = { defer: moveToDelayed };
+  const control: JobControl = { id: job.id ?? "", defer: moveToDelayed };
   try {
     await processor(deps, job.data, control);
     outage.ended();

@@ -18,6 +18,11 @@ export interface Config {
   databaseUrl: string;
   /** Redis connection string (BullMQ, rate limits). */
   redisUrl: string;
+  /**
+   * Seed nodes of a Redis Cluster (`REDIS_CLUSTER_NODES`, `redis://` or `rediss://` URLs); when set, every process
+   * connects to the cluster instead of {@link redisUrl}, and {@link queuePrefix} is a hash tag (`{lm}`).
+   */
+  redisClusterNodes: string[] | undefined;
   /** HTTP port of the API; 0 picks a free one. */
   port: number;
   nodeEnv: "development" | "test" | "production";
@@ -96,8 +101,8 @@ function brCodeHostProblem(host: string, production: boolean): string | null {
 
 const booleanString = Joi.boolean().truthy("true", "1").falsy("false", "0");
 
-/** The origins of a `PANEL_ORIGINS` value. */
-function splitOrigins(value: string): string[] {
+/** The non-empty, trimmed items of a comma-separated value (`PANEL_ORIGINS`, `REDIS_CLUSTER_NODES`). */
+function splitList(value: string): string[] {
   return value
     .split(",")
     .map((o) => o.trim())
@@ -136,7 +141,26 @@ const schema = Joi.object({
   REDIS_URL: Joi.string()
     .uri({ scheme: ["redis", "rediss"] })
     .default("redis://127.0.0.1:6379")
-    .when("NODE_ENV", { is: "production", then: Joi.required() }),
+    .when("NODE_ENV", {
+      is: "production",
+      then: Joi.when("REDIS_CLUSTER_NODES", { not: Joi.exist(), then: Joi.required() }),
+    }),
+  REDIS_CLUSTER_NODES: Joi.string()
+    .custom((value: string) => {
+      const nodes = splitList(value);
+      const scheme = (node: string) => (URL.canParse(node) ? new URL(node).protocol : "");
+      const ok =
+        nodes.length > 0 &&
+        nodes.every((node) => /^rediss?:$/.test(scheme(node)) && new URL(node).hostname !== "") &&
+        nodes.every((node) => scheme(node) === scheme(nodes[0] as string));
+      if (!ok) throw new Error("invalid");
+      return value;
+    })
+    .messages({
+      "any.custom":
+        '"REDIS_CLUSTER_NODES" must be comma-separated redis:// (or all rediss://) URLs of cluster nodes, like redis://10.0.0.1:6379,redis://10.0.0.2:6379',
+    })
+    .optional(),
   PORT: Joi.number().integer().min(0).max(65535).default(3000),
   LOG_LEVEL: Joi.string().valid("error", "warn", "info", "http", "verbose", "debug", "silly").default("info"),
   ENCRYPTION_KEY: Joi.string()
@@ -157,7 +181,7 @@ const schema = Joi.object({
     .when("NODE_ENV", { is: "production", then: Joi.required() }),
   PANEL_ORIGINS: Joi.string()
     .custom((value: string, helpers) => {
-      const origins = splitOrigins(value);
+      const origins = splitList(value);
       const ok = origins.length > 0 && origins.every((o) => /^https?:\/\/[^/\s]+$/.test(o) && URL.canParse(o));
       if (!ok) return helpers.error("any.invalid");
       if (helpers.state.ancestors[0]?.NODE_ENV === "production" && !origins.every(isProductionOrigin)) {
@@ -194,11 +218,18 @@ const schema = Joi.object({
   // `{lm}`: a Redis Cluster hash tag, so every key of a queue lands in one slot as BullMQ's scripts require.
   QUEUE_PREFIX: Joi.string()
     .pattern(/^(?:[a-z0-9_-]{1,40}|\{[a-z0-9_-]{1,38}\})$/)
+    .custom((value: string, helpers) =>
+      helpers.state.ancestors[0]?.REDIS_CLUSTER_NODES !== undefined && !value.startsWith("{")
+        ? helpers.error("any.cluster")
+        : value,
+    )
     .messages({
       "string.pattern.base":
         '"QUEUE_PREFIX" must be 1-40 of a-z 0-9 _ -, or such a name in braces (`{lm}`) for Redis Cluster',
+      "any.cluster":
+        '"QUEUE_PREFIX" must be a hash tag in braces (like {lm}) when REDIS_CLUSTER_NODES is set: BullMQ needs every key of a queue in one slot',
     })
-    .default("lm"),
+    .default((env: { REDIS_CLUSTER_NODES?: string }) => (env.REDIS_CLUSTER_NODES === undefined ? "lm" : "{lm}")),
   BCRYPT_COST: Joi.number()
     .integer()
     .max(15)
@@ -242,12 +273,13 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   return {
     databaseUrl: value.DATABASE_URL,
     redisUrl: value.REDIS_URL,
+    redisClusterNodes: value.REDIS_CLUSTER_NODES === undefined ? undefined : splitList(value.REDIS_CLUSTER_NODES),
     port: value.PORT,
     nodeEnv: value.NODE_ENV,
     logLevel: value.LOG_LEVEL,
     encryptionKey: Buffer.from(value.ENCRYPTION_KEY, "base64"),
     publicBaseUrl: value.PUBLIC_BASE_URL.replace(/\/+$/, ""),
-    panelOrigins: splitOrigins(value.PANEL_ORIGINS),
+    panelOrigins: splitList(value.PANEL_ORIGINS),
     cookieSecure: value.COOKIE_SECURE,
     termsVersion: value.TERMS_VERSION,
     stepUpWindowSeconds: value.STEP_UP_WINDOW_SECONDS,

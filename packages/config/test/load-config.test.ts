@@ -29,6 +29,43 @@ describe("loadConfig", () => {
     expect(problemsOf({ QUEUE_PREFIX: "{lm" }).join("\n")).toMatch(/QUEUE_PREFIX/);
   });
 
+  describe("Redis Cluster", () => {
+    const nodes = "redis://:secret@10.0.0.1:6379, redis://:secret@10.0.0.2:6380";
+
+    test("when REDIS_CLUSTER_NODES is set without QUEUE_PREFIX, then the nodes are listed and the prefix is the hash tag {lm}", () => {
+      const config = loadConfig({ REDIS_CLUSTER_NODES: nodes });
+
+      expect(config.redisClusterNodes).toEqual(["redis://:secret@10.0.0.1:6379", "redis://:secret@10.0.0.2:6380"]);
+      expect(config.queuePrefix).toBe("{lm}");
+      expect(loadConfig({}).redisClusterNodes).toBeUndefined();
+    });
+
+    test("when REDIS_CLUSTER_NODES is set with a prefix that is not a hash tag, then start-up is refused", () => {
+      expect(problemsOf({ REDIS_CLUSTER_NODES: nodes, QUEUE_PREFIX: "lm" })).toEqual([
+        expect.stringMatching(/"QUEUE_PREFIX" must be a hash tag in braces/),
+      ]);
+      expect(loadConfig({ REDIS_CLUSTER_NODES: nodes, QUEUE_PREFIX: "{pix}" }).queuePrefix).toBe("{pix}");
+    });
+
+    test.each([
+      ["not a URL", "10.0.0.1:6379"],
+      ["another scheme", "http://10.0.0.1:6379"],
+      ["mixed schemes", "redis://10.0.0.1:6379,rediss://10.0.0.2:6379"],
+      ["empty", " , "],
+    ])("when REDIS_CLUSTER_NODES is %s, then start-up is refused naming it", (_label, value) => {
+      expect(problemsOf({ REDIS_CLUSTER_NODES: value, QUEUE_PREFIX: "{lm}" })).toEqual([
+        expect.stringMatching(/"REDIS_CLUSTER_NODES" must be comma-separated redis/),
+      ]);
+    });
+
+    test("when production runs on a cluster, then REDIS_URL is not required", () => {
+      const { REDIS_URL: _unused, ...withoutUrl } = production;
+
+      expect(loadConfig({ ...withoutUrl, REDIS_CLUSTER_NODES: nodes }).redisClusterNodes).toHaveLength(2);
+      expect(problemsOf(withoutUrl)).toEqual([expect.stringMatching(/"REDIS_URL" is required/)]);
+    });
+  });
+
   test("when several variables are bad, then one error lists every one of them by name", () => {
     const problems = problemsOf({
       DATABASE_URL: "nonsense",

@@ -1,28 +1,52 @@
 /**
- * Redis connections for BullMQ and rate limiting.
+ * Redis connections for BullMQ and rate limiting: one node, or a Redis Cluster through ioredis's `Cluster`.
  */
-import { Redis } from "ioredis";
+import { Cluster, Redis, type RedisOptions } from "ioredis";
+
+/** A connection to one Redis node or to a Redis Cluster; BullMQ and the rate limiters take either. */
+export type RedisClient = Redis | Cluster;
 
 /**
  * Opens a Redis connection for BullMQ. `maxRetriesPerRequest: null` is what BullMQ workers require (blocking
  * commands must not fail after a few retries); `enableOfflineQueue: false` for producers makes a call fail at once
  * while Redis is down instead of hanging the HTTP request (BullMQ "going to production").
- * @param url - `REDIS_URL`
+ *
+ * Given several URLs (`REDIS_CLUSTER_NODES`), it opens a `Cluster` seeded with those nodes: the client discovers the
+ * others and follows slot moves. User name, password and TLS (`rediss:`) are taken from the first URL and used for
+ * every node. Every key of ours must then share one hash slot per command, which a hash-tagged `QUEUE_PREFIX` (`{lm}`)
+ * ensures (the configuration refuses any other prefix in cluster mode).
+ * @param target - `REDIS_URL`, or the cluster's seed node URLs
  * @param role - `worker` (blocking consumers) or `producer` (API side: fail fast)
  */
-export function createRedis(url: string, role: "worker" | "producer"): Redis {
-  return new Redis(url, {
+export function createRedis(target: string | string[], role: "worker" | "producer"): RedisClient {
+  const options: RedisOptions = {
     maxRetriesPerRequest: role === "worker" ? null : 1,
     enableOfflineQueue: role === "worker",
     connectTimeout: 2_000,
-  });
+  };
+  if (typeof target === "string") return new Redis(target, options);
+  const seeds = target.map((node) => new URL(node));
+  const first = seeds[0];
+  if (first === undefined) throw new Error("a Redis Cluster needs at least one seed node");
+  return new Cluster(
+    seeds.map((url) => ({ host: url.hostname, port: Number(url.port || 6379) })),
+    {
+      enableOfflineQueue: options.enableOfflineQueue,
+      redisOptions: {
+        ...options,
+        ...(first.username === "" ? {} : { username: decodeURIComponent(first.username) }),
+        ...(first.password === "" ? {} : { password: decodeURIComponent(first.password) }),
+        ...(first.protocol === "rediss:" ? { tls: {} } : {}),
+      },
+    },
+  );
 }
 
 /**
  * Resolves once a connection that is still opening has opened, failed or ended (at most 2 s). Closing a connection
  * mid-opening would leave its socket (and BullMQ's start-up commands on it) behind.
  */
-export async function whenSettled(redis: Redis): Promise<void> {
+export async function whenSettled(redis: RedisClient): Promise<void> {
   if (redis.status === "connecting" || redis.status === "connect" || redis.status === "wait") {
     await new Promise<void>((resolve) => {
       const timer = setTimeout(done, 2_000);
@@ -37,7 +61,7 @@ export async function whenSettled(redis: Redis): Promise<void> {
 }
 
 /** Closes a connection cleanly whatever its state: once settled, QUIT; one that cannot quit is disconnected. */
-export async function closeRedis(redis: Redis): Promise<void> {
+export async function closeRedis(redis: RedisClient): Promise<void> {
   if (redis.status === "end") return;
   await whenSettled(redis);
   try {

@@ -2,7 +2,7 @@
  * The typed producer: one BullMQ `Queue` per name, sharing a connection, under one key prefix.
  */
 import { Queue, type JobsOptions } from "bullmq";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./connection";
 import { QUEUE_NAMES, type JobPayloads, type QueueName } from "./queues";
 
 /**
@@ -29,6 +29,12 @@ export const FINISHED_JOBS = { removeOnComplete: { count: 0 }, removeOnFail: { c
  * record), and at the default it holds an entry per recent job, a large share of Redis's memory per waiting delivery.
  */
 const EVENTS_STREAM_LENGTH = 100;
+
+/**
+ * BullMQ's name of every job we add: empty, because the queue already says what a job is, and a job stores its name
+ * in its hash (16 bytes more per waiting delivery would take its hash past a 128-byte allocation).
+ */
+const JOB_NAME = "";
 
 /** Enqueues jobs by queue name with the payload type of that queue. */
 export interface Producer {
@@ -61,7 +67,7 @@ export interface Producer {
  * Creates the producer over `connection` with keys under `prefix` (`QUEUE_PREFIX`).
  * @param onError - called with a queue's connection errors (which would otherwise be unhandled events)
  */
-export function createProducer(connection: Redis, prefix: string, onError: (err: Error) => void): Producer {
+export function createProducer(connection: RedisClient, prefix: string, onError: (err: Error) => void): Producer {
   const queues = new Map<QueueName, Queue>(
     QUEUE_NAMES.map((name) => {
       const queue = new Queue(name, {
@@ -81,7 +87,7 @@ export function createProducer(connection: Redis, prefix: string, onError: (err:
   });
   const enqueue: Producer["enqueue"] = async (name, data, options = {}) => {
     // BullMQ's generic job names are typed loosely; the payload is typed by our map.
-    await (get(name) as Queue).add(name, data, jobOptions(options.jobId, options.delayMs));
+    await (get(name) as Queue).add(JOB_NAME, data, jobOptions(options.jobId, options.delayMs));
   };
   return {
     enqueue,
@@ -92,7 +98,7 @@ export function createProducer(connection: Redis, prefix: string, onError: (err:
       const [only] = jobs;
       if (jobs.length === 1 && only) return enqueue(name, only.data, only);
       await (get(name) as Queue).addBulk(
-        jobs.map((job) => ({ name, data: job.data, opts: jobOptions(job.jobId, job.delayMs) })),
+        jobs.map((job) => ({ name: JOB_NAME, data: job.data, opts: jobOptions(job.jobId, job.delayMs) })),
       );
     },
     async countMissingJobs(name, jobIds) {

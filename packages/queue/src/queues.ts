@@ -5,8 +5,17 @@
 
 /** Every queue of the service and the payload of its jobs. */
 export interface JobPayloads {
-  /** Send one delivery attempt (a `webhook_deliveries` row in status `pending`). */
-  "webhook-delivery": { deliveryId: string };
+  /**
+   * Send one delivery attempt (a `webhook_deliveries` row in status `pending`). No data: the job id is the delivery
+   * id's ULID body (`deliveryJob` in packages/domain/src/deliveries/delivery-jobs.ts), to keep Redis small per waiting
+   * delivery.
+   */
+  "webhook-delivery": Record<string, never>;
+  /**
+   * Enqueue the delivery jobs of one recovery (DESIGN §8), in pages: the rows are written, `firstDeliveryId` is the
+   * smallest of their ids.
+   */
+  "webhook-recovery": { firstDeliveryId: string };
   /** Process one stored inbound acquirer notification. */
   "inbox-processing": { inboxItemId: string };
   /** Hand one refund (a `refunds` row not yet accepted by the acquirer) to the acquirer. */
@@ -27,6 +36,7 @@ export type QueueName = keyof JobPayloads;
 /** All queue names, in the order the worker starts them. */
 export const QUEUE_NAMES = [
   "webhook-delivery",
+  "webhook-recovery",
   "inbox-processing",
   "refund-submission",
   "withdrawal-submission",

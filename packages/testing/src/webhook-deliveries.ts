@@ -4,6 +4,7 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Db, WebhookDelivery } from "@lm/db";
+import { deliveryJob } from "@lm/domain";
 import type { Producer } from "@lm/queue";
 import { startWebhookReceiver, type WebhookReceiver } from "./webhook-receiver";
 import { waitUntil } from "./wait-until";
@@ -21,11 +22,11 @@ export function useWebhookReceiver(): { current: WebhookReceiver } {
 }
 
 /**
- * Enqueues the job of a freshly written first delivery row (`jobId` = row id), as the API does after commit, with the
- * producer of the worker's or the API's dependencies.
+ * Enqueues the job of a freshly written first delivery row ({@link deliveryJob}), as the API does after commit, with
+ * the producer of the worker's or the API's dependencies.
  */
 export async function enqueueDelivery(worker: { producer: Producer }, delivery: WebhookDelivery): Promise<void> {
-  await worker.producer.enqueue("webhook-delivery", { deliveryId: delivery.id }, { jobId: delivery.id });
+  await worker.producer.enqueueBulk("webhook-delivery", [deliveryJob(delivery.id)]);
 }
 
 /** Every row of a chain, by attempt. */

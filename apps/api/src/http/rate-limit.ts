@@ -7,7 +7,7 @@
  * api-rate-limit.ts, fails open instead: it protects capacity, not secrets.)
  */
 import { createHash } from "node:crypto";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "@lm/queue";
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { ApiError, normalizeEmail, warnOfWrongSecondFactors } from "@lm/domain";
 import { whenSettled } from "@lm/queue";
@@ -29,7 +29,7 @@ export const MANUAL_DELIVERIES_PER_MINUTE = 30;
 
 /** Every limiter of the panel, by what it counts. */
 export interface PanelRateLimits {
-  redis: Redis;
+  redis: RedisClient;
   /** Sign-in attempts per normalised email: 5 a minute. */
   signInPerEmail: RateLimiterRedis;
   /** Sign-in attempts per client IP: 5 a minute. */
@@ -62,7 +62,7 @@ export interface PanelRateLimits {
  * Creates the limiters over `redis` (the API's producer connection).
  * @param queuePrefix - `config.queuePrefix`; every key is `<prefix>:rl:<limiter>:<key>`
  */
-export function createPanelRateLimits(redis: Redis, queuePrefix: string): PanelRateLimits {
+export function createPanelRateLimits(redis: RedisClient, queuePrefix: string): PanelRateLimits {
   const limiter = (name: string, points: number, duration: number) =>
     createRateLimiter(redis, queuePrefix, name, points, duration);
   return {
@@ -88,7 +88,7 @@ export function createPanelRateLimits(redis: Redis, queuePrefix: string): PanelR
  * `<queuePrefix>:rl:<name>:<key>`.
  */
 export function createRateLimiter(
-  redis: Redis,
+  redis: RedisClient,
   queuePrefix: string,
   name: string,
   points: number,

@@ -1,9 +1,11 @@
+import { deliveryJob, deliveryJobId } from "@lm/domain";
 import {
   createDeliveryRow,
   createEndpointRow,
   createEventRow,
   createStoreRow,
   deleteQueueKeys,
+  enqueueDelivery,
   useWebhookReceiver,
   waitForChainEnd,
   type WebhookReceiver,
@@ -31,10 +33,10 @@ describe("reconciler sweep of due deliveries", () => {
       deliveries.push(await createDeliveryRow(ctx.db, { event, destination: { endpoint } }));
     }
     // Their jobs exist but are held back an hour, so only the flush below can lose them.
-    for (const delivery of deliveries) {
-      const job = { jobId: delivery.id, delayMs: 3_600_000 };
-      await ctx.worker.producer.enqueue("webhook-delivery", { deliveryId: delivery.id }, job);
-    }
+    await ctx.worker.producer.enqueueBulk(
+      "webhook-delivery",
+      deliveries.map((delivery) => deliveryJob(delivery.id, 3_600_000)),
+    );
     expect(await reconcile(ctx.worker)).toBe(5);
     expect(receiver.requestsTo("/lost")).toHaveLength(0);
 
@@ -59,7 +61,7 @@ describe("reconciler sweep of due deliveries", () => {
 
     await reconcile(ctx.worker);
 
-    expect(await ctx.worker.producer.queue("webhook-delivery").getJob(delivery.id)).toBeUndefined();
+    expect(await ctx.worker.producer.queue("webhook-delivery").getJob(deliveryJobId(delivery.id))).toBeUndefined();
   });
 
   test("when a delivery's secret does not decrypt, then the chain stops as missing_secret on its row and nothing is sent", async () => {
@@ -72,7 +74,7 @@ describe("reconciler sweep of due deliveries", () => {
     const broken = `${endpoint.secret_ciphertext.slice(0, -4)}AAAA`;
     await ctx.db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { secret_ciphertext: broken } });
 
-    await ctx.worker.producer.enqueue("webhook-delivery", { deliveryId: delivery.id }, { jobId: delivery.id });
+    await enqueueDelivery(ctx.worker, delivery);
 
     const rows = await waitForChainEnd(ctx.db, delivery.chain_id);
     expect(rows).toHaveLength(1);

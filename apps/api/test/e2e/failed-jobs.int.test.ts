@@ -1,49 +1,65 @@
 import { randomUUID } from "node:crypto";
-import { Worker } from "bullmq";
+import { Worker, type Job, type Queue } from "bullmq";
+import { deliveryJob, newId } from "@lm/domain";
 import { createLogger } from "@lm/logging";
-import { closeRedis, createRedis } from "@lm/queue";
-import type { Redis } from "ioredis";
+import { closeRedis, createRedis, type JobPayloads, type QueueName, type RedisClient } from "@lm/queue";
+import { createDeliveryRow, createEndpointRow, createEventRow, createStoreRow } from "@lm/testing";
 import { useApiTestContext } from "../support/harness";
 import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from "../../../worker/src/deps";
+import { enqueueDueDeliveries } from "../../../worker/src/sweepers/due-deliveries";
 import { MAX_JOB_TRIES, putFailedJobsBack } from "../../../worker/src/sweepers/offer-rows";
+import { noteFailedJob } from "../../../worker/src/workers";
 
-/** Bounded revival of failed jobs (issue 10 item 7): no consumers run here, the test moves jobs to `failed` itself. */
+/**
+ * Bounded revival of failed jobs (issue 10 item 7), and the give-up written on the job's row (issue 13): no consumers
+ * run here, the test moves jobs to `failed` itself.
+ */
 describe("reviving failed jobs", () => {
   const ctx = useApiTestContext();
   let deps: WorkerDeps;
-  let scratch: Worker;
-  let scratchRedis: Redis;
+  let scratchRedis: RedisClient;
+  const scratches: Worker[] = [];
   beforeAll(() => {
     scratchRedis = createRedis(ctx.config.redisUrl, "worker");
     deps = createWorkerDeps(ctx.config, { logger: createLogger({ level: "error", service: "worker", silent: true }) });
-    scratch = new Worker("charge-expiry", null, {
-      connection: scratchRedis,
-      prefix: ctx.config.queuePrefix,
-      autorun: false,
-    });
   });
   afterAll(async () => {
-    await scratch.close();
+    await Promise.all(scratches.map((scratch) => scratch.close()));
     await closeRedis(scratchRedis);
     await closeWorkerDeps(deps);
   });
 
-  /** Adds a job and fails it once, as a processor that threw on its last try would; then sets its tries made. */
-  async function failedJob(triesMade: number): Promise<string> {
-    const queue = deps.producer.queue("charge-expiry");
-    const id = `txn_${randomUUID()}`;
-    await queue.add("charge-expiry", { transactionId: id }, { jobId: id, attempts: 1 });
+  /**
+   * Adds a job to `queue` and fails it once with `err`, as a processor that threw on its last try would; then sets its
+   * tries made.
+   */
+  async function failedJob<N extends QueueName>(
+    queue: N,
+    data: JobPayloads[N],
+    id: string,
+    triesMade: number,
+    err = new Error("boom"),
+  ): Promise<Job> {
+    const scratch = new Worker(queue, null, {
+      connection: scratchRedis,
+      prefix: ctx.config.queuePrefix,
+      autorun: false,
+    });
+    scratches.push(scratch);
+    // One try per run, so that the failure below fails the job instead of retrying it.
+    await (deps.producer.queue(queue) as Queue).add(queue, data, { jobId: id, attempts: 1 });
     const token = randomUUID();
     const job = await scratch.getNextJob(token);
     if (job?.id !== id) throw new Error("the scratch worker took another job");
-    await job.moveToFailed(new Error("boom"), token);
-    const client = await queue.client;
-    await client.hset(queue.toKey(id), { atm: String(triesMade) });
-    return id;
+    await job.moveToFailed(err, token);
+    const client = await deps.producer.queue(queue).client;
+    await client.hset(deps.producer.queue(queue).toKey(id), { atm: String(triesMade) });
+    return (await deps.producer.queue(queue).getJob(id)) as Job;
   }
 
   test("when a failed job has tries left, then the sweep puts it back to run again", async () => {
-    const id = await failedJob(MAX_JOB_TRIES - 1);
+    const id = `txn_${randomUUID()}`;
+    await failedJob("charge-expiry", { transactionId: id }, id, MAX_JOB_TRIES - 1);
 
     const revived = await putFailedJobsBack(deps, "charge-expiry");
 
@@ -53,12 +69,76 @@ describe("reviving failed jobs", () => {
   });
 
   test("when a failed job used every try, then the sweep leaves it failed for good", async () => {
-    const id = await failedJob(MAX_JOB_TRIES);
+    const id = `txn_${randomUUID()}`;
+    await failedJob("charge-expiry", { transactionId: id }, id, MAX_JOB_TRIES);
 
     const revived = await putFailedJobsBack(deps, "charge-expiry");
     await putFailedJobsBack(deps, "charge-expiry");
 
     expect(revived).toBe(0);
     expect(await deps.producer.queue("charge-expiry").getJobState(id)).toBe("failed");
+  });
+
+  test("when a delivery's job fails its last try, then its row says so and the reconciler no longer offers it, even once the failed job is gone", async () => {
+    const { store } = await createStoreRow(ctx.db, ctx.config.encryptionKey);
+    const { endpoint } = await createEndpointRow(ctx.db, ctx.config.encryptionKey, {
+      storeId: store.id,
+      url: "http://127.0.0.1:9/given-up",
+    });
+    const event = await createEventRow(ctx.db, { storeId: store.id });
+    const delivery = await createDeliveryRow(ctx.db, { event, destination: { endpoint } });
+    const { jobId } = deliveryJob(delivery.id);
+    const err = new Error("relation does not exist\nat line 2");
+    const job = await failedJob("webhook-delivery", {}, jobId, MAX_JOB_TRIES, err);
+
+    await noteFailedJob(deps, "webhook-delivery", job, err);
+
+    const row = await ctx.db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } });
+    expect(row).toMatchObject({ status: "pending", job_error: "relation does not exist" });
+    expect(row.job_given_up_at).toBeInstanceOf(Date);
+    await job.remove();
+    await enqueueDueDeliveries(deps);
+    expect(await deps.producer.queue("webhook-delivery").getJob(jobId)).toBeUndefined();
+  });
+
+  test("when a delivery's job fails with tries left, then its row is left as it was", async () => {
+    const { store } = await createStoreRow(ctx.db, ctx.config.encryptionKey);
+    const { endpoint } = await createEndpointRow(ctx.db, ctx.config.encryptionKey, {
+      storeId: store.id,
+      url: "http://127.0.0.1:9/not-given-up",
+    });
+    const delivery = await createDeliveryRow(ctx.db, {
+      event: await createEventRow(ctx.db, { storeId: store.id }),
+      destination: { endpoint },
+    });
+    const job = await failedJob("webhook-delivery", {}, deliveryJob(delivery.id).jobId, MAX_JOB_TRIES - 1);
+
+    await noteFailedJob(deps, "webhook-delivery", job, new Error("boom"));
+
+    const row = await ctx.db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } });
+    expect(row).toMatchObject({ job_given_up_at: null, job_error: null });
+  });
+
+  test("when an inbox item's job fails its last try, then the item is failed with job_given_up and the reason", async () => {
+    const acquirer = await ctx.db.acquirer.create({
+      data: { id: newId("acquirer"), slug: `given-up-${randomUUID().slice(0, 8)}`, secret_ciphertext: "unused" },
+    });
+    const item = await ctx.db.inboxItem.create({
+      data: {
+        id: newId("inboxItem"),
+        acquirer_id: acquirer.id,
+        provider_event_id: randomUUID(),
+        signature_valid: true,
+        raw_body: Buffer.from("{}"),
+        headers: {},
+        error: "processing_failed: boom",
+      },
+    });
+    const job = await failedJob("inbox-processing", { inboxItemId: item.id }, item.id, MAX_JOB_TRIES);
+
+    await noteFailedJob(deps, "inbox-processing", job, new Error("boom"));
+
+    const row = await ctx.db.inboxItem.findUniqueOrThrow({ where: { id: item.id } });
+    expect(row).toMatchObject({ error: "job_given_up: boom", processed_at: null });
   });
 });

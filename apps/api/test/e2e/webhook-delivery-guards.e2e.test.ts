@@ -1,5 +1,5 @@
 import type { WebhookEndpoint } from "@lm/db";
-import { checkDestination, generateWebhookSecret, resolveHostname } from "@lm/domain";
+import { checkDestination, deliveryJobId, generateWebhookSecret, resolveHostname } from "@lm/domain";
 import {
   checkSignature,
   createDeliveryRow,
@@ -182,8 +182,8 @@ describe("webhook delivery guards", () => {
     const delivery = await createDeliveryRow(ctx.db, { event, destination: { endpoint } });
 
     await Promise.all([
-      processWebhookDelivery(ctx.worker, { deliveryId: delivery.id }, noDeferral),
-      processWebhookDelivery(ctx.worker, { deliveryId: delivery.id }, noDeferral),
+      processWebhookDelivery(ctx.worker, {}, jobOf(delivery)),
+      processWebhookDelivery(ctx.worker, {}, jobOf(delivery)),
     ]);
 
     const rows = await waitForChainEnd(ctx.db, delivery.chain_id);
@@ -192,7 +192,7 @@ describe("webhook delivery guards", () => {
   });
 });
 
-/** Job control for a direct call: these attempts never exceed a destination's limit. */
-const noDeferral = {
-  defer: () => Promise.reject(new Error("unexpected deferral")),
-};
+/** The job of `delivery` for a direct call: these attempts never exceed a destination's limit. */
+function jobOf(delivery: { id: string }) {
+  return { id: deliveryJobId(delivery.id), defer: () => Promise.reject(new Error("unexpected deferral")) };
+}

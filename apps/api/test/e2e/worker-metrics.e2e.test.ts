@@ -3,12 +3,14 @@
  * workers run: delivery attempts by outcome and error, event → first attempt latency, reconciler revivals, inbox
  * outcomes, queue depth and ledger drift.
  */
+import { deliveryJob } from "@lm/domain";
 import { serveMetrics, setLedgerDrift, type MetricsServer } from "@lm/metrics";
 import {
   createDeliveryRow,
   createEndpointRow,
   createEventRow,
   createStoreRow,
+  enqueueDelivery,
   useWebhookReceiver,
   waitForChainEnd,
   waitUntil,
@@ -77,9 +79,7 @@ describe("worker metrics", () => {
     const good = await firstDelivery("/metrics-ok");
     const bad = await firstDelivery("/metrics-down");
 
-    for (const delivery of [good, bad]) {
-      await ctx.worker.producer.enqueue("webhook-delivery", { deliveryId: delivery.id }, { jobId: delivery.id });
-    }
+    for (const delivery of [good, bad]) await enqueueDelivery(ctx.worker, delivery);
     await waitForChainEnd(ctx.db, good.chain_id);
     await waitForChainEnd(ctx.db, bad.chain_id);
     const after = await scrape();
@@ -96,8 +96,7 @@ describe("worker metrics", () => {
     const before = await scrape();
     const lost = await firstDelivery("/metrics-lost");
     const held = await firstDelivery("/metrics-held");
-    const heldJob = { jobId: held.id, delayMs: 3_600_000 };
-    await ctx.worker.producer.enqueue("webhook-delivery", { deliveryId: held.id }, heldJob);
+    await ctx.worker.producer.enqueueBulk("webhook-delivery", [deliveryJob(held.id, 3_600_000)]);
 
     await reconcile(ctx.worker);
     await waitForChainEnd(ctx.db, lost.chain_id);

@@ -1,4 +1,4 @@
-import { MAX_WEBHOOK_ENDPOINTS_PER_MODE } from "@lm/domain";
+import { deliveryIdOfJob, deliveryJobId, MAX_WEBHOOK_ENDPOINTS_PER_MODE } from "@lm/domain";
 import { createEndpointRow, createTestMerchant } from "@lm/testing";
 import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
@@ -101,8 +101,10 @@ describe("events and fan-out of transaction state changes", () => {
     });
     expect(deliveries.find((d) => d.endpoint_id === all.id)?.url).toBe(all.url);
     const jobs = await ctx.deps.producer.queue("webhook-delivery").getJobs(["waiting", "delayed", "prioritized"]);
-    expect(jobs.map((j) => j.id).sort()).toEqual(expect.arrayContaining(deliveries.map((d) => d.id).sort()));
-    expect(jobs.find((j) => j.id === deliveries[0]!.id)?.data).toEqual({ deliveryId: deliveries[0]!.id });
+    expect(jobs.map((j) => j.id).sort()).toEqual(
+      expect.arrayContaining(deliveries.map((d) => deliveryJobId(d.id)).sort()),
+    );
+    expect(jobs.find((j) => j.id === deliveryJobId(deliveries[0]!.id))?.data).toEqual({});
   });
 
   test("when a store has as many endpoints as allowed, then each gets a delivery and every job enqueued names a written row", async () => {
@@ -121,9 +123,11 @@ describe("events and fan-out of transaction state changes", () => {
     });
     expect(deliveries.map((d) => d.endpoint_id).sort()).toEqual(endpoints.map((e) => e.id).sort());
     const jobs = await ctx.deps.producer.queue("webhook-delivery").getJobs(["waiting", "delayed", "prioritized"]);
-    const rows = await ctx.db.webhookDelivery.findMany({ where: { id: { in: jobs.map((j) => j.id ?? "") } } });
+    const rows = await ctx.db.webhookDelivery.findMany({
+      where: { id: { in: jobs.map((j) => deliveryIdOfJob(j.id ?? "")) } },
+    });
     expect(rows).toHaveLength(jobs.length);
-    expect(jobs.map((j) => j.id)).toEqual(expect.arrayContaining(deliveries.map((d) => d.id)));
+    expect(jobs.map((j) => j.id)).toEqual(expect.arrayContaining(deliveries.map((d) => deliveryJobId(d.id))));
   });
 
   test("when a charge has neither postback_url nor endpoints, then its event has no deliveries", async () => {

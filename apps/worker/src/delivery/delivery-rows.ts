@@ -5,16 +5,16 @@
  */
 import type { Db } from "@lm/db";
 import { loadPendingDeliveries, writeAttemptRows, type AttemptRow, type DeliveryRows } from "@lm/domain";
-import { createBatcher } from "./batcher";
+import { createBatcher } from "../batcher";
 
 /** Creates the batched reader and writer over `db`, one per worker process. */
 export function createDeliveryRows(db: Db): DeliveryRows {
   const load = createBatcher(async (ids: string[]) => {
-    const found = await loadPendingDeliveries(db, ids);
+    const found = await loadPendingDeliveries(db.pool, ids);
     return ids.map((id) => found.get(id) ?? null);
   });
   const write = createBatcher(async (rows: AttemptRow[]) => {
-    const written = await writeAttemptRows(db, rows);
+    const written = await writeAttemptRows(db.pool, rows);
     return rows.map((row) => written.has(row.id));
   });
   return { loadPending: load, write };

@@ -1,10 +1,13 @@
 /**
- * `inbox-processing` jobs: settle one stored inbound payment notification, or record why it cannot (DESIGN §5).
+ * `inbox-processing` jobs: settle one stored inbound notification, or record why it cannot (DESIGN §5). A plain
+ * payment is settled with the other jobs' payments of the moment in one batch (`inbox/payment-settlement.ts`);
+ * everything else, one by one.
  */
 import { processInboxItem } from "@lm/domain";
 import type { Processor } from ".";
 
 /** Processes `inboxItemId`; a repeat changes nothing. */
 export const inboxProcessingProcessor: Processor<"inbox-processing"> = async (deps, data) => {
-  deps.metrics.inboxItemsProcessed.inc({ outcome: await processInboxItem(deps, data.inboxItemId) });
+  const outcome = (await deps.settlePayment(data.inboxItemId)) ?? (await processInboxItem(deps, data.inboxItemId));
+  deps.metrics.inboxItemsProcessed.inc({ outcome });
 };

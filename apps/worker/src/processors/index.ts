@@ -6,14 +6,17 @@ import type { JobPayloads, QueueName } from "@lm/queue";
 import type { WorkerDeps } from "../deps";
 import { reconcile } from "../sweepers/reconciler";
 import { processWebhookDelivery } from "./webhook-delivery.processor";
+import { processWebhookRecovery } from "./webhook-recovery.processor";
 import { chargeExpiryProcessor } from "./charge-expiry.processor";
 import { inboxProcessingProcessor } from "./inbox-processing.processor";
 import { keyRevocationProcessor } from "./key-revocation.processor";
 import { refundSubmissionProcessor } from "./refund-submission.processor";
 import { withdrawalSubmissionProcessor } from "./withdrawal-submission.processor";
 
-/** What a processor may do with its own job beyond finishing or throwing. */
+/** The job a processor runs, beyond its payload: its id, and what it may do besides finishing or throwing. */
 export interface JobControl {
+  /** The job's id (a row id, or for `webhook-delivery` the delivery id's body: `deliveryIdOfJob`). */
+  id: string;
   /** Puts the job back in the queue to run again in `delayMs`, without counting a failed try; ends the run. */
   defer(delayMs: number): Promise<never>;
 }
@@ -30,6 +33,7 @@ export const PROCESSORS: { [N in QueueName]?: Processor<N> } = {
     await reconcile(deps);
   },
   "webhook-delivery": processWebhookDelivery,
+  "webhook-recovery": processWebhookRecovery,
   "charge-expiry": chargeExpiryProcessor,
   "inbox-processing": inboxProcessingProcessor,
   "key-revocation": keyRevocationProcessor,

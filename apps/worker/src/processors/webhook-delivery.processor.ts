@@ -3,15 +3,16 @@
  * The story of one attempt: load the row (batched), take a slot of its destination or go back to the queue until the
  * destination has room (isolation), and let the domain send, decide and record.
  */
-import { deliverAttempt, type LoadedDelivery } from "@lm/domain";
+import { deliverAttempt, deliveryIdOfJob, type LoadedDelivery } from "@lm/domain";
 import type { Processor } from ".";
 
 /**
- * Runs the attempt of `deliveryId` if its row is still `pending`. A destination at its limit of attempts at once
- * sends the job back to the queue, delayed, without using a slot (see `destination-slots.ts`).
+ * Runs the attempt of the job's delivery (the job id names it) if its row is still `pending`. A destination at its
+ * limit of attempts at once sends the job back to the queue, delayed, without using a slot (see
+ * `destination-slots.ts`).
  */
-export const processWebhookDelivery: Processor<"webhook-delivery"> = async (deps, { deliveryId }, job) => {
-  const delivery = await deps.deliveryRows.loadPending(deliveryId);
+export const processWebhookDelivery: Processor<"webhook-delivery"> = async (deps, _data, job) => {
+  const delivery = await deps.deliveryRows.loadPending(deliveryIdOfJob(job.id));
   if (delivery === null) return;
 
   const destination = destinationOf(delivery);

@@ -42,8 +42,7 @@ export async function enqueueStrandedRefunds(deps: SweepDeps): Promise<number> {
   return offerRows(
     deps,
     "refund-submission",
-    stranded.map(({ id }) => id),
-    (refundId) => ({ refundId }),
+    stranded.map(({ id }) => ({ data: { refundId: id }, jobId: id })),
   );
 }
 
@@ -57,7 +56,6 @@ export async function enqueueStrandedWithdrawals(deps: SweepDeps): Promise<numbe
   return offerRows(
     deps,
     "withdrawal-submission",
-    stranded.map(({ id }) => id),
-    (withdrawalId) => ({ withdrawalId }),
+    stranded.map(({ id }) => ({ data: { withdrawalId: id }, jobId: id })),
   );
 }

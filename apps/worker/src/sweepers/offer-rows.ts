@@ -46,20 +46,20 @@ export async function putFailedJobsBack(deps: Pick<WorkerDeps, "producer">, name
 }
 
 /**
- * Offers the rows `ids` to queue `name`, each as a job whose id is the row id.
- * @param data - the job payload of a row id
+ * Offers rows to queue `name`, each as its job, whose id names the row (the row id, or for deliveries its body).
+ * @param jobs - one job per row: its payload and its id
  * @returns how many rows were offered
  */
 export async function offerRows<N extends QueueName>(
   deps: Pick<WorkerDeps, "producer" | "metrics">,
   name: N,
-  ids: string[],
-  data: (id: string) => JobPayloads[N],
+  jobs: Array<{ data: JobPayloads[N]; jobId: string }>,
 ): Promise<number> {
-  deps.metrics.reconcilerRevivals.inc({ queue: name }, await deps.producer.countMissingJobs(name, ids));
-  await deps.producer.enqueueBulk(
+  const missing = await deps.producer.countMissingJobs(
     name,
-    ids.map((id) => ({ data: data(id), jobId: id })),
+    jobs.map((job) => job.jobId),
   );
-  return ids.length;
+  deps.metrics.reconcilerRevivals.inc({ queue: name }, missing);
+  await deps.producer.enqueueBulk(name, jobs);
+  return jobs.length;
 }

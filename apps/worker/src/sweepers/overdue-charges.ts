@@ -25,7 +25,6 @@ export async function enqueueOverdueCharges(deps: WorkerDeps): Promise<number> {
   return offerRows(
     deps,
     "charge-expiry",
-    overdue.map(({ id }) => id),
-    (transactionId) => ({ transactionId }),
+    overdue.map(({ id }) => ({ data: { transactionId: id }, jobId: id })),
   );
 }

@@ -31,7 +31,6 @@ export async function enqueueStrandedInboxItems(deps: WorkerDeps): Promise<numbe
   return offerRows(
     deps,
     "inbox-processing",
-    stranded.map(({ id }) => id),
-    (inboxItemId) => ({ inboxItemId }),
+    stranded.map(({ id }) => ({ data: { inboxItemId: id }, jobId: id })),
   );
 }

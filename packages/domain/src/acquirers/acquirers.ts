@@ -6,7 +6,7 @@
  */
 import { createHmac } from "node:crypto";
 import type { Config } from "@lm/config";
-import { isUniqueViolation, type Acquirer, type Db } from "@lm/db";
+import { isUniqueViolation, Prisma, sqlQuery, type Acquirer, type Db } from "@lm/db";
 import { ApiError, notFound, validationFailed } from "../errors";
 import { newId } from "../ids";
 import { decryptSecret, encryptSecret } from "../secret-box";
@@ -27,6 +27,17 @@ export interface AcquirerWithSecret {
 /** The sandbox acquirer's secret: an HMAC of a fixed label under `ENCRYPTION_KEY`, the same in every process. */
 export function sandboxAcquirerSecret(encryptionKey: Buffer): string {
   return `whsec_${createHmac("sha256", encryptionKey).update("lm-pix sandbox acquirer").digest("base64url")}`;
+}
+
+/** The columns of an acquirer, named (a prepared statement must not select `*`, see `sqlQuery`). */
+const ACQUIRER_COLUMNS = Object.values(Prisma.AcquirerScalarFieldEnum).join(", ");
+
+/** Acquirer `slug`, read in plain SQL: every inbound notification reads it (issue 13). */
+async function findAcquirer(db: Db, slug: string): Promise<Acquirer | undefined> {
+  const [found] = await sqlQuery<Acquirer>(db.pool, `SELECT ${ACQUIRER_COLUMNS} FROM acquirers WHERE slug = $1`, [
+    slug,
+  ]);
+  return found;
 }
 
 async function insertAcquirer(
@@ -67,7 +78,7 @@ export async function createAcquirer(
  * @returns the sandbox acquirer
  */
 export async function ensureSandboxAcquirer(db: Db, config: Pick<Config, "encryptionKey">): Promise<Acquirer> {
-  const found = await db.acquirer.findUnique({ where: { slug: SANDBOX_ACQUIRER_SLUG } });
+  const found = await findAcquirer(db, SANDBOX_ACQUIRER_SLUG);
   if (found) return found;
   try {
     return await insertAcquirer(db, config, SANDBOX_ACQUIRER_SLUG, sandboxAcquirerSecret(config.encryptionKey));
@@ -87,9 +98,7 @@ export async function loadAcquirer(
   slug: string,
 ): Promise<AcquirerWithSecret> {
   const acquirer =
-    slug === SANDBOX_ACQUIRER_SLUG
-      ? await ensureSandboxAcquirer(db, config)
-      : await db.acquirer.findUnique({ where: { slug } });
+    slug === SANDBOX_ACQUIRER_SLUG ? await ensureSandboxAcquirer(db, config) : await findAcquirer(db, slug);
   if (!acquirer) throw notFound("acquirer");
   return { acquirer, secret: decryptSecret(config.encryptionKey, acquirer.secret_ciphertext, acquirer.id) };
 }

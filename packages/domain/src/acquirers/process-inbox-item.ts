@@ -18,7 +18,7 @@ import { chargeDocumentColumns } from "../document-at-rest";
 import { toStorableText } from "../text/storable-text";
 import { settleRefund } from "../refunds/settle-refund";
 import { settleWithdrawal } from "../withdrawals/withdrawal-flow";
-import { readPayoutOutcome, readPixPayment, readRefundOutcome } from "./pix-notification";
+import { readPayoutOutcome, readPixPayment, readRefundOutcome, type PixPayment } from "./pix-notification";
 
 /**
  * Codes recorded on an inbox item's `error` (a detail may follow after `: `): at receipt (`invalid_signature`,
@@ -84,8 +84,33 @@ async function recordProcessingFailure(deps: UseCaseDeps, inboxItemId: string, e
   }
 }
 
+/**
+ * The mode of the charges an acquirer's payments may settle: the sandbox settles test charges only and real acquirers
+ * live ones, so no test path can pay a live charge.
+ */
+export function settlementMode(acquirerSlug: string): "live" | "test" {
+  return acquirerSlug === SANDBOX_ACQUIRER_SLUG ? "test" : "live";
+}
+
+/**
+ * The columns a payment sets on charge `transactionId` when it settles it: `paid`, when, the end-to-end id, the
+ * amount received and the payer (the document encrypted, bound to the charge, and masked).
+ */
+export function paidColumns(encryptionKey: Buffer, transactionId: string, payment: PixPayment) {
+  const payerDocument = chargeDocumentColumns(encryptionKey, transactionId, "payer_document", payment.payerDocument);
+  return {
+    status: "paid" as const,
+    paid_at: payment.paidAt,
+    payment_end_to_end_id: payment.endToEndId,
+    payment_amount: payment.amount,
+    payer_name: payment.payerName,
+    payer_document: payerDocument.stored,
+    payer_document_masked: payerDocument.masked,
+  };
+}
+
 /** Whether an item's recorded error still lets it be processed (a failure of processing itself, retried). */
-function isRetriedFailure(error: string | null): boolean {
+export function isRetriedFailure(error: string | null): boolean {
   return error === null || error.startsWith(`${INBOX_ERRORS.processingFailed}:`);
 }
 
@@ -126,8 +151,7 @@ async function settleInboxItem(deps: UseCaseDeps, inboxItemId: string): Promise<
     return code;
   };
 
-  // The sandbox settles test charges only and real acquirers live ones, so no test path can pay a live charge.
-  const expectedMode = item.acquirer.slug === SANDBOX_ACQUIRER_SLUG ? "test" : "live";
+  const expectedMode = settlementMode(item.acquirer.slug);
   if (item.event_type === "devolucao") {
     const outcome = readRefundOutcome(item.raw_body, item.end_to_end_id);
     if (!outcome) return anomaly(INBOX_ERRORS.malformed, "id, valor or status missing or malformed");
@@ -165,25 +189,11 @@ async function settleInboxItem(deps: UseCaseDeps, inboxItemId: string): Promise<
     return anomaly(INBOX_ERRORS.amountMismatch, `expected ${charge.amount}, received ${payment.amount}`, charge.id);
   }
 
-  const payerDocument = chargeDocumentColumns(
-    deps.config.encryptionKey,
-    charge.id,
-    "payer_document",
-    payment.payerDocument,
-  );
   const outcome = await inTransaction(deps.db, async (tx) => {
     const paid = await transitionTransaction(tx, {
       id: charge.id,
       guard: { expires_at: { gt: payment.paidAt } },
-      data: {
-        status: "paid",
-        paid_at: payment.paidAt,
-        payment_end_to_end_id: payment.endToEndId,
-        payment_amount: payment.amount,
-        payer_name: payment.payerName,
-        payer_document: payerDocument.stored,
-        payer_document_masked: payerDocument.masked,
-      },
+      data: paidColumns(deps.config.encryptionKey, charge.id, payment),
       type: "transaction.paid",
       now,
     });

@@ -9,7 +9,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { UseCaseDeps } from "../deps";
 import { signatureHeader } from "../webhooks/signature";
 import type { AcquirerPort } from "./acquirer-port";
-import { loadAcquirer, SANDBOX_ACQUIRER_SLUG } from "./acquirers";
+import { sandboxAcquirerSecret, SANDBOX_ACQUIRER_SLUG } from "./acquirers";
 import { valorFromCentavos } from "./pix-notification";
 import { ACQUIRER_SIGNATURE_HEADER, receiveAcquirerNotification } from "./receive-notification";
 
@@ -42,7 +42,7 @@ export function sandboxRefuses(amount: number): boolean {
 export async function postSandboxNotification(deps: UseCaseDeps, body: object): Promise<void> {
   const raw = JSON.stringify(body);
   const now = deps.now();
-  const { secret } = await loadAcquirer(deps.db, deps.config, SANDBOX_ACQUIRER_SLUG);
+  const secret = sandboxAcquirerSecret(deps.config.encryptionKey);
   await receiveAcquirerNotification(deps, {
     slug: SANDBOX_ACQUIRER_SLUG,
     rawBody: Buffer.from(raw, "utf8"),

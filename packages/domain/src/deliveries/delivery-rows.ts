@@ -4,7 +4,7 @@
  * endpoints and postback secrets, and one statement records the outcomes of many attempts. Every write is conditional
  * on the row still being `pending`, so a job that runs twice writes once.
  */
-import { Prisma, type DbClient, type Event, type WebhookDelivery, type WebhookEndpoint } from "@lm/db";
+import { sqlQuery, type Event, type SqlClient, type WebhookDelivery, type WebhookEndpoint } from "@lm/db";
 import type { DeliveryError } from "../webhooks/retry-policy";
 
 /** A pending delivery row with what its attempt needs. */
@@ -40,52 +40,133 @@ export interface DeliveryRows {
   write(row: AttemptRow): Promise<boolean>;
 }
 
-/** Loads the pending rows among `ids`, keyed by id (two statements for any number of rows). */
-export async function loadPendingDeliveries(db: DbClient, ids: string[]): Promise<Map<string, LoadedDelivery>> {
-  const rows = await db.webhookDelivery.findMany({
-    where: { id: { in: [...new Set(ids)] }, status: "pending" },
-    include: { event: true, endpoint: true },
-  });
-  const postbackStores = [...new Set(rows.filter((r) => r.destination_type === "postback").map((r) => r.store_id))];
-  const stores =
-    postbackStores.length === 0
-      ? []
-      : await db.store.findMany({
-          where: { id: { in: postbackStores } },
-          select: { id: true, postback_secret_ciphertext: true },
-        });
-  const secrets = new Map(stores.map((store) => [store.id, store.postback_secret_ciphertext]));
+/**
+ * Every column of each table the load reads, by name (a prepared statement must not select `*`, see `sqlQuery`). As
+ * records of every field of the model, they stop compiling when a migration adds a column that is not read.
+ */
+const DELIVERY_FIELDS: Record<keyof WebhookDelivery, true> = {
+  id: true,
+  event_id: true,
+  event_type: true,
+  store_id: true,
+  destination_type: true,
+  endpoint_id: true,
+  transaction_id: true,
+  url: true,
+  attempt: true,
+  chain_id: true,
+  status: true,
+  error: true,
+  response_status: true,
+  response_body_excerpt: true,
+  duration_ms: true,
+  scheduled_at: true,
+  attempted_at: true,
+  next_attempt_at: true,
+  manual: true,
+  job_given_up_at: true,
+  job_error: true,
+  created_at: true,
+};
+const EVENT_FIELDS: Record<keyof Event, true> = {
+  id: true,
+  store_id: true,
+  mode: true,
+  type: true,
+  data: true,
+  created_at: true,
+};
+const ENDPOINT_FIELDS: Record<keyof WebhookEndpoint, true> = {
+  id: true,
+  store_id: true,
+  mode: true,
+  url: true,
+  events: true,
+  description: true,
+  secret_ciphertext: true,
+  secret_prefix: true,
+  previous_secret_ciphertext: true,
+  previous_secret_expires_at: true,
+  enabled: true,
+  disabled_reason: true,
+  auto_disabled_at: true,
+  consecutive_dead_chains: true,
+  last_succeeded_at: true,
+  deleted_at: true,
+  created_at: true,
+  updated_at: true,
+};
+const DELIVERY_COLUMNS = Object.keys(DELIVERY_FIELDS);
+const EVENT_COLUMNS = Object.keys(EVENT_FIELDS);
+const ENDPOINT_COLUMNS = Object.keys(ENDPOINT_FIELDS);
+
+/**
+ * One statement for any number of rows: the pending deliveries among `$1` with their events, endpoints and (for
+ * postbacks) their stores' secrets. Plain SQL rather than Prisma's `include` (three statements and the rows joined in
+ * JavaScript): measured on 100 rows, 1.2 ms of CPU per load instead of 8 ms (issue 13).
+ */
+const LOAD_PENDING_SQL = `
+  SELECT ${DELIVERY_COLUMNS.map((c) => `d.${c}`).join(", ")},
+    ${EVENT_COLUMNS.map((c) => `e.${c} AS "event.${c}"`).join(", ")},
+    ${ENDPOINT_COLUMNS.map((c) => `w.${c} AS "endpoint.${c}"`).join(", ")},
+    s.postback_secret_ciphertext AS "postbackSecretCiphertext"
+  FROM webhook_deliveries d
+  JOIN events e ON e.id = d.event_id
+  LEFT JOIN webhook_endpoints w ON w.id = d.endpoint_id
+  LEFT JOIN stores s ON s.id = d.store_id AND d.destination_type = 'postback'
+  WHERE d.id = ANY($1::text[]) AND d.status = 'pending'`;
+
+/** The fields of `row` named `<prefix>.<column>`, without the prefix. */
+function nested<T>(row: Record<string, unknown>, prefix: string, columns: readonly string[]): T {
+  return Object.fromEntries(columns.map((column) => [column, row[`${prefix}.${column}`]])) as T;
+}
+
+/** Loads the pending rows among `ids`, keyed by id, in one statement. */
+export async function loadPendingDeliveries(db: SqlClient, ids: string[]): Promise<Map<string, LoadedDelivery>> {
+  const rows = await sqlQuery<Record<string, unknown>>(db, LOAD_PENDING_SQL, [[...new Set(ids)]]);
   return new Map(
-    rows.map((row) => [
-      row.id,
-      {
-        ...row,
-        postbackSecretCiphertext: row.destination_type === "postback" ? (secrets.get(row.store_id) ?? null) : null,
-      },
-    ]),
+    rows.map((row) => {
+      const delivery: LoadedDelivery = {
+        ...(Object.fromEntries(DELIVERY_COLUMNS.map((c) => [c, row[c]])) as WebhookDelivery),
+        event: nested<Event>(row, "event", EVENT_COLUMNS),
+        endpoint: row["endpoint.id"] === null ? null : nested<WebhookEndpoint>(row, "endpoint", ENDPOINT_COLUMNS),
+        postbackSecretCiphertext: (row.postbackSecretCiphertext as string | null) ?? null,
+      };
+      return [delivery.id, delivery];
+    }),
   );
 }
 
+/** Records the outcomes of `$1` … `$9` (one array per column), each only while its row is still `pending`. */
+const WRITE_ATTEMPTS_SQL = `
+  UPDATE webhook_deliveries AS d
+  SET status = v.status::delivery_status, url = v.url, error = v.error, response_status = v.response_status,
+      response_body_excerpt = v.excerpt, duration_ms = v.duration_ms, attempted_at = v.attempted_at,
+      next_attempt_at = v.next_attempt_at
+  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::int[], $8::timestamptz[],
+              $9::timestamptz[])
+    AS v(id, status, url, error, response_status, excerpt, duration_ms, attempted_at, next_attempt_at)
+  WHERE d.id = v.id AND d.status = 'pending'
+  RETURNING d.id`;
+
 /**
  * Records attempt outcomes in one statement, each only if its row is still `pending`.
+ * @param db - the worker's pool (batched writes) or the transaction that also writes the next attempt
  * @returns ids of the rows written
  */
-export async function writeAttemptRows(db: DbClient, rows: AttemptRow[]): Promise<Set<string>> {
+export async function writeAttemptRows(db: SqlClient, rows: AttemptRow[]): Promise<Set<string>> {
   const column = <T>(pick: (row: AttemptRow) => T) => rows.map(pick);
   const iso = (date: Date | null) => (date === null ? null : date.toISOString());
-  const written = await db.$queryRaw<Array<{ id: string }>>(Prisma.sql`
-    UPDATE webhook_deliveries AS d
-    SET status = v.status::delivery_status, url = v.url, error = v.error, response_status = v.response_status,
-        response_body_excerpt = v.excerpt, duration_ms = v.duration_ms, attempted_at = v.attempted_at,
-        next_attempt_at = v.next_attempt_at
-    FROM unnest(
-      ${column((r) => r.id)}::text[], ${column((r) => r.status)}::text[], ${column((r) => r.url)}::text[],
-      ${column((r) => r.error)}::text[],
-      ${column((r) => r.responseStatus)}::int[], ${column((r) => r.responseBodyExcerpt)}::text[],
-      ${column((r) => r.durationMs)}::int[], ${column((r) => iso(r.attemptedAt))}::timestamptz[],
-      ${column((r) => iso(r.nextAttemptAt))}::timestamptz[]
-    ) AS v(id, status, url, error, response_status, excerpt, duration_ms, attempted_at, next_attempt_at)
-    WHERE d.id = v.id AND d.status = 'pending'
-    RETURNING d.id`);
+  const written = await sqlQuery<{ id: string }>(db, WRITE_ATTEMPTS_SQL, [
+    column((r) => r.id),
+    column((r) => r.status),
+    column((r) => r.url),
+    column((r) => r.error),
+    column((r) => r.responseStatus),
+    column((r) => r.responseBodyExcerpt),
+    column((r) => r.durationMs),
+    column((r) => iso(r.attemptedAt)),
+    column((r) => iso(r.nextAttemptAt)),
+  ]);
   return new Set(written.map((row) => row.id));
 }

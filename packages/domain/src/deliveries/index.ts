@@ -1,4 +1,5 @@
 export * from "./delivery-deps";
+export * from "./delivery-jobs";
 export * from "./delivery-request";
 export * from "./delivery-rows";
 export * from "./deliver-attempt";

@@ -9,6 +9,7 @@ import { newId } from "../ids";
 import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
 import type { AttemptDecision } from "../webhooks/retry-policy";
 import type { DeliveryDeps } from "./delivery-deps";
+import { deliveryJob } from "./delivery-jobs";
 import { writeAttemptRows, type AttemptRow, type LoadedDelivery } from "./delivery-rows";
 import { countDeadChain, mailDeadChainOutcome, noteEndpointSuccess, type DeadChainOutcome } from "./endpoint-health";
 
@@ -59,9 +60,7 @@ export async function recordAttempt(
   if (delivery.endpoint_id !== null) await mailDeadChainOutcome(deps, delivery.endpoint_id, outcome.health);
   if (outcome.next !== null) {
     const delayMs = outcome.next.scheduled_at.getTime() - deps.now().getTime();
-    await enqueueAfterCommit(deps, "webhook-delivery", [
-      { data: { deliveryId: outcome.next.id }, jobId: outcome.next.id, delayMs },
-    ]);
+    await enqueueAfterCommit(deps, "webhook-delivery", [deliveryJob(outcome.next.id, delayMs)]);
   }
   return true;
 }

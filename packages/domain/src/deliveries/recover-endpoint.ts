@@ -2,14 +2,15 @@
  * Recover (DESIGN §8): re-send to an endpoint what it missed in a window, as new manual chains. Every event of the
  * window that the endpoint subscribes to now, of its store and mode, whose latest chain to this endpoint did not
  * succeed (or that never had one: the endpoint was disabled, or failing), gets attempt 1 of a new manual chain. One
- * statement writes them all (at most {@link MAX_RECOVERED_EVENTS}); the jobs are enqueued after commit in pages, and
- * the reconciler offers any page that did not make it.
+ * statement writes them all (at most {@link MAX_RECOVERED_EVENTS}); after commit one `webhook-recovery` job hands
+ * their enqueueing to the worker, which enqueues them in pages. The rows are due at once, so if that job is lost the
+ * reconciler's sweep of due deliveries offers them.
  */
 import { inTransaction, Prisma } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { validationFailed } from "../errors";
 import { ALL_EVENT_TYPES, PING_EVENT_TYPE } from "../events/event-types";
-import { enqueueDeliveries } from "../events/record-event";
+import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
 import { newId } from "../ids";
 import { findWebhookEndpoint } from "../webhook-endpoints/find-webhook-endpoints";
 
@@ -17,8 +18,6 @@ import { findWebhookEndpoint } from "../webhook-endpoints/find-webhook-endpoints
 export const RECOVERY_WINDOW_MS = 14 * 24 * 60 * 60 * 1000;
 /** Most events one recovery re-sends (DESIGN §8). */
 export const MAX_RECOVERED_EVENTS = 10_000;
-/** Jobs enqueued per round trip. */
-const ENQUEUE_PAGE = 1_000;
 
 /** What a recovery started (`webhook_recovery` on the wire). */
 export interface WebhookRecovery {
@@ -79,6 +78,10 @@ export async function recoverWebhookEndpoint(
     }
     return deliveryIds;
   });
-  for (let i = 0; i < ids.length; i += ENQUEUE_PAGE) await enqueueDeliveries(deps, ids.slice(i, i + ENQUEUE_PAGE));
+  const first = ids.reduce<string | null>((min, id) => (min === null || id < min ? id : min), null);
+  if (first !== null) {
+    // The job id is the recovery's first row: a repeat of this enqueue is a no-op.
+    await enqueueAfterCommit(deps, "webhook-recovery", [{ data: { firstDeliveryId: first }, jobId: first }]);
+  }
   return { endpointId: endpoint.id, since, until, events: ids.length };
 }

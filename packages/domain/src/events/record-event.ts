@@ -8,6 +8,7 @@
 import {
   insertWrite,
   runWrites,
+  sqlQuery,
   type Event,
   type Prisma,
   type SqlClient,
@@ -15,6 +16,7 @@ import {
   type WebhookEndpoint,
 } from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
+import { deliveryJob } from "../deliveries/delivery-jobs";
 import { newId } from "../ids";
 import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
 import { MAX_WEBHOOK_ENDPOINTS_PER_MODE } from "../webhook-endpoints/manage-webhook-endpoints";
@@ -75,6 +77,49 @@ export interface RecordedEvent {
   deliveryIds: string[];
 }
 
+/** An event row and the first delivery rows of its fan-out. */
+export interface FannedOutEvent {
+  event: Event;
+  deliveries: Prisma.WebhookDeliveryCreateManyInput[];
+}
+
+/**
+ * The event of `input` and the first delivery rows of its fan-out: to the charge's `postback_url`, if any, and to
+ * `endpoints` (the subscribed ones, or `input.target` for a ping). Pure: the caller reads the endpoints.
+ */
+export function fanOutEvent(input: EventInput, endpoints: Array<Pick<WebhookEndpoint, "id" | "url">>): FannedOutEvent {
+  const { scope, type, now } = input;
+  const event: Event = {
+    id: newId("event", now.getTime()),
+    store_id: scope.storeId,
+    mode: scope.mode,
+    type,
+    data: input.object as Prisma.JsonObject,
+    created_at: now,
+  };
+  const deliveries: Prisma.WebhookDeliveryCreateManyInput[] = [];
+  if (input.postback?.url) {
+    deliveries.push(
+      firstDeliveryRow(
+        event,
+        { destination_type: "postback", url: input.postback.url, transaction_id: input.postback.transactionId },
+        now,
+      ),
+    );
+  }
+  for (const endpoint of endpoints) {
+    deliveries.push(
+      firstDeliveryRow(
+        event,
+        { destination_type: "endpoint", url: endpoint.url, endpoint_id: endpoint.id },
+        now,
+        input.target !== undefined,
+      ),
+    );
+  }
+  return { event, deliveries };
+}
+
 /** An event's writes before they run, and how to tell its delivery ids from their outcome. */
 export interface PlannedEvent {
   event: Event;
@@ -97,47 +142,22 @@ export interface PlannedEvent {
  * endpoint routes never let happen, fails the statement (a delivery without an id) rather than skip an endpoint.
  */
 export function planEvent(input: EventInput): PlannedEvent {
-  const { scope, type, now } = input;
-  const event: Event = {
-    id: newId("event", now.getTime()),
-    store_id: scope.storeId,
-    mode: scope.mode,
-    type,
-    data: input.object as Prisma.JsonObject,
-    created_at: now,
-  };
-  const rows: Prisma.WebhookDeliveryCreateManyInput[] = [];
-  if (input.postback?.url) {
-    rows.push(
-      firstDeliveryRow(
-        event,
-        { destination_type: "postback", url: input.postback.url, transaction_id: input.postback.transactionId },
-        now,
-      ),
-    );
-  }
-  if (input.target) {
-    rows.push(
-      firstDeliveryRow(
-        event,
-        { destination_type: "endpoint", url: input.target.url, endpoint_id: input.target.id },
-        now,
-        true,
-      ),
-    );
-  }
+  // The postback's row, or a ping's: known here. The subscribed endpoints' rows are the fan-out write's.
+  const { event, deliveries } = fanOutEvent(input, input.target ? [input.target] : []);
   const writes = [insertWrite("events", [event], { mode: "mode", data: "jsonb" })];
-  if (rows.length > 0) {
+  if (deliveries.length > 0) {
     writes.push(
-      insertWrite("webhook_deliveries", rows as unknown as Record<string, unknown>[], {
+      insertWrite("webhook_deliveries", deliveries as unknown as Record<string, unknown>[], {
         status: "delivery_status",
         destination_type: "destination_type",
       }),
     );
   }
-  const known = rows.map((row) => row.id);
+  const known = deliveries.map((row) => row.id);
   if (input.target) return { event, writes, deliveryIds: () => known };
-  const fanOutIds = Array.from({ length: MAX_WEBHOOK_ENDPOINTS_PER_MODE }, () => newId("delivery", now.getTime()));
+  const fanOutIds = Array.from({ length: MAX_WEBHOOK_ENDPOINTS_PER_MODE }, () =>
+    newId("delivery", event.created_at.getTime()),
+  );
   writes.push(fanOutWrite(event, fanOutIds));
   return {
     event,
@@ -148,7 +168,8 @@ export function planEvent(input: EventInput): PlannedEvent {
 
 /**
  * Attempt 1 (`pending`, due at the event's time) of `event` to every enabled, not-deleted endpoint of its store and
- * mode subscribed to its type or to every type, the n-th endpoint by id taking `ids[n]` (see {@link planEvent}).
+ * mode subscribed to its type or to every type (as {@link subscribedEndpoints} selects them), the n-th endpoint by id
+ * taking `ids[n]` (see {@link planEvent}).
  */
 function fanOutWrite(event: Event, ids: string[]): SqlWrite {
   return {
@@ -172,8 +193,37 @@ export async function recordEvent(tx: SqlClient, input: EventInput): Promise<Rec
   return { event, deliveryIds: deliveryIds(await runWrites(tx, writes)) };
 }
 
+/** The key of a store's mode in {@link subscribedEndpoints}' map: `<store id>:<mode>`. */
+export function scopeKey(scope: MerchantScope): string {
+  return `${scope.storeId}:${scope.mode}`;
+}
+
 /**
- * Enqueues the `webhook-delivery` jobs of freshly committed delivery rows (`jobId` = delivery id) with
+ * The enabled, not-deleted endpoints of `storeIds` (both modes) subscribed to `type` or to every type, in one query.
+ * @returns the endpoints by {@link scopeKey}, each list in id order
+ */
+export async function subscribedEndpoints(
+  tx: SqlClient,
+  storeIds: string[],
+  type: EventType,
+): Promise<Map<string, Array<Pick<WebhookEndpoint, "id" | "url">>>> {
+  const rows = await sqlQuery<Pick<WebhookEndpoint, "id" | "url" | "store_id" | "mode">>(
+    tx,
+    `SELECT id, url, store_id, mode FROM webhook_endpoints
+     WHERE store_id = ANY($1::text[]) AND enabled AND deleted_at IS NULL AND ($2 = ANY(events) OR $3 = ANY(events))
+     ORDER BY id`,
+    [storeIds, type, ALL_EVENT_TYPES],
+  );
+  const byScope = new Map<string, Array<Pick<WebhookEndpoint, "id" | "url">>>();
+  for (const { id, url, store_id, mode } of rows) {
+    const key = scopeKey({ storeId: store_id, mode });
+    byScope.set(key, [...(byScope.get(key) ?? []), { id, url }]);
+  }
+  return byScope;
+}
+
+/**
+ * Enqueues the `webhook-delivery` jobs of freshly committed delivery rows ({@link deliveryJob}) with
  * {@link enqueueAfterCommit}: never throws, the reconciler covers a failure.
  */
 export async function enqueueDeliveries(
@@ -183,6 +233,6 @@ export async function enqueueDeliveries(
   await enqueueAfterCommit(
     deps,
     "webhook-delivery",
-    deliveryIds.map((deliveryId) => ({ data: { deliveryId }, jobId: deliveryId })),
+    deliveryIds.map((deliveryId) => deliveryJob(deliveryId)),
   );
 }

@@ -9,7 +9,7 @@ import { isId } from "../ids";
 import type { PageArgs } from "../paging";
 
 /** The columns of a charge, named (a prepared statement must not select `*`, see `sqlQuery`). */
-const TRANSACTION_COLUMNS = Object.values(Prisma.TransactionScalarFieldEnum).join(", ");
+export const TRANSACTION_COLUMNS = Object.values(Prisma.TransactionScalarFieldEnum).join(", ");
 
 /**
  * The charge `id` of `scope`.

@@ -12,7 +12,7 @@ import { serializeTransaction } from "./transaction.serializer";
 export type TransactionEventType = Extract<SubscribableEventType, `transaction.${string}`>;
 
 /** The `type` event of `transaction` as it reads at `now`, to its `postback_url` and subscribed endpoints. */
-function transactionEvent(transaction: Transaction, type: TransactionEventType, now: Date): EventInput {
+export function transactionEvent(transaction: Transaction, type: TransactionEventType, now: Date): EventInput {
   return {
     scope: { storeId: transaction.store_id, mode: transaction.mode },
     type,

@@ -1,4 +1,4 @@
-import { createBatcher } from "../../src/delivery/batcher";
+import { createBatcher } from "../src/batcher";
 
 /** A runner that records its batches and answers each item doubled, after `release()` when held. */
 function recordingRunner(options: { hold?: boolean } = {}) {

@@ -1,0 +1,171 @@
+import request from "supertest";
+import {
+  deliveryJobId,
+  processInboxItem,
+  sandboxAcquirerSecret,
+  settlePayments,
+  signatureHeader,
+  valorFromCentavos,
+} from "@lm/domain";
+import { createEndpointRow, createTestMerchant } from "@lm/testing";
+import { useApiTestContext } from "../support/harness";
+import { chargeBody, merchantClient, type MerchantClient } from "../support/merchant-client";
+
+let sequence = 0;
+/** A fresh Bacen-shaped end-to-end id. */
+const e2e = () => `E98765432202611231200${String(++sequence).padStart(11, "0")}`;
+
+describe("settling a batch of inbound payments in one statement (settlePayments)", () => {
+  const ctx = useApiTestContext();
+
+  /** A fresh seller and store (its own balance), its client and one endpoint subscribed to everything. */
+  async function freshStore() {
+    const merchant = await createTestMerchant(ctx.db);
+    await createEndpointRow(ctx.db, ctx.config.encryptionKey, {
+      storeId: merchant.storeId,
+      url: "http://127.0.0.1:9/hooks",
+    });
+    return { ...merchant, client: merchantClient(ctx.app, merchant.testKey) };
+  }
+
+  const charge = async (client: MerchantClient, overrides: Record<string, unknown> = {}) =>
+    (await client.post("/v1/transactions", chargeBody(overrides)).expect(201)).body;
+
+  /** Stores a sandbox notification of `items` through the inbound route; the ids of the items it stored, in order. */
+  async function notify(items: Array<Record<string, unknown>>): Promise<string[]> {
+    const body = JSON.stringify({ pix: items });
+    const header = signatureHeader(
+      [sandboxAcquirerSecret(ctx.config.encryptionKey)],
+      Math.floor(Date.now() / 1000),
+      body,
+    );
+    await request(ctx.app)
+      .post("/v1/acquirers/sandbox/notifications")
+      .set("Content-Type", "application/json")
+      .set("X-Acquirer-Signature", header)
+      .send(body)
+      .expect(200);
+    const stored = await ctx.db.inboxItem.findMany({
+      where: { end_to_end_id: { in: items.map((item) => item.endToEndId as string) } },
+    });
+    return items.map((item) => stored.find((row) => row.end_to_end_id === item.endToEndId)?.id as string);
+  }
+
+  const paymentOf = (txn: { txid: string; amount: number }, extra: Record<string, unknown> = {}) => ({
+    endToEndId: e2e(),
+    txid: txn.txid,
+    valor: valorFromCentavos(txn.amount),
+    horario: new Date().toISOString(),
+    pagador: { nome: "João Pagador", cpf: "39053344705" },
+    ...extra,
+  });
+
+  test("when 30 payments of one store are settled in one batch, then every charge, event, delivery, ledger entry and item is written as one by one", async () => {
+    const store = await freshStore();
+    const charges = [];
+    for (let i = 0; i < 30; i++) {
+      charges.push(await charge(store.client, { amount: 1000 + i, postback_url: "http://127.0.0.1:9/postback" }));
+    }
+    const itemIds = await notify(charges.map((txn) => paymentOf(txn)));
+
+    const outcomes = await settlePayments(ctx.deps, itemIds);
+
+    expect(outcomes).toEqual(Array(30).fill("paid"));
+    for (const txn of charges) {
+      const read = (await store.client.get(`/v1/transactions/${txn.id}`).expect(200)).body;
+      expect(read).toMatchObject({
+        status: "paid",
+        payment: { amount: txn.amount, payer: { name: "João Pagador", document_masked: "***.533.447-**" } },
+      });
+      const events = await ctx.db.event.findMany({ where: { store_id: store.storeId, type: "transaction.paid" } });
+      const event = events.find((candidate) => (candidate.data as { id: string }).id === txn.id);
+      expect(event?.data).toEqual(read);
+      const deliveries = await ctx.db.webhookDelivery.findMany({ where: { event_id: event?.id } });
+      expect(deliveries.map((d) => [d.destination_type, d.attempt, d.status]).sort()).toEqual([
+        ["endpoint", 1, "pending"],
+        ["postback", 1, "pending"],
+      ]);
+      expect(deliveries.find((d) => d.destination_type === "postback")?.transaction_id).toBe(txn.id);
+    }
+    const queued = await ctx.deps.producer.queue("webhook-delivery").getJobs(["waiting", "delayed", "prioritized"]);
+    const deliveryIds = (
+      await ctx.db.webhookDelivery.findMany({ where: { store_id: store.storeId, event_type: "transaction.paid" } })
+    ).map((d) => d.id);
+    expect(deliveryIds).toHaveLength(60);
+    expect(deliveryIds.every((id) => queued.some((job) => job.id === deliveryJobId(id)))).toBe(true);
+    const total = charges.reduce((sum, txn) => sum + txn.amount, 0);
+    expect((await store.client.get("/v1/balance").expect(200)).body).toMatchObject({ available: total, reserved: 0 });
+    expect(
+      await ctx.db.balanceTransaction.count({
+        where: { seller_id: store.sellerId, type: "payment", amount: { gt: 0 } },
+      }),
+    ).toBe(30);
+    const items = await ctx.db.inboxItem.findMany({ where: { id: { in: itemIds } } });
+    expect(items.every((item) => item.processed_at !== null && item.error === null && item.attempts === 1)).toBe(true);
+    expect(items.map((item) => item.transaction_id).sort()).toEqual(charges.map((txn) => txn.id).sort());
+  });
+
+  test("when a batch holds anything but plain payments, then it writes nothing for them and processing them one by one records each anomaly", async () => {
+    const store = await freshStore();
+    const [wrongAmount, twice, expiring, plain] = [
+      await charge(store.client, { amount: 2000 }),
+      await charge(store.client, { amount: 3000 }),
+      await charge(store.client, { amount: 4000, expires_in: 60 }),
+      await charge(store.client, { amount: 5000 }),
+    ];
+    const itemIds = await notify([
+      paymentOf(wrongAmount, { valor: "19.99" }),
+      paymentOf({ txid: "unknownunknownunknownunknown01", amount: 100 }),
+      paymentOf(twice),
+      paymentOf(twice),
+      paymentOf(expiring, { horario: new Date(Date.now() + 120_000).toISOString() }),
+      paymentOf(plain),
+    ]);
+
+    const outcomes = await settlePayments(ctx.deps, itemIds);
+
+    expect(outcomes).toEqual([null, null, null, null, null, "paid"]);
+    for (const txn of [wrongAmount, twice, expiring]) {
+      expect((await store.client.get(`/v1/transactions/${txn.id}`)).body.status).toBe("pending");
+    }
+    expect((await store.client.get("/v1/balance")).body.available).toBe(5000);
+    const oneByOne = [];
+    for (const id of itemIds) oneByOne.push(await processInboxItem(ctx.deps, id));
+    expect(oneByOne).toEqual(["amount_mismatch", "unknown_txid", "paid", "not_pending", "not_pending", "skipped"]);
+    expect((await store.client.get("/v1/balance")).body.available).toBe(5000 + 3000);
+  });
+
+  test("when two batches and the one-by-one path race over the same 20 payments, then each charge is paid, credited and announced exactly once", async () => {
+    const store = await freshStore();
+    const charges = [];
+    for (let i = 0; i < 20; i++) charges.push(await charge(store.client, { amount: 700 + i }));
+    const itemIds = await notify(charges.map((txn) => paymentOf(txn)));
+
+    const [first, second, single] = await Promise.all([
+      settlePayments(ctx.deps, itemIds),
+      settlePayments(ctx.deps, [...itemIds].reverse()),
+      Promise.all(itemIds.slice(0, 5).map((id) => processInboxItem(ctx.deps, id))),
+    ]);
+    // Whatever a batch did not settle goes one by one, as the worker does.
+    const rest = await Promise.all(
+      itemIds.map(async (id, i) =>
+        first[i] === null && second[19 - i] === null ? processInboxItem(ctx.deps, id) : "paid",
+      ),
+    );
+
+    const paidOnce = itemIds.map((_, i) =>
+      [first[i], second[19 - i], i < 5 ? single[i] : null].filter((outcome) => outcome === "paid"),
+    );
+    expect(paidOnce.every((outcomes) => outcomes.length <= 1)).toBe(true);
+    expect(rest.every((outcome) => outcome === "paid" || outcome === "skipped" || outcome === "already_paid")).toBe(
+      true,
+    );
+    const total = charges.reduce((sum, txn) => sum + txn.amount, 0);
+    expect((await store.client.get("/v1/balance")).body.available).toBe(total);
+    expect(await ctx.db.balanceTransaction.count({ where: { seller_id: store.sellerId } })).toBe(20);
+    expect(await ctx.db.event.count({ where: { store_id: store.storeId, type: "transaction.paid" } })).toBe(20);
+    for (const txn of charges) {
+      expect((await store.client.get(`/v1/transactions/${txn.id}`)).body.status).toBe("paid");
+    }
+  });
+});

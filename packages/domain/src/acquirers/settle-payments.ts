@@ -1,0 +1,179 @@
+/**
+ * Use case: settle a batch of stored payment notifications at once (worker queue `inbox-processing`, DESIGN §5, §7;
+ * issue 13: events recorded at 1,000 a second). The worker hands the items of the jobs running at the same time to
+ * {@link settlePayments}, which settles the plain ones in ONE statement: each charge marked `paid` by the same
+ * conditional update as one by one (still `pending`, not expired when paid), its `transaction.paid` event and fan-out,
+ * its `payment` balance transaction, one running-balance change per seller and mode, and the items' outcome.
+ *
+ * Why: settled one by one, every payment held its seller's balance row for a whole interactive transaction of about
+ * ten queries, so the payments of one seller queued behind each other (66 events a second). In one statement the row
+ * is held for a moment, once per batch.
+ *
+ * Whatever is not plain is left to `processInboxItem` (process-inbox-item.ts), which writes the same rows one by one and records every
+ * anomaly: refund and withdrawal outcomes, malformed or unknown payments, mode or amount mismatches, a charge no
+ * longer pending, two items of one batch for one charge or one payment, and a charge that changed between the read
+ * and the write.
+ */
+import { sqlQuery, type Transaction } from "@lm/db";
+import type { UseCaseDeps } from "../deps";
+import { fanOutEvent, scopeKey, subscribedEndpoints, enqueueDeliveries } from "../events/record-event";
+import { newId } from "../ids";
+import { TRANSACTION_COLUMNS } from "../transactions/find-transactions";
+import { transactionEvent } from "../transactions/transaction-events";
+import { INBOX_ERRORS, paidColumns, settlementMode } from "./process-inbox-item";
+import { readPixPayment } from "./pix-notification";
+
+/** A stored payment notification as the batch reads it. */
+interface PendingPaymentItem {
+  id: string;
+  raw_body: Uint8Array;
+  end_to_end_id: string;
+  acquirer_slug: string;
+}
+
+/**
+ * The one statement of a batch: see the module comment. Rows of events, deliveries, balance transactions and items
+ * are written only for the charges the conditional update moved (`paid`), which it returns.
+ */
+const SETTLE_PAYMENTS_SQL = `
+WITH paid AS (
+  UPDATE transactions t
+  SET status = 'paid', paid_at = v.paid_at, payment_end_to_end_id = v.end_to_end_id, payment_amount = v.amount,
+      payer_name = v.payer_name, payer_document = v.payer_document, payer_document_masked = v.payer_document_masked,
+      updated_at = $1
+  FROM unnest($2::text[], $3::timestamptz[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[])
+    AS v(id, paid_at, end_to_end_id, amount, payer_name, payer_document, payer_document_masked)
+  WHERE t.id = v.id AND t.status = 'pending' AND t.expires_at > v.paid_at
+  RETURNING t.id, t.store_id, t.mode, t.amount
+), events_written AS (
+  INSERT INTO events (id, store_id, mode, type, data, created_at)
+  SELECT e.id, paid.store_id, paid.mode, 'transaction.paid', e.data, $1
+  FROM unnest($9::text[], $10::text[], $11::jsonb[]) AS e(id, transaction_id, data)
+  JOIN paid ON paid.id = e.transaction_id
+  RETURNING 1
+), deliveries_written AS (
+  INSERT INTO webhook_deliveries (id, chain_id, attempt, status, event_id, event_type, store_id, destination_type,
+                                  endpoint_id, transaction_id, url, scheduled_at, created_at, manual)
+  SELECT d.id, d.id, 1, 'pending', d.event_id, 'transaction.paid', paid.store_id, d.destination_type,
+         d.endpoint_id, d.transaction_id, d.url, $1, $1, false
+  FROM unnest($12::text[], $13::text[], $14::text[], $15::destination_type[], $16::text[], $17::text[], $18::text[])
+    AS d(id, event_id, paid_id, destination_type, endpoint_id, transaction_id, url)
+  JOIN paid ON paid.id = d.paid_id
+  RETURNING 1
+), entries AS (
+  INSERT INTO balance_transactions (id, seller_id, mode, type, amount, source_id, created_at)
+  SELECT b.id, s.seller_id, paid.mode, 'payment', paid.amount, paid.id, $1
+  FROM unnest($19::text[], $20::text[]) AS b(id, transaction_id)
+  JOIN paid ON paid.id = b.transaction_id
+  JOIN stores s ON s.id = paid.store_id
+  ON CONFLICT (source_id, type) DO NOTHING
+  RETURNING seller_id, mode, amount
+), balances_written AS (
+  INSERT INTO balances (seller_id, mode, available, reserved, updated_at)
+  SELECT seller_id, mode, sum(amount), 0, $1 FROM entries GROUP BY seller_id, mode
+  ON CONFLICT (seller_id, mode) DO UPDATE
+  SET available = balances.available + EXCLUDED.available, updated_at = EXCLUDED.updated_at
+  RETURNING 1
+), items_written AS (
+  UPDATE inbox_items i
+  SET processed_at = $1, attempts = i.attempts + 1, error = NULL, transaction_id = paid.id
+  FROM unnest($21::text[], $22::text[]) AS x(id, transaction_id)
+  JOIN paid ON paid.id = x.transaction_id
+  WHERE i.id = x.id
+  RETURNING 1
+)
+SELECT id FROM paid`;
+
+/**
+ * Settles the plain payments among inbox items `inboxItemIds` in one statement and enqueues their deliveries after
+ * commit (see the module comment).
+ * @returns per id, in order: `paid` when this call settled it, or null when the caller must process it one by one
+ *   (`processInboxItem` (process-inbox-item.ts)): it was not a plain payment, or its charge changed meanwhile
+ * @throws the driver's error (nothing was written); the caller then processes every item one by one
+ */
+export async function settlePayments(deps: UseCaseDeps, inboxItemIds: string[]): Promise<Array<"paid" | null>> {
+  const now = deps.now();
+  const items = await sqlQuery<PendingPaymentItem>(
+    deps.db.pool,
+    `SELECT i.id, i.raw_body, i.end_to_end_id, a.slug AS acquirer_slug
+     FROM inbox_items i JOIN acquirers a ON a.id = i.acquirer_id
+     WHERE i.id = ANY($1::text[]) AND i.event_type = 'pix' AND i.signature_valid AND i.processed_at IS NULL
+       AND i.end_to_end_id IS NOT NULL AND (i.error IS NULL OR i.error LIKE $2)`,
+    [inboxItemIds, `${INBOX_ERRORS.processingFailed}:%`],
+  );
+  const payments = items.flatMap((item) => {
+    const payment = readPixPayment(item.raw_body, item.end_to_end_id);
+    return payment === null ? [] : [{ item, payment }];
+  });
+  if (payments.length === 0) return inboxItemIds.map(() => null);
+
+  const charges = await sqlQuery<Transaction>(
+    deps.db.pool,
+    `SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE txid = ANY($1::text[])`,
+    [payments.map(({ payment }) => payment.txid)],
+  );
+  const chargeByTxid = new Map(charges.map((charge) => [charge.txid, charge]));
+  const repeated = (values: string[]) => new Set(values.filter((value, i) => values.indexOf(value) !== i));
+  const repeatedTxids = repeated(payments.map(({ payment }) => payment.txid));
+  const repeatedPayments = repeated(payments.map(({ payment }) => payment.endToEndId));
+  const plain = payments.flatMap(({ item, payment }) => {
+    const charge = chargeByTxid.get(payment.txid);
+    const isPlain =
+      charge !== undefined &&
+      charge.status === "pending" &&
+      charge.mode === settlementMode(item.acquirer_slug) &&
+      charge.amount === payment.amount &&
+      charge.expires_at > payment.paidAt &&
+      !repeatedTxids.has(payment.txid) &&
+      !repeatedPayments.has(payment.endToEndId);
+    return isPlain ? [{ item, payment, charge }] : [];
+  });
+  if (plain.length === 0) return inboxItemIds.map(() => null);
+
+  const endpoints = await subscribedEndpoints(
+    deps.db.pool,
+    [...new Set(plain.map(({ charge }) => charge.store_id))],
+    "transaction.paid",
+  );
+  const settled = plain.map(({ item, payment, charge }) => {
+    const paid: Transaction = {
+      ...charge,
+      ...paidColumns(deps.config.encryptionKey, charge.id, payment),
+      updated_at: now,
+    };
+    const input = transactionEvent(paid, "transaction.paid", now);
+    return { item, paid, ...fanOutEvent(input, endpoints.get(scopeKey(input.scope)) ?? []) };
+  });
+  const deliveries = settled.flatMap(({ paid, deliveries: rows }) => rows.map((row) => ({ paid, row })));
+  const won = await sqlQuery<{ id: string }>(deps.db.pool, SETTLE_PAYMENTS_SQL, [
+    now,
+    settled.map(({ paid }) => paid.id),
+    settled.map(({ paid }) => paid.paid_at),
+    settled.map(({ paid }) => paid.payment_end_to_end_id),
+    settled.map(({ paid }) => paid.payment_amount),
+    settled.map(({ paid }) => paid.payer_name),
+    settled.map(({ paid }) => paid.payer_document),
+    settled.map(({ paid }) => paid.payer_document_masked),
+    settled.map(({ event }) => event.id),
+    settled.map(({ paid }) => paid.id),
+    settled.map(({ event }) => JSON.stringify(event.data)),
+    deliveries.map(({ row }) => row.id),
+    deliveries.map(({ row }) => row.event_id),
+    deliveries.map(({ paid }) => paid.id),
+    deliveries.map(({ row }) => row.destination_type),
+    deliveries.map(({ row }) => row.endpoint_id ?? null),
+    deliveries.map(({ row }) => row.transaction_id ?? null),
+    deliveries.map(({ row }) => row.url),
+    settled.map(() => newId("balanceTransaction", now.getTime())),
+    settled.map(({ paid }) => paid.id),
+    settled.map(({ item }) => item.id),
+    settled.map(({ paid }) => paid.id),
+  ]);
+  const wonIds = new Set(won.map((row) => row.id));
+  await enqueueDeliveries(
+    deps,
+    deliveries.flatMap(({ paid, row }) => (wonIds.has(paid.id) ? [row.id as string] : [])),
+  );
+  const paidItems = new Set(settled.flatMap(({ item, paid }) => (wonIds.has(paid.id) ? [item.id] : [])));
+  return inboxItemIds.map((id) => (paidItems.has(id) ? "paid" : null));
+}
