@@ -167,6 +167,14 @@ export function planEvent(input: EventInput): PlannedEvent {
 }
 
 /**
+ * The SQL condition on `webhook_endpoints` of an endpoint that receives an event: enabled, not deleted, subscribed to
+ * the type in placeholder `type` or to every type (placeholder `all`, bound to `ALL_EVENT_TYPES`).
+ */
+function subscribedTo(type: string, all: string): string {
+  return `enabled AND deleted_at IS NULL AND (${type} = ANY(events) OR ${all} = ANY(events))`;
+}
+
+/**
  * Attempt 1 (`pending`, due at the event's time) of `event` to every enabled, not-deleted endpoint of its store and
  * mode subscribed to its type or to every type (as {@link subscribedEndpoints} selects them), the n-th endpoint by id
  * taking `ids[n]` (see {@link planEvent}).
@@ -178,8 +186,7 @@ function fanOutWrite(event: Event, ids: string[]): SqlWrite {
            SELECT ($1::text[])[e.n], ($1::text[])[e.n], 1, 'pending'::delivery_status, $2, $3, $4, $5::timestamptz,
              $5::timestamptz, false, 'endpoint'::destination_type, e.id, e.url
            FROM (SELECT id, url, row_number() OVER (ORDER BY id) AS n FROM webhook_endpoints
-                 WHERE store_id = $4 AND mode = $6::mode AND enabled AND deleted_at IS NULL
-                   AND ($3 = ANY(events) OR $7 = ANY(events))) e`,
+                 WHERE store_id = $4 AND mode = $6::mode AND ${subscribedTo("$3", "$7")}) e`,
     values: [ids, event.id, event.type, event.store_id, event.created_at, event.mode, ALL_EVENT_TYPES],
   };
 }
@@ -210,7 +217,7 @@ export async function subscribedEndpoints(
   const rows = await sqlQuery<Pick<WebhookEndpoint, "id" | "url" | "store_id" | "mode">>(
     tx,
     `SELECT id, url, store_id, mode FROM webhook_endpoints
-     WHERE store_id = ANY($1::text[]) AND enabled AND deleted_at IS NULL AND ($2 = ANY(events) OR $3 = ANY(events))
+     WHERE store_id = ANY($1::text[]) AND ${subscribedTo("$2", "$3")}
      ORDER BY id`,
     [storeIds, type, ALL_EVENT_TYPES],
   );
