@@ -21,8 +21,15 @@ import { ApiError } from "../errors";
 /** How long a key and its reply are kept, ms. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
-/** How long a claim without a reply counts as running; past it, a retry with the key takes the claim over, ms. */
-export const IDEMPOTENCY_CLAIM_TIMEOUT_MS = 60_000;
+/**
+ * How long a claim without a reply counts as running; past it, a retry with the key takes the claim over, ms. A
+ * takeover is safe at any age (the first request's reply write, and with it all its writes, then fails), so this
+ * only bounds how long a claim its request could not release stays in the way: a request cut by a database outage
+ * answers 503 and cannot delete its claim, and its client's retries got 409 for a whole minute when this was 60 s.
+ * 10 s is far longer than a request runs when the database answers; one slower than that loses its claim and
+ * answers 409 while the retry runs, and nothing is written twice.
+ */
+export const IDEMPOTENCY_CLAIM_TIMEOUT_MS = 10_000;
 
 /** A request's hold on a key: the record's id and the time it was claimed (which a takeover changes). */
 export interface HeldClaim {
