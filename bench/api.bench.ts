@@ -34,6 +34,7 @@ import {
   uniqueQueuePrefix,
 } from "@lm/testing";
 import { BASELINE_SCHEMA_SQL } from "./baseline-server";
+import { cpuMs } from "./support/children";
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -109,12 +110,6 @@ function treeRssMb(pid: number): number {
     }
   };
   return read(pid) / 1024;
-}
-
-/** CPU time (user + system) `pid` has used so far, ms, from /proc (clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /**
