@@ -7,8 +7,11 @@ import {
   signatureHeader,
   valorFromCentavos,
 } from "@lm/domain";
+import { createLogger } from "@lm/logging";
 import { createEndpointRow, createTestMerchant } from "@lm/testing";
+import { createPaymentSettlement } from "../../../worker/src/inbox/payment-settlement";
 import { useApiTestContext } from "../support/harness";
+import { captureLogs } from "../support/log-capture";
 import { chargeBody, merchantClient, type MerchantClient } from "../support/merchant-client";
 
 let sequence = 0;
@@ -167,5 +170,29 @@ describe("settling a batch of inbound payments in one statement (settlePayments)
     for (const txn of charges) {
       expect((await store.client.get(`/v1/transactions/${txn.id}`)).body.status).toBe("paid");
     }
+  });
+
+  test("when a batch fails, then the worker's batcher logs it once, writes nothing, and leaves every item to be processed one by one", async () => {
+    const store = await freshStore();
+    const charges = [await charge(store.client, { amount: 1100 }), await charge(store.client, { amount: 1200 })];
+    const itemIds = await notify(charges.map((txn) => paymentOf(txn)));
+    const logger = createLogger({ level: "info", service: "test" });
+    const logs = captureLogs(logger);
+    // An invalid clock makes the batch throw while it builds the events: nothing has been written then.
+    const settle = createPaymentSettlement(() => ({ ...ctx.deps, logger, now: () => new Date(Number.NaN) }));
+
+    const outcomes = await Promise.all(itemIds.map((id) => settle(id)));
+
+    expect(outcomes).toEqual([null, null]);
+    expect(logs.lines.filter((line) => line.level === "warn").map((line) => line.message)).toEqual([
+      "batched payment settlement failed; settling its items one by one",
+    ]);
+    for (const txn of charges) {
+      expect((await store.client.get(`/v1/transactions/${txn.id}`)).body.status).toBe("pending");
+    }
+    const oneByOne = [];
+    for (const id of itemIds) oneByOne.push(await processInboxItem(ctx.deps, id));
+    expect(oneByOne).toEqual(["paid", "paid"]);
+    expect((await store.client.get("/v1/balance")).body.available).toBe(2300);
   });
 });
