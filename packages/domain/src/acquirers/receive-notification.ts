@@ -5,7 +5,7 @@
  * `X-Acquirer-Signature` is valid; only items with a valid signature that were not received before are enqueued for
  * the worker. Nothing is ever dropped: a bad signature, a repeat or an unreadable body is kept with its reason.
  */
-import { insertWrite, runWrites, sqlQuery, type Prisma } from "@lm/db";
+import { sqlQuery } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { newId } from "../ids";
 import { verifySignatureHeader } from "../webhooks/signature";
@@ -61,44 +61,51 @@ export async function receiveAcquirerNotification(deps: UseCaseDeps, request: In
   const now = deps.now();
   const signature = checkAcquirerSignature(secret, request, now);
   const entries = notificationEntries(request.rawBody);
-  // Plain SQL on the pool, here and for the insert: a burst of notifications must not wait on Prisma (issue 13).
-  const seen = signature.ok
-    ? await sqlQuery<{ provider_event_id: string }>(
-        deps.db.pool,
-        `SELECT provider_event_id FROM inbox_items
-         WHERE acquirer_id = $1 AND signature_valid AND provider_event_id = ANY($2::text[])`,
-        [acquirer.id, entries.flatMap((e) => (e.endToEndId === null ? [] : [e.providerEventId]))],
-      )
-    : [];
-  const seenIds = new Set(seen.map((item) => item.provider_event_id));
-  // Why an entry is not processed, or null when it goes to the worker.
+  // Why an entry is not processed before looking at earlier items, or null (a repeat is found by the insert below).
   const receiptError = (entry: NotificationEntry): string | null => {
     if (!signature.ok) return signature.error;
-    if (entry.endToEndId === null) return INBOX_ERRORS.malformed;
-    return seenIds.has(entry.providerEventId) ? INBOX_ERRORS.duplicate : null;
+    return entry.endToEndId === null ? INBOX_ERRORS.malformed : null;
   };
-
-  const rows: Prisma.InboxItemCreateManyInput[] = entries.map((entry) => ({
+  const rows = entries.map((entry) => ({
     id: newId("inboxItem", now.getTime()),
-    acquirer_id: acquirer.id,
-    provider_event_id: entry.providerEventId,
-    event_type: entry.endToEndId === null ? null : entry.kind,
-    signature_valid: signature.ok,
-    raw_body: new Uint8Array(request.rawBody),
-    headers: request.headers,
-    received_at: now,
-    end_to_end_id: entry.endToEndId,
+    providerEventId: entry.providerEventId,
+    eventType: entry.endToEndId === null ? null : entry.kind,
+    endToEndId: entry.endToEndId,
     error: receiptError(entry),
   }));
-  await runWrites(deps.db.pool, [
-    insertWrite("inbox_items", rows as unknown as Record<string, unknown>[], { headers: "jsonb" }),
-  ]);
+  // One statement in plain SQL on the pool, the repeat check included: a burst of notifications must not wait on
+  // Prisma or on a round trip more (issue 13). A repeat is a valid item of this acquirer with the same identity.
+  const stored = await sqlQuery<{ id: string; error: string | null }>(
+    deps.db.pool,
+    `INSERT INTO inbox_items (id, acquirer_id, provider_event_id, event_type, signature_valid, raw_body, headers,
+                              received_at, end_to_end_id, error)
+     SELECT v.id, $1, v.provider_event_id, v.event_type, $2, $3, $4::jsonb, $5, v.end_to_end_id,
+            COALESCE(v.error, CASE WHEN EXISTS (
+              SELECT 1 FROM inbox_items i
+              WHERE i.acquirer_id = $1 AND i.signature_valid AND i.provider_event_id = v.provider_event_id
+            ) THEN $6 END)
+     FROM unnest($7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
+       AS v(id, provider_event_id, event_type, end_to_end_id, error)
+     RETURNING id, error`,
+    [
+      acquirer.id,
+      signature.ok,
+      request.rawBody,
+      JSON.stringify(request.headers),
+      now,
+      INBOX_ERRORS.duplicate,
+      rows.map((row) => row.id),
+      rows.map((row) => row.providerEventId),
+      rows.map((row) => row.eventType),
+      rows.map((row) => row.endToEndId),
+      rows.map((row) => row.error),
+    ],
+  );
   await enqueueInboxItems(
     deps,
-    rows.filter((row) => row.error === null).map((row) => ({ inboxItemId: row.id })),
+    stored.filter((row) => row.error === null).map((row) => ({ inboxItemId: row.id })),
   );
 
-  const duplicate =
-    signature.ok && entries.every((entry) => entry.endToEndId !== null && seenIds.has(entry.providerEventId));
+  const duplicate = signature.ok && stored.every((row) => row.error === INBOX_ERRORS.duplicate);
   return duplicate ? { received: true, duplicate: true } : { received: true };
 }
