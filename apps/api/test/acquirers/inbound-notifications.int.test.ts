@@ -1,17 +1,8 @@
 import request from "supertest";
-import {
-  createAcquirer,
-  processInboxItem,
-  sandboxAcquirerSecret,
-  signatureHeader,
-  valorFromCentavos,
-} from "@lm/domain";
+import { createAcquirer, processInboxItem, sandboxAcquirerSecret, signatureHeader } from "@lm/domain";
 import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
-
-let sequence = 0;
-/** A fresh Bacen-shaped end-to-end id. */
-const e2e = () => `E12345678202611211200${String(++sequence).padStart(11, "0")}`;
+import { newEndToEndId, paymentOf } from "../support/pix-payments";
 
 describe("POST /v1/acquirers/{slug}/notifications and inbox processing", () => {
   const ctx = useApiTestContext();
@@ -24,14 +15,6 @@ describe("POST /v1/acquirers/{slug}/notifications and inbox processing", () => {
   const charge = async (overrides: Record<string, unknown> = {}, key = merchant.testKey) =>
     (await merchantClient(ctx.app, key).post("/v1/transactions", chargeBody(overrides)).expect(201)).body;
   const pixBody = (item: Record<string, unknown>) => JSON.stringify({ pix: [item] });
-  const paymentOf = (txn: { txid: string; amount: number }, extra: Record<string, unknown> = {}) => ({
-    endToEndId: e2e(),
-    txid: txn.txid,
-    valor: valorFromCentavos(txn.amount),
-    horario: new Date().toISOString(),
-    pagador: { nome: "João Pagador", cpf: "39053344705" },
-    ...extra,
-  });
   const post = (body: string, options: { slug?: string; secret?: string; t?: number; header?: string } = {}) => {
     const t = options.t ?? Math.floor(Date.now() / 1000);
     const header = options.header ?? signatureHeader([options.secret ?? sandboxSecret], t, body);
@@ -253,7 +236,7 @@ describe("POST /v1/acquirers/{slug}/notifications and inbox processing", () => {
   test("when the acquirer slug is unknown, then 404 and nothing is stored", async () => {
     const before = await ctx.db.inboxItem.count();
 
-    const res = await post(pixBody({ endToEndId: e2e() }), { slug: "nobody" });
+    const res = await post(pixBody({ endToEndId: newEndToEndId() }), { slug: "nobody" });
 
     expect(res.status).toBe(404);
     expect(await ctx.db.inboxItem.count()).toBe(before);

@@ -1,22 +1,12 @@
 import request from "supertest";
-import {
-  deliveryJobId,
-  processInboxItem,
-  sandboxAcquirerSecret,
-  settlePayments,
-  signatureHeader,
-  valorFromCentavos,
-} from "@lm/domain";
+import { deliveryJobId, processInboxItem, sandboxAcquirerSecret, settlePayments, signatureHeader } from "@lm/domain";
 import { createLogger } from "@lm/logging";
 import { createEndpointRow, createTestMerchant } from "@lm/testing";
 import { createPaymentSettlement } from "../../../worker/src/inbox/payment-settlement";
 import { useApiTestContext } from "../support/harness";
+import { paymentOf } from "../support/pix-payments";
 import { captureLogs } from "../support/log-capture";
 import { chargeBody, merchantClient, type MerchantClient } from "../support/merchant-client";
-
-let sequence = 0;
-/** A fresh Bacen-shaped end-to-end id. */
-const e2e = () => `E98765432202611231200${String(++sequence).padStart(11, "0")}`;
 
 describe("settling a batch of inbound payments in one statement (settlePayments)", () => {
   const ctx = useApiTestContext();
@@ -53,15 +43,6 @@ describe("settling a batch of inbound payments in one statement (settlePayments)
     });
     return items.map((item) => stored.find((row) => row.end_to_end_id === item.endToEndId)?.id as string);
   }
-
-  const paymentOf = (txn: { txid: string; amount: number }, extra: Record<string, unknown> = {}) => ({
-    endToEndId: e2e(),
-    txid: txn.txid,
-    valor: valorFromCentavos(txn.amount),
-    horario: new Date().toISOString(),
-    pagador: { nome: "João Pagador", cpf: "39053344705" },
-    ...extra,
-  });
 
   test("when 30 payments of one store are settled in one batch, then every charge, event, delivery, ledger entry and item is written as one by one", async () => {
     const store = await freshStore();
