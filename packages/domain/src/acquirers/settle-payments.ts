@@ -20,7 +20,7 @@ import { fanOutEvent, scopeKey, subscribedEndpoints, enqueueDeliveries } from ".
 import { newId } from "../ids";
 import { TRANSACTION_COLUMNS } from "../transactions/find-transactions";
 import { transactionEvent } from "../transactions/transaction-events";
-import { INBOX_ERRORS, paidColumns, settlementMode } from "./process-inbox-item";
+import { isRetriedFailure, paidColumns, settlementMode } from "./process-inbox-item";
 import { readPixPayment } from "./pix-notification";
 
 /** A stored payment notification as the batch reads it. */
@@ -28,6 +28,7 @@ interface PendingPaymentItem {
   id: string;
   raw_body: Uint8Array;
   end_to_end_id: string;
+  error: string | null;
   acquirer_slug: string;
 }
 
@@ -95,13 +96,14 @@ export async function settlePayments(deps: UseCaseDeps, inboxItemIds: string[]):
   const now = deps.now();
   const items = await sqlQuery<PendingPaymentItem>(
     deps.db.pool,
-    `SELECT i.id, i.raw_body, i.end_to_end_id, a.slug AS acquirer_slug
+    `SELECT i.id, i.raw_body, i.end_to_end_id, i.error, a.slug AS acquirer_slug
      FROM inbox_items i JOIN acquirers a ON a.id = i.acquirer_id
      WHERE i.id = ANY($1::text[]) AND i.event_type = 'pix' AND i.signature_valid AND i.processed_at IS NULL
-       AND i.end_to_end_id IS NOT NULL AND (i.error IS NULL OR i.error LIKE $2)`,
-    [inboxItemIds, `${INBOX_ERRORS.processingFailed}:%`],
+       AND i.end_to_end_id IS NOT NULL`,
+    [inboxItemIds],
   );
   const payments = items.flatMap((item) => {
+    if (!isRetriedFailure(item.error)) return [];
     const payment = readPixPayment(item.raw_body, item.end_to_end_id);
     return payment === null ? [] : [{ item, payment }];
   });
