@@ -3,7 +3,8 @@
  * to `createApp`. Nothing here is global, so tests run many apps side by side.
  */
 import type { Config } from "@lm/config";
-import { createDb, type Db } from "@lm/db";
+import { createDb, listenForChanges, type ChangeFeed, type Db } from "@lm/db";
+import { API_KEY_CHANGES_CHANNEL, ApiKeyCache } from "@lm/domain";
 import { createLogger, type Logger } from "@lm/logging";
 import { createMailer, type Mailer } from "@lm/mail";
 import { createApiMetrics, type ApiMetrics } from "@lm/metrics";
@@ -23,6 +24,10 @@ export interface AppDeps {
   now: () => Date;
   /** This process's Prometheus registry and metrics. */
   metrics: ApiMetrics;
+  /** The API keys this process has authenticated, kept while {@link AppDeps.apiKeyChanges} is online. */
+  apiKeyCache: ApiKeyCache;
+  /** The feed of committed key changes that empties {@link AppDeps.apiKeyCache}. */
+  apiKeyChanges: ChangeFeed;
 }
 
 /** Opens the connections of an API process. Close them with {@link closeAppDeps}. */
@@ -31,6 +36,17 @@ export function createAppDeps(config: Config, options: { logger?: Logger } = {})
   const logger = options.logger ?? createLogger({ level: config.logLevel, service: "api" });
   // Connection errors surface through /ready and failed requests; logged here once per event, never thrown.
   redis.on("error", (err) => logger.warn("redis connection error", { err: err.message }));
+  const apiKeyCache = new ApiKeyCache();
+  const apiKeyChanges = listenForChanges(config.databaseUrl, API_KEY_CHANGES_CHANNEL, {
+    onChange: () => apiKeyCache.forgetAll(),
+    onOnline: () => apiKeyCache.setOnline(true),
+    onOffline: (err) => {
+      apiKeyCache.setOnline(false);
+      logger.warn("api key change feed offline; keys are read from the database until it is back", {
+        err: err?.message,
+      });
+    },
+  });
   return {
     config,
     db: createDb(config.databaseUrl),
@@ -40,11 +56,14 @@ export function createAppDeps(config: Config, options: { logger?: Logger } = {})
     mailer: createMailer(config),
     now: () => new Date(),
     metrics: createApiMetrics(),
+    apiKeyCache,
+    apiKeyChanges,
   };
 }
 
-/** Closes queues, Redis and the database pool. */
+/** Closes the key change feed, queues, Redis and the database pool. */
 export async function closeAppDeps(deps: AppDeps): Promise<void> {
+  await deps.apiKeyChanges.close();
   await whenSettled(deps.redis);
   await deps.producer.close();
   await closeRedis(deps.redis);

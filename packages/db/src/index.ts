@@ -1,3 +1,4 @@
+export * from "./change-feed";
 export * from "./client";
 export * from "./errors";
 export * from "./sql";

@@ -21,6 +21,7 @@ export * from "./jobs/enqueue-after-commit";
 export * from "./jobs/given-up-jobs";
 export * from "./paging";
 export * from "./random";
+export * from "./api-keys/api-key-cache";
 export * from "./api-keys/authenticate-api-key";
 export * from "./idempotency/idempotency-keys";
 export * from "./events/record-event";

@@ -1,6 +1,8 @@
 import { RateLimiterRedis } from "rate-limiter-flexible";
 import request from "supertest";
-import { createApiKey, hashApiKey } from "@lm/domain";
+import { Client } from "pg";
+import { feedName } from "@lm/db";
+import { API_KEY_CHANGES_CHANNEL, createApiKey, hashApiKey } from "@lm/domain";
 import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
 
@@ -142,5 +144,92 @@ describe("merchant API authentication", () => {
     expect(res.body.error).toMatchObject({ type: "rate_limit_error", code: "rate_limited" });
     expect(Number(res.headers["retry-after"])).toBeGreaterThanOrEqual(1);
     expect((await merchantClient(ctx.app, merchant.testKey).get("/v1/transactions")).status).toBe(200);
+  });
+
+  describe("the process's key cache (issue 14)", () => {
+    /** A key of the test merchant's store, used once so that the API has it cached. */
+    async function cachedKey() {
+      const created = await createApiKey(ctx.db, {
+        storeId: merchant.storeId,
+        name: "cached",
+        mode: "test",
+        now: new Date(),
+      });
+      expect((await merchantClient(ctx.app, created.key).get("/v1/transactions")).status).toBe(200);
+      return created;
+    }
+
+    /** Until `request` answers `status`, for at most 5 s; returns the last status. */
+    async function statusWithin(request: () => Promise<{ status: number }>, status: number): Promise<number> {
+      const until = Date.now() + 5_000;
+      let last = (await request()).status;
+      while (last !== status && Date.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        last = (await request()).status;
+      }
+      return last;
+    }
+
+    test("when a cached key is revoked by another connection, then it is refused once the change is heard", async () => {
+      const { apiKey, key } = await cachedKey();
+      const other = new Client({ connectionString: ctx.config.databaseUrl });
+      await other.connect();
+      try {
+        await other.query("UPDATE api_keys SET revoked_at = now() WHERE id = $1", [apiKey.id]);
+      } finally {
+        await other.end();
+      }
+
+      // As another API process would: no barrier, only the notification.
+      expect(await statusWithin(() => merchantClient(ctx.app, key).get("/v1/transactions"), 401)).toBe(401);
+    });
+
+    test("when a cached key's revoke_at is set and passes, then it is refused without waiting for its sweep", async () => {
+      const { apiKey, key } = await cachedKey();
+      await ctx.db.apiKey.update({ where: { id: apiKey.id }, data: { revoke_at: new Date(Date.now() - 1) } });
+      await ctx.deps.apiKeyChanges.catchUp();
+
+      expect((await merchantClient(ctx.app, key).get("/v1/transactions")).status).toBe(401);
+    });
+
+    test("when the store is renamed, then the next charge's BR Code carries the new name", async () => {
+      const { key } = await cachedKey();
+      await ctx.db.store.update({ where: { id: merchant.storeId }, data: { name: "Padaria Renomeada" } });
+      await ctx.deps.apiKeyChanges.catchUp();
+
+      const res = await merchantClient(ctx.app, key).post("/v1/transactions", chargeBody());
+
+      expect(res.status).toBe(201);
+      expect(res.body.pix.copy_paste).toContain("Padaria Renomeada");
+    });
+
+    test("when the feed's connection is cut, then it reconnects, and a revocation made meanwhile is heard", async () => {
+      const { apiKey, key } = await cachedKey();
+      const admin = new Client({ connectionString: ctx.config.databaseUrl });
+      await admin.connect();
+      try {
+        const cut = await admin.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+           WHERE datname = current_database() AND application_name = $1`,
+          [feedName(API_KEY_CHANGES_CHANNEL)],
+        );
+        expect(cut.rowCount).toBe(1);
+        await admin.query("UPDATE api_keys SET revoked_at = now() WHERE id = $1", [apiKey.id]);
+      } finally {
+        await admin.end();
+      }
+
+      expect(await statusWithin(() => merchantClient(ctx.app, key).get("/v1/transactions"), 401)).toBe(401);
+      // Back online: a key is cached again, and a later revocation is heard as well.
+      const { apiKey: later, key: laterKey } = await cachedKey();
+      const until = Date.now() + 5_000;
+      while (ctx.deps.apiKeyCache.get(hashApiKey(laterKey)) === undefined && Date.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        await merchantClient(ctx.app, laterKey).get("/v1/transactions");
+      }
+      expect(ctx.deps.apiKeyCache.get(hashApiKey(laterKey))?.id).toBe(later.id);
+      await ctx.db.apiKey.update({ where: { id: later.id }, data: { revoked_at: new Date() } });
+      expect(await statusWithin(() => merchantClient(ctx.app, laterKey).get("/v1/transactions"), 401)).toBe(401);
+    });
   });
 });

@@ -1,11 +1,13 @@
 /**
- * Use case: authenticate a merchant API request by its key (DESIGN §3): looked up by SHA-256, refused when unknown,
- * revoked or past its `revoke_at`. The key's store and mode scope everything the request creates or reads.
+ * Use case: authenticate a merchant API request by its key (DESIGN §3): looked up by SHA-256 (in the process's
+ * {@link ApiKeyCache}, else in the database), refused when unknown, revoked or past its `revoke_at`. The key's store
+ * and mode scope everything the request creates or reads.
  */
 import { sqlQuery, type Db } from "@lm/db";
 import type { MerchantScope } from "../deps";
 import { ApiError } from "../errors";
 import { apiKeyMode, hashApiKey } from "./api-key";
+import type { ApiKeyCache, ApiKeyRow } from "./api-key-cache";
 
 /** `last_used_at` is written at most once per this interval, ms (DESIGN §3). */
 export const LAST_USED_RESOLUTION_MS = 60_000;
@@ -17,34 +19,21 @@ export interface AuthenticatedApiKey extends MerchantScope {
   storeName: string;
 }
 
-interface KeyRow {
-  id: string;
-  store_id: string;
-  mode: "live" | "test";
-  last_used_at: Date | null;
-  revoke_at: Date | null;
-  revoked_at: Date | null;
-  store_name: string;
-}
-
 /**
  * Authenticates `key` at `now` and records its use (a conditional UPDATE, at most once a minute per key, so a busy
  * key costs no write per request and concurrent requests write once).
+ * @param cache - the process's cache of key rows; without it every call reads the database
  * @throws ApiError `authentication_required` for a malformed, unknown, revoked or expired key (one message for all,
  *   so a caller learns nothing about which keys exist)
  */
-export async function authenticateApiKey(db: Db, key: string, now: Date): Promise<AuthenticatedApiKey> {
+export async function authenticateApiKey(
+  db: Db,
+  key: string,
+  now: Date,
+  cache?: ApiKeyCache,
+): Promise<AuthenticatedApiKey> {
   const mode = apiKeyMode(key);
-  // Plain SQL: every merchant request runs this (issue 14).
-  const [found = null] =
-    mode === null
-      ? []
-      : await sqlQuery<KeyRow>(
-          db.pool,
-          `SELECT k.id, k.store_id, k.mode, k.last_used_at, k.revoke_at, k.revoked_at, s.name AS store_name
-           FROM api_keys k JOIN stores s ON s.id = k.store_id WHERE k.key_hash = $1`,
-          [hashApiKey(key)],
-        );
+  const found = mode === null ? null : await findKeyRow(db, hashApiKey(key), cache);
   const refused =
     found === null ||
     found.mode !== mode ||
@@ -54,6 +43,8 @@ export async function authenticateApiKey(db: Db, key: string, now: Date): Promis
 
   const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
   if (found.last_used_at === null || found.last_used_at < staleBefore) {
+    // Set first on the row, which may be the cache's: the requests arriving meanwhile do not write too.
+    found.last_used_at = now;
     await sqlQuery(
       db.pool,
       "UPDATE api_keys SET last_used_at = $1 WHERE id = $2 AND (last_used_at IS NULL OR last_used_at < $3)",
@@ -61,4 +52,20 @@ export async function authenticateApiKey(db: Db, key: string, now: Date): Promis
     );
   }
   return { apiKeyId: found.id, storeId: found.store_id, storeName: found.store_name, mode: found.mode };
+}
+
+/** The row of the key whose SHA-256 is `keyHash`, from `cache` when it has it, else from the database (plain SQL: every merchant request runs this, issue 14). */
+async function findKeyRow(db: Db, keyHash: string, cache: ApiKeyCache | undefined): Promise<ApiKeyRow | null> {
+  const cached = cache?.get(keyHash);
+  if (cached !== undefined) return cached;
+  const readAt = cache?.generationNow();
+  const [row] = await sqlQuery<ApiKeyRow>(
+    db.pool,
+    `SELECT k.id, k.store_id, k.mode, k.last_used_at, k.revoke_at, k.revoked_at, s.name AS store_name
+     FROM api_keys k JOIN stores s ON s.id = k.store_id WHERE k.key_hash = $1`,
+    [keyHash],
+  );
+  if (row === undefined) return null;
+  if (cache && readAt !== undefined) cache.remember(keyHash, row, readAt);
+  return row;
 }

@@ -37,6 +37,9 @@ export function apiKeysRouter(deps: AppDeps): Router {
   router.delete("/:id", requireStepUp(deps, "account"), async (req, res) => {
     const { id } = validate(apiKeyPathSchema, req.params);
     await deleteApiKey(withRequestLogger(deps, res), await panelActor(deps, res), id);
+    // Refused at once (DESIGN §3): this process has forgotten the key before the seller hears it is deleted; other
+    // processes forget it when the change's notification reaches them, a moment later.
+    await deps.apiKeyChanges.catchUp();
     res.status(204).end();
   });
 
