@@ -9,11 +9,7 @@ export type RedisClient = Redis | Cluster;
 /**
  * Opens a Redis connection for BullMQ. `maxRetriesPerRequest: null` is what BullMQ workers require (blocking
  * commands must not fail after a few retries); `enableOfflineQueue: false` for producers makes a call fail at once
- * while Redis is down instead of hanging the HTTP request (BullMQ "going to production"). A producer connection also
- * pipelines automatically (ioredis `enableAutoPipelining`): the commands that the API's concurrent requests issue in
- * one turn of the event loop (rate-limit counts, job adds) leave in one socket write instead of one each, since a write
- * costs as much as the command here (issue 14). Workers keep it off: BullMQ's blocking commands and job locks are
- * reported to misbehave with it (taskforcesh/bullmq#457).
+ * while Redis is down instead of hanging the HTTP request (BullMQ "going to production").
  *
  * Given several URLs (`REDIS_CLUSTER_NODES`), it opens a `Cluster` seeded with those nodes: the client discovers the
  * others and follows slot moves. User name, password and TLS (`rediss:`) are taken from the first URL and used for
@@ -27,7 +23,6 @@ export function createRedis(target: string | string[], role: "worker" | "produce
     maxRetriesPerRequest: role === "worker" ? null : 1,
     enableOfflineQueue: role === "worker",
     connectTimeout: 2_000,
-    enableAutoPipelining: role === "producer",
   };
   if (typeof target === "string") return new Redis(target, options);
   const seeds = target.map((node) => new URL(node));
