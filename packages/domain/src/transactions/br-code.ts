@@ -4,7 +4,7 @@
  * subdomain of `PUBLIC_BASE_URL`'s host, so that a test code is never a payable key (DESIGN §5).
  */
 import { generatePixPayload } from "@brazilian-utils/brazilian-utils";
-import { crc32, deflateSync } from "node:zlib";
+import { constants, crc32, deflateSync } from "node:zlib";
 import QRCode from "qrcode";
 import { optimalQrSegments } from "./qr-segments";
 
@@ -77,11 +77,12 @@ const QR_MARGIN_MODULES = 2;
 /** Pixels per module. */
 const QR_SCALE = 4;
 /**
- * zlib settings of the image data: a 2 KB window and a small hash table, because the input is about 6 KB of 29-byte
- * scanlines. Setting up zlib's default state (32 KB window, level 9) cost more than the compression itself; this one
- * is 30 % faster and the output a few bytes smaller (measured on BR Codes, issue 14).
+ * zlib settings of the image data: a 2 KB window, because the input is about 6 KB of 29-byte scanlines (setting up
+ * zlib's default 32 KB window cost more than the compression itself), and the `Z_FILTERED` strategy, meant for
+ * filtered image data like ours (mostly the zero scanlines of the Up filter): as fast as the default strategy here,
+ * and the image 14 % smaller (476 bytes against 553 on average over 2,000 BR Codes, issue 14).
  */
-const PNG_DEFLATE_OPTIONS = { level: 6, windowBits: 11, memLevel: 3 };
+const PNG_DEFLATE_OPTIONS = { level: 6, windowBits: 11, memLevel: 8, strategy: constants.Z_FILTERED };
 /** PNG scanline filters (PNG spec §9.2): `None` keeps the bytes, `Up` stores each byte minus the one above it. */
 const PNG_FILTER_NONE = 0;
 const PNG_FILTER_UP = 2;
