@@ -14,13 +14,7 @@
  * Prints one JSON object: `{create: R, read: R, api_peak_rss_mb, ...}`, R = `{requests_per_s, p50_ms, p99_ms,
  * api_cpu_ms_per_request, baseline_requests_per_s, ratio}`. Knobs: `BENCH_CONCURRENCY` (20), `BENCH_DURATION_S` (10 per phase),
  * `BENCH_KEYS` (50), `BENCH_PROFILE_DIR` (runs the API under `--cpu-prof`, profiles written there; summarise one with
- * `npx tsx bench/profile-summary.ts <file> --from <s> --to <s>`), `BENCH_COMPARE_WITH` (see below).
- *
- * On a shared machine a run's figures move by a third with other work; `BENCH_COMPARE_WITH=<another checkout of this
- * repository, installed>` instead starts that checkout's API too, on the same database, loads the two in turn
- * (`BENCH_COMPARE_ROUNDS` rounds of 3 s phases, the order swapped each round; creations, then reads) and prints
- * `{compare: {create: C, read: C, ...}}`, C = the API CPU ms per request of each phase and their medians, `this` and
- * `other`: both see the same machine within seconds, so a difference of a few percent shows.
+ * `npx tsx bench/profile-summary.ts <file> --from <s> --to <s>`).
  * Not a timed test.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -47,9 +41,6 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const KEYS = Number(process.env.BENCH_KEYS ?? 50);
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const ROOT = path.resolve(__dirname, "..");
-const COMPARE_WITH = process.env.BENCH_COMPARE_WITH;
-const COMPARE_ROUNDS = Number(process.env.BENCH_COMPARE_ROUNDS ?? 10);
-const COMPARE_PHASE_S = 3;
 
 /** A charge as an integrator would send it. */
 const CHARGE_BODY = {
@@ -77,14 +68,11 @@ const freePort = (): Promise<number> =>
     });
   });
 
-/**
- * Starts `command` (through `sh -c exec`, so the process is the command itself) in `cwd` and waits for
- * `GET <healthPath>`.
- */
-async function startProcess(command: string, env: Record<string, string>, healthPath: string, cwd = ROOT) {
+/** Starts `command` (through `sh -c exec`, so the process is the command itself) and waits for `GET <healthPath>`. */
+async function startProcess(command: string, env: Record<string, string>, healthPath: string) {
   const port = await freePort();
   const child = spawn("sh", ["-c", `exec ${command}`], {
-    cwd,
+    cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ["ignore", "ignore", "inherit"],
   });
@@ -157,69 +145,6 @@ async function load(url: string, seconds: number, status: number, next: () => au
   };
 }
 
-/**
- * Reads of the charges made so far, each with its store's key, the stores in turn so that reads spread evenly over
- * the keys' rate limits (at most 5,000 charges, round robin).
- */
-async function chargeReads(admin: Client, keys: string[]): Promise<() => autocannon.Request> {
-  const keyOfStore = new Map<string, string>();
-  for (const key of keys) {
-    const { rows } = await admin.query<{ store_id: string }>("SELECT store_id FROM api_keys WHERE key_prefix = $1", [
-      key.slice(0, 12),
-    ]);
-    keyOfStore.set(rows[0]?.store_id ?? "", key);
-  }
-  const charges = (
-    await admin.query<{ id: string; store_id: string }>(
-      "SELECT id, store_id FROM transactions ORDER BY row_number() OVER (PARTITION BY store_id ORDER BY id), store_id LIMIT 5000",
-    )
-  ).rows;
-  let sequence = 0;
-  return () => {
-    const charge = charges[sequence++ % charges.length];
-    return {
-      method: "GET",
-      path: `/v1/transactions/${charge?.id}`,
-      headers: { authorization: `Bearer ${keyOfStore.get(charge?.store_id ?? "")}` },
-    };
-  };
-}
-
-/** The command of `npm run start:api` in the checkout at `root`. */
-function startApiCommand(root: string): string {
-  const { scripts } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
-    scripts: Record<string, string>;
-  };
-  return String(scripts["start:api"]);
-}
-
-/** The median of `values`. */
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-/**
- * Loads `self` and `other` in turn, {@link COMPARE_ROUNDS} rounds of {@link COMPARE_PHASE_S} s each (the order swapped
- * every round, after 5 s of warm-up each, as long as the JIT takes to settle), and returns each one's API CPU ms per request per phase and its median.
- */
-async function compareApis(
-  self: { pid: number; base: string },
-  other: { pid: number; base: string },
-  status: number,
-  next: () => autocannon.Request,
-) {
-  const cpu = { this: [] as number[], other: [] as number[] };
-  const apis = [
-    { name: "this" as const, api: self },
-    { name: "other" as const, api: other },
-  ];
-  for (const { api } of apis) await load(api.base, 5, status, next);
-  for (let round = 0; round < COMPARE_ROUNDS; round++) {
-    for (const { name, api } of round % 2 === 0 ? apis : [...apis].reverse()) {
-      cpu[name].push((await loadApi(api.pid, api.base, COMPARE_PHASE_S, status, next)).api_cpu_ms_per_request);
-    }
-  }
-  return { this_cpu_ms_median: median(cpu.this), other_cpu_ms_median: median(cpu.other), cpu_ms: cpu };
-}
-
 const withBaseline = (api: Figures & { api_cpu_ms_per_request: number }, baseline: Figures) => ({
   ...api,
   baseline_requests_per_s: baseline.requests_per_s,
@@ -245,23 +170,25 @@ async function main(): Promise<void> {
     await admin.query(BASELINE_SCHEMA_SQL);
 
     const profileDir = process.env.BENCH_PROFILE_DIR;
+    const startApi = (
+      JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }
+    ).scripts["start:api"];
     const profileArgs = profileDir ? `--cpu-prof --cpu-prof-dir=${profileDir} ` : "";
-    const apiEnv = {
-      NODE_ENV: "development",
-      WEBHOOK_ALLOW_LOCAL_DESTINATIONS: "true",
-      DATABASE_URL: database.url,
-      REDIS_URL,
-      QUEUE_PREFIX: queuePrefix,
-      ENCRYPTION_KEY: encryptionKey,
-      PUBLIC_BASE_URL: "https://pix.lm-bench.example",
-      PANEL_ORIGINS: "https://panel.lm-bench.example",
-    };
-    const api = await startProcess(startApiCommand(ROOT).replace(/^node /, `node ${profileArgs}`), apiEnv, "/health");
+    const api = await startProcess(
+      String(startApi).replace(/^node /, `node ${profileArgs}`),
+      {
+        NODE_ENV: "development",
+        WEBHOOK_ALLOW_LOCAL_DESTINATIONS: "true",
+        DATABASE_URL: database.url,
+        REDIS_URL,
+        QUEUE_PREFIX: queuePrefix,
+        ENCRYPTION_KEY: encryptionKey,
+        PUBLIC_BASE_URL: "https://pix.lm-bench.example",
+        PANEL_ORIGINS: "https://panel.lm-bench.example",
+      },
+      "/health",
+    );
     children.push(api.child);
-    const other = COMPARE_WITH
-      ? await startProcess(startApiCommand(COMPARE_WITH), apiEnv, "/health", path.resolve(COMPARE_WITH))
-      : undefined;
-    if (other) children.push(other.child);
 
     let sequence = 0;
     const createRequest = (): autocannon.Request => {
@@ -280,16 +207,6 @@ async function main(): Promise<void> {
     const sample = await fetch(`${api.base}/v1/transactions`, createRequest() as RequestInit);
     if (sample.status !== 201) throw new Error(`sample creation answered ${sample.status}: ${await sample.text()}`);
     writeFileSync(sampleFile, await sample.text());
-
-    if (other) {
-      // Side by side only, both processes equally fresh: a process that served the phases below first would not be.
-      const pids = (p: { child: ChildProcess; base: string }) => ({ pid: p.child.pid ?? 0, base: p.base });
-      const create = await compareApis(pids(api), pids(other), 201, createRequest);
-      const read = await compareApis(pids(api), pids(other), 200, await chargeReads(admin, keys));
-      const compare = { create, read, rounds: COMPARE_ROUNDS, phase_s: COMPARE_PHASE_S, other: COMPARE_WITH };
-      process.stdout.write(`${JSON.stringify({ compare, concurrency: CONCURRENCY, api_keys: KEYS })}\n`);
-      return;
-    }
 
     const baseline = await startProcess(
       `${process.execPath} --import tsx bench/baseline-server.ts`,
@@ -313,12 +230,32 @@ async function main(): Promise<void> {
     const apiCreate = await loadApi(api.child.pid ?? 0, api.base, DURATION_S, 201, createRequest);
     const baseCreate = await load(baseline.base, DURATION_S, 201, baselineCreate);
 
-    const readRequest = await chargeReads(admin, keys);
+    const keyOfStore = new Map<string, string>();
+    for (let i = 0; i < keys.length; i++) {
+      const { rows } = await admin.query<{ store_id: string }>("SELECT store_id FROM api_keys WHERE key_prefix = $1", [
+        keys[i]?.slice(0, 12),
+      ]);
+      keyOfStore.set(rows[0]?.store_id ?? "", keys[i] ?? "");
+    }
+    const charges = (
+      await admin.query<{ id: string; store_id: string }>(
+        // Stores in turn, so that reads spread evenly over the keys' rate limits.
+        "SELECT id, store_id FROM transactions ORDER BY row_number() OVER (PARTITION BY store_id ORDER BY id), store_id LIMIT 5000",
+      )
+    ).rows;
     const baselineIds = (await admin.query<{ id: string }>("SELECT id FROM baseline_charges LIMIT 5000")).rows;
-    let baselineSequence = 0;
+    let readSequence = 0;
+    const readRequest = (): autocannon.Request => {
+      const charge = charges[readSequence++ % charges.length];
+      return {
+        method: "GET",
+        path: `/v1/transactions/${charge?.id}`,
+        headers: { authorization: `Bearer ${keyOfStore.get(charge?.store_id ?? "")}` },
+      };
+    };
     const baselineRead = (): autocannon.Request => ({
       method: "GET",
-      path: `/charges/${baselineIds[baselineSequence++ % baselineIds.length]?.id}`,
+      path: `/charges/${baselineIds[readSequence++ % baselineIds.length]?.id}`,
     });
     await load(api.base, 2, 200, readRequest);
     const apiRead = await loadApi(api.child.pid ?? 0, api.base, DURATION_S, 200, readRequest);
