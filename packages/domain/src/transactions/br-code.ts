@@ -4,7 +4,7 @@
  * subdomain of `PUBLIC_BASE_URL`'s host, so that a test code is never a payable key (DESIGN §5).
  */
 import { generatePixPayload } from "@brazilian-utils/brazilian-utils";
-import { crc32, deflateSync } from "node:zlib";
+import { constants, crc32, deflateSync } from "node:zlib";
 import QRCode from "qrcode";
 import { optimalQrSegments } from "./qr-segments";
 
@@ -77,11 +77,15 @@ const QR_MARGIN_MODULES = 2;
 /** Pixels per module. */
 const QR_SCALE = 4;
 /**
- * zlib settings of the image data: a 2 KB window and a small hash table, because the input is about 6 KB of 29-byte
- * scanlines repeating every few lines. Setting up zlib's default state (32 KB window, level 9) cost more than the
- * compression itself; this one is 30 % faster and the output a few bytes smaller (measured on BR Codes, issue 14).
+ * zlib settings of the image data: a 2 KB window, because the input is about 6 KB of 29-byte scanlines (setting up
+ * zlib's default 32 KB window cost more than the compression itself), and the `Z_FILTERED` strategy, meant for
+ * filtered image data like ours (mostly the zero scanlines of the Up filter): as fast as the default strategy here,
+ * and the image 14 % smaller (476 bytes against 553 on average over 2,000 BR Codes, issue 14).
  */
-const PNG_DEFLATE_OPTIONS = { level: 6, windowBits: 11, memLevel: 3 };
+const PNG_DEFLATE_OPTIONS = { level: 6, windowBits: 11, memLevel: 8, strategy: constants.Z_FILTERED };
+/** PNG scanline filters (PNG spec §9.2): `None` keeps the bytes, `Up` stores each byte minus the one above it. */
+const PNG_FILTER_NONE = 0;
+const PNG_FILTER_UP = 2;
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** One PNG chunk: length, type, data, CRC-32 of type and data (PNG spec §5.3). */
@@ -102,24 +106,32 @@ function pngChunk(type: string, data: Buffer): Buffer {
  * here as a 1-bit grayscale PNG straight from qrcode's module matrix: qrcode's own PNG path draws an RGBA bitmap
  * that pngjs (which writes only 8- and 16-bit depths) converts, filters and deflates, 32 times the data. Measured on
  * the development machine: about 4 ms and 2.3 KB of base64 per code before, about 1 ms and 0.9 KB now (issue 14).
+ * A scanline equal to the one above it (3 of every 4, and the quiet zone's) is written with the `Up` filter, as zero
+ * bytes: zlib compresses those in about two thirds of the time the repeated bytes took, a few bytes smaller.
  */
 export function renderQrPngBase64(brCode: string): string {
   const { modules } = createQrSymbol(brCode);
   const side = (modules.size + 2 * QR_MARGIN_MODULES) * QR_SCALE;
-  const rowBytes = 1 + Math.ceil(side / 8); // filter byte (0, None) + 1 bit per pixel, 1 = white
-  const raw = Buffer.alloc(rowBytes * side, 0xff);
-  // Only the dark modules are drawn (cleared to 0), module by module: the margin and light modules stay white.
+  const rowBytes = 1 + Math.ceil(side / 8); // filter byte + 1 bit per pixel, 1 = white
+  // Every scanline starts as "same as the one above": the Up filter and zero differences.
+  const raw = Buffer.alloc(rowBytes * side);
+  for (let y = 0; y < side; y++) raw[y * rowBytes] = PNG_FILTER_UP;
+  /** Makes scanline `y` a white one written as is (None), and returns its pixel bytes. */
+  const whiteRow = (y: number): Buffer => {
+    raw[y * rowBytes] = PNG_FILTER_NONE;
+    return raw.fill(0xff, y * rowBytes + 1, (y + 1) * rowBytes).subarray(y * rowBytes + 1, (y + 1) * rowBytes);
+  };
+  whiteRow(0);
+  // The first scanline of each module row is drawn (dark modules cleared to 0); the next QR_SCALE - 1 repeat it.
   for (let moduleRow = 0; moduleRow < modules.size; moduleRow++) {
-    const y = (moduleRow + QR_MARGIN_MODULES) * QR_SCALE;
-    const row = raw.subarray(y * rowBytes, (y + 1) * rowBytes);
+    const pixels = whiteRow((moduleRow + QR_MARGIN_MODULES) * QR_SCALE);
     for (let moduleCol = 0; moduleCol < modules.size; moduleCol++) {
       if (!modules.get(moduleRow, moduleCol)) continue;
       const x = (moduleCol + QR_MARGIN_MODULES) * QR_SCALE;
-      for (let pixel = x; pixel < x + QR_SCALE; pixel++) row[1 + (pixel >> 3)]! &= ~(0x80 >> (pixel & 7));
+      for (let pixel = x; pixel < x + QR_SCALE; pixel++) pixels[pixel >> 3]! &= ~(0x80 >> (pixel & 7));
     }
-    for (let copy = 1; copy < QR_SCALE; copy++) row.copy(raw, (y + copy) * rowBytes);
   }
-  for (let y = 0; y < side; y++) raw[y * rowBytes] = 0;
+  whiteRow((modules.size + QR_MARGIN_MODULES) * QR_SCALE);
   const header = Buffer.alloc(13);
   header.writeUInt32BE(side, 0);
   header.writeUInt32BE(side, 4);

@@ -10,6 +10,7 @@
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
+import { LRUCache } from "lru-cache";
 
 /** Options of the destination check. */
 export interface DestinationOptions {
@@ -120,15 +121,38 @@ export function checkDestinationUrl(raw: string, allowLocal: boolean): Destinati
   return { ok: true, url };
 }
 
+/** How long {@link resolveHostname} reuses a name's addresses, ms (the JVM's default for a positive answer). */
+export const RESOLVED_HOST_TTL_MS = 30_000;
+/** Most names {@link resolveHostname} remembers at once; the least recently used go first. */
+const RESOLVED_HOSTS_MAX = 10_000;
+
 /**
- * Resolves every address of `hostname` with the system resolver (what a socket would connect to), in the
- * resolver's order.
+ * `resolve` with its answers kept for `ttlMs` per name (lru-cache), and concurrent look-ups of one name sharing one
+ * resolution. A failure is not kept: the next call asks again, so a seller who fixes their DNS can retry at once.
+ * An answer is only a list of addresses: callers judge every address of it on every use (the destination check, and
+ * the worker's socket look-up, which connects only to addresses it judged), so a kept answer can never let a blocked
+ * address through; it can only keep sending to the old public address of a moved name for up to `ttlMs`.
+ * @param options.ttlMs - how long an answer is reused (default {@link RESOLVED_HOST_TTL_MS})
+ */
+export function cachedResolver(resolve: HostResolver, options: { ttlMs?: number } = {}): HostResolver {
+  const answers = new LRUCache<string, readonly string[]>({
+    max: RESOLVED_HOSTS_MAX,
+    ttl: options.ttlMs ?? RESOLVED_HOST_TTL_MS,
+    fetchMethod: async (hostname) => Object.freeze(await resolve(hostname)),
+  });
+  return async (hostname) => [...((await answers.fetch(hostname)) ?? [])];
+}
+
+/**
+ * Resolves every address of `hostname` with the system resolver (what a socket would connect to: /etc/hosts, then
+ * DNS), in the resolver's order, reusing an answer for {@link RESOLVED_HOST_TTL_MS} (see {@link cachedResolver}):
+ * charge creation checks its `postback_url` on every request (issue 14), and the system resolver gives no record TTL.
  * @throws the resolver's error (e.g. `ENOTFOUND`) when the name does not resolve
  */
-export const resolveHostname: HostResolver = async (hostname) => {
+export const resolveHostname: HostResolver = cachedResolver(async (hostname) => {
   const results = await lookup(hostname, { all: true, verbatim: true });
   return results.map((r) => r.address);
-};
+});
 
 /**
  * The whole destination check (SPEC "Destination check"): the URL rules, then the host resolved and EVERY address

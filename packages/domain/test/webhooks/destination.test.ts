@@ -1,4 +1,11 @@
-import { checkDestination, checkDestinationUrl, isBlockedAddress, type HostResolver } from "../../src";
+import {
+  cachedResolver,
+  checkDestination,
+  checkDestinationUrl,
+  isBlockedAddress,
+  resolveHostname,
+  type HostResolver,
+} from "../../src";
 
 /** DNS as the tests want it; an unknown name fails like the system resolver does. */
 const records: Record<string, string[]> = {
@@ -225,5 +232,107 @@ describe("isBlockedAddress", () => {
   ])("when the address is %s, then blocked is %s (strict) and %s (allowLocal)", (address, strict, local) => {
     expect(isBlockedAddress(address, false)).toBe(strict);
     expect(isBlockedAddress(address, true)).toBe(local);
+  });
+});
+
+describe("cachedResolver", () => {
+  /** {@link resolve}, counting the names it is asked. */
+  const counting = () => {
+    const asked: string[] = [];
+    const counted: HostResolver = (hostname) => {
+      asked.push(hostname);
+      return resolve(hostname);
+    };
+    return { asked, counted };
+  };
+  const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+  test("when a name is checked again within the TTL, then it is not resolved again", async () => {
+    const { asked, counted } = counting();
+    const cached = cachedResolver(counted);
+
+    const first = await checkDestination("https://both.example.com/a", { allowLocal: false, resolve: cached });
+    const second = await checkDestination("https://both.example.com/b", { allowLocal: false, resolve: cached });
+
+    expect(first).toMatchObject({ ok: true, addresses: ["93.184.215.14", "2606:2800:21f:cb07:6820:80da:af6b:8b2c"] });
+    expect(second).toMatchObject({ ok: true, addresses: ["93.184.215.14", "2606:2800:21f:cb07:6820:80da:af6b:8b2c"] });
+    expect(asked).toEqual(["both.example.com"]);
+  });
+
+  test("when many checks of one name run at once, then they share one resolution", async () => {
+    const { asked, counted } = counting();
+    const cached = cachedResolver(counted);
+
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        checkDestination("https://hooks.example.com/", { allowLocal: false, resolve: cached }),
+      ),
+    );
+
+    expect(results.every((result) => result.ok)).toBe(true);
+    expect(asked).toEqual(["hooks.example.com"]);
+  });
+
+  test("when the TTL has passed, then the name is resolved again", async () => {
+    const { asked, counted } = counting();
+    const cached = cachedResolver(counted, { ttlMs: 20 });
+
+    await cached("hooks.example.com");
+    await sleep(40);
+    await cached("hooks.example.com");
+
+    expect(asked).toEqual(["hooks.example.com", "hooks.example.com"]);
+  });
+
+  test("when a name does not resolve, then the failure is not kept and the next check asks again", async () => {
+    const { asked, counted } = counting();
+    const cached = cachedResolver(counted);
+
+    const first = await checkDestination("https://unknown.example.com/", { allowLocal: false, resolve: cached });
+    const second = await checkDestination("https://unknown.example.com/", { allowLocal: false, resolve: cached });
+
+    expect(first).toEqual({ ok: false, reason: "url host does not resolve" });
+    expect(second).toEqual({ ok: false, reason: "url host does not resolve" });
+    expect(asked).toEqual(["unknown.example.com", "unknown.example.com"]);
+  });
+
+  test.each([
+    "private.example.com",
+    "mixed.example.com",
+    "mixed6.example.com",
+    "metadata.example.com",
+    "nat64.example.com",
+  ])(
+    "when %s is checked again from the kept answer, then its private address is refused every time",
+    async (hostname) => {
+      const { asked, counted } = counting();
+      const cached = cachedResolver(counted);
+
+      const checks = [];
+      for (let i = 0; i < 3; i++)
+        checks.push(await checkDestination(`https://${hostname}/`, { allowLocal: true, resolve: cached }));
+
+      expect(checks).toEqual(
+        Array(3).fill({ ok: false, reason: "url host resolves to a private or reserved address" }),
+      );
+      expect(asked).toEqual([hostname]);
+    },
+  );
+
+  test("when a caller changes the list it got, then the kept answer stays as resolved", async () => {
+    const cached = cachedResolver(resolve);
+
+    (await cached("hooks.example.com")).push("10.0.0.1");
+
+    expect(await cached("hooks.example.com")).toEqual(["93.184.215.14"]);
+  });
+
+  test("when the system resolver is asked for localhost (/etc/hosts), then it answers loopback addresses only", async () => {
+    const addresses = await resolveHostname("localhost");
+
+    expect(addresses.length).toBeGreaterThan(0);
+    expect(addresses.every((address) => isBlockedAddress(address, false) && !isBlockedAddress(address, true))).toBe(
+      true,
+    );
   });
 });
