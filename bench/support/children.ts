@@ -78,11 +78,18 @@ export function round(value: number, digits: number): number {
   return Math.round(value * factor) / factor;
 }
 
-/** The environment of a real worker process for a bench: its database, prefix, concurrency, local receivers. */
-export function workerEnv(databaseUrl: string, queuePrefix: string, concurrency: number): Record<string, string> {
+/**
+ * The environment of a real worker process for a bench: the bench's database, Redis (`TEST_REDIS_URL` when set) and
+ * prefix, its concurrency, local receivers allowed.
+ */
+export function workerEnv(
+  config: { databaseUrl: string; redisUrl: string; queuePrefix: string },
+  concurrency: number,
+): Record<string, string> {
   return {
-    DATABASE_URL: databaseUrl,
-    QUEUE_PREFIX: queuePrefix,
+    DATABASE_URL: config.databaseUrl,
+    REDIS_URL: config.redisUrl,
+    QUEUE_PREFIX: config.queuePrefix,
     WORKER_CONCURRENCY: String(concurrency),
     WEBHOOK_ALLOW_LOCAL_DESTINATIONS: "true",
     NODE_ENV: "development",
