@@ -12,7 +12,8 @@
  * `open_loop` pays charges on a clock at BENCH_OPEN_LOOP_RATE a second for BENCH_OPEN_LOOP_SECONDS to
  * BENCH_OPEN_LOOP_ENDPOINTS endpoints, and measures event → attempt 1 (and notification received → event recorded),
  * the worker's CPU per paid event and this process's (`receipt_cpu_ms_per_event`: the charge read, signing, the
- * notification's receipt, its inbox row and job, as the API would spend them); `inbound_events_recorded_per_s` receives
+ * notification's receipt, its inbox row and job, as the API would spend them) and the PostgreSQL backends' of the
+ * bench's database (`postgres_cpu_ms_per_event`, to the last first attempt); `inbound_events_recorded_per_s` receives
  * BENCH_EVENTS payments to a store with BENCH_ENDPOINTS endpoints while inbox processing is paused, then times the
  * worker settling them and recording their events and fan-out once it resumes. `events_recorded_per_s` is the
  * recording's capacity: the drain phase's events recorded with `recordEvent` (BENCH_ENDPOINTS endpoints each,
@@ -50,7 +51,16 @@ import {
   uniqueQueuePrefix,
 } from "@lm/testing";
 import { createWebhookHttpClient } from "../apps/worker/src/delivery/http-client";
-import { cpuMs, round, runReceiver, startChild, waitForOutput, workerEnv } from "./support/children";
+import {
+  backendCpuMs,
+  backendCpuSince,
+  cpuMs,
+  round,
+  runReceiver,
+  startChild,
+  waitForOutput,
+  workerEnv,
+} from "./support/children";
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
 const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 5);
@@ -272,6 +282,8 @@ async function measureOpenLoop(deps: UseCaseDeps, receiverUrl: string, workerPid
   const charges = await pendingCharges(deps.db, store.id, total);
   const cpuBefore = cpuMs(workerPid);
   const receiptCpuBefore = cpuMs(process.pid);
+  const databaseName = new URL(deps.config.databaseUrl).pathname.slice(1);
+  const databaseCpuBefore = backendCpuMs(databaseName);
   const started = Date.now();
   const running: Array<Promise<unknown>> = [];
   let paid = 0;
@@ -290,6 +302,7 @@ async function measureOpenLoop(deps: UseCaseDeps, receiverUrl: string, workerPid
   const receiptCpuMsPerEvent = round((cpuMs(process.pid) - receiptCpuBefore) / total, 2);
   await waitForFirstAttempts(deps.db, store, total * OPEN_LOOP_ENDPOINTS);
   const workerCpuMsPerEvent = round((cpuMs(workerPid) - cpuBefore) / total, 2);
+  const databaseCpuMsPerEvent = round(backendCpuSince(databaseCpuBefore, backendCpuMs(databaseName)) / total, 2);
   const figures = await firstAttemptFigures(deps.db, store.id);
   const [settling] = await deps.db.$queryRaw<Array<{ p50: number; p99: number }>>`
     SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM e.created_at - i.received_at) * 1000) AS p50,
@@ -305,6 +318,7 @@ async function measureOpenLoop(deps: UseCaseDeps, receiverUrl: string, workerPid
     received_to_event_ms: { p50: round(Number(settling?.p50), 1), p99: round(Number(settling?.p99), 1) },
     worker_cpu_ms_per_event: workerCpuMsPerEvent,
     receipt_cpu_ms_per_event: receiptCpuMsPerEvent,
+    postgres_cpu_ms_per_event: databaseCpuMsPerEvent,
   };
 }
 

@@ -3,7 +3,7 @@
  * local receiver, and rounding for the printed JSON.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { REPO_ROOT } from "@lm/testing";
@@ -70,6 +70,31 @@ export async function runReceiver(): Promise<void> {
 export function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * CPU time (ms) of each PostgreSQL backend now serving database `name`, by pid, from /proc: a bench's own database
+ * has a unique name, so this is its share of a PostgreSQL server that other work shares.
+ */
+export function backendCpuMs(name: string): Map<number, number> {
+  const found = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const args = readFileSync(`/proc/${entry}/cmdline`, "utf8");
+      if (args.startsWith("postgres: ") && args.includes(` ${name} `)) found.set(Number(entry), cpuMs(Number(entry)));
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return found;
+}
+
+/** CPU (ms) the backends of {@link backendCpuMs} used between two readings (backends opened meanwhile included). */
+export function backendCpuSince(before: Map<number, number>, now: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, ms] of now) total += ms - (before.get(pid) ?? 0);
+  return total;
 }
 
 /** `value` rounded to `digits` decimals. */
