@@ -10,7 +10,11 @@
  * Two more phases go through the real domain path, charges paid through the inbound path (`simulatePayment`: a signed
  * sandbox notification stored and processed by the worker, which records `transaction.paid` and fans it out):
  * `open_loop` pays charges on a clock at BENCH_OPEN_LOOP_RATE a second for BENCH_OPEN_LOOP_SECONDS to
- * BENCH_OPEN_LOOP_ENDPOINTS endpoints, and measures event → attempt 1 (and notification received → event recorded); `inbound_events_recorded_per_s` receives
+ * BENCH_OPEN_LOOP_ENDPOINTS endpoints, after BENCH_OPEN_LOOP_WARMUP_SECONDS at the same rate to another store (not
+ * measured: a deployed service is warm, and the first seconds of a cold worker measure its start), and measures event → attempt 1 (and notification received → event recorded),
+ * the worker's CPU per paid event and this process's (`receipt_cpu_ms_per_event`: the charge read, signing, the
+ * notification's receipt, its inbox row and job, as the API would spend them) and the PostgreSQL backends' of the
+ * bench's database (`postgres_cpu_ms_per_event`, to the last first attempt); `inbound_events_recorded_per_s` receives
  * BENCH_EVENTS payments to a store with BENCH_ENDPOINTS endpoints while inbox processing is paused, then times the
  * worker settling them and recording their events and fan-out once it resumes. `events_recorded_per_s` is the
  * recording's capacity: the drain phase's events recorded with `recordEvent` (BENCH_ENDPOINTS endpoints each,
@@ -19,8 +23,8 @@
  * `redis_bytes_per_pending_delivery` is Redis's `used_memory` growth per job while the drain phase's jobs wait.
  *
  * Environment: BENCH_EVENTS (default 2000), BENCH_ENDPOINTS (5), BENCH_FANOUT_CONCURRENCY (16), WORKER_CONCURRENCY (100),
- * BENCH_OPEN_LOOP_RATE (500), BENCH_OPEN_LOOP_SECONDS (10), BENCH_OPEN_LOOP_ENDPOINTS (1); BENCH_PROFILE_DIR writes a CPU
- * profile of the worker process there.
+ * BENCH_OPEN_LOOP_RATE (500), BENCH_OPEN_LOOP_SECONDS (10), BENCH_OPEN_LOOP_ENDPOINTS (1), BENCH_OPEN_LOOP_WARMUP_SECONDS
+ * (2); BENCH_PROFILE_DIR writes a CPU profile of the worker process there.
  */
 import type { ChildProcess } from "node:child_process";
 import { Worker } from "bullmq";
@@ -48,7 +52,16 @@ import {
   uniqueQueuePrefix,
 } from "@lm/testing";
 import { createWebhookHttpClient } from "../apps/worker/src/delivery/http-client";
-import { cpuMs, round, runReceiver, startChild, waitForOutput, workerEnv } from "./support/children";
+import {
+  backendCpuMs,
+  backendCpuSince,
+  cpuMs,
+  round,
+  runReceiver,
+  startChild,
+  waitForOutput,
+  workerEnv,
+} from "./support/children";
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
 const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 5);
@@ -56,6 +69,7 @@ const FANOUT_CONCURRENCY = Number(process.env.BENCH_FANOUT_CONCURRENCY ?? 16);
 const OPEN_LOOP_RATE = Number(process.env.BENCH_OPEN_LOOP_RATE ?? 500);
 const OPEN_LOOP_SECONDS = Number(process.env.BENCH_OPEN_LOOP_SECONDS ?? 10);
 const OPEN_LOOP_ENDPOINTS = Number(process.env.BENCH_OPEN_LOOP_ENDPOINTS ?? 1);
+const OPEN_LOOP_WARMUP_SECONDS = Number(process.env.BENCH_OPEN_LOOP_WARMUP_SECONDS ?? 2);
 const WORKER_CONCURRENCY = Number(process.env.WORKER_CONCURRENCY ?? 100);
 /** When set, the worker process writes a V8 CPU profile there (open it in Chrome DevTools). */
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
@@ -132,7 +146,7 @@ async function measureEngine(children: ChildProcess[], config: ReturnType<typeof
     const worker = await startChild(
       children,
       ["apps/worker/src/main.ts"],
-      workerEnv(config.databaseUrl, config.queuePrefix, WORKER_CONCURRENCY),
+      workerEnv(config, WORKER_CONCURRENCY),
       /worker consuming/,
       PROFILE_DIR === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`],
     );
@@ -254,35 +268,57 @@ async function pendingCharges(db: Db, storeId: string, count: number): Promise<s
     expires_at: new Date(Date.now() + 86_400_000),
   }));
   await db.transaction.createMany({ data: rows });
+  // Statistics, as autovacuum keeps them on a live table: without them the planner's generic plan of the charge read
+  // (`id`, `store_id`, `mode`) walks every charge of the store by its `(store_id, mode, external_id)` index.
+  await db.$executeRawUnsafe("ANALYZE transactions");
   return rows.map((row) => row.id);
 }
 
 /**
  * Open loop through the real domain path: pays {@link OPEN_LOOP_RATE} charges a second on a clock (a tick every 10 ms
- * starts the payments due, whatever the engine does), then waits for every paid event's first attempts.
+ * starts the payments due, whatever the engine does), then waits for every paid event's first attempts. The first
+ * {@link OPEN_LOOP_WARMUP_SECONDS} of payments go to a store of their own and are left out of every figure.
  */
 async function measureOpenLoop(deps: UseCaseDeps, receiverUrl: string, workerPid: number) {
+  const warm = await storeWithEndpoints(deps.db, deps.config.encryptionKey, receiverUrl, OPEN_LOOP_ENDPOINTS);
   const store = await storeWithEndpoints(deps.db, deps.config.encryptionKey, receiverUrl, OPEN_LOOP_ENDPOINTS);
+  const warmUp = OPEN_LOOP_RATE * OPEN_LOOP_WARMUP_SECONDS;
   const total = OPEN_LOOP_RATE * OPEN_LOOP_SECONDS;
-  const charges = await pendingCharges(deps.db, store.id, total);
-  const cpuBefore = cpuMs(workerPid);
+  const payments = [
+    ...(await pendingCharges(deps.db, warm.id, warmUp)).map((id) => ({ storeId: warm.id, id })),
+    ...(await pendingCharges(deps.db, store.id, total)).map((id) => ({ storeId: store.id, id })),
+  ];
+  const databaseName = new URL(deps.config.databaseUrl).pathname.slice(1);
+  let before = { worker: 0, receipt: 0, database: new Map<number, number>(), at: 0 };
   const started = Date.now();
   const running: Array<Promise<unknown>> = [];
   let paid = 0;
   let failed = 0;
-  while (paid < total) {
-    const due = Math.min(total, Math.floor(((Date.now() - started) / 1000) * OPEN_LOOP_RATE));
+  while (paid < payments.length) {
+    const due = Math.min(payments.length, Math.floor(((Date.now() - started) / 1000) * OPEN_LOOP_RATE));
     for (; paid < due; paid++) {
-      const payment = simulatePayment(deps, { storeId: store.id, mode: "test" }, charges[paid] as string);
+      // The measured window starts with the first payment after the warm-up, on the same clock.
+      if (paid === warmUp) {
+        before = {
+          worker: cpuMs(workerPid),
+          receipt: cpuMs(process.pid),
+          database: backendCpuMs(databaseName),
+          at: Date.now(),
+        };
+      }
+      const { storeId, id } = payments[paid] as { storeId: string; id: string };
+      const payment = simulatePayment(deps, { storeId, mode: "test" }, id);
       running.push(payment.catch(() => (failed += 1)));
     }
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   await Promise.all(running);
-  if (failed > 0) throw new Error(`${failed} of ${total} open-loop payments failed`);
-  const payingMs = Date.now() - started;
-  await waitForFirstAttempts(deps.db, store.id, total * OPEN_LOOP_ENDPOINTS);
-  const workerCpuMsPerEvent = round((cpuMs(workerPid) - cpuBefore) / total, 2);
+  if (failed > 0) throw new Error(`${failed} of ${payments.length} open-loop payments failed`);
+  const payingMs = Date.now() - before.at;
+  const receiptCpuMsPerEvent = round((cpuMs(process.pid) - before.receipt) / total, 2);
+  await waitForFirstAttempts(deps.db, store, total * OPEN_LOOP_ENDPOINTS);
+  const workerCpuMsPerEvent = round((cpuMs(workerPid) - before.worker) / total, 2);
+  const databaseCpuMsPerEvent = round(backendCpuSince(before.database, backendCpuMs(databaseName)) / total, 2);
   const figures = await firstAttemptFigures(deps.db, store.id);
   const [settling] = await deps.db.$queryRaw<Array<{ p50: number; p99: number }>>`
     SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM e.created_at - i.received_at) * 1000) AS p50,
@@ -294,9 +330,12 @@ async function measureOpenLoop(deps: UseCaseDeps, receiverUrl: string, workerPid
     achieved_events_per_s: round((total / payingMs) * 1000, 0),
     endpoints: OPEN_LOOP_ENDPOINTS,
     events: total,
+    warm_up_s: OPEN_LOOP_WARMUP_SECONDS,
     event_to_first_attempt_ms: figures,
     received_to_event_ms: { p50: round(Number(settling?.p50), 1), p99: round(Number(settling?.p99), 1) },
     worker_cpu_ms_per_event: workerCpuMsPerEvent,
+    receipt_cpu_ms_per_event: receiptCpuMsPerEvent,
+    postgres_cpu_ms_per_event: databaseCpuMsPerEvent,
   };
 }
 
@@ -346,12 +385,15 @@ async function measureEventRecording(
   };
 }
 
-/** Waits until `expected` first attempts of `storeId` have been made (at most 5 minutes). */
-async function waitForFirstAttempts(db: Db, storeId: string, expected: number): Promise<void> {
+/**
+ * Waits until `expected` first attempts to `store`'s endpoints have been made (at most 5 minutes). It counts by
+ * endpoint (an index), not by store (a scan of every delivery of the run, ten times a second, on the engine's cores).
+ */
+async function waitForFirstAttempts(db: Db, store: BenchStore, expected: number): Promise<void> {
   const deadline = Date.now() + 300_000;
   for (;;) {
     const done = await db.webhookDelivery.count({
-      where: { store_id: storeId, attempt: 1, status: { not: "pending" } },
+      where: { endpoint_id: { in: store.endpoints.map((e) => e.id) }, attempt: 1, status: { not: "pending" } },
     });
     if (done >= expected) return;
     if (Date.now() > deadline) throw new Error(`only ${done} of ${expected} first attempts made`);

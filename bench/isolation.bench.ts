@@ -54,12 +54,7 @@ async function main(): Promise<void> {
   try {
     const receiver = await startChild(children, ["bench/isolation.bench.ts", "receiver"], {}, /listening (\d+)/);
     const receiverUrl = `http://127.0.0.1:${receiver.match[1]}`;
-    await startChild(
-      children,
-      ["apps/worker/src/main.ts"],
-      workerEnv(config.databaseUrl, config.queuePrefix, WORKER_CONCURRENCY),
-      /worker consuming/,
-    );
+    await startChild(children, ["apps/worker/src/main.ts"], workerEnv(config, WORKER_CONCURRENCY), /worker consuming/);
 
     progress("worker started; baseline");
     const baselineDestinations = await destinations(db, config.encryptionKey, receiverUrl, 0);

@@ -3,7 +3,7 @@
  * local receiver, and rounding for the printed JSON.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { REPO_ROOT } from "@lm/testing";
@@ -72,17 +72,49 @@ export function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/**
+ * CPU time (ms) of each PostgreSQL backend now serving database `name`, by pid, from /proc: a bench's own database
+ * has a unique name, so this is its share of a PostgreSQL server that other work shares.
+ */
+export function backendCpuMs(name: string): Map<number, number> {
+  const found = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const args = readFileSync(`/proc/${entry}/cmdline`, "utf8");
+      if (args.startsWith("postgres: ") && args.includes(` ${name} `)) found.set(Number(entry), cpuMs(Number(entry)));
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return found;
+}
+
+/** CPU (ms) the backends of {@link backendCpuMs} used between two readings (backends opened meanwhile included). */
+export function backendCpuSince(before: Map<number, number>, now: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, ms] of now) total += ms - (before.get(pid) ?? 0);
+  return total;
+}
+
 /** `value` rounded to `digits` decimals. */
 export function round(value: number, digits: number): number {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;
 }
 
-/** The environment of a real worker process for a bench: its database, prefix, concurrency, local receivers. */
-export function workerEnv(databaseUrl: string, queuePrefix: string, concurrency: number): Record<string, string> {
+/**
+ * The environment of a real worker process for a bench: the bench's database, Redis (`TEST_REDIS_URL` when set) and
+ * prefix, its concurrency, local receivers allowed.
+ */
+export function workerEnv(
+  config: { databaseUrl: string; redisUrl: string; queuePrefix: string },
+  concurrency: number,
+): Record<string, string> {
   return {
-    DATABASE_URL: databaseUrl,
-    QUEUE_PREFIX: queuePrefix,
+    DATABASE_URL: config.databaseUrl,
+    REDIS_URL: config.redisUrl,
+    QUEUE_PREFIX: config.queuePrefix,
     WORKER_CONCURRENCY: String(concurrency),
     WEBHOOK_ALLOW_LOCAL_DESTINATIONS: "true",
     NODE_ENV: "development",

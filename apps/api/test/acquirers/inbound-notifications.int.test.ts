@@ -1,5 +1,5 @@
 import request from "supertest";
-import { createAcquirer, processInboxItem, sandboxAcquirerSecret, signatureHeader } from "@lm/domain";
+import { createAcquirer, encryptSecret, processInboxItem, sandboxAcquirerSecret, signatureHeader } from "@lm/domain";
 import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
 import { newEndToEndId, paymentOf } from "../support/pix-payments";
@@ -207,6 +207,28 @@ describe("POST /v1/acquirers/{slug}/notifications and inbox processing", () => {
     expect((await merchantClient(ctx.app, merchant.liveKey).get(`/v1/transactions/${live.id}`)).body.status).toBe(
       "paid",
     );
+  });
+
+  test("when an acquirer's secret is changed by hand after a receipt, then the next receipt is judged by the new one", async () => {
+    const { acquirer, secret } = await createAcquirer(ctx.db, ctx.config, "banco-trocado");
+    const first = paymentOf(await charge());
+    await post(pixBody(first), { slug: "banco-trocado", secret }).expect(200);
+    const replaced = "whsec_replaced-by-hand-replaced-by-hand-0000";
+    await ctx.db.acquirer.update({
+      where: { id: acquirer.id },
+      data: { secret_ciphertext: encryptSecret(ctx.config.encryptionKey, replaced, acquirer.id) },
+    });
+
+    const withOld = paymentOf(await charge());
+    const withNew = paymentOf(await charge());
+    await post(pixBody(withOld), { slug: "banco-trocado", secret }).expect(200);
+    await post(pixBody(withNew), { slug: "banco-trocado", secret: replaced }).expect(200);
+
+    expect(await itemsFor(first.endToEndId)).toMatchObject([{ signature_valid: true }]);
+    expect(await itemsFor(withOld.endToEndId)).toMatchObject([
+      { signature_valid: false, error: "invalid_signature: no_matching_signature" },
+    ]);
+    expect(await itemsFor(withNew.endToEndId)).toMatchObject([{ signature_valid: true, error: null }]);
   });
 
   test("when the body is not JSON, then it is still stored, as malformed, and 200 received", async () => {

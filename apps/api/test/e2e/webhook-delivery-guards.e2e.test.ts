@@ -175,6 +175,29 @@ describe("webhook delivery guards", () => {
     expect(after.last_succeeded_at).toBeInstanceOf(Date);
   });
 
+  test("when an attempt's outcome is recorded, then its destination's slot is already free for the next attempt", async () => {
+    const { endpoint } = await endpointAt("/freed");
+    const event = await createEventRow(ctx.db, { storeId: endpoint.store_id });
+    const delivery = await createDeliveryRow(ctx.db, { event, destination: { endpoint } });
+    const rows = ctx.worker.deliveryRows;
+    const runningWhenRecorded: number[] = [];
+    ctx.worker.deliveryRows = {
+      ...rows,
+      write: (row) => {
+        runningWhenRecorded.push(ctx.worker.destinationSlots.running(endpoint.id));
+        return rows.write(row);
+      },
+    };
+    try {
+      await processWebhookDelivery(ctx.worker, {}, jobOf(delivery));
+    } finally {
+      ctx.worker.deliveryRows = rows;
+    }
+
+    expect(runningWhenRecorded).toEqual([0]);
+    expect((await waitForChainEnd(ctx.db, delivery.chain_id)).map((r) => r.status)).toEqual(["succeeded"]);
+  });
+
   test("when the same attempt is processed twice at once, then it is recorded once and the chain does not fork", async () => {
     receiver.script("/twice", [{ status: 500 }]);
     const { endpoint } = await endpointAt("/twice");

@@ -1,7 +1,8 @@
 /**
  * `webhook-delivery` job: one attempt of one delivery row (SPEC "Delivery request", "Retry schedule"; DESIGN §4, §8).
  * The story of one attempt: load the row (batched), take a slot of its destination or go back to the queue until the
- * destination has room (isolation), and let the domain send, decide and record.
+ * destination has room (isolation), and let the domain send, decide and record; the slot is freed as soon as the
+ * destination is done, before the recording.
  */
 import { deliverAttempt, deliveryIdOfJob, type LoadedDelivery } from "@lm/domain";
 import type { Processor } from ".";
@@ -19,7 +20,7 @@ export const processWebhookDelivery: Processor<"webhook-delivery"> = async (deps
   const slot = deps.destinationSlots.tryAcquire(destination);
   if (slot === null) return job.defer(deps.destinationSlots.deferralMs(destination));
   try {
-    await deliverAttempt(deps, delivery);
+    await deliverAttempt(deps, delivery, { sent: () => slot.release() });
   } finally {
     slot.release();
   }

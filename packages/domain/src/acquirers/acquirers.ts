@@ -102,3 +102,35 @@ export async function loadAcquirer(
   if (!acquirer) throw notFound("acquirer");
   return { acquirer, secret: decryptSecret(config.encryptionKey, acquirer.secret_ciphertext, acquirer.id) };
 }
+
+/** Acquirers with their secrets as this process last read them, per database client ({@link knownAcquirer}). */
+const knownAcquirers = new WeakMap<Db, Map<string, AcquirerWithSecret>>();
+
+/**
+ * Acquirer `slug` with its secret as this process last read it ({@link loadAcquirer} once, then kept): the receipt
+ * of every inbound notification reads it, and must not pay a query and a decryption more each time (issue 13). The
+ * caller must write only while the row still has this `secret_ciphertext` (checked in its own statement) and, when it
+ * has not (a row changed by hand), call {@link forgetAcquirer} and start again.
+ * @throws ApiError `resource_not_found` for an unknown slug (never kept)
+ */
+export async function knownAcquirer(
+  db: Db,
+  config: Pick<Config, "encryptionKey">,
+  slug: string,
+): Promise<AcquirerWithSecret> {
+  let known = knownAcquirers.get(db);
+  if (known === undefined) {
+    known = new Map();
+    knownAcquirers.set(db, known);
+  }
+  const kept = known.get(slug);
+  if (kept !== undefined) return kept;
+  const loaded = await loadAcquirer(db, config, slug);
+  known.set(slug, loaded);
+  return loaded;
+}
+
+/** Drops what {@link knownAcquirer} kept of acquirer `slug`, so that the next call reads the row again. */
+export function forgetAcquirer(db: Db, slug: string): void {
+  knownAcquirers.get(db)?.delete(slug);
+}

@@ -9,7 +9,7 @@ import { sqlQuery } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { newId } from "../ids";
 import { verifySignatureHeader } from "../webhooks/signature";
-import { loadAcquirer } from "./acquirers";
+import { forgetAcquirer, knownAcquirer, type AcquirerWithSecret } from "./acquirers";
 import { enqueueInboxItems, INBOX_ERRORS } from "./process-inbox-item";
 import { notificationEntries, type NotificationEntry } from "./pix-notification";
 
@@ -52,12 +52,35 @@ export function checkAcquirerSignature(
     : { ok: false, error: `${INBOX_ERRORS.invalidSignature}: ${verification.reason}` };
 }
 
+/** Tries of a receipt whose acquirer row changed under it (each reads the row again). */
+const RECEIPT_TRIES = 2;
+
 /**
- * Stores the request as inbox items and enqueues the processable ones after commit.
- * @throws ApiError `resource_not_found` for an unknown acquirer slug (nothing can be stored without an acquirer)
+ * Stores the request as inbox items and enqueues the processable ones after commit. The acquirer and its secret are
+ * the ones this process keeps ({@link knownAcquirer}); the insert checks that the row still has that secret, and a
+ * receipt that finds it changed reads the row again and judges the request anew.
+ * @throws ApiError `resource_not_found` for an unknown acquirer slug (nothing can be stored without an acquirer);
+ *   Error when the acquirer's row changed under every try
  */
 export async function receiveAcquirerNotification(deps: UseCaseDeps, request: InboundRequest): Promise<InboundReceipt> {
-  const { acquirer, secret } = await loadAcquirer(deps.db, deps.config, request.slug);
+  for (let tries = 1; ; tries++) {
+    const receipt = await storeNotification(deps, request, await knownAcquirer(deps.db, deps.config, request.slug));
+    if (receipt !== null) return receipt;
+    forgetAcquirer(deps.db, request.slug);
+    if (tries === RECEIPT_TRIES) throw new Error(`acquirer ${request.slug} changed during the receipt`);
+  }
+}
+
+/**
+ * One try of the receipt against `known`: the request's items written in one statement, while the acquirer's row
+ * still has the secret they were judged with.
+ * @returns the reply; null when the row has changed (nothing was written)
+ */
+async function storeNotification(
+  deps: UseCaseDeps,
+  request: InboundRequest,
+  { acquirer, secret }: AcquirerWithSecret,
+): Promise<InboundReceipt | null> {
   const now = deps.now();
   const signature = checkAcquirerSignature(secret, request, now);
   const entries = notificationEntries(request.rawBody);
@@ -73,8 +96,9 @@ export async function receiveAcquirerNotification(deps: UseCaseDeps, request: In
     endToEndId: entry.endToEndId,
     error: receiptError(entry),
   }));
-  // One statement in plain SQL on the pool, the repeat check included: a burst of notifications must not wait on
-  // Prisma or on a round trip more (issue 13). A repeat is a valid item of this acquirer with the same identity.
+  // One statement in plain SQL on the pool, the repeat check and the acquirer's secret check included: a burst of
+  // notifications must not wait on Prisma or on a round trip more (issue 13). A repeat is a valid item of this
+  // acquirer with the same identity. Every request has at least one entry, so no row written means a changed secret.
   const stored = await sqlQuery<{ id: string; error: string | null }>(
     deps.db.pool,
     `INSERT INTO inbox_items (id, acquirer_id, provider_event_id, event_type, signature_valid, raw_body, headers,
@@ -86,6 +110,7 @@ export async function receiveAcquirerNotification(deps: UseCaseDeps, request: In
             ) THEN $6 END)
      FROM unnest($7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
        AS v(id, provider_event_id, event_type, end_to_end_id, error)
+     WHERE EXISTS (SELECT 1 FROM acquirers a WHERE a.id = $1 AND a.secret_ciphertext = $12)
      RETURNING id, error`,
     [
       acquirer.id,
@@ -99,8 +124,10 @@ export async function receiveAcquirerNotification(deps: UseCaseDeps, request: In
       rows.map((row) => row.eventType),
       rows.map((row) => row.endToEndId),
       rows.map((row) => row.error),
+      acquirer.secret_ciphertext,
     ],
   );
+  if (stored.length === 0) return null;
   await enqueueInboxItems(
     deps,
     stored.filter((row) => row.error === null).map((row) => ({ inboxItemId: row.id })),

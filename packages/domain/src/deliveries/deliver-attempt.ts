@@ -14,11 +14,23 @@ import { recordAttempt, type AttemptResult } from "./record-attempt";
 /**
  * Runs the attempt of `delivery` (a row loaded `pending`) and records it. A final error found before sending
  * (`endpoint_disabled`, `missing_secret`, including a secret that does not decrypt) is recorded without a request.
+ * @param options.sent - called once the destination is done with the attempt (it answered, failed or was never
+ *   asked), before the outcome is recorded: the worker frees the destination's slot then, so that a destination's
+ *   attempts at once count its own time, not our database's (issue 13)
  * @throws whatever the database throws while recording; the job is retried and writes once (conditional writes)
  */
-export async function deliverAttempt(deps: DeliveryDeps, delivery: LoadedDelivery): Promise<void> {
+export async function deliverAttempt(
+  deps: DeliveryDeps,
+  delivery: LoadedDelivery,
+  options: { sent?: () => void } = {},
+): Promise<void> {
   const attemptedAt = deps.now();
-  const result = await send(deps, delivery, attemptedAt);
+  let result: AttemptResult;
+  try {
+    result = await send(deps, delivery, attemptedAt);
+  } finally {
+    options.sent?.();
+  }
   const decision = decideAttemptOutcome({
     attempt: delivery.attempt,
     error: result.error,
