@@ -7,15 +7,12 @@
  * address is judged and the connection refused if any is blocked. The socket then connects only to an address that
  * was judged in that same lookup, so a name that answers differently a moment later (DNS rebinding) cannot slip a
  * private address in. A keep-alive socket that is reused goes to the address that was judged when it was opened.
- *
- * Node's own `http.request`, with no client library on top: every option needed here (agent, lookup, no redirects, no
- * decompression) is the standard module's, and a request library's per-request option handling cost the worker about a
- * tenth of its CPU per paid event (issue 13).
  */
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
 import { performance } from "node:perf_hooks";
+import got, { type RequestError } from "got";
 import { checkDestinationUrl, isBlockedAddress, type HostResolver, type PostOutcome } from "@lm/domain";
 
 /** Total time an attempt may take, connection included (SPEC "Limits": 10 s, then the connection is cut). */
@@ -75,41 +72,38 @@ export function createWebhookHttpClient(options: { timeoutMs?: number } = {}): W
         const finish = (error: PostOutcome["error"]) => {
           if (settled) return;
           settled = true;
-          clearTimeout(timer);
           const excerpt = status === null ? null : excerptText(Buffer.concat(chunks));
           resolve({ error, responseStatus: status, responseBodyExcerpt: excerpt, durationMs: elapsed() });
         };
-        const send = rules.url.protocol === "https:" ? https.request : http.request;
-        const request = send(rules.url, {
-          method: "POST",
-          headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
-          agent: rules.url.protocol === "https:" ? agent.https : agent.http,
-          lookup: checkedLookup(policy),
+        const stream = got.stream.post(rules.url, {
+          body,
+          headers,
+          agent,
+          dnsLookup: checkedLookup(policy),
+          timeout: { request: timeoutMs },
+          followRedirect: false,
+          retry: { limit: 0 },
+          throwHttpErrors: false,
+          decompress: false,
         });
-        // The whole attempt, connection included; a reply whose status arrived but whose body was cut is still that reply.
-        const timer = setTimeout(() => {
-          finish(status !== null ? statusError(status) : "timeout");
-          request.destroy();
-        }, timeoutMs);
-        request.on("response", (response) => {
+        stream.on("response", (response: http.IncomingMessage) => {
           status = response.statusCode ?? 0;
-          response.on("data", (chunk: Buffer) => {
-            const room = RESPONSE_EXCERPT_BYTES - received;
-            if (room > 0) chunks.push(chunk.subarray(0, room));
-            received += chunk.length;
-            if (received >= RESPONSE_EXCERPT_BYTES) {
-              // The rest of the body is never read: destroying the request closes the socket.
-              finish(statusError(status));
-              request.destroy();
-            }
-          });
-          response.on("end", () => finish(statusError(status)));
-          response.on("error", () => finish(statusError(status)));
         });
-        request.on("error", (err: NodeJS.ErrnoException) => {
+        stream.on("data", (chunk: Buffer) => {
+          const room = RESPONSE_EXCERPT_BYTES - received;
+          if (room > 0) chunks.push(chunk.subarray(0, room));
+          received += chunk.length;
+          if (received >= RESPONSE_EXCERPT_BYTES) {
+            // The rest of the body is never read: destroying the stream closes the socket.
+            finish(statusError(status));
+            stream.destroy();
+          }
+        });
+        stream.on("end", () => finish(statusError(status)));
+        stream.on("error", (err: RequestError) => {
+          // A reply whose status arrived but whose body was cut (by the timeout) is still that reply.
           finish(status !== null ? statusError(status) : transportError(err));
         });
-        request.end(body);
       });
     },
     close() {
@@ -127,9 +121,11 @@ function statusError(status: number | null): PostOutcome["error"] {
   return `http_${status}`;
 }
 
-/** Maps a failure before any reply: blocked by our lookup, or anything else the network did (the timeout is ours). */
-function transportError(err: NodeJS.ErrnoException): PostOutcome["error"] {
-  return err.code === BLOCKED_DESTINATION_CODE ? "blocked_destination" : "connection_error";
+/** Maps a failure before any reply: blocked by our lookup, timed out, or anything else the network did. */
+function transportError(err: RequestError): PostOutcome["error"] {
+  if (err.code === BLOCKED_DESTINATION_CODE) return "blocked_destination";
+  if (err.code === "ETIMEDOUT" || err.name === "TimeoutError") return "timeout";
+  return "connection_error";
 }
 
 /** Text of the kept bytes; NUL cannot be stored in a PostgreSQL text column. */
