@@ -22,7 +22,7 @@ export interface AuthenticatedApiKey extends MerchantScope {
 /**
  * Authenticates `key` at `now` and records its use (a conditional UPDATE, at most once a minute per key, so a busy
  * key costs no write per request and concurrent requests write once).
- * @param cache - the process's cache of key rows; without it every call reads the database
+ * @param cache - the process's cache of key rows (read first; a row read from the database is offered to it)
  * @throws ApiError `authentication_required` for a malformed, unknown, revoked or expired key (one message for all,
  *   so a caller learns nothing about which keys exist)
  */
@@ -30,7 +30,7 @@ export async function authenticateApiKey(
   db: Db,
   key: string,
   now: Date,
-  cache?: ApiKeyCache,
+  cache: ApiKeyCache,
 ): Promise<AuthenticatedApiKey> {
   const mode = apiKeyMode(key);
   const found = mode === null ? null : await findKeyRow(db, hashApiKey(key), cache);
@@ -54,11 +54,14 @@ export async function authenticateApiKey(
   return { apiKeyId: found.id, storeId: found.store_id, storeName: found.store_name, mode: found.mode };
 }
 
-/** The row of the key whose SHA-256 is `keyHash`, from `cache` when it has it, else from the database (plain SQL: every merchant request runs this, issue 14). */
-async function findKeyRow(db: Db, keyHash: string, cache: ApiKeyCache | undefined): Promise<ApiKeyRow | null> {
-  const cached = cache?.get(keyHash);
+/**
+ * The row of the key whose SHA-256 is `keyHash`, from `cache` when it has it, else from the database (plain SQL:
+ * every merchant request that misses the cache runs this, issue 14).
+ */
+async function findKeyRow(db: Db, keyHash: string, cache: ApiKeyCache): Promise<ApiKeyRow | null> {
+  const cached = cache.get(keyHash);
   if (cached !== undefined) return cached;
-  const readAt = cache?.generationNow();
+  const readAt = cache.generationNow();
   const [row] = await sqlQuery<ApiKeyRow>(
     db.pool,
     `SELECT k.id, k.store_id, k.mode, k.last_used_at, k.revoke_at, k.revoked_at, s.name AS store_name
@@ -66,6 +69,6 @@ async function findKeyRow(db: Db, keyHash: string, cache: ApiKeyCache | undefine
     [keyHash],
   );
   if (row === undefined) return null;
-  if (cache && readAt !== undefined) cache.remember(keyHash, row, readAt);
+  cache.remember(keyHash, row, readAt);
   return row;
 }
