@@ -159,16 +159,23 @@ describe("merchant API authentication", () => {
       return created;
     }
 
-    /** Until `request` answers `status`, for at most 5 s; returns the last status. */
-    async function statusWithin(request: () => Promise<{ status: number }>, status: number): Promise<number> {
+    /** Runs `probe` until `done` holds of its result, for at most 5 s; returns the last result. */
+    async function within<T>(probe: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
       const until = Date.now() + 5_000;
-      let last = (await request()).status;
-      while (last !== status && Date.now() < until) {
+      let last = await probe();
+      while (!done(last) && Date.now() < until) {
         await new Promise((resolve) => setTimeout(resolve, 20));
-        last = (await request()).status;
+        last = await probe();
       }
       return last;
     }
+
+    /** Until `request` answers `status`, for at most 5 s; returns the last status. */
+    const statusWithin = (request: () => Promise<{ status: number }>, status: number): Promise<number> =>
+      within(
+        async () => (await request()).status,
+        (last) => last === status,
+      );
 
     test("when a cached key is revoked by another connection, then it is refused once the change is heard", async () => {
       const { apiKey, key } = await cachedKey();
@@ -222,12 +229,14 @@ describe("merchant API authentication", () => {
       expect(await statusWithin(() => merchantClient(ctx.app, key).get("/v1/transactions"), 401)).toBe(401);
       // Back online: a key is cached again, and a later revocation is heard as well.
       const { apiKey: later, key: laterKey } = await cachedKey();
-      const until = Date.now() + 5_000;
-      while (ctx.deps.apiKeyCache.get(hashApiKey(laterKey)) === undefined && Date.now() < until) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        await merchantClient(ctx.app, laterKey).get("/v1/transactions");
-      }
-      expect(ctx.deps.apiKeyCache.get(hashApiKey(laterKey))?.id).toBe(later.id);
+      const cached = await within(
+        async () => {
+          await merchantClient(ctx.app, laterKey).get("/v1/transactions");
+          return ctx.deps.apiKeyCache.get(hashApiKey(laterKey));
+        },
+        (row) => row !== undefined,
+      );
+      expect(cached?.id).toBe(later.id);
       await ctx.db.apiKey.update({ where: { id: later.id }, data: { revoked_at: new Date() } });
       expect(await statusWithin(() => merchantClient(ctx.app, laterKey).get("/v1/transactions"), 401)).toBe(401);
     });
