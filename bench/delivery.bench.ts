@@ -267,7 +267,9 @@ async function pendingCharges(db: Db, storeId: string, count: number): Promise<s
     expires_in: 86400,
     expires_at: new Date(Date.now() + 86_400_000),
   }));
-  await db.transaction.createMany({ data: rows });
+  // In chunks: a createMany over PostgreSQL's 32,767 bind parameters is split by Prisma into statements it runs at
+  // once on one connection (pg warns: "client.query() when the client is already executing a query").
+  for (let i = 0; i < rows.length; i += 1000) await db.transaction.createMany({ data: rows.slice(i, i + 1000) });
   // Statistics, as autovacuum keeps them on a live table: without them the planner's generic plan of the charge read
   // (`id`, `store_id`, `mode`) walks every charge of the store by its `(store_id, mode, external_id)` index.
   await db.$executeRawUnsafe("ANALYZE transactions");

@@ -1,5 +1,5 @@
 import type { WebhookEndpoint } from "@lm/db";
-import { checkDestination, deliveryJobId, generateWebhookSecret, resolveHostname } from "@lm/domain";
+import { checkDestination, deliveryJobId, generateWebhookSecret, resolveHostname, writeAttemptRows } from "@lm/domain";
 import {
   checkSignature,
   createDeliveryRow,
@@ -173,6 +173,69 @@ describe("webhook delivery guards", () => {
     const after = await ctx.db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
     expect(after.consecutive_dead_chains).toBe(0);
     expect(after.last_succeeded_at).toBeInstanceOf(Date);
+  });
+
+  test("when a delivery succeeds less than a minute after the endpoint's last success, then the endpoint's row is left alone", async () => {
+    const lastSucceededAt = new Date(Date.now() - 30_000);
+    const { endpoint } = await endpointAt("/fresh", { consecutiveDeadChains: 0, lastSucceededAt });
+
+    const rows = await deliverTo(endpoint);
+
+    expect(rows.at(-1)?.status).toBe("succeeded");
+    const after = await ctx.db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
+    expect(after.last_succeeded_at).toEqual(lastSucceededAt);
+    expect(after.updated_at).toEqual(endpoint.updated_at);
+  });
+
+  test("when a delivery succeeds more than a minute after the endpoint's last success, then last_succeeded_at is the attempt's time", async () => {
+    const { endpoint } = await endpointAt("/stale", { lastSucceededAt: new Date(Date.now() - 120_000) });
+
+    const rows = await deliverTo(endpoint);
+
+    const after = await ctx.db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
+    expect(after.last_succeeded_at).toEqual(rows.at(-1)?.attempted_at);
+  });
+
+  test("when batches of successes reset the same endpoints in every order at once, then each batch is written and both runs end", async () => {
+    const endpoints = [
+      (await endpointAt("/pair-a", { consecutiveDeadChains: 7 })).endpoint,
+      (await endpointAt("/pair-b", { consecutiveDeadChains: 9 })).endpoint,
+    ];
+    const batches = await Promise.all(
+      Array.from({ length: 20 }, async (_, n) => {
+        const order = n % 2 === 0 ? endpoints : [...endpoints].reverse();
+        return Promise.all(
+          order.map(async (endpoint) => {
+            const event = await createEventRow(ctx.db, { storeId: endpoint.store_id });
+            return createDeliveryRow(ctx.db, { event, destination: { endpoint } });
+          }),
+        );
+      }),
+    );
+
+    const written = await Promise.all(
+      batches.map((deliveries) =>
+        writeAttemptRows(
+          ctx.db.pool,
+          deliveries.map((delivery) => ({
+            id: delivery.id,
+            status: "succeeded",
+            url: delivery.url,
+            error: null,
+            responseStatus: 200,
+            responseBodyExcerpt: "",
+            durationMs: 1,
+            attemptedAt: new Date(),
+            nextAttemptAt: null,
+          })),
+        ),
+      ),
+    );
+
+    expect(written.map((ids) => ids.size)).toEqual(batches.map(() => 2));
+    const after = await ctx.db.webhookEndpoint.findMany({ where: { id: { in: endpoints.map((e) => e.id) } } });
+    expect(after.map((endpoint) => endpoint.consecutive_dead_chains)).toEqual([0, 0]);
+    expect(after.every((endpoint) => endpoint.last_succeeded_at instanceof Date)).toBe(true);
   });
 
   test("when an attempt's outcome is recorded, then its destination's slot is already free for the next attempt", async () => {

@@ -137,20 +137,52 @@ export async function loadPendingDeliveries(db: SqlClient, ids: string[]): Promi
   );
 }
 
-/** Records the outcomes of `$1` … `$9` (one array per column), each only while its row is still `pending`. */
-const WRITE_ATTEMPTS_SQL = `
-  UPDATE webhook_deliveries AS d
-  SET status = v.status::delivery_status, url = v.url, error = v.error, response_status = v.response_status,
-      response_body_excerpt = v.excerpt, duration_ms = v.duration_ms, attempted_at = v.attempted_at,
-      next_attempt_at = v.next_attempt_at
-  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::int[], $8::timestamptz[],
-              $9::timestamptz[])
-    AS v(id, status, url, error, response_status, excerpt, duration_ms, attempted_at, next_attempt_at)
-  WHERE d.id = v.id AND d.status = 'pending'
-  RETURNING d.id`;
+/**
+ * `last_succeeded_at` is refreshed at most this often on a run of successes: the auto-disable rule reads it in days
+ * (DESIGN §4), and skipping the write keeps the endpoint's row unlocked.
+ */
+export const LAST_SUCCESS_PRECISION_MS = 60_000;
 
 /**
- * Records attempt outcomes in one statement, each only if its row is still `pending`.
+ * Records the outcomes of `$1` … `$9` (one array per column), each only while its row is still `pending`, and resets
+ * the endpoint of every success written (DESIGN §4 "Auto-disable", §8 "Early warning": a success ends the run of dead
+ * chains and sets `last_succeeded_at` to the attempt's time). An endpoint already reset is left alone and unlocked:
+ * one whose run is 0 and whose last success is less than {@link LAST_SUCCESS_PRECISION_MS} older than this one, so
+ * thousands of successes a second to one endpoint do not queue on its row. The endpoints to reset are locked in id
+ * order, so two batches of different workers cannot deadlock on them; a batch that waited re-checks the condition on
+ * the row the other committed and skips what it reset.
+ */
+const WRITE_ATTEMPTS_SQL = `
+  WITH written AS (
+    UPDATE webhook_deliveries AS d
+    SET status = v.status::delivery_status, url = v.url, error = v.error, response_status = v.response_status,
+        response_body_excerpt = v.excerpt, duration_ms = v.duration_ms, attempted_at = v.attempted_at,
+        next_attempt_at = v.next_attempt_at
+    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::int[], $8::timestamptz[],
+                $9::timestamptz[])
+      AS v(id, status, url, error, response_status, excerpt, duration_ms, attempted_at, next_attempt_at)
+    WHERE d.id = v.id AND d.status = 'pending'
+    RETURNING d.id, d.endpoint_id, d.status, d.attempted_at
+  ), succeeded AS (
+    SELECT endpoint_id, max(attempted_at) AS at FROM written
+    WHERE status = 'succeeded' AND endpoint_id IS NOT NULL
+    GROUP BY endpoint_id
+  ), stale AS (
+    SELECT w.id, s.at FROM webhook_endpoints w JOIN succeeded s ON s.endpoint_id = w.id
+    WHERE w.consecutive_dead_chains <> 0 OR w.last_succeeded_at IS NULL
+       OR w.last_succeeded_at < s.at - interval '${LAST_SUCCESS_PRECISION_MS} milliseconds'
+    ORDER BY w.id
+    FOR UPDATE OF w
+  ), reset AS (
+    UPDATE webhook_endpoints w
+    SET consecutive_dead_chains = 0, last_succeeded_at = greatest(w.last_succeeded_at, stale.at), updated_at = now()
+    FROM stale WHERE w.id = stale.id
+  )
+  SELECT id FROM written`;
+
+/**
+ * Records attempt outcomes in one statement, each only if its row is still `pending`; a success also resets its
+ * endpoint's run of dead chains (see {@link WRITE_ATTEMPTS_SQL}).
  * @param db - the worker's pool (batched writes) or the transaction that also writes the next attempt
  * @returns ids of the rows written
  */

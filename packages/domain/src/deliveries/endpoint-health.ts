@@ -1,10 +1,10 @@
 /**
  * An endpoint's health as its delivery chains end (SPEC endpoint state table; DESIGN §4 "Auto-disable", §8 "Early
- * warning"): a success resets the run of dead chains; a chain that ends `dead` extends it, warns the seller's owners
- * when the run reaches {@link EARLY_WARNING_DEAD_CHAINS} (once per run) and disables the endpoint by the
- * auto-disable rule. Feed items are written in the transaction that counts; mails go after commit.
+ * warning"): a success resets the run of dead chains (in the statement that records it, `writeAttemptRows`); a chain
+ * that ends `dead` extends it, warns the seller's owners when the run reaches {@link EARLY_WARNING_DEAD_CHAINS} (once
+ * per run) and disables the endpoint by the auto-disable rule. Feed items are written in the transaction that counts; mails go after commit.
  */
-import type { Db, DbClient, Prisma } from "@lm/db";
+import type { Db, Prisma } from "@lm/db";
 import type { Logger } from "@lm/logging";
 import { endpointAutoDisabledMail, endpointFailingMail, type Mailer, type MailMessage } from "@lm/mail";
 import { sendMailSafely } from "../accounts/account-deps";
@@ -18,36 +18,8 @@ export const ENDPOINT_FAILING_NOTIFICATION = "webhook_endpoint.failing";
 /** Consecutive `dead` chains that warn the owners (DESIGN §8 "Early warning"), before the disabling at 50. */
 export const EARLY_WARNING_DEAD_CHAINS = 10;
 
-/**
- * `last_succeeded_at` is refreshed at most this often on a run of successes: the auto-disable rule reads it in days,
- * and skipping the write keeps thousands of deliveries a second to one endpoint from queueing on its row lock.
- */
-const LAST_SUCCESS_PRECISION_MS = 60_000;
-
 /** What a counted dead chain led to, for the mails sent after commit. */
 export type DeadChainOutcome = "none" | "warned" | "disabled";
-
-/** The endpoint columns the health rules read. */
-type EndpointHealth = { id: string; consecutive_dead_chains: number; last_succeeded_at: Date | null };
-
-/**
- * A success resets the endpoint's dead-chain run and refreshes `last_succeeded_at` (at most once a minute, see
- * {@link LAST_SUCCESS_PRECISION_MS}; the condition is re-checked in SQL so a stale read never skips a needed reset).
- * @param endpoint - the endpoint as loaded with the attempt (possibly a little stale)
- */
-export async function noteEndpointSuccess(db: DbClient, endpoint: EndpointHealth, now: Date): Promise<void> {
-  const stale = new Date(now.getTime() - LAST_SUCCESS_PRECISION_MS);
-  const fresh =
-    endpoint.consecutive_dead_chains === 0 && endpoint.last_succeeded_at !== null && endpoint.last_succeeded_at > stale;
-  if (fresh) return;
-  await db.webhookEndpoint.updateMany({
-    where: {
-      id: endpoint.id,
-      OR: [{ consecutive_dead_chains: { not: 0 } }, { last_succeeded_at: null }, { last_succeeded_at: { lt: stale } }],
-    },
-    data: { consecutive_dead_chains: 0, last_succeeded_at: now },
-  });
-}
 
 /**
  * Counts a chain that ended `dead` (an atomic increment, so concurrent chains each see their own count): at exactly

@@ -11,7 +11,7 @@ import type { AttemptDecision } from "../webhooks/retry-policy";
 import type { DeliveryDeps } from "./delivery-deps";
 import { deliveryJob } from "./delivery-jobs";
 import { writeAttemptRows, type AttemptRow, type LoadedDelivery } from "./delivery-rows";
-import { countDeadChain, mailDeadChainOutcome, noteEndpointSuccess, type DeadChainOutcome } from "./endpoint-health";
+import { countDeadChain, mailDeadChainOutcome, type DeadChainOutcome } from "./endpoint-health";
 
 /** What the attempt produced, as stored on its row. */
 export type AttemptResult = Omit<AttemptRow, "id" | "status" | "nextAttemptAt">;
@@ -35,12 +35,9 @@ export async function recordAttempt(
   };
 
   if (decision.nextAttemptAt === null && decision.chainEnd !== "dead") {
-    // The common case (a success, a final error) is one batched statement, shared with concurrent jobs.
-    const written = await deps.deliveryRows.write(row);
-    if (written && decision.chainEnd === "succeeded" && delivery.endpoint !== null) {
-      await noteEndpointSuccess(deps.db, delivery.endpoint, deps.now());
-    }
-    return written;
+    // The common case (a success, a final error) is one batched statement, shared with concurrent jobs; it also
+    // resets a succeeded endpoint's run of dead chains.
+    return deps.deliveryRows.write(row);
   }
 
   const outcome = await inTransaction(deps.db, async (tx) => {
