@@ -59,8 +59,10 @@ import {
   round,
   runReceiver,
   startChild,
+  startWorker,
   waitForOutput,
   workerEnv,
+  workerNodeFlags,
 } from "./support/children";
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
@@ -143,11 +145,9 @@ async function measureEngine(children: ChildProcess[], config: ReturnType<typeof
   const producer = createProducer(redis, config.queuePrefix, () => undefined);
   const queue = producer.queue("webhook-delivery");
   try {
-    const worker = await startChild(
+    const worker = await startWorker(
       children,
-      ["apps/worker/src/main.ts"],
       workerEnv(config, WORKER_CONCURRENCY),
-      /worker consuming/,
       PROFILE_DIR === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`],
     );
 
@@ -472,6 +472,7 @@ async function measureBaseline(children: ChildProcess[], redisUrl: string, prefi
       ["bench/delivery.bench.ts", "baseline-worker"],
       { BENCH_PREFIX: prefix, BENCH_TOTAL: String(total), BENCH_RECEIVER: receiverUrl, REDIS_URL: redisUrl },
       /baseline ready/,
+      workerNodeFlags(),
     );
     const queue = producer.queue("webhook-delivery");
     await queue.pause();

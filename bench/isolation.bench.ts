@@ -25,7 +25,7 @@ import {
   ensureTemplateDatabase,
   testConfig,
 } from "@lm/testing";
-import { round, runReceiver, startChild, workerEnv } from "./support/children";
+import { round, runReceiver, startChild, startWorker, workerEnv } from "./support/children";
 
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
@@ -54,7 +54,7 @@ async function main(): Promise<void> {
   try {
     const receiver = await startChild(children, ["bench/isolation.bench.ts", "receiver"], {}, /listening (\d+)/);
     const receiverUrl = `http://127.0.0.1:${receiver.match[1]}`;
-    await startChild(children, ["apps/worker/src/main.ts"], workerEnv(config, WORKER_CONCURRENCY), /worker consuming/);
+    await startWorker(children, workerEnv(config, WORKER_CONCURRENCY));
 
     progress("worker started; baseline");
     const baselineDestinations = await destinations(db, config.encryptionKey, receiverUrl, 0);

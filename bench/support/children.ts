@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import path from "node:path";
 import { REPO_ROOT } from "@lm/testing";
 
 /**
@@ -27,6 +28,33 @@ export async function startChild(
   children.push(child);
   const match = await waitForOutput(child, ready);
   return { child, match };
+}
+
+/**
+ * The node flags of `npm run start:worker` (`node <flags> --import tsx apps/worker/src/main.ts`, read from
+ * package.json), so that a bench runs its workers, and the bare baselines they are compared with, as deployed.
+ */
+export function workerNodeFlags(): string[] {
+  const scripts = (JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as PackageJson).scripts;
+  const command = /^node (.*)--import tsx apps\/worker\/src\/main\.ts$/.exec(scripts["start:worker"] ?? "");
+  if (!command) throw new Error("start:worker is not `node [flags] --import tsx apps/worker/src/main.ts`");
+  return command[1]?.split(" ").filter((flag) => flag !== "") ?? [];
+}
+
+/** The part of package.json read here. */
+interface PackageJson {
+  scripts: Record<string, string>;
+}
+
+/**
+ * Starts the real worker (`apps/worker/src/main.ts`) as `npm run start:worker` does, with `env` and `extraNodeArgs`
+ * (a CPU profile), and waits until it consumes.
+ */
+export function startWorker(children: ChildProcess[], env: Record<string, string>, extraNodeArgs: string[] = []) {
+  return startChild(children, ["apps/worker/src/main.ts"], env, /worker consuming/, [
+    ...workerNodeFlags(),
+    ...extraNodeArgs,
+  ]);
 }
 
 /** Resolves with the first match of `pattern` in the child's output; rejects if it exits first. */
