@@ -141,7 +141,7 @@ export async function loadPendingDeliveries(db: SqlClient, ids: string[]): Promi
  * `last_succeeded_at` is refreshed at most this often on a run of successes: the auto-disable rule reads it in days
  * (DESIGN §4), and skipping the write keeps the endpoint's row unlocked.
  */
-export const LAST_SUCCESS_PRECISION_MS = 60_000;
+const LAST_SUCCESS_PRECISION_MS = 60_000;
 
 /**
  * Records the outcomes of `$1` … `$9` (one array per column), each only while its row is still `pending`, and resets

@@ -2,7 +2,8 @@
  * An endpoint's health as its delivery chains end (SPEC endpoint state table; DESIGN §4 "Auto-disable", §8 "Early
  * warning"): a success resets the run of dead chains (in the statement that records it, `writeAttemptRows`); a chain
  * that ends `dead` extends it, warns the seller's owners when the run reaches {@link EARLY_WARNING_DEAD_CHAINS} (once
- * per run) and disables the endpoint by the auto-disable rule. Feed items are written in the transaction that counts; mails go after commit.
+ * per run) and disables the endpoint by the auto-disable rule. Feed items are written in the transaction that counts;
+ * mails go after commit.
  */
 import type { Db, Prisma } from "@lm/db";
 import type { Logger } from "@lm/logging";
