@@ -1,6 +1,7 @@
 /**
- * Throw-away PostgreSQL and Redis servers for runs that break them (the chaos run): each on a free loopback port, in a
- * temporary folder, so that killing, flushing and restarting them never touches the machine's shared services.
+ * Throw-away PostgreSQL and Redis servers for runs that break them (the chaos run) and a Redis Cluster for the tests
+ * that run the service on one: each on a free loopback port, in a temporary folder, so that killing, flushing and
+ * restarting them never touches the machine's shared services.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { chownSync, mkdtempSync, rmSync } from "node:fs";
@@ -77,15 +78,13 @@ export interface OwnRedis {
   destroy(): Promise<void>;
 }
 
-/** `redis-server` on a free port, without persistence. */
-export async function startRedis(): Promise<OwnRedis> {
+/** `redis-server` on a free port, without persistence, with `args` added; resolves once it accepts connections. */
+async function spawnRedis(args: string[] = []): Promise<{ port: number; child: ChildProcess }> {
   const port = await freePort();
   const child: ChildProcess = spawn(
     "redis-server",
-    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-    {
-      stdio: ["ignore", "pipe", "pipe"],
-    },
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", ...args],
+    { stdio: ["ignore", "pipe", "pipe"] },
   );
   await new Promise<void>((resolve, reject) => {
     let output = "";
@@ -95,6 +94,12 @@ export async function startRedis(): Promise<OwnRedis> {
     });
     child.once("exit", (code) => reject(new Error(`redis-server exited (${code}):\n${output}`)));
   });
+  return { port, child };
+}
+
+/** `redis-server` on a free port, without persistence. */
+export async function startRedis(): Promise<OwnRedis> {
+  const { port, child } = await spawnRedis();
   child.once("exit", (code, signal) => process.stderr.write(`redis-server exited (${code ?? signal})\n`));
   return {
     url: `redis://127.0.0.1:${port}`,
@@ -102,4 +107,57 @@ export async function startRedis(): Promise<OwnRedis> {
       child.kill("SIGKILL");
     },
   };
+}
+
+/** A Redis Cluster of our own. */
+export interface OwnRedisCluster {
+  /** `redis://127.0.0.1:<port>` of each primary, as `REDIS_CLUSTER_NODES` takes them. */
+  nodes: string[];
+  destroy(): Promise<void>;
+}
+
+/**
+ * A Redis Cluster of `primaries` cluster-mode `redis-server`s on free ports (no replicas, no persistence, their
+ * cluster state in a temporary folder), joined with `redis-cli --cluster create`; resolves once every node reports
+ * `cluster_state:ok`, i.e. every hash slot is served.
+ */
+export async function startRedisCluster(primaries = 3): Promise<OwnRedisCluster> {
+  const dir = mkdtempSync(path.join(tmpdir(), "lm-redis-cluster-"));
+  const servers: ChildProcess[] = [];
+  const destroy = async () => {
+    for (const server of servers) server.kill("SIGKILL");
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const ports: number[] = [];
+    for (let i = 0; i < primaries; i++) {
+      const { port, child } = await spawnRedis([
+        "--cluster-enabled",
+        "yes",
+        "--dir",
+        dir,
+        "--cluster-config-file",
+        `nodes-${i}.conf`,
+      ]);
+      servers.push(child);
+      ports.push(port);
+    }
+    const addresses = ports.map((port) => `127.0.0.1:${port}`);
+    await run("redis-cli", ["--cluster", "create", ...addresses, "--cluster-replicas", "0", "--cluster-yes"], {
+      timeout: 30_000,
+    });
+    const deadline = Date.now() + 30_000;
+    for (const port of ports) {
+      for (;;) {
+        const { stdout } = await run("redis-cli", ["-p", String(port), "cluster", "info"]);
+        if (stdout.includes("cluster_state:ok")) break;
+        if (Date.now() > deadline) throw new Error(`Redis Cluster node ${port} not ready:\n${stdout}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    return { nodes: ports.map((port) => `redis://127.0.0.1:${port}`), destroy };
+  } catch (err) {
+    await destroy();
+    throw err;
+  }
 }
