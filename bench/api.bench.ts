@@ -34,7 +34,7 @@ import {
   uniqueQueuePrefix,
 } from "@lm/testing";
 import { BASELINE_SCHEMA_SQL } from "./baseline-server";
-import { cpuMs } from "./support/children";
+import { cpuMs, npmScript } from "./support/children";
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -170,12 +170,10 @@ async function main(): Promise<void> {
     await admin.query(BASELINE_SCHEMA_SQL);
 
     const profileDir = process.env.BENCH_PROFILE_DIR;
-    const startApi = (
-      JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }
-    ).scripts["start:api"];
+    const startApi = npmScript("start:api");
     const profileArgs = profileDir ? `--cpu-prof --cpu-prof-dir=${profileDir} ` : "";
     const api = await startProcess(
-      String(startApi).replace(/^node /, `node ${profileArgs}`),
+      startApi.replace(/^node /, `node ${profileArgs}`),
       {
         NODE_ENV: "development",
         WEBHOOK_ALLOW_LOCAL_DESTINATIONS: "true",

@@ -30,20 +30,24 @@ export async function startChild(
   return { child, match };
 }
 
-/**
- * The node flags of `npm run start:worker` (`node <flags> --import tsx apps/worker/src/main.ts`, read from
- * package.json), so that a bench runs its workers, and the bare baselines they are compared with, as deployed.
- */
-export function workerNodeFlags(): string[] {
-  const scripts = (JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as PackageJson).scripts;
-  const command = /^node (.*)--import tsx apps\/worker\/src\/main\.ts$/.exec(scripts["start:worker"] ?? "");
-  if (!command) throw new Error("start:worker is not `node [flags] --import tsx apps/worker/src/main.ts`");
-  return command[1]?.split(" ").filter((flag) => flag !== "") ?? [];
+/** The command of the npm script `name` of this repository (`start:api`, `start:worker`), from package.json. */
+export function npmScript(name: string): string {
+  const { scripts } = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
+    scripts: Record<string, string>;
+  };
+  const command = scripts[name];
+  if (command === undefined) throw new Error(`package.json has no script ${name}`);
+  return command;
 }
 
-/** The part of package.json read here. */
-interface PackageJson {
-  scripts: Record<string, string>;
+/**
+ * The node flags of `npm run start:worker` (`node <flags> --import tsx apps/worker/src/main.ts`), so that a bench runs
+ * its workers, and the bare baselines they are compared with, as deployed.
+ */
+export function workerNodeFlags(): string[] {
+  const command = /^node (.*)--import tsx apps\/worker\/src\/main\.ts$/.exec(npmScript("start:worker"));
+  if (!command) throw new Error("start:worker is not `node [flags] --import tsx apps/worker/src/main.ts`");
+  return command[1]?.split(" ").filter((flag) => flag !== "") ?? [];
 }
 
 /**
