@@ -20,7 +20,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -31,6 +30,8 @@ import {
   createTestMerchant,
   deleteQueueKeys,
   ensureTemplateDatabase,
+  freePort,
+  REPO_ROOT,
   uniqueQueuePrefix,
 } from "@lm/testing";
 import { BASELINE_SCHEMA_SQL } from "./baseline-server";
@@ -40,7 +41,6 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const KEYS = Number(process.env.BENCH_KEYS ?? 50);
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-const ROOT = path.resolve(__dirname, "..");
 
 /** A charge as an integrator would send it. */
 const CHARGE_BODY = {
@@ -58,21 +58,11 @@ interface Figures {
   p99_ms: number;
 }
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-
 /** Starts `command` (through `sh -c exec`, so the process is the command itself) and waits for `GET <healthPath>`. */
 async function startProcess(command: string, env: Record<string, string>, healthPath: string) {
   const port = await freePort();
   const child = spawn("sh", ["-c", `exec ${command}`], {
-    cwd: ROOT,
+    cwd: REPO_ROOT,
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ["ignore", "ignore", "inherit"],
   });

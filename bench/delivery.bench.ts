@@ -11,8 +11,8 @@
  * sandbox notification stored and processed by the worker, which records `transaction.paid` and fans it out):
  * `open_loop` pays charges on a clock at BENCH_OPEN_LOOP_RATE a second for BENCH_OPEN_LOOP_SECONDS to
  * BENCH_OPEN_LOOP_ENDPOINTS endpoints, after BENCH_OPEN_LOOP_WARMUP_SECONDS at the same rate to another store (not
- * measured: a deployed service is warm, and the first seconds of a cold worker measure its start), and measures event → attempt 1 (and notification received → event recorded),
- * the worker's CPU per paid event and this process's (`receipt_cpu_ms_per_event`: the charge read, signing, the
+ * measured: a deployed service is warm, and the first seconds of a cold worker measure its start), and measures
+ * event → attempt 1 (and notification received → event recorded), the worker's CPU per paid event and this process's (`receipt_cpu_ms_per_event`: the charge read, signing, the
  * notification's receipt, its inbox row and job, as the API would spend them) and the PostgreSQL backends' of the
  * bench's database (`postgres_cpu_ms_per_event`, to the last first attempt); `inbound_events_recorded_per_s` receives
  * BENCH_EVENTS payments to a store with BENCH_ENDPOINTS endpoints while inbox processing is paused, then times the
