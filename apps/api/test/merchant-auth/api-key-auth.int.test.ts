@@ -3,6 +3,7 @@ import request from "supertest";
 import { Client } from "pg";
 import { feedName } from "@lm/db";
 import { API_KEY_CHANGES_CHANNEL, createApiKey, hashApiKey } from "@lm/domain";
+import { waitUntil } from "@lm/testing";
 import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
 
@@ -159,22 +160,15 @@ describe("merchant API authentication", () => {
       return created;
     }
 
-    /** Runs `probe` until `done` holds of its result, for at most 5 s; returns the last result. */
-    async function within<T>(probe: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-      const until = Date.now() + 5_000;
-      let last = await probe();
-      while (!done(last) && Date.now() < until) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        last = await probe();
-      }
-      return last;
-    }
-
-    /** Until `request` answers `status`, for at most 5 s; returns the last status. */
-    const statusWithin = (request: () => Promise<{ status: number }>, status: number): Promise<number> =>
-      within(
-        async () => (await request()).status,
-        (last) => last === status,
+    /** The status of `key`'s request once it is 401, polled for at most 5 s (throws after). */
+    const refusedWithin = (key: string): Promise<number> =>
+      waitUntil(
+        "the key refused",
+        async () => {
+          const { status } = await merchantClient(ctx.app, key).get("/v1/transactions");
+          return status === 401 ? status : undefined;
+        },
+        { timeoutMs: 5_000, intervalMs: 20 },
       );
 
     test("when a cached key is revoked by another connection, then it is refused once the change is heard", async () => {
@@ -188,7 +182,7 @@ describe("merchant API authentication", () => {
       }
 
       // As another API process would: no barrier, only the notification.
-      expect(await statusWithin(() => merchantClient(ctx.app, key).get("/v1/transactions"), 401)).toBe(401);
+      expect(await refusedWithin(key)).toBe(401);
     });
 
     test("when a cached key's revoke_at is set and passes, then it is refused without waiting for its sweep", async () => {
@@ -226,19 +220,20 @@ describe("merchant API authentication", () => {
         await admin.end();
       }
 
-      expect(await statusWithin(() => merchantClient(ctx.app, key).get("/v1/transactions"), 401)).toBe(401);
+      expect(await refusedWithin(key)).toBe(401);
       // Back online: a key is cached again, and a later revocation is heard as well.
       const { apiKey: later, key: laterKey } = await cachedKey();
-      const cached = await within(
+      const cached = await waitUntil(
+        "the key cached again",
         async () => {
           await merchantClient(ctx.app, laterKey).get("/v1/transactions");
           return ctx.deps.apiKeyCache.get(hashApiKey(laterKey));
         },
-        (row) => row !== undefined,
+        { timeoutMs: 5_000, intervalMs: 20 },
       );
-      expect(cached?.id).toBe(later.id);
+      expect(cached.id).toBe(later.id);
       await ctx.db.apiKey.update({ where: { id: later.id }, data: { revoked_at: new Date() } });
-      expect(await statusWithin(() => merchantClient(ctx.app, laterKey).get("/v1/transactions"), 401)).toBe(401);
+      expect(await refusedWithin(laterKey)).toBe(401);
     });
   });
 });
