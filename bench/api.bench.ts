@@ -6,13 +6,15 @@
  * on), against a fresh database cloned from the migrated template and a fresh queue
  * prefix. The load comes from this process with autocannon. Every creation carries a unique `Idempotency-Key` and a
  * `postback_url`, so idempotency, the destination check and the `transaction.created` fan-out (event, postback
- * delivery row, delivery and expiry jobs) all run. The postback host is `localhost` (resolved by the system resolver
+ * delivery row and its delivery job) all run. The postback host is `localhost` (resolved by the system resolver
  * like any host, through /etc/hosts) with `WEBHOOK_ALLOW_LOCAL_DESTINATIONS=true`, hence `NODE_ENV=development`:
  * the development machines resolve no public name. The per-key rate limit (100 requests/s) stays
  * at its value: the load is spread over `BENCH_KEYS` merchants' keys, in turn (default 50, so 5,000 requests/s at most).
  *
- * Prints one JSON object: `{create: R, read: R, api_peak_rss_mb, ...}`, R = `{requests_per_s, p50_ms, p99_ms,
- * api_cpu_ms_per_request, baseline_requests_per_s, ratio}`. Knobs: `BENCH_CONCURRENCY` (20), `BENCH_DURATION_S` (10 per phase),
+ * Prints one JSON object: `{create: R, read: R, api_peak_rss_mb, redis_bytes_per_charge, ...}`, R = `{requests_per_s,
+ * p50_ms, p99_ms, api_cpu_ms_per_request, baseline_requests_per_s, ratio}`. `redis_bytes_per_charge` is Redis's
+ * `used_memory` growth over the measured creation phase per charge created (no worker runs: each charge's postback
+ * delivery job waits, as it would behind a busy worker). Knobs: `BENCH_CONCURRENCY` (20), `BENCH_DURATION_S` (10 per phase),
  * `BENCH_KEYS` (50), `BENCH_PROFILE_DIR` (runs the API under `--cpu-prof`, profiles written there; summarise one with
  * `npx tsx bench/profile-summary.ts <file> --from <s> --to <s>`).
  * Not a timed test.
@@ -25,6 +27,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { Client } from "pg";
 import { createDb } from "@lm/db";
+import { closeRedis, createRedis } from "@lm/queue";
 import {
   createTestDatabase,
   createTestMerchant,
@@ -35,7 +38,7 @@ import {
   uniqueQueuePrefix,
 } from "@lm/testing";
 import { BASELINE_SCHEMA_SQL } from "./baseline-server";
-import { cpuMs, npmScript } from "./support/children";
+import { cpuMs, npmScript, redisUsedMemory } from "./support/children";
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -143,6 +146,11 @@ const withBaseline = (api: Figures & { api_cpu_ms_per_request: number }, baselin
   ratio: Math.round((api.requests_per_s / baseline.requests_per_s) * 100) / 100,
 });
 
+/** Rows in the bench database's `transactions`. */
+async function chargeCount(admin: Client): Promise<number> {
+  return Number((await admin.query<{ n: string }>("SELECT count(*) AS n FROM transactions")).rows[0]?.n);
+}
+
 async function main(): Promise<void> {
   await ensureTemplateDatabase();
   const database = await createTestDatabase();
@@ -151,6 +159,7 @@ async function main(): Promise<void> {
   const sampleFile = path.join(tmpdir(), `lm-bench-sample-${randomBytes(4).toString("hex")}.json`);
   const children: ChildProcess[] = [];
   const admin = new Client({ connectionString: database.url });
+  const redis = createRedis(REDIS_URL, "producer");
   try {
     const db = createDb(database.url);
     const keys: string[] = [];
@@ -215,7 +224,11 @@ async function main(): Promise<void> {
     // Warm-up (JIT, pools, BullMQ scripts), then the measured phases, API and baseline back to back.
     await load(api.base, 3, 201, createRequest);
     await load(baseline.base, 3, 201, baselineCreate);
+    const chargesBefore = await chargeCount(admin);
+    const redisBefore = await redisUsedMemory(redis);
     const apiCreate = await loadApi(api.child.pid ?? 0, api.base, DURATION_S, 201, createRequest);
+    const redisBytesPerCharge =
+      ((await redisUsedMemory(redis)) - redisBefore) / ((await chargeCount(admin)) - chargesBefore);
     const baseCreate = await load(baseline.base, DURATION_S, 201, baselineCreate);
 
     const keyOfStore = new Map<string, string>();
@@ -255,6 +268,7 @@ async function main(): Promise<void> {
         create: withBaseline(apiCreate, baseCreate),
         read: withBaseline(apiRead, baseRead),
         api_peak_rss_mb: Math.round(peakRssMb),
+        redis_bytes_per_charge: Math.round(redisBytesPerCharge),
         concurrency: CONCURRENCY,
         duration_s: DURATION_S,
         api_keys: KEYS,
@@ -263,6 +277,7 @@ async function main(): Promise<void> {
     );
   } finally {
     await admin.end().catch(() => undefined);
+    await closeRedis(redis);
     await Promise.all(children.map(stopProcess));
     await deleteQueueKeys(REDIS_URL, queuePrefix);
     await database.drop();

@@ -56,6 +56,7 @@ import {
   backendCpuMs,
   backendCpuSince,
   cpuMs,
+  redisUsedMemory,
   round,
   runReceiver,
   startChild,
@@ -159,11 +160,12 @@ async function measureEngine(children: ChildProcess[], config: ReturnType<typeof
 
     const drain = await storeWithEndpoints(db, config.encryptionKey, receiverUrl);
     await queue.pause();
-    const memoryBefore = await usedMemory(redis);
+    const memoryBefore = await redisUsedMemory(redis);
     const recordingStarted = Date.now();
     await fanOutAll(db, producer, drain);
     const recordingMs = Date.now() - recordingStarted;
-    const redisBytesPerPendingDelivery = Math.round((await usedMemory(redis)) - memoryBefore) / (EVENTS * ENDPOINTS);
+    const redisBytesPerPendingDelivery =
+      Math.round((await redisUsedMemory(redis)) - memoryBefore) / (EVENTS * ENDPOINTS);
     const drainStarted = Date.now();
     await queue.resume();
     await waitForAttempts(db, drain);
@@ -246,12 +248,6 @@ async function fanOutAll(db: Db, producer: ReturnType<typeof createProducer>, st
       }
     }),
   );
-}
-
-/** Redis's `used_memory`, bytes. */
-async function usedMemory(redis: ReturnType<typeof createRedis>): Promise<number> {
-  const info = await redis.info("memory");
-  return Number(/used_memory:(\d+)/.exec(info)?.[1] ?? NaN);
 }
 
 /** `count` pending test charges of `storeId`, written in one statement. */

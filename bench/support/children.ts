@@ -1,6 +1,6 @@
 /**
  * What the benches share: child processes started as deployed (`node --import tsx`), waiting for their output, a
- * local receiver, and rounding for the printed JSON.
+ * local receiver, CPU and Redis memory readings, and rounding for the printed JSON.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
@@ -127,6 +127,11 @@ export function backendCpuSince(before: Map<number, number>, now: Map<number, nu
   let total = 0;
   for (const [pid, ms] of now) total += ms - (before.get(pid) ?? 0);
   return total;
+}
+
+/** Redis's `used_memory` (`INFO memory`), bytes. */
+export async function redisUsedMemory(redis: { info(section: "memory"): Promise<string> }): Promise<number> {
+  return Number(/used_memory:(\d+)/.exec(await redis.info("memory"))?.[1] ?? NaN);
 }
 
 /** `value` rounded to `digits` decimals. */

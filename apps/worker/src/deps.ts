@@ -27,7 +27,7 @@ export interface WorkerDeps extends DeliveryDeps {
   db: Db;
   /** Blocking connection shared by the BullMQ workers. */
   redis: RedisClient;
-  /** Producer for follow-up jobs (retries, expiry), on {@link producerRedis}. */
+  /** Producer for follow-up jobs (retries, the deliveries of the events it records), on {@link producerRedis}. */
   producer: Producer;
   /** Non-blocking connection of the producer. */
   producerRedis: RedisClient;

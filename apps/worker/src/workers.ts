@@ -1,6 +1,6 @@
 /**
- * Starts one BullMQ `Worker` per queue that has a processor, and schedules the repeatable jobs (the reconciler and
- * the key revocation).
+ * Starts one BullMQ `Worker` per queue that has a processor, and schedules the repeatable jobs (the reconciler, the
+ * charge expiry and the key revocation).
  *
  * Failures, by kind: a job that finds PostgreSQL or Redis unreachable goes back to the queue after a short delay that
  * grows while the outage lasts (half the outage so far, 0.2 s to 5 s) and is not counted as a failed try, so a
@@ -15,7 +15,13 @@
 import { DelayedError, Worker, type Job } from "bullmq";
 import { isTransientConnectionError } from "@lm/db";
 import { recordGivenUpJob, type GivenUpJob } from "@lm/domain";
-import { FINISHED_JOBS, KEY_REVOCATION_INTERVAL_MS, RECONCILER_INTERVAL_MS, type QueueName } from "@lm/queue";
+import {
+  CHARGE_EXPIRY_INTERVAL_MS,
+  FINISHED_JOBS,
+  KEY_REVOCATION_INTERVAL_MS,
+  RECONCILER_INTERVAL_MS,
+  type QueueName,
+} from "@lm/queue";
 import type { WorkerDeps } from "./deps";
 import { MAX_JOB_TRIES } from "./sweepers/offer-rows";
 import { PROCESSORS, type JobControl, type Processor } from "./processors";
@@ -23,6 +29,7 @@ import { PROCESSORS, type JobControl, type Processor } from "./processors";
 /** The repeatable jobs and how often each runs, ms. */
 const SCHEDULES = [
   { queue: "reconciler", every: RECONCILER_INTERVAL_MS },
+  { queue: "charge-expiry", every: CHARGE_EXPIRY_INTERVAL_MS },
   { queue: "key-revocation", every: KEY_REVOCATION_INTERVAL_MS },
 ] as const satisfies ReadonlyArray<{ queue: QueueName; every: number }>;
 

@@ -22,8 +22,8 @@ export interface JobPayloads {
   "refund-submission": { refundId: string };
   /** Hand one withdrawal (a `withdrawals` row not yet accepted by the acquirer) to the acquirer. */
   "withdrawal-submission": { withdrawalId: string };
-  /** Expire one charge at its `expires_at` if it is still pending. */
-  "charge-expiry": { transactionId: string };
+  /** Repeatable sweep that expires the pending charges past their `expires_at`. */
+  "charge-expiry": Record<string, never>;
   /** Mark API keys whose `revoke_at` has passed as revoked. */
   "key-revocation": Record<string, never>;
   /** Repeatable sweep that enqueues due rows that have no job (DESIGN §1). */
@@ -47,6 +47,9 @@ export const QUEUE_NAMES = [
 
 /** How often the reconciler sweeps, ms (DESIGN §1: every 30 s). */
 export const RECONCILER_INTERVAL_MS = 30_000;
+
+/** How often the `charge-expiry` job expires the pending charges past their `expires_at`, ms. */
+export const CHARGE_EXPIRY_INTERVAL_MS = 1_000;
 
 /** How often the `key-revocation` job records rotated keys past their `revoke_at` as revoked, ms. */
 export const KEY_REVOCATION_INTERVAL_MS = 60_000;

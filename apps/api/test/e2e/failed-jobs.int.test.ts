@@ -58,25 +58,25 @@ describe("reviving failed jobs", () => {
   }
 
   test("when a failed job has tries left, then the sweep puts it back to run again", async () => {
-    const id = `txn_${randomUUID()}`;
-    await failedJob("charge-expiry", { transactionId: id }, id, MAX_JOB_TRIES - 1);
+    const id = `wd_${randomUUID()}`;
+    await failedJob("withdrawal-submission", { withdrawalId: id }, id, MAX_JOB_TRIES - 1);
 
-    const revived = await putFailedJobsBack(deps, "charge-expiry");
+    const revived = await putFailedJobsBack(deps, "withdrawal-submission");
 
     expect(revived).toBe(1);
-    expect(await deps.producer.queue("charge-expiry").getJobState(id)).toBe("waiting");
-    await deps.producer.queue("charge-expiry").remove(id);
+    expect(await deps.producer.queue("withdrawal-submission").getJobState(id)).toBe("waiting");
+    await deps.producer.queue("withdrawal-submission").remove(id);
   });
 
   test("when a failed job used every try, then the sweep leaves it failed for good", async () => {
-    const id = `txn_${randomUUID()}`;
-    await failedJob("charge-expiry", { transactionId: id }, id, MAX_JOB_TRIES);
+    const id = `wd_${randomUUID()}`;
+    await failedJob("withdrawal-submission", { withdrawalId: id }, id, MAX_JOB_TRIES);
 
-    const revived = await putFailedJobsBack(deps, "charge-expiry");
-    await putFailedJobsBack(deps, "charge-expiry");
+    const revived = await putFailedJobsBack(deps, "withdrawal-submission");
+    await putFailedJobsBack(deps, "withdrawal-submission");
 
     expect(revived).toBe(0);
-    expect(await deps.producer.queue("charge-expiry").getJobState(id)).toBe("failed");
+    expect(await deps.producer.queue("withdrawal-submission").getJobState(id)).toBe("failed");
   });
 
   test("when a delivery's job fails its last try, then its row says so and the reconciler no longer offers it, even once the failed job is gone", async () => {

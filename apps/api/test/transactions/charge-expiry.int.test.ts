@@ -1,32 +1,32 @@
-import { expireTransaction } from "@lm/domain";
+import { expireDueTransactions } from "@lm/domain";
 import { chargeBody, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
 
 describe("charge expiry", () => {
   const ctx = useApiTestContext();
   const merchant = useTestMerchant(ctx);
-  const expiryQueue = () => ctx.deps.producer.queue("charge-expiry");
   const charge = async (overrides: Record<string, unknown> = {}) =>
     (await merchant.client.post("/v1/transactions", chargeBody(overrides)).expect(201)).body;
-  const makeOverdue = (id: string) =>
-    ctx.db.transaction.update({ where: { id }, data: { expires_at: new Date(Date.now() - 5_000) } });
+  const makeOverdue = (id: string, secondsAgo = 5) =>
+    ctx.db.transaction.update({ where: { id }, data: { expires_at: new Date(Date.now() - secondsAgo * 1_000) } });
+  const statusOf = async (id: string) => (await ctx.db.transaction.findUniqueOrThrow({ where: { id } })).status;
+  const expiredEvents = (id: string) =>
+    ctx.db.event.count({ where: { type: "transaction.expired", data: { path: ["id"], equals: id } } });
 
-  test("when a charge is created, then a charge-expiry job with the charge's id is delayed until expires_at", async () => {
+  test("when a charge is created, then Redis holds no job for its expiry", async () => {
     const txn = await charge({ expires_in: 600 });
 
-    const job = await expiryQueue().getJob(txn.id);
+    const counts = await ctx.deps.producer.queue("charge-expiry").getJobCounts();
 
-    expect(job?.data).toEqual({ transactionId: txn.id });
-    expect(await job?.isDelayed()).toBe(true);
-    expect(job!.timestamp + job!.delay).toBeGreaterThanOrEqual(Date.parse(txn.expires_at) - 1_000);
-    expect(job!.timestamp + job!.delay).toBeLessThanOrEqual(Date.parse(txn.expires_at) + 1_000);
+    expect(txn.status).toBe("pending");
+    expect(Object.values(counts).reduce((sum, n) => sum + n, 0)).toBe(0);
   });
 
-  test("when an overdue pending charge is expired, then status expired, transaction.expired equal to GET, postback fan-out", async () => {
+  test("when an overdue pending charge is swept, then status expired, transaction.expired equal to GET, postback fan-out", async () => {
     const txn = await charge({ postback_url: "http://127.0.0.1:9/hook" });
     await makeOverdue(txn.id);
 
-    expect(await expireTransaction(ctx.deps, txn.id)).toBe(true);
+    expect(await expireDueTransactions(ctx.deps)).toBe(1);
 
     const row = await ctx.db.transaction.findUniqueOrThrow({ where: { id: txn.id } });
     expect(row.status).toBe("expired");
@@ -39,22 +39,50 @@ describe("charge expiry", () => {
     expect(await ctx.db.webhookDelivery.count({ where: { event_id: event.id, destination_type: "postback" } })).toBe(1);
   });
 
-  test("when the job runs again for an expired charge, or early, or for a canceled one, then nothing changes", async () => {
+  test("when the sweep runs again, then expired, not yet due and canceled charges are left as they are", async () => {
     const expired = await charge();
     await makeOverdue(expired.id);
-    await expireTransaction(ctx.deps, expired.id);
+    await expireDueTransactions(ctx.deps);
     const notDue = await charge();
     const canceled = await charge();
     await merchant.client.post(`/v1/transactions/${canceled.id}/cancel`).expect(200);
     await makeOverdue(canceled.id);
     const eventsBefore = await ctx.db.event.count();
 
-    expect(await expireTransaction(ctx.deps, expired.id)).toBe(false);
-    expect(await expireTransaction(ctx.deps, notDue.id)).toBe(false);
-    expect(await expireTransaction(ctx.deps, canceled.id)).toBe(false);
+    expect(await expireDueTransactions(ctx.deps)).toBe(0);
 
     expect(await ctx.db.event.count()).toBe(eventsBefore);
-    expect((await ctx.db.transaction.findUniqueOrThrow({ where: { id: notDue.id } })).status).toBe("pending");
-    expect((await ctx.db.transaction.findUniqueOrThrow({ where: { id: canceled.id } })).status).toBe("canceled");
+    expect(await statusOf(notDue.id)).toBe("pending");
+    expect(await statusOf(canceled.id)).toBe("canceled");
+  });
+
+  test("when three sweeps run at once, then every overdue charge is expired exactly once", async () => {
+    const overdue = await Promise.all(Array.from({ length: 30 }, () => charge()));
+    await Promise.all(overdue.map((txn) => makeOverdue(txn.id)));
+
+    const counts = await Promise.all([1, 2, 3].map(() => expireDueTransactions(ctx.deps)));
+
+    expect(counts.reduce((sum, n) => sum + n, 0)).toBe(30);
+    for (const txn of overdue) {
+      expect(await statusOf(txn.id)).toBe("expired");
+      expect(await expiredEvents(txn.id)).toBe(1);
+    }
+  });
+
+  test("when more charges are due than a sweep takes, then it expires the oldest and the next sweep the rest", async () => {
+    const overdue = [];
+    for (let i = 0; i < 5; i++) overdue.push(await charge());
+    await Promise.all(overdue.map((txn, i) => makeOverdue(txn.id, 50 - i)));
+
+    expect(await expireDueTransactions(ctx.deps, 3)).toBe(3);
+    expect(await Promise.all(overdue.map((txn) => statusOf(txn.id)))).toEqual([
+      "expired",
+      "expired",
+      "expired",
+      "pending",
+      "pending",
+    ]);
+    expect(await expireDueTransactions(ctx.deps, 3)).toBe(2);
+    expect(await statusOf(overdue[4].id)).toBe("expired");
   });
 });

@@ -1,11 +1,12 @@
 /**
- * `charge-expiry` jobs: expire one charge at its `expires_at` (DESIGN §5). The job carries the charge id only; the
- * use case re-reads the row and changes nothing unless the charge is still pending and due.
+ * `charge-expiry` job (repeatable, every second, DESIGN §5): expires the pending charges whose `expires_at` has
+ * passed. Sweeps that overlap take disjoint charges (see `expireDueTransactions`).
  */
-import { expireTransaction } from "@lm/domain";
+import { expireDueTransactions } from "@lm/domain";
 import type { Processor } from ".";
 
-/** Expires `transactionId` when due. */
-export const chargeExpiryProcessor: Processor<"charge-expiry"> = async (deps, data) => {
-  await expireTransaction(deps, data.transactionId);
+/** Expires due charges and logs how many. */
+export const chargeExpiryProcessor: Processor<"charge-expiry"> = async (deps) => {
+  const expired = await expireDueTransactions(deps);
+  if (expired > 0) deps.logger.info("charges expired", { count: expired });
 };

@@ -7,7 +7,6 @@
 import { purgeExpiredIdempotencyKeys } from "@lm/domain";
 import type { WorkerDeps } from "../deps";
 import { enqueueDueDeliveries } from "./due-deliveries";
-import { enqueueOverdueCharges } from "./overdue-charges";
 import { enqueueStrandedInboxItems } from "./stranded-inbox-items";
 import { enqueueStrandedRefunds, enqueueStrandedWithdrawals } from "./acquirer-submissions";
 import { checkBalanceDrift } from "./balance-drift";
@@ -15,7 +14,6 @@ import { checkBalanceDrift } from "./balance-drift";
 /** The sweeps run on every reconciler tick; later issues add theirs here. */
 const SWEEPS: Array<{ name: string; run: (deps: WorkerDeps) => Promise<number> }> = [
   { name: "due-deliveries", run: enqueueDueDeliveries },
-  { name: "overdue-charges", run: enqueueOverdueCharges },
   { name: "stranded-inbox-items", run: enqueueStrandedInboxItems },
   { name: "stranded-refunds", run: enqueueStrandedRefunds },
   { name: "stranded-withdrawals", run: enqueueStrandedWithdrawals },

@@ -5,8 +5,9 @@
  *   recover or a resend (new chains) is how the event goes out once the cause is fixed;
  * - an inbox item: `error` = `job_given_up: <reason>`, so it is listed as `failed` by the ops inbox and a reprocess
  *   (which clears the outcome) runs it again.
- * The other queues' rows have no such field: a refund or withdrawal keeps its own bounded `submit_attempts`, and a
- * charge past its expiry is still pending; those give-ups are logged only.
+ * The other queues' rows have no such field: a refund or withdrawal keeps its own bounded `submit_attempts`, and the
+ * repeatable sweeps (charge expiry, key revocation, the reconciler) run again at their next tick; those give-ups are
+ * logged only.
  */
 import type { Db } from "@lm/db";
 import type { JobPayloads, QueueName } from "@lm/queue";

@@ -1,6 +1,7 @@
 /**
  * Use case: create a Pix charge (DESIGN §5 "Merchant API"). The charge, its `transaction.created` event and the first
- * delivery rows commit together; after commit the deliveries and the charge's expiry job are enqueued.
+ * delivery rows commit together; after commit the deliveries are enqueued. Expiry is the worker's sweep
+ * (`expire-transaction.ts`).
  */
 import { insertWrite, isUniqueViolation, runWrites, type Transaction } from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
@@ -11,7 +12,6 @@ import { enqueueDeliveries } from "../events/record-event";
 import { newId } from "../ids";
 import { checkDestination } from "../webhooks/destination";
 import { buildPixBrCode, pixLocation, renderQrPngBase64 } from "./br-code";
-import { enqueueExpiry } from "./expire-transaction";
 import { planTransactionEvent, type TransactionWriteOptions } from "./transaction-events";
 import { generateTxid } from "./txid";
 
@@ -114,6 +114,6 @@ export async function createTransaction(
     }
     throw err;
   }
-  await Promise.all([enqueueDeliveries(deps, deliveryIds), enqueueExpiry(deps, transaction)]);
+  await enqueueDeliveries(deps, deliveryIds);
   return transaction;
 }

@@ -1,49 +1,65 @@
 /**
- * Expiry of charges (DESIGN §5): a pending charge becomes `expired` at `expires_at`. Each charge gets a delayed
- * `charge-expiry` job at creation (`jobId` = the charge id); the reconciler re-enqueues overdue pending charges whose
- * job was lost (apps/worker/src/sweepers/overdue-charges.ts). Reads already show `expired` in between (see
- * `serializeTransaction`).
+ * Expiry of charges (DESIGN §5): a pending charge becomes `expired` at `expires_at`. The worker's repeatable
+ * `charge-expiry` job sweeps the due charges every second ({@link expireDueTransactions}); reads already show
+ * `expired` in between (see `serializeTransaction`). No job is held per charge: Redis would otherwise keep one delayed
+ * job for every pending charge for its whole `expires_in` (24 h by default), memory in proportion to the charges
+ * waiting to be paid, and every creation would pay a Redis round trip for it (issue 14).
  */
-import { inTransaction, type Transaction } from "@lm/db";
+import { inTransaction, Prisma } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { enqueueDeliveries } from "../events/record-event";
-import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
 import { transitionTransaction } from "./transaction-events";
 
-/**
- * Enqueues the delayed expiry job of a freshly committed charge with {@link enqueueAfterCommit}: never throws, the
- * reconciler's sweep finds the charge once it is overdue.
- */
-export async function enqueueExpiry(
-  deps: Pick<UseCaseDeps, "producer" | "logger" | "now">,
-  transaction: Transaction,
-): Promise<void> {
-  const delayMs = transaction.expires_at.getTime() - deps.now().getTime();
-  await enqueueAfterCommit(deps, "charge-expiry", [
-    { data: { transactionId: transaction.id }, jobId: transaction.id, delayMs },
-  ]);
-}
+/** Charges expired in one database transaction; the sweep commits and enqueues their deliveries per batch. */
+const EXPIRY_BATCH_SIZE = 100;
+
+/** Most charges one sweep expires; the next sweep, a second later, takes the rest (oldest first). */
+export const MAX_CHARGES_PER_EXPIRY_SWEEP = 1_000;
 
 /**
- * Expires charge `transactionId` if it is still pending and its `expires_at` has passed, writing
- * `transaction.expired` and its fan-out in the same database transaction. Anything else (unknown, paid, canceled,
- * already expired, not yet due) changes nothing, so a repeated or early job is harmless.
- * @returns whether the charge was expired by this call
+ * Expires pending charges whose `expires_at` has passed, oldest first, each with its `transaction.expired` event and
+ * fan-out written in the same database transaction, and enqueues their deliveries after each batch commits.
+ *
+ * Each batch locks its charges with `FOR UPDATE SKIP LOCKED`, so sweeps running at once (several workers, a sweep
+ * slower than its period) take disjoint charges, and a charge being paid or canceled at that moment is left to the
+ * next sweep; every change is still the conditional update of {@link transitionTransaction}, so a charge that left
+ * `pending` meanwhile is skipped.
+ * @param maxCharges - stop after about this many (whole batches); defaults to {@link MAX_CHARGES_PER_EXPIRY_SWEEP}
+ * @returns how many charges this call expired
  */
-export async function expireTransaction(deps: UseCaseDeps, transactionId: string): Promise<boolean> {
-  const now = deps.now();
-  const found = await deps.db.transaction.findUnique({ where: { id: transactionId } });
-  if (!found || found.status !== "pending" || found.expires_at > now) return false;
-  const expired = await inTransaction(deps.db, (tx) =>
-    transitionTransaction(tx, {
-      id: transactionId,
-      guard: { expires_at: { lte: now } },
-      data: { status: "expired", expired_at: found.expires_at },
-      type: "transaction.expired",
-      now,
-    }),
-  );
-  if (!expired) return false;
-  await enqueueDeliveries(deps, expired.deliveryIds);
-  return true;
+export async function expireDueTransactions(
+  deps: UseCaseDeps,
+  maxCharges = MAX_CHARGES_PER_EXPIRY_SWEEP,
+): Promise<number> {
+  let expiredCount = 0;
+  while (expiredCount < maxCharges) {
+    const now = deps.now();
+    const limit = Math.min(EXPIRY_BATCH_SIZE, maxCharges - expiredCount);
+    const { expired, due } = await inTransaction(deps.db, async (tx) => {
+      const rows = await tx.$queryRaw<Array<{ id: string; expires_at: Date }>>(Prisma.sql`
+        SELECT id, expires_at FROM transactions
+        WHERE status = 'pending' AND expires_at <= ${now}
+        ORDER BY expires_at
+        LIMIT ${limit}
+        FOR UPDATE SKIP LOCKED`);
+      const transitioned = [];
+      for (const row of rows) {
+        const changed = await transitionTransaction(tx, {
+          id: row.id,
+          data: { status: "expired", expired_at: row.expires_at },
+          type: "transaction.expired",
+          now,
+        });
+        if (changed) transitioned.push(changed);
+      }
+      return { expired: transitioned, due: rows.length };
+    });
+    await enqueueDeliveries(
+      deps,
+      expired.flatMap((e) => e.deliveryIds),
+    );
+    expiredCount += expired.length;
+    if (due < limit) break;
+  }
+  return expiredCount;
 }
