@@ -1,4 +1,5 @@
 import { expireDueTransactions } from "@lm/domain";
+import { waitUntil } from "@lm/testing";
 import { chargeBody, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
 
@@ -56,8 +57,10 @@ describe("charge expiry", () => {
     expect(await statusOf(canceled.id)).toBe("canceled");
   });
 
-  test("when three sweeps run at once, then every overdue charge is expired exactly once", async () => {
-    const overdue = await Promise.all(Array.from({ length: 30 }, () => charge()));
+  test("when three sweeps run at once, then every overdue charge is expired exactly once, with one postback", async () => {
+    const overdue = await Promise.all(
+      Array.from({ length: 30 }, () => charge({ postback_url: "http://127.0.0.1:9/hook" })),
+    );
     await Promise.all(overdue.map((txn) => makeOverdue(txn.id)));
 
     const counts = await Promise.all([1, 2, 3].map(() => expireDueTransactions(ctx.deps)));
@@ -66,7 +69,44 @@ describe("charge expiry", () => {
     for (const txn of overdue) {
       expect(await statusOf(txn.id)).toBe("expired");
       expect(await expiredEvents(txn.id)).toBe(1);
+      const postbacks = await ctx.db.webhookDelivery.count({
+        where: { transaction_id: txn.id, event_type: "transaction.expired" },
+      });
+      expect(postbacks).toBe(1);
     }
+  });
+
+  test("when a charge is paid after the sweep read it, then the sweep leaves it paid and writes no event", async () => {
+    const paidMeanwhile = await charge();
+    const overdue = await charge();
+    await makeOverdue(paidMeanwhile.id, 10);
+    await makeOverdue(overdue.id, 5);
+    // A payment holds the charge's row, not yet committed: the sweep reads it as pending and its update waits.
+    let commitPayment!: () => void;
+    const paymentMayCommit = new Promise<void>((resolve) => (commitPayment = resolve));
+    let paymentWritten!: () => void;
+    const paymentWrote = new Promise<void>((resolve) => (paymentWritten = resolve));
+    const payment = ctx.db.$transaction(async (tx) => {
+      await tx.transaction.update({ where: { id: paidMeanwhile.id }, data: { status: "paid" } });
+      paymentWritten();
+      await paymentMayCommit;
+    });
+    await paymentWrote;
+
+    const sweep = expireDueTransactions(ctx.deps);
+    await waitUntil("the sweep's update waits for the payment", async () => {
+      const waiting = await ctx.db.$queryRaw<unknown[]>`
+        SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+      return waiting.length > 0;
+    });
+    commitPayment();
+    await payment;
+
+    expect(await sweep).toBe(1);
+
+    expect(await statusOf(paidMeanwhile.id)).toBe("paid");
+    expect(await expiredEvents(paidMeanwhile.id)).toBe(0);
+    expect(await statusOf(overdue.id)).toBe("expired");
   });
 
   test("when more charges are due than a sweep takes, then it expires the oldest and the next sweep the rest", async () => {

@@ -16,10 +16,15 @@
  */
 import { sqlQuery, type Transaction } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
-import { fanOutEvent, scopeKey, subscribedEndpoints, enqueueDeliveries } from "../events/record-event";
+import { enqueueDeliveries } from "../events/record-event";
 import { newId } from "../ids";
 import { TRANSACTION_COLUMNS } from "../transactions/find-transactions";
-import { transactionEvent } from "../transactions/transaction-events";
+import {
+  batchEventValues,
+  batchEventWritesSql,
+  changedDeliveryIds,
+  planBatchTransitions,
+} from "../transactions/transaction-events";
 import { isRetriedFailure, paidColumns, settlementMode } from "./process-inbox-item";
 import { readPixPayment } from "./pix-notification";
 
@@ -46,25 +51,10 @@ WITH paid AS (
     AS v(id, paid_at, end_to_end_id, amount, payer_name, payer_document, payer_document_masked)
   WHERE t.id = v.id AND t.status = 'pending' AND t.expires_at > v.paid_at
   RETURNING t.id, t.store_id, t.mode, t.amount
-), events_written AS (
-  INSERT INTO events (id, store_id, mode, type, data, created_at)
-  SELECT e.id, paid.store_id, paid.mode, 'transaction.paid', e.data, $1
-  FROM unnest($9::text[], $10::text[], $11::jsonb[]) AS e(id, transaction_id, data)
-  JOIN paid ON paid.id = e.transaction_id
-  RETURNING 1
-), deliveries_written AS (
-  INSERT INTO webhook_deliveries (id, chain_id, attempt, status, event_id, event_type, store_id, destination_type,
-                                  endpoint_id, transaction_id, url, scheduled_at, created_at, manual)
-  SELECT d.id, d.id, 1, 'pending', d.event_id, 'transaction.paid', paid.store_id, d.destination_type,
-         d.endpoint_id, d.transaction_id, d.url, $1, $1, false
-  FROM unnest($12::text[], $13::text[], $14::text[], $15::destination_type[], $16::text[], $17::text[], $18::text[])
-    AS d(id, event_id, paid_id, destination_type, endpoint_id, transaction_id, url)
-  JOIN paid ON paid.id = d.paid_id
-  RETURNING 1
-), entries AS (
+), ${batchEventWritesSql("paid", 9)}, entries AS (
   INSERT INTO balance_transactions (id, seller_id, mode, type, amount, source_id, created_at)
   SELECT b.id, s.seller_id, paid.mode, 'payment', paid.amount, paid.id, $1
-  FROM unnest($19::text[], $20::text[]) AS b(id, transaction_id)
+  FROM unnest($20::text[], $21::text[]) AS b(id, transaction_id)
   JOIN paid ON paid.id = b.transaction_id
   JOIN stores s ON s.id = paid.store_id
   ON CONFLICT (source_id, type) DO NOTHING
@@ -78,7 +68,7 @@ WITH paid AS (
 ), items_written AS (
   UPDATE inbox_items i
   SET processed_at = $1, attempts = i.attempts + 1, error = NULL, transaction_id = paid.id
-  FROM unnest($21::text[], $22::text[]) AS x(id, transaction_id)
+  FROM unnest($22::text[], $23::text[]) AS x(id, transaction_id)
   JOIN paid ON paid.id = x.transaction_id
   WHERE i.id = x.id
   RETURNING 1
@@ -132,50 +122,34 @@ export async function settlePayments(deps: UseCaseDeps, inboxItemIds: string[]):
   });
   if (plain.length === 0) return inboxItemIds.map(() => null);
 
-  const endpoints = await subscribedEndpoints(
+  const transitions = await planBatchTransitions(
     deps.db.pool,
-    [...new Set(plain.map(({ charge }) => charge.store_id))],
-    "transaction.paid",
-  );
-  const settled = plain.map(({ item, payment, charge }) => {
-    const paid: Transaction = {
+    plain.map(({ payment, charge }): Transaction => ({
       ...charge,
       ...paidColumns(deps.config.encryptionKey, charge.id, payment),
       updated_at: now,
-    };
-    const input = transactionEvent(paid, "transaction.paid", now);
-    return { item, paid, ...fanOutEvent(input, endpoints.get(scopeKey(input.scope)) ?? []) };
-  });
-  const deliveries = settled.flatMap(({ paid, deliveries: rows }) => rows.map((row) => ({ paid, row })));
+    })),
+    "transaction.paid",
+    now,
+  );
+  const paid = transitions.map(({ transaction }) => transaction);
   const won = await sqlQuery<{ id: string }>(deps.db.pool, SETTLE_PAYMENTS_SQL, [
     now,
-    settled.map(({ paid }) => paid.id),
-    settled.map(({ paid }) => paid.paid_at),
-    settled.map(({ paid }) => paid.payment_end_to_end_id),
-    settled.map(({ paid }) => paid.payment_amount),
-    settled.map(({ paid }) => paid.payer_name),
-    settled.map(({ paid }) => paid.payer_document),
-    settled.map(({ paid }) => paid.payer_document_masked),
-    settled.map(({ event }) => event.id),
-    settled.map(({ paid }) => paid.id),
-    settled.map(({ event }) => JSON.stringify(event.data)),
-    deliveries.map(({ row }) => row.id),
-    deliveries.map(({ row }) => row.event_id),
-    deliveries.map(({ paid }) => paid.id),
-    deliveries.map(({ row }) => row.destination_type),
-    deliveries.map(({ row }) => row.endpoint_id ?? null),
-    deliveries.map(({ row }) => row.transaction_id ?? null),
-    deliveries.map(({ row }) => row.url),
-    settled.map(() => newId("balanceTransaction", now.getTime())),
-    settled.map(({ paid }) => paid.id),
-    settled.map(({ item }) => item.id),
-    settled.map(({ paid }) => paid.id),
+    paid.map((charge) => charge.id),
+    paid.map((charge) => charge.paid_at),
+    paid.map((charge) => charge.payment_end_to_end_id),
+    paid.map((charge) => charge.payment_amount),
+    paid.map((charge) => charge.payer_name),
+    paid.map((charge) => charge.payer_document),
+    paid.map((charge) => charge.payer_document_masked),
+    ...batchEventValues("transaction.paid", transitions),
+    paid.map(() => newId("balanceTransaction", now.getTime())),
+    paid.map((charge) => charge.id),
+    plain.map(({ item }) => item.id),
+    paid.map((charge) => charge.id),
   ]);
   const wonIds = new Set(won.map((row) => row.id));
-  await enqueueDeliveries(
-    deps,
-    deliveries.flatMap(({ paid, row }) => (wonIds.has(paid.id) ? [row.id as string] : [])),
-  );
-  const paidItems = new Set(settled.flatMap(({ item, paid }) => (wonIds.has(paid.id) ? [item.id] : [])));
+  await enqueueDeliveries(deps, changedDeliveryIds(transitions, wonIds));
+  const paidItems = new Set(plain.flatMap(({ item, charge }) => (wonIds.has(charge.id) ? [item.id] : [])));
   return inboxItemIds.map((id) => (paidItems.has(id) ? "paid" : null));
 }

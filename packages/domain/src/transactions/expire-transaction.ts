@@ -5,25 +5,39 @@
  * job for every pending charge for its whole `expires_in` (24 h by default), memory in proportion to the charges
  * waiting to be paid, and every creation would pay a Redis round trip for it (issue 14).
  */
-import { inTransaction, Prisma } from "@lm/db";
+import { sqlQuery, type Transaction } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { enqueueDeliveries } from "../events/record-event";
-import { transitionTransaction } from "./transaction-events";
+import { TRANSACTION_COLUMNS } from "./find-transactions";
+import { batchEventValues, batchEventWritesSql, changedDeliveryIds, planBatchTransitions } from "./transaction-events";
 
-/** Charges expired in one database transaction; the sweep commits and enqueues their deliveries per batch. */
-const EXPIRY_BATCH_SIZE = 100;
+/** Charges expired by one statement; the sweep enqueues their deliveries after each. */
+const EXPIRY_BATCH_SIZE = 200;
 
 /** Most charges one sweep expires; the next sweep, a second later, takes the rest (oldest first). */
-export const MAX_CHARGES_PER_EXPIRY_SWEEP = 1_000;
+export const MAX_CHARGES_PER_EXPIRY_SWEEP = 2_000;
 
 /**
- * Expires pending charges whose `expires_at` has passed, oldest first, each with its `transaction.expired` event and
- * fan-out written in the same database transaction, and enqueues their deliveries after each batch commits.
- *
- * Each batch locks its charges with `FOR UPDATE SKIP LOCKED`, so sweeps running at once (several workers, a sweep
- * slower than its period) take disjoint charges, and a charge being paid or canceled at that moment is left to the
- * next sweep; every change is still the conditional update of {@link transitionTransaction}, so a charge that left
- * `pending` meanwhile is skipped.
+ * One batch: every charge of `$2` still pending and due at `$1` becomes `expired` (at its `expires_at`), with its
+ * `transaction.expired` event and first delivery rows; a charge paid or canceled since it was read is skipped by the
+ * conditional update and gets neither.
+ */
+const EXPIRE_TRANSACTIONS_SQL = `
+WITH expired AS (
+  UPDATE transactions t
+  SET status = 'expired', expired_at = t.expires_at, updated_at = $1
+  FROM unnest($2::text[]) AS v(id)
+  WHERE t.id = v.id AND t.status = 'pending' AND t.expires_at <= $1
+  RETURNING t.id, t.store_id, t.mode
+), ${batchEventWritesSql("expired", 3)}
+SELECT id FROM expired`;
+
+/**
+ * Expires pending charges whose `expires_at` has passed, oldest first, in batches of {@link EXPIRY_BATCH_SIZE}: each
+ * batch is one statement that writes the charges' change, their `transaction.expired` events and fan-out together
+ * (the charge as `GET` returns it after the change), and its deliveries are enqueued after it commits. Sweeps that
+ * run at once (several workers, a sweep slower than its period) may read the same charges; the conditional update
+ * lets one of them expire each, and the others skip it.
  * @param maxCharges - stop after about this many (whole batches); defaults to {@link MAX_CHARGES_PER_EXPIRY_SWEEP}
  * @returns how many charges this call expired
  */
@@ -32,34 +46,36 @@ export async function expireDueTransactions(
   maxCharges = MAX_CHARGES_PER_EXPIRY_SWEEP,
 ): Promise<number> {
   let expiredCount = 0;
-  while (expiredCount < maxCharges) {
+  for (let read = 0; read < maxCharges;) {
     const now = deps.now();
-    const limit = Math.min(EXPIRY_BATCH_SIZE, maxCharges - expiredCount);
-    const { expired, due } = await inTransaction(deps.db, async (tx) => {
-      const rows = await tx.$queryRaw<Array<{ id: string; expires_at: Date }>>(Prisma.sql`
-        SELECT id, expires_at FROM transactions
-        WHERE status = 'pending' AND expires_at <= ${now}
-        ORDER BY expires_at
-        LIMIT ${limit}
-        FOR UPDATE SKIP LOCKED`);
-      const transitioned = [];
-      for (const row of rows) {
-        const changed = await transitionTransaction(tx, {
-          id: row.id,
-          data: { status: "expired", expired_at: row.expires_at },
-          type: "transaction.expired",
-          now,
-        });
-        if (changed) transitioned.push(changed);
-      }
-      return { expired: transitioned, due: rows.length };
-    });
-    await enqueueDeliveries(
-      deps,
-      expired.flatMap((e) => e.deliveryIds),
+    const limit = Math.min(EXPIRY_BATCH_SIZE, maxCharges - read);
+    const due = await sqlQuery<Transaction>(
+      deps.db.pool,
+      `SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE status = 'pending' AND expires_at <= $1
+       ORDER BY expires_at LIMIT $2`,
+      [now, limit],
     );
+    if (due.length === 0) break;
+    const transitions = await planBatchTransitions(
+      deps.db.pool,
+      due.map((charge): Transaction => ({
+        ...charge,
+        status: "expired",
+        expired_at: charge.expires_at,
+        updated_at: now,
+      })),
+      "transaction.expired",
+      now,
+    );
+    const expired = await sqlQuery<{ id: string }>(deps.db.pool, EXPIRE_TRANSACTIONS_SQL, [
+      now,
+      due.map((charge) => charge.id),
+      ...batchEventValues("transaction.expired", transitions),
+    ]);
+    await enqueueDeliveries(deps, changedDeliveryIds(transitions, new Set(expired.map((row) => row.id))));
     expiredCount += expired.length;
-    if (due < limit) break;
+    read += due.length;
+    if (due.length < limit) break;
   }
   return expiredCount;
 }

@@ -1,0 +1,90 @@
+/**
+ * `npm run bench:expiry`: how fast the worker's `charge-expiry` sweep clears a backlog of overdue charges (DESIGN §5),
+ * for instance after the workers were stopped for a while. Writes `BENCH_CHARGES` (default 3,000) pending test charges
+ * of one store, each with a `postback_url`, past their `expires_at`, with two account endpoints on the store, then runs
+ * `expireDueTransactions` (the sweep's use case) in this process until nothing is due. Prints one JSON object:
+ * `{expired, ms, charges_per_s, cpu_ms_per_charge, deliveries_written}` (CPU of this process: the worker's share;
+ * PostgreSQL's is not counted). Not a timed test.
+ */
+import { createDb } from "@lm/db";
+import { expireDueTransactions, newId } from "@lm/domain";
+import { createLogger } from "@lm/logging";
+import { closeRedis, createProducer, createRedis } from "@lm/queue";
+import {
+  createEndpointRow,
+  createStoreRow,
+  createTestDatabase,
+  deleteQueueKeys,
+  ensureTemplateDatabase,
+  testConfig,
+} from "@lm/testing";
+import { round } from "./support/children";
+
+const CHARGES = Number(process.env.BENCH_CHARGES ?? 3_000);
+
+async function main(): Promise<void> {
+  await ensureTemplateDatabase();
+  const database = await createTestDatabase();
+  const config = testConfig(database.url);
+  const db = createDb(config.databaseUrl);
+  const redis = createRedis(config.redisUrl, "producer");
+  try {
+    const { store } = await createStoreRow(db, config.encryptionKey);
+    for (const path of ["/a", "/b"]) {
+      await createEndpointRow(db, config.encryptionKey, { storeId: store.id, url: `http://127.0.0.1:9${path}` });
+    }
+    const overdueSince = Date.now() - 60_000;
+    const rows = Array.from({ length: CHARGES }, (_, i) => ({
+      id: newId("transaction"),
+      store_id: store.id,
+      mode: "test" as const,
+      amount: 1990,
+      txid: newId("transaction").slice(4, 30),
+      br_code: "000201",
+      qr_code_png_base64: "",
+      postback_url: "http://127.0.0.1:9/postback",
+      expires_in: 60,
+      expires_at: new Date(overdueSince + i),
+    }));
+    // In chunks: PostgreSQL takes at most 32,767 bind parameters a statement.
+    for (let i = 0; i < rows.length; i += 1_000) await db.transaction.createMany({ data: rows.slice(i, i + 1_000) });
+    await db.$executeRawUnsafe("ANALYZE transactions");
+
+    const deps = {
+      config,
+      db,
+      producer: createProducer(redis, config.queuePrefix, () => undefined),
+      logger: createLogger({ level: "error", service: "bench", silent: true }),
+      now: () => new Date(),
+    };
+    const cpuBefore = process.cpuUsage();
+    const started = performance.now();
+    let expired = 0;
+    for (;;) {
+      const swept = await expireDueTransactions(deps);
+      if (swept === 0) break;
+      expired += swept;
+    }
+    const ms = performance.now() - started;
+    const cpu = process.cpuUsage(cpuBefore);
+    process.stdout.write(
+      `${JSON.stringify({
+        expired,
+        ms: Math.round(ms),
+        charges_per_s: Math.round((expired / ms) * 1000),
+        cpu_ms_per_charge: round((cpu.user + cpu.system) / 1000 / expired, 2),
+        deliveries_written: await db.webhookDelivery.count(),
+      })}\n`,
+    );
+  } finally {
+    await db.$disconnect();
+    await deleteQueueKeys(config.redisUrl, config.queuePrefix);
+    await closeRedis(redis);
+    await database.drop();
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});
