@@ -1,6 +1,7 @@
 /**
  * `charge-expiry` job (repeatable, every second, DESIGN §5): expires the pending charges whose `expires_at` has
- * passed. Sweeps that overlap take disjoint charges (see `expireDueTransactions`).
+ * passed. Sweeps that overlap (several workers, a sweep slower than its period) expire each charge once (see
+ * `expireDueTransactions`).
  */
 import { expireDueTransactions } from "@lm/domain";
 import type { Processor } from ".";
