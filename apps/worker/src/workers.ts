@@ -4,7 +4,9 @@
  *
  * Failures, by kind: a job that finds PostgreSQL or Redis unreachable goes back to the queue after a short delay that
  * grows while the outage lasts (half the outage so far, 0.2 s to 5 s) and is not counted as a failed try, so a
- * database blip delays work by about the blip; any other error is retried by BullMQ at once
+ * database blip delays work by about the blip, except a tick of a repeatable job, which just ends: its next tick runs
+ * the sweep again, and BullMQ adds that tick whenever one starts, so ticks put back would pile up, one more a second
+ * for the charge expiry, for as long as the outage lasts; any other error is retried by BullMQ at once
  * (`JOB_ATTEMPTS` tries), then the job is failed and the reconciler revives it a bounded number of times (see
  * `sweepers/offer-rows.ts`); a job that used them all is written on its row ({@link noteFailedJob}). A worker that dies mid-job (kill -9) loses its lock after {@link LOCK_DURATION_MS}; the
  * next stalled-job check of any worker, every {@link STALLED_INTERVAL_MS}, puts the job back, so its attempt is sent
@@ -154,13 +156,14 @@ async function runJob(
     outage.ended();
   } catch (err) {
     if (err instanceof DelayedError || !isTransientConnectionError(err)) throw err;
-    await moveToDelayed(outage.delayMs(err));
+    const delayMs = outage.delayMs(err);
+    if (job.repeatJobKey === undefined) await moveToDelayed(delayMs);
   }
 }
 
 /** The process's view of a PostgreSQL or Redis outage: one log line when it starts and one when it ends. */
 interface Outage {
-  /** The delay for a job that just met the outage, ms (grows while it lasts). */
+  /** Notes a job that just met the outage; returns the delay to put it back with, ms (grows while it lasts). */
   delayMs(err: unknown): number;
   /** A job succeeded: the outage, if any, is over. */
   ended(): void;
@@ -168,7 +171,7 @@ interface Outage {
 
 function trackOutage(deps: Pick<WorkerDeps, "logger">): Outage {
   let since: number | null = null;
-  let delayed = 0;
+  let interrupted = 0;
   return {
     delayMs(err) {
       const now = Date.now();
@@ -176,16 +179,19 @@ function trackOutage(deps: Pick<WorkerDeps, "logger">): Outage {
         since = now;
         deps.logger.warn("database or redis unreachable; jobs retry shortly", { err });
       }
-      delayed += 1;
+      interrupted += 1;
       // Half the outage so far: a 0.5 s blip costs a job about 0.2 s more, a long outage is polled every 5 s.
       const base = Math.min(OUTAGE_MAX_DELAY_MS, Math.max(OUTAGE_FIRST_DELAY_MS, (now - since) / 2));
       return Math.round(base * (0.75 + Math.random() * 0.5));
     },
     ended() {
       if (since === null) return;
-      deps.logger.info("database and redis reachable again", { jobs_delayed: delayed, outage_ms: Date.now() - since });
+      deps.logger.info("database and redis reachable again", {
+        jobs_interrupted: interrupted,
+        outage_ms: Date.now() - since,
+      });
       since = null;
-      delayed = 0;
+      interrupted = 0;
     },
   };
 }
