@@ -52,8 +52,10 @@ import {
   ensureTemplateDatabase,
   testConfig,
   uniqueQueuePrefix,
+  waitUntil,
 } from "@lm/testing";
 import { createWebhookHttpClient } from "../apps/worker/src/delivery/http-client";
+import { pendingCharges } from "./support/charges";
 import {
   backendCpuMs,
   backendCpuSince,
@@ -251,28 +253,6 @@ async function fanOutAll(db: Db, producer: ReturnType<typeof createProducer>, st
   );
 }
 
-/** `count` pending test charges of `storeId`, written in one statement. */
-async function pendingCharges(db: Db, storeId: string, count: number): Promise<string[]> {
-  const rows = Array.from({ length: count }, () => ({
-    id: newId("transaction"),
-    store_id: storeId,
-    mode: "test" as const,
-    amount: 1990,
-    txid: newId("transaction").slice(4, 30),
-    br_code: "000201",
-    qr_code_png_base64: "",
-    expires_in: 86400,
-    expires_at: new Date(Date.now() + 86_400_000),
-  }));
-  // In chunks: a createMany over PostgreSQL's 32,767 bind parameters is split by Prisma into statements it runs at
-  // once on one connection (pg warns: "client.query() when the client is already executing a query").
-  for (let i = 0; i < rows.length; i += 1000) await db.transaction.createMany({ data: rows.slice(i, i + 1000) });
-  // Statistics, as autovacuum keeps them on a live table: without them the planner's generic plan of the charge read
-  // (`id`, `store_id`, `mode`) walks every charge of the store by its `(store_id, mode, external_id)` index.
-  await db.$executeRawUnsafe("ANALYZE transactions");
-  return rows.map((row) => row.id);
-}
-
 /**
  * Open loop through the real domain path: pays {@link OPEN_LOOP_RATE} charges a second on a clock (a tick every 10 ms
  * starts the payments due, whatever the engine does), then waits for every paid event's first attempts. The first
@@ -389,15 +369,16 @@ async function measureEventRecording(
  * endpoint (an index), not by store (a scan of every delivery of the run, ten times a second, on the engine's cores).
  */
 async function waitForFirstAttempts(db: Db, store: BenchStore, expected: number): Promise<void> {
-  const deadline = Date.now() + 300_000;
-  for (;;) {
-    const done = await db.webhookDelivery.count({
-      where: { endpoint_id: { in: store.endpoints.map((e) => e.id) }, attempt: 1, status: { not: "pending" } },
-    });
-    if (done >= expected) return;
-    if (Date.now() > deadline) throw new Error(`only ${done} of ${expected} first attempts made`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const where = {
+    endpoint_id: { in: store.endpoints.map((e) => e.id) },
+    attempt: 1,
+    status: { not: "pending" as const },
+  };
+  await waitUntil(
+    `${expected} first attempts made`,
+    async () => (await db.webhookDelivery.count({ where })) >= expected,
+    { timeoutMs: 300_000, intervalMs: 100 },
+  );
 }
 
 /** Event → attempt 1 of `storeId`'s deliveries, p50 and p99, ms. */
@@ -417,13 +398,11 @@ async function firstAttemptFigures(db: Db, storeId: string) {
  * pending first attempts (found by the index on status, fewer as the burst goes) ten times a second.
  */
 async function waitForAttempts(db: Db, store: BenchStore): Promise<number> {
-  const deadline = Date.now() + 600_000;
-  for (;;) {
-    const pending = await db.webhookDelivery.count({ where: { store_id: store.id, attempt: 1, status: "pending" } });
-    if (pending === 0) break;
-    if (Date.now() > deadline) throw new Error(`${pending} deliveries still waiting for their first attempt`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const where = { store_id: store.id, attempt: 1, status: "pending" as const };
+  await waitUntil("every first attempt made", async () => (await db.webhookDelivery.count({ where })) === 0, {
+    timeoutMs: 600_000,
+    intervalMs: 100,
+  });
   const [row] = await db.$queryRaw<Array<{ ended: Date }>>`
     SELECT max(attempted_at + duration_ms * interval '1 millisecond') AS ended
     FROM webhook_deliveries WHERE store_id = ${store.id} AND attempt = 1`;

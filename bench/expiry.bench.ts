@@ -7,7 +7,7 @@
  * PostgreSQL's is not counted). Not a timed test.
  */
 import { createDb } from "@lm/db";
-import { expireDueTransactions, newId } from "@lm/domain";
+import { expireDueTransactions } from "@lm/domain";
 import { createLogger } from "@lm/logging";
 import { closeRedis, createProducer, createRedis } from "@lm/queue";
 import {
@@ -18,6 +18,7 @@ import {
   ensureTemplateDatabase,
   testConfig,
 } from "@lm/testing";
+import { pendingCharges } from "./support/charges";
 import { round } from "./support/children";
 
 const CHARGES = Number(process.env.BENCH_CHARGES ?? 3_000);
@@ -34,21 +35,11 @@ async function main(): Promise<void> {
       await createEndpointRow(db, config.encryptionKey, { storeId: store.id, url: `http://127.0.0.1:9${path}` });
     }
     const overdueSince = Date.now() - 60_000;
-    const rows = Array.from({ length: CHARGES }, (_, i) => ({
-      id: newId("transaction"),
-      store_id: store.id,
-      mode: "test" as const,
-      amount: 1990,
-      txid: newId("transaction").slice(4, 30),
-      br_code: "000201",
-      qr_code_png_base64: "",
-      postback_url: "http://127.0.0.1:9/postback",
-      expires_in: 60,
-      expires_at: new Date(overdueSince + i),
-    }));
-    // In chunks: PostgreSQL takes at most 32,767 bind parameters a statement.
-    for (let i = 0; i < rows.length; i += 1_000) await db.transaction.createMany({ data: rows.slice(i, i + 1_000) });
-    await db.$executeRawUnsafe("ANALYZE transactions");
+    await pendingCharges(db, store.id, CHARGES, {
+      expiresIn: 60,
+      expiresAt: (n) => new Date(overdueSince + n),
+      postbackUrl: "http://127.0.0.1:9/postback",
+    });
 
     const deps = {
       config,

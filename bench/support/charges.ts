@@ -1,0 +1,43 @@
+/**
+ * Pending test charges written straight into a bench's database, for benches that measure what happens to charges
+ * (payment, expiry) rather than their creation.
+ */
+import type { Db } from "@lm/db";
+import { newId } from "@lm/domain";
+
+/**
+ * Writes `count` pending test charges of `storeId` (1990 centavos, a placeholder BR Code and no QR image), then
+ * `ANALYZE`s the table.
+ * @param options.expiresIn - seconds (default 86,400)
+ * @param options.expiresAt - the `n`-th charge's `expires_at` (default `expiresIn` from now)
+ * @param options.postbackUrl - every charge's `postback_url` (default none)
+ * @returns the charges' ids, in order
+ */
+export async function pendingCharges(
+  db: Db,
+  storeId: string,
+  count: number,
+  options: { expiresIn?: number; expiresAt?: (n: number) => Date; postbackUrl?: string } = {},
+): Promise<string[]> {
+  const expiresIn = options.expiresIn ?? 86_400;
+  const expiresAt = options.expiresAt ?? (() => new Date(Date.now() + expiresIn * 1000));
+  const rows = Array.from({ length: count }, (_, n) => ({
+    id: newId("transaction"),
+    store_id: storeId,
+    mode: "test" as const,
+    amount: 1990,
+    txid: newId("transaction").slice(4, 30),
+    br_code: "000201",
+    qr_code_png_base64: "",
+    postback_url: options.postbackUrl ?? null,
+    expires_in: expiresIn,
+    expires_at: expiresAt(n),
+  }));
+  // In chunks: a createMany over PostgreSQL's 32,767 bind parameters is split by Prisma into statements it runs at
+  // once on one connection (pg warns: "client.query() when the client is already executing a query").
+  for (let i = 0; i < rows.length; i += 1000) await db.transaction.createMany({ data: rows.slice(i, i + 1000) });
+  // Statistics, as autovacuum keeps them on a live table: without them the planner's generic plan of the charge read
+  // (`id`, `store_id`, `mode`) walks every charge of the store by its `(store_id, mode, external_id)` index.
+  await db.$executeRawUnsafe("ANALYZE transactions");
+  return rows.map((row) => row.id);
+}
