@@ -9,6 +9,7 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { waitUntil } from "./wait-until";
 
 const run = promisify(execFile);
 /** PostgreSQL refuses to run as root: as root, its tools run as the `postgres` user. */
@@ -146,15 +147,13 @@ export async function startRedisCluster(primaries = 3): Promise<OwnRedisCluster>
     await run("redis-cli", ["--cluster", "create", ...addresses, "--cluster-replicas", "0", "--cluster-yes"], {
       timeout: 30_000,
     });
-    const deadline = Date.now() + 30_000;
-    for (const port of ports) {
-      for (;;) {
-        const { stdout } = await run("redis-cli", ["-p", String(port), "cluster", "info"]);
-        if (stdout.includes("cluster_state:ok")) break;
-        if (Date.now() > deadline) throw new Error(`Redis Cluster node ${port} not ready:\n${stdout}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    }
+    const ready = async (port: number) =>
+      (await run("redis-cli", ["-p", String(port), "cluster", "info"])).stdout.includes("cluster_state:ok");
+    await waitUntil(
+      "every Redis Cluster node to report cluster_state:ok",
+      async () => (await Promise.all(ports.map(ready))).every(Boolean),
+      { timeoutMs: 30_000, intervalMs: 100 },
+    );
     return { nodes: ports.map((port) => `redis://127.0.0.1:${port}`), destroy };
   } catch (err) {
     await destroy();
