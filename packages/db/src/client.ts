@@ -31,7 +31,15 @@ export function createDb(databaseUrl: string, options: { maxConnections?: number
     connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
     keepAlive: true,
   });
-  // One pool for both: `$disconnect()` ends it (disposeExternalPool).
-  const adapter = new PrismaPg(pool, { disposeExternalPool: true });
-  return Object.assign(new PrismaClient({ adapter }), { pool });
+  // One pool for both: `$disconnect()` ends it (disposeExternalPool), but Prisma disposes of its adapter only once it
+  // has connected, so a client used only through `pool` (the hot paths, a worker's batches) ends the pool itself.
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  const disconnect = prisma.$disconnect.bind(prisma);
+  return Object.assign(prisma, {
+    pool,
+    async $disconnect() {
+      await disconnect();
+      if (!pool.ended) await pool.end();
+    },
+  });
 }

@@ -5,7 +5,7 @@
  * job for every pending charge for its whole `expires_in` (24 h by default), memory in proportion to the charges
  * waiting to be paid, and every creation would pay a Redis round trip for it (issue 14).
  */
-import { sqlQuery, type Transaction } from "@lm/db";
+import { rowStatusIs, sqlQuery, type Transaction } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { enqueueDeliveries } from "../events/record-event";
 import { TRANSACTION_COLUMNS } from "./find-transactions";
@@ -27,7 +27,7 @@ WITH expired AS (
   UPDATE transactions t
   SET status = 'expired', expired_at = t.expires_at, updated_at = $1
   FROM unnest($2::text[]) AS v(id)
-  WHERE t.id = v.id AND t.status = 'pending' AND t.expires_at <= $1
+  WHERE t.id = v.id AND ${rowStatusIs("t.status", "pending")} AND t.expires_at <= $1
   RETURNING t.id, t.store_id, t.mode
 ), ${batchEventWritesSql("expired", 3)}
 SELECT id FROM expired`;

@@ -1,0 +1,184 @@
+import { createDb, type Db } from "@lm/db";
+import {
+  expireDueTransactions,
+  newId,
+  loadPendingDeliveries,
+  settlePayments,
+  simulatePayment,
+  writeAttemptRows,
+  type UseCaseDeps,
+} from "@lm/domain";
+import { createEndpointRow, createEventRow, createStoreRow } from "@lm/testing";
+import { useApiTestContext } from "../support/harness";
+
+/**
+ * The batch statements of the hot paths name their rows by id and update them only while they are still `pending`.
+ * The planner must find those rows by primary key whatever its statistics say: statistics gathered while few rows
+ * were pending (a young database, a drained queue) estimate one pending row, and a plan through the
+ * `(status, …)` index then reads every pending row for each batch, so a backlog drains in quadratic time, exactly
+ * when it matters. The file builds that situation (100,000 settled rows analysed, then 3,000 pending ones: enough
+ * rows for the planner to prefer looking ids up to reading the table) and counts the rows of the table that each
+ * statement read (PostgreSQL's own counters, on a connection of its own).
+ */
+describe("batch statements find their rows by id, whatever the planner's statistics", () => {
+  let measured: Db;
+  const ctx = useApiTestContext({}, async ({ config }) => {
+    measured = createDb(config.databaseUrl, { maxConnections: 1 });
+    return () => measured.$disconnect();
+  });
+  const SETTLED = 100_000;
+  const BACKLOG = 3000;
+  let measuredDeps: UseCaseDeps;
+  let deliveries: string[];
+  let charges: { storeId: string; payable: string[]; due: string[] };
+
+  beforeAll(async () => {
+    // Autovacuum would refresh the statistics while a test runs and hide the plan under test.
+    for (const table of ["webhook_deliveries", "transactions"]) {
+      await ctx.db.$executeRawUnsafe(`ALTER TABLE ${table} SET (autovacuum_enabled = false)`);
+    }
+    measuredDeps = { ...ctx.deps, db: measured };
+    deliveries = await deliveryBacklog();
+    charges = await chargeBacklog();
+  }, 60_000);
+
+  /** Rows of `table` read so far by the measured connection (sequential reads and heap fetches through indexes). */
+  async function rowsRead(table: string): Promise<number> {
+    // Its counters reach the shared statistics when the connection goes idle after this statement.
+    await measured.pool.query("SELECT pg_stat_force_next_flush()");
+    const { rows } = await measured.pool.query<{ n: string }>(
+      "SELECT seq_tup_read + coalesce(idx_tup_fetch, 0) AS n FROM pg_stat_user_tables WHERE relname = $1",
+      [table],
+    );
+    return Number(rows[0]?.n);
+  }
+
+  async function rowsReadBy(table: string, statement: () => Promise<unknown>): Promise<number> {
+    const before = await rowsRead(table);
+    await statement();
+    return (await rowsRead(table)) - before;
+  }
+
+  /** `count` new ids of `prefix`. */
+  const newIds = (prefix: "delivery" | "transaction", count = BACKLOG) =>
+    Array.from({ length: count }, () => newId(prefix));
+
+  /** {@link SETTLED} succeeded deliveries of a store's endpoint, analysed, then {@link BACKLOG} pending ones. */
+  async function deliveryBacklog(): Promise<string[]> {
+    const { store } = await createStoreRow(ctx.db, ctx.config.encryptionKey);
+    const { endpoint } = await createEndpointRow(ctx.db, ctx.config.encryptionKey, {
+      storeId: store.id,
+      url: "http://127.0.0.1:9/hooks",
+    });
+    const event = await createEventRow(ctx.db, { storeId: store.id });
+    const insert = (ids: string[], status: string) =>
+      ctx.db.$executeRawUnsafe(
+        `INSERT INTO webhook_deliveries
+           (id, chain_id, attempt, status, event_id, event_type, store_id, destination_type, endpoint_id, url,
+            scheduled_at)
+         SELECT id, id, 1, $2::delivery_status, $3, $4, $5, 'endpoint', $6, $7, now() FROM unnest($1::text[]) AS id`,
+        ids,
+        status,
+        event.id,
+        event.type,
+        store.id,
+        endpoint.id,
+        endpoint.url,
+      );
+    await insert(newIds("delivery", SETTLED), "succeeded");
+    await ctx.db.$executeRawUnsafe("ANALYZE webhook_deliveries");
+    const pending = newIds("delivery");
+    await insert(pending, "pending");
+    return pending;
+  }
+
+  /**
+   * {@link SETTLED} expired charges of a store, analysed, then {@link BACKLOG} pending ones due in an hour (`payable`)
+   * and as many due a minute ago (`due`).
+   */
+  async function chargeBacklog(): Promise<typeof charges> {
+    const { store } = await createStoreRow(ctx.db, ctx.config.encryptionKey);
+    const insert = (ids: string[], status: string, expiresAt: Date) =>
+      ctx.db.$executeRawUnsafe(
+        `INSERT INTO transactions
+           (id, store_id, mode, status, amount, txid, br_code, qr_code_png_base64, expires_in, expires_at, updated_at)
+         SELECT id, $2, 'test', $3::transaction_status, 1990, md5(id), '000201', '', 60, $4, now()
+         FROM unnest($1::text[]) AS id`,
+        ids,
+        store.id,
+        status,
+        expiresAt,
+      );
+    await insert(newIds("transaction", SETTLED), "expired", new Date(Date.now() - 86_400_000));
+    await ctx.db.$executeRawUnsafe("ANALYZE transactions");
+    const payable = newIds("transaction");
+    const due = newIds("transaction");
+    await insert(payable, "pending", new Date(Date.now() + 3_600_000));
+    await insert(due, "pending", new Date(Date.now() - 60_000));
+    return { storeId: store.id, payable, due };
+  }
+
+  test("when 100 of 3,000 pending deliveries are loaded, then 100 delivery rows are read", async () => {
+    const batch = deliveries.slice(0, 100);
+
+    let loaded = 0;
+    const read = await rowsReadBy("webhook_deliveries", async () => {
+      loaded = (await loadPendingDeliveries(measured.pool, batch)).size;
+    });
+
+    expect(loaded).toBe(100);
+    expect(read).toBe(100);
+  });
+
+  test("when the attempts of 100 of 3,000 pending deliveries are written, then 100 delivery rows are read", async () => {
+    const batch = deliveries.slice(100, 200);
+    const attemptedAt = new Date();
+
+    let written = 0;
+    const read = await rowsReadBy("webhook_deliveries", async () => {
+      const rows = batch.map((id) => ({
+        id,
+        status: "succeeded" as const,
+        url: "http://127.0.0.1:9/hooks",
+        error: null,
+        responseStatus: 200,
+        responseBodyExcerpt: "",
+        durationMs: 3,
+        attemptedAt,
+        nextAttemptAt: null,
+      }));
+      written = (await writeAttemptRows(measured.pool, rows)).size;
+    });
+
+    expect(written).toBe(100);
+    expect(read).toBe(100);
+  });
+
+  test("when 50 of 6,000 pending charges are paid in one batch, then 150 charge rows are read: to find, update and reference them", async () => {
+    const paying = charges.payable.slice(0, 50);
+    for (const id of paying) await simulatePayment(ctx.deps, { storeId: charges.storeId, mode: "test" }, id);
+    const items = await ctx.db.inboxItem.findMany({ where: { processed_at: null }, select: { id: true } });
+
+    let outcomes: Array<"paid" | null> = [];
+    const read = await rowsReadBy("transactions", async () => {
+      outcomes = await settlePayments(
+        measuredDeps,
+        items.map((item) => item.id),
+      );
+    });
+
+    expect(outcomes).toEqual(Array(50).fill("paid"));
+    // By txid, by id for the update, and by id again for the foreign key of each inbox item that names its charge.
+    expect(read).toBe(150);
+  });
+
+  test("when a sweep expires 200 of 3,000 due charges, then 200 charge rows are read to find them and 200 to update them", async () => {
+    let expired = 0;
+    const read = await rowsReadBy("transactions", async () => {
+      expired = await expireDueTransactions(measuredDeps, 200);
+    });
+
+    expect(expired).toBe(200);
+    expect(read).toBe(400);
+  });
+});
