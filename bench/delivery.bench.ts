@@ -395,10 +395,10 @@ async function firstAttemptFigures(db: Db, storeId: string) {
  * Waits until every first attempt of `store`'s deliveries has been made, and returns when the last one ended (its
  * `attempted_at` plus `duration_ms`, epoch ms): the end of a burst read from the rows, as the baseline's worker reports
  * its own, so that neither the polling's delay nor its cost on the engine's cores is measured. It polls the store's
- * pending first attempts (found by the index on status, fewer as the burst goes) ten times a second.
+ * pending first attempts (found by the partial index of pending rows, fewer as the burst goes) ten times a second.
  */
 async function waitForAttempts(db: Db, store: BenchStore): Promise<number> {
-  const where = { store_id: store.id, attempt: 1, status: "pending" as const };
+  const where = { store_id: store.id, attempt: 1, status: "pending" as const, job_given_up_at: null };
   await waitUntil("every first attempt made", async () => (await db.webhookDelivery.count({ where })) === 0, {
     timeoutMs: 600_000,
     intervalMs: 100,

@@ -8,7 +8,10 @@ import {
   writeAttemptRows,
   type UseCaseDeps,
 } from "@lm/domain";
+import { createLogger } from "@lm/logging";
 import { createEndpointRow, createEventRow, createStoreRow } from "@lm/testing";
+import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from "../../../worker/src/deps";
+import { enqueueDueDeliveries } from "../../../worker/src/sweepers/due-deliveries";
 import { useApiTestContext } from "../support/harness";
 
 /**
@@ -16,15 +19,21 @@ import { useApiTestContext } from "../support/harness";
  * The planner must find those rows by primary key whatever its statistics say: statistics gathered while few rows
  * were pending (a young database, a drained queue) estimate one pending row, and a plan through the
  * `(status, …)` index then reads every pending row for each batch, so a backlog drains in quadratic time, exactly
- * when it matters. The file builds that situation (100,000 settled rows analysed, then 3,000 pending ones: enough
- * rows for the planner to prefer looking ids up to reading the table) and counts the rows of the table that each
- * statement read (PostgreSQL's own counters, on a connection of its own).
+ * when it matters. The reconciler's sweep, which pages through the pending deliveries, must read each of them once,
+ * neither every due row for each page nor every delivery ever made. The file builds that situation (100,000 settled
+ * rows analysed, then 3,000 pending ones: enough rows for the planner to prefer looking ids up to reading the table)
+ * and counts the rows of the table that each statement read (PostgreSQL's own counters, on a connection of its own).
  */
-describe("batch statements find their rows by id, whatever the planner's statistics", () => {
+describe("batch statements and the reconciler read the rows they name, whatever the planner's statistics", () => {
   let measured: Db;
+  let worker: WorkerDeps;
   const ctx = useApiTestContext({}, async ({ config }) => {
     measured = createDb(config.databaseUrl, { maxConnections: 1 });
-    return () => measured.$disconnect();
+    worker = createWorkerDeps(config, { logger: createLogger({ level: "error", service: "worker", silent: true }) });
+    return async () => {
+      await closeWorkerDeps(worker);
+      await measured.$disconnect();
+    };
   });
   const SETTLED = 100_000;
   const BACKLOG = 3000;
@@ -180,5 +189,38 @@ describe("batch statements find their rows by id, whatever the planner's statist
 
     expect(expired).toBe(200);
     expect(read).toBe(400);
+  });
+
+  /** The deliveries still pending, which the reconciler's sweep offers (all are due). */
+  const pendingDeliveries = async () => ctx.db.webhookDelivery.count({ where: { status: "pending" } });
+
+  /** Each pending row once, and at most one row more per query: pages of 1,000 and the empty one that ends them. */
+  const onceEach = (pending: number) => pending + Math.ceil(pending / 1000) + 1;
+
+  test("when the reconciler sweeps 2,900 due deliveries among 100,000 settled ones, then it reads each pending row once", async () => {
+    const pending = await pendingDeliveries();
+
+    let offered = 0;
+    const read = await rowsReadBy("webhook_deliveries", async () => {
+      offered = await enqueueDueDeliveries({ ...worker, db: measured });
+    });
+
+    expect(offered).toBe(pending);
+    expect(read).toBeGreaterThanOrEqual(pending);
+    expect(read).toBeLessThanOrEqual(onceEach(pending));
+  });
+
+  test("when the statistics know of the pending deliveries, then the reconciler's sweep still reads each pending row once", async () => {
+    await ctx.db.$executeRawUnsafe("ANALYZE webhook_deliveries");
+    const pending = await pendingDeliveries();
+
+    let offered = 0;
+    const read = await rowsReadBy("webhook_deliveries", async () => {
+      offered = await enqueueDueDeliveries({ ...worker, db: measured });
+    });
+
+    expect(offered).toBe(pending);
+    expect(read).toBeGreaterThanOrEqual(pending);
+    expect(read).toBeLessThanOrEqual(onceEach(pending));
   });
 });

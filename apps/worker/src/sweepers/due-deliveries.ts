@@ -5,7 +5,7 @@
  * between commit and enqueue, a Redis flush) gets one again. Two callers: the reconciler's sweep of every row, and a
  * recovery's job, which pages the rows one recovery wrote (DESIGN §8 "Recover").
  */
-import type { Prisma } from "@lm/db";
+import { Prisma } from "@lm/db";
 import { deliveryJob } from "@lm/domain";
 import type { WorkerDeps } from "../deps";
 import { offerRows, putFailedJobsBack } from "./offer-rows";
@@ -13,24 +13,22 @@ import { offerRows, putFailedJobsBack } from "./offer-rows";
 /** Rows read and offered per round trip. */
 const PAGE_SIZE = 1000;
 
-/** The ids of the pending deliveries matching `scope` whose job was not given up, a page at a time, in id order. */
-async function* pendingDeliveryPages(
-  deps: Pick<WorkerDeps, "db">,
-  scope: Prisma.WebhookDeliveryWhereInput,
-): AsyncGenerator<string[]> {
-  let after: string | undefined;
+/**
+ * The ids of the pending deliveries matching `scope` (a condition on `webhook_deliveries`) whose job was not given up,
+ * a page at a time, in id order. The status is written out in the text, not passed as a parameter, so that the
+ * partial index of exactly these rows (`webhook_deliveries_pending_id_idx`, see `schema.prisma`) answers every page,
+ * whatever the planner's statistics say: each pending row is read once a sweep.
+ */
+async function* pendingDeliveryPages(deps: Pick<WorkerDeps, "db">, scope: Prisma.Sql): AsyncGenerator<string[]> {
+  let after = "";
   for (;;) {
-    const due = await deps.db.webhookDelivery.findMany({
-      where: {
-        AND: [scope, { status: "pending", job_given_up_at: null }, after === undefined ? {} : { id: { gt: after } }],
-      },
-      select: { id: true },
-      orderBy: { id: "asc" },
-      take: PAGE_SIZE,
-    });
+    const due = await deps.db.$queryRaw<Array<{ id: string }>>`
+      SELECT id FROM webhook_deliveries
+      WHERE status = 'pending' AND job_given_up_at IS NULL AND id > ${after} AND ${scope}
+      ORDER BY id LIMIT ${PAGE_SIZE}`;
     if (due.length === 0) return;
     yield due.map(({ id }) => id);
-    after = due[due.length - 1]?.id;
+    after = due[due.length - 1]?.id ?? after;
   }
 }
 
@@ -43,7 +41,7 @@ async function* pendingDeliveryPages(
 export async function enqueueDueDeliveries(deps: WorkerDeps): Promise<number> {
   await putFailedJobsBack(deps, "webhook-delivery");
   let offered = 0;
-  for await (const ids of pendingDeliveryPages(deps, { scheduled_at: { lte: deps.now() } })) {
+  for await (const ids of pendingDeliveryPages(deps, Prisma.sql`scheduled_at <= ${deps.now()}`)) {
     offered += await offerRows(
       deps,
       "webhook-delivery",
@@ -73,7 +71,7 @@ export async function enqueueRecoveredDeliveries(
   let enqueued = 0;
   // Attempt 1 of manual chains only: a recovery's rows are that, and due at once on the API's clock, whatever the
   // worker's; a retry row (attempt 2 and on) waits for its own time in its delayed job.
-  const scope = { endpoint_id: first.endpoint_id, id: { gte: firstDeliveryId }, attempt: 1, manual: true };
+  const scope = Prisma.sql`endpoint_id = ${first.endpoint_id} AND id >= ${firstDeliveryId} AND attempt = 1 AND manual`;
   for await (const ids of pendingDeliveryPages(deps, scope)) {
     await deps.producer.enqueueBulk(
       "webhook-delivery",
