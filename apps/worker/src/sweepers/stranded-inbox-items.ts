@@ -1,11 +1,12 @@
 /**
- * Reconciler sweep of the inbound inbox (DESIGN §1, §5): every item with a valid signature and no outcome yet,
- * is offered to the `inbox-processing` queue with `jobId` = its id, covering a crash
- * between storing and enqueueing and a Redis flush. Items are offered however young: an item whose job still exists
- * makes the offer a no-op (the job id is the item id), and processing is idempotent, so an offer too many changes
- * nothing, while a payment whose job a Redis flush lost is processed at the next sweep (run at once after a flush).
+ * Reconciler sweep of the inbound inbox (DESIGN §1, §5): every item processing can still settle (a valid signature and
+ * no outcome yet, or a failure of processing being retried) is offered to the `inbox-processing` queue with `jobId` =
+ * its id, covering a crash between storing and enqueueing and a Redis flush. Items are offered however young: an item
+ * whose job still exists makes the offer a no-op (the job id is the item id), and processing is idempotent, so an
+ * offer too many changes nothing, while a payment whose job a Redis flush lost is processed at the next sweep (run at
+ * once after a flush).
  */
-import { INBOX_STATUS_WHERE } from "@lm/domain";
+import { PROCESSABLE_INBOX_ITEM_WHERE } from "@lm/domain";
 import type { WorkerDeps } from "../deps";
 import { offerRows, putFailedJobsBack } from "./offer-rows";
 
@@ -20,10 +21,7 @@ const BATCH_SIZE = 1000;
 export async function enqueueStrandedInboxItems(deps: WorkerDeps): Promise<number> {
   await putFailedJobsBack(deps, "inbox-processing");
   const stranded = await deps.db.inboxItem.findMany({
-    where: {
-      signature_valid: true,
-      ...INBOX_STATUS_WHERE.pending,
-    },
+    where: PROCESSABLE_INBOX_ITEM_WHERE,
     select: { id: true },
     orderBy: { received_at: "asc" },
     take: BATCH_SIZE,

@@ -114,6 +114,18 @@ export function isRetriedFailure(error: string | null): boolean {
   return error === null || error.startsWith(`${INBOX_ERRORS.processingFailed}:`);
 }
 
+/**
+ * The items processing can still settle, as a query: validly signed, not processed, and no error but a retried
+ * failure of processing ({@link isRetriedFailure}). The reconciler's sweep offers these when their job is lost: a
+ * retry's job lost with Redis leaves its item with `processing_failed` recorded, and the payment would otherwise
+ * never settle.
+ */
+export const PROCESSABLE_INBOX_ITEM_WHERE = {
+  signature_valid: true,
+  processed_at: null,
+  OR: [{ error: null }, { error: { startsWith: `${INBOX_ERRORS.processingFailed}:` } }],
+} satisfies Prisma.InboxItemWhereInput;
+
 async function settleInboxItem(deps: UseCaseDeps, inboxItemId: string): Promise<string> {
   const item = await deps.db.inboxItem.findUnique({ where: { id: inboxItemId }, include: { acquirer: true } });
   if (
