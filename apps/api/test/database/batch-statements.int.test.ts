@@ -12,6 +12,7 @@ import { createLogger } from "@lm/logging";
 import { createEndpointRow, createEventRow, createStoreRow } from "@lm/testing";
 import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from "../../../worker/src/deps";
 import { enqueueDueDeliveries } from "../../../worker/src/sweepers/due-deliveries";
+import { enqueueStrandedInboxItems } from "../../../worker/src/sweepers/stranded-inbox-items";
 import { useApiTestContext } from "../support/harness";
 
 /**
@@ -222,5 +223,31 @@ describe("batch statements and the reconciler read the rows they name, whatever 
     expect(offered).toBe(pending);
     expect(read).toBeGreaterThanOrEqual(pending);
     expect(read).toBeLessThanOrEqual(onceEach(pending));
+  });
+
+  test("when the inbox sweep runs over 100,000 processed items and 10 still to process, then it reads those 10", async () => {
+    const acquirer = await ctx.db.acquirer.create({
+      data: { id: newId("acquirer"), slug: "batch-statements", secret_ciphertext: "unused" },
+    });
+    const insert = (count: number, processedAt: Date | null) =>
+      ctx.db.$executeRawUnsafe(
+        `INSERT INTO inbox_items (id, acquirer_id, provider_event_id, event_type, signature_valid, raw_body, headers,
+                                  received_at, processed_at, end_to_end_id)
+         SELECT id, $2, id, 'pix', true, '\\x7b7d', '{}', now() - interval '1 hour', $3, id FROM unnest($1::text[]) AS id`,
+        Array.from({ length: count }, () => newId("inboxItem")),
+        acquirer.id,
+        processedAt,
+      );
+    await insert(SETTLED, new Date());
+    await ctx.db.$executeRawUnsafe("ANALYZE inbox_items");
+    await insert(10, null);
+
+    let offered = 0;
+    const read = await rowsReadBy("inbox_items", async () => {
+      offered = await enqueueStrandedInboxItems({ ...worker, db: measured });
+    });
+
+    expect(offered).toBe(10);
+    expect(read).toBeLessThanOrEqual(onceEach(10));
   });
 });
