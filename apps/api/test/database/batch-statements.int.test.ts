@@ -1,5 +1,6 @@
 import { createDb, type Db } from "@lm/db";
 import {
+  cancelTransaction,
   expireDueTransactions,
   newId,
   loadPendingDeliveries,
@@ -190,6 +191,19 @@ describe("batch statements and the reconciler read the rows they name, whatever 
 
     expect(expired).toBe(200);
     expect(read).toBe(400);
+  });
+
+  test("when one of 3,000 pending charges is canceled, then its row is read and no other", async () => {
+    const id = charges.payable[100] as string;
+
+    let status = "";
+    const read = await rowsReadBy("transactions", async () => {
+      ({ status } = await cancelTransaction(measuredDeps, { storeId: charges.storeId, mode: "test" }, id));
+    });
+
+    expect(status).toBe("canceled");
+    // The charge's read, its lock and its update.
+    expect(read).toBe(3);
   });
 
   /** Each pending row once, and at most one row more per query: pages of 1,000 and the empty one that ends them. */

@@ -204,7 +204,7 @@ async function settleInboxItem(deps: UseCaseDeps, inboxItemId: string): Promise<
   const outcome = await inTransaction(deps.db, async (tx) => {
     const paid = await transitionTransaction(tx, {
       id: charge.id,
-      guard: { expires_at: { gt: payment.paidAt } },
+      expiresAfter: payment.paidAt,
       data: paidColumns(deps.config.encryptionKey, charge.id, payment),
       type: "transaction.paid",
       now,

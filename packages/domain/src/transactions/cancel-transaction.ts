@@ -25,7 +25,7 @@ export async function cancelTransaction(
   const canceled = await inTransaction(deps.db, async (tx) => {
     const transitioned = await transitionTransaction(tx, {
       id,
-      guard: { expires_at: { gt: now } },
+      expiresAfter: now,
       data: { status: "canceled", canceled_at: now },
       type: "transaction.canceled",
       now,

@@ -1,10 +1,11 @@
 /**
- * Writing a charge's state changes together with their events (DESIGN §1, §5): every change from `pending` is a
- * conditional update (so two writers cannot both win) followed, in the same database transaction, by its
- * `transaction.*` event and fan-out, whose `data.object` is the charge as `GET` returns it at that moment. One charge
- * at a time ({@link transitionTransaction}), or a batch in one statement ({@link planBatchTransitions}).
+ * Writing a charge's state changes together with their events (DESIGN §1, §5): every change from `pending` is made
+ * only while the charge still is (a locked read checked before the update, or a conditional update), so two writers
+ * cannot both win, and is followed, in the same database transaction, by its `transaction.*` event and fan-out, whose
+ * `data.object` is the charge as `GET` returns it at that moment. One charge at a time ({@link transitionTransaction}),
+ * or a batch in one statement ({@link planBatchTransitions}).
  */
-import type { Event, Prisma, SqlClient, SqlWrite, Transaction } from "@lm/db";
+import { sqlQuery, type Event, type Prisma, type SqlClient, type SqlWrite, type Transaction } from "@lm/db";
 import type { SubscribableEventType } from "../events/event-types";
 import {
   fanOutEvent,
@@ -54,27 +55,35 @@ export interface Transitioned {
 }
 
 /**
- * Moves charge `id` out of `pending` when it still is and `guard` holds, and records `type`.
- * @param input.guard - extra conditions, e.g. `{expires_at: {gt: now}}` so an expired charge cannot be canceled
+ * Moves charge `id` out of `pending` when it still is and its `expires_at` is after `expiresAfter`, and records
+ * `type`. The row is locked and read by id, then checked here: a `status = 'pending'` condition in the update would let
+ * the planner, on statistics that counted few pending charges, read every pending charge through `(status,
+ * expires_at)` (see `rowStatusIs` in `@lm/db`). Two writers cannot both win: the second waits for the first's lock and
+ * then reads the changed row.
+ * @param input.expiresAfter - e.g. now, so that an expired charge cannot be canceled, or a payment's time
  * @param input.data - the new status and its timestamps
- * @returns the updated charge, or `null` when it was not pending (or the guard failed): nothing was written
+ * @returns the updated charge, or `null` when it was not pending (or had expired): nothing was written
  */
 export async function transitionTransaction(
   tx: Prisma.TransactionClient,
   input: {
     id: string;
-    guard?: Prisma.TransactionWhereInput;
-    data: Prisma.TransactionUpdateManyMutationInput;
+    expiresAfter: Date;
+    data: Prisma.TransactionUpdateInput;
     type: TransactionEventType;
     now: Date;
   },
 ): Promise<Transitioned | null> {
-  const { count } = await tx.transaction.updateMany({
-    where: { ...input.guard, id: input.id, status: "pending" },
+  const [current] = await sqlQuery<Pick<Transaction, "status" | "expires_at">>(
+    tx,
+    "SELECT status, expires_at FROM transactions WHERE id = $1 FOR UPDATE",
+    [input.id],
+  );
+  if (current?.status !== "pending" || current.expires_at <= input.expiresAfter) return null;
+  const transaction = await tx.transaction.update({
+    where: { id: input.id },
     data: { ...input.data, updated_at: input.now },
   });
-  if (count === 0) return null;
-  const transaction = await tx.transaction.findUniqueOrThrow({ where: { id: input.id } });
   const { deliveryIds } = await recordTransactionEvent(tx, transaction, input.type, input.now);
   return { transaction, deliveryIds };
 }
