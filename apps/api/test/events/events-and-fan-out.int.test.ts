@@ -2,6 +2,7 @@ import { deliveryIdOfJob, deliveryJobId, MAX_WEBHOOK_ENDPOINTS_PER_MODE } from "
 import { createEndpointRow, createTestMerchant, waitUntil } from "@lm/testing";
 import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
+import { holdInTransaction, lockWaiters } from "../support/row-locks";
 
 describe("events and fan-out of transaction state changes", () => {
   const ctx = useApiTestContext();
@@ -64,27 +65,16 @@ describe("events and fan-out of transaction state changes", () => {
   test("when five cancels of a charge wait for another writer's lock, then one wins and one transaction.canceled is written", async () => {
     const created = (await merchant.client.post("/v1/transactions", chargeBody()).expect(201)).body;
     // Another writer holds the charge's row, so that every cancel has started before any can change it.
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const lockTaken = new Promise<void>((resolve) => (locked = resolve));
-    const holder = ctx.db.$transaction(async (tx) => {
-      await tx.$queryRaw`SELECT id FROM transactions WHERE id = ${created.id} FOR UPDATE`;
-      locked();
-      await released;
-    });
-    await lockTaken;
+    const holder = await holdInTransaction(
+      ctx.db,
+      (tx) => tx.$queryRaw`SELECT id FROM transactions WHERE id = ${created.id} FOR UPDATE`,
+    );
 
     const replies = Promise.all(
       Array.from({ length: 5 }, () => merchant.client.post(`/v1/transactions/${created.id}/cancel`)),
     );
-    await waitUntil("every cancel waits for the row", async () => {
-      const waiting = await ctx.db.$queryRaw<unknown[]>`
-        SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
-      return waiting.length === 5;
-    });
-    release();
-    await holder;
+    await waitUntil("every cancel waits for the row", async () => (await lockWaiters(ctx.db)) === 5);
+    await holder.release();
 
     expect((await replies).map((res) => res.status).sort()).toEqual([200, 409, 409, 409, 409]);
     expect((await eventsOf(created.id)).map((e) => e.type)).toEqual(["transaction.created", "transaction.canceled"]);

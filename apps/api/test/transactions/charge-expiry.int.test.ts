@@ -2,6 +2,7 @@ import { expireDueTransactions } from "@lm/domain";
 import { waitUntil } from "@lm/testing";
 import { chargeBody, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
+import { holdInTransaction, lockWaiters } from "../support/row-locks";
 
 describe("charge expiry", () => {
   const ctx = useApiTestContext();
@@ -82,25 +83,13 @@ describe("charge expiry", () => {
     await makeOverdue(paidMeanwhile.id, 10);
     await makeOverdue(overdue.id, 5);
     // A payment holds the charge's row, not yet committed: the sweep reads it as pending and its update waits.
-    let commitPayment!: () => void;
-    const paymentMayCommit = new Promise<void>((resolve) => (commitPayment = resolve));
-    let paymentWritten!: () => void;
-    const paymentWrote = new Promise<void>((resolve) => (paymentWritten = resolve));
-    const payment = ctx.db.$transaction(async (tx) => {
-      await tx.transaction.update({ where: { id: paidMeanwhile.id }, data: { status: "paid" } });
-      paymentWritten();
-      await paymentMayCommit;
-    });
-    await paymentWrote;
+    const payment = await holdInTransaction(ctx.db, (tx) =>
+      tx.transaction.update({ where: { id: paidMeanwhile.id }, data: { status: "paid" } }),
+    );
 
     const sweep = expireDueTransactions(ctx.deps);
-    await waitUntil("the sweep's update waits for the payment", async () => {
-      const waiting = await ctx.db.$queryRaw<unknown[]>`
-        SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
-      return waiting.length > 0;
-    });
-    commitPayment();
-    await payment;
+    await waitUntil("the sweep's update waits for the payment", async () => (await lockWaiters(ctx.db)) > 0);
+    await payment.release();
 
     expect(await sweep).toBe(1);
 
