@@ -29,6 +29,7 @@ async function main(): Promise<void> {
   const config = testConfig(database.url);
   const db = createDb(config.databaseUrl);
   const redis = createRedis(config.redisUrl, "producer");
+  const producer = createProducer(redis, config.queuePrefix, () => undefined);
   try {
     const { store } = await createStoreRow(db, config.encryptionKey);
     for (const path of ["/a", "/b"]) {
@@ -44,7 +45,7 @@ async function main(): Promise<void> {
     const deps = {
       config,
       db,
-      producer: createProducer(redis, config.queuePrefix, () => undefined),
+      producer,
       logger: createLogger({ level: "error", service: "bench", silent: true }),
       now: () => new Date(),
     };
@@ -69,8 +70,9 @@ async function main(): Promise<void> {
     );
   } finally {
     await db.$disconnect();
-    await deleteQueueKeys(config.redisUrl, config.queuePrefix);
+    await producer.close();
     await closeRedis(redis);
+    await deleteQueueKeys(config.redisUrl, config.queuePrefix);
     await database.drop();
   }
 }
