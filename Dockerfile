@@ -16,11 +16,14 @@ COPY packages/mail/package.json packages/mail/package.json
 COPY packages/metrics/package.json packages/metrics/package.json
 COPY packages/queue/package.json packages/queue/package.json
 COPY packages/testing/package.json packages/testing/package.json
-# Dev dependencies stay: tsx runs the TypeScript sources and the Prisma CLI applies migrations.
+# Dev dependencies stay: esbuild builds the services' bundles, tsx runs migrations and the ops command line, and the
+# Prisma CLI applies migrations.
 RUN npm ci --include=dev --no-audit --no-fund
 COPY apps ./apps
 COPY packages ./packages
 RUN npx prisma generate
+COPY scripts ./scripts
+RUN npm run build
 USER node
 EXPOSE 3000
 CMD ["npm", "run", "start:api"]

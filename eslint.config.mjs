@@ -9,7 +9,7 @@ import { defineConfig } from "eslint/config";
 import tseslint from "typescript-eslint";
 
 export default defineConfig(
-  { ignores: ["**/node_modules/", "packages/db/src/generated/", "coverage/", "var/"] },
+  { ignores: ["**/node_modules/", "packages/db/src/generated/", "coverage/", "var/", "dist/"] },
   js.configs.recommended,
   tseslint.configs.recommended,
   {

@@ -2,8 +2,8 @@
  * `npm run bench:api` (issue 14): what a merchant gets from `POST /v1/transactions` and `GET /v1/transactions/{id}`,
  * against a bare Express 5 + pg baseline measured in the same run on the same machine.
  *
- * The API runs as its own process, started with the command of `npm run start:api` (read from package.json, logs
- * on), against a fresh database cloned from the migrated template and a fresh queue
+ * The API runs as its own process, started from the bundle `npm run build` writes with the command of
+ * `npm run start:api` (read from package.json, logs on), against a fresh database cloned from the migrated template and a fresh queue
  * prefix. The load comes from this process with autocannon. Every creation carries a unique `Idempotency-Key` and a
  * `postback_url`, so idempotency, the destination check and the `transaction.created` fan-out (event, postback
  * delivery row and its delivery job) all run. The postback host is `localhost` (resolved by the system resolver
@@ -35,10 +35,12 @@ import {
   ensureTemplateDatabase,
   freePort,
   REPO_ROOT,
+  serviceCommand,
   uniqueQueuePrefix,
 } from "@lm/testing";
 import { BASELINE_SCHEMA_SQL } from "./baseline-server";
-import { cpuMs, npmScript, redisUsedMemory } from "./support/children";
+import { buildServices } from "../scripts/build";
+import { cpuMs, redisUsedMemory } from "./support/children";
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -169,10 +171,11 @@ async function main(): Promise<void> {
     await admin.query(BASELINE_SCHEMA_SQL);
 
     const profileDir = process.env.BENCH_PROFILE_DIR;
-    const startApi = npmScript("start:api");
-    const profileArgs = profileDir ? `--cpu-prof --cpu-prof-dir=${profileDir} ` : "";
+    await buildServices(["api"]);
+    const { nodeArgs, bundle } = serviceCommand("api");
+    const profileArgs = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
     const api = await startProcess(
-      startApi.replace(/^node /, `node ${profileArgs}`),
+      [process.execPath, ...nodeArgs, ...profileArgs, bundle].join(" "),
       {
         NODE_ENV: "development",
         WEBHOOK_ALLOW_LOCAL_DESTINATIONS: "true",

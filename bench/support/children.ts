@@ -1,26 +1,21 @@
 /**
- * What the benches share: child processes started as deployed (`node --import tsx`), waiting for their output, a
- * local receiver, CPU and Redis memory readings, and rounding for the printed JSON.
+ * What the benches share: child processes started as deployed (the services from the bundles `npm run build` writes,
+ * the benches' own helpers with `node --import tsx`), waiting for their output, a local receiver, CPU and Redis memory
+ * readings, and rounding for the printed JSON.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
-import { REPO_ROOT } from "@lm/testing";
+import { REPO_ROOT, serviceCommand } from "@lm/testing";
+import { buildServices } from "../../scripts/build";
 
 /**
- * Starts `node --import tsx <args>` (no tsx CLI in between, so signals reach the process itself) and waits for a line
- * of its output matching `ready`. The child is added to `children`, for the caller to kill at the end.
+ * Starts `node <args>` and waits for a line of its output matching `ready`. The child is added to `children`, for the
+ * caller to kill at the end.
  */
-export async function startChild(
-  children: ChildProcess[],
-  args: string[],
-  env: Record<string, string>,
-  ready: RegExp,
-  nodeArgs: string[] = [],
-) {
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", ...args], {
+async function startNode(children: ChildProcess[], args: string[], env: Record<string, string>, ready: RegExp) {
+  const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -30,35 +25,33 @@ export async function startChild(
   return { child, match };
 }
 
-/** The command of the npm script `name` of this repository (`start:api`, `start:worker`), from package.json. */
-export function npmScript(name: string): string {
-  const { scripts } = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
-    scripts: Record<string, string>;
-  };
-  const command = scripts[name];
-  if (command === undefined) throw new Error(`package.json has no script ${name}`);
-  return command;
+/**
+ * Starts a TypeScript file of the benches, `node <nodeArgs> --import tsx <args>` (no tsx CLI in between, so signals
+ * reach the process itself), and waits for a line of its output matching `ready` (see {@link startNode}).
+ */
+export function startChild(
+  children: ChildProcess[],
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+  nodeArgs: string[] = [],
+) {
+  return startNode(children, [...nodeArgs, "--import", "tsx", ...args], env, ready);
 }
 
-/**
- * The node flags of `npm run start:worker` (`node <flags> --import tsx apps/worker/src/main.ts`), so that a bench runs
- * its workers, and the bare baselines they are compared with, as deployed.
- */
+/** The node flags of `npm run start:worker`, for a bare baseline worker to run with the worker's own. */
 export function workerNodeFlags(): string[] {
-  const command = /^node (.*)--import tsx apps\/worker\/src\/main\.ts$/.exec(npmScript("start:worker"));
-  if (!command) throw new Error("start:worker is not `node [flags] --import tsx apps/worker/src/main.ts`");
-  return command[1]?.split(" ").filter((flag) => flag !== "") ?? [];
+  return serviceCommand("worker").nodeArgs;
 }
 
 /**
- * Starts the real worker (`apps/worker/src/main.ts`) as `npm run start:worker` does, with `env` and `extraNodeArgs`
- * (a CPU profile), and waits until it consumes.
+ * Builds the worker's bundle and starts it as `npm run start:worker` does, with `env` and `extraNodeArgs` (a CPU
+ * profile), and waits until it consumes.
  */
-export function startWorker(children: ChildProcess[], env: Record<string, string>, extraNodeArgs: string[] = []) {
-  return startChild(children, ["apps/worker/src/main.ts"], env, /worker consuming/, [
-    ...workerNodeFlags(),
-    ...extraNodeArgs,
-  ]);
+export async function startWorker(children: ChildProcess[], env: Record<string, string>, extraNodeArgs: string[] = []) {
+  await buildServices(["worker"]);
+  const { nodeArgs, bundle } = serviceCommand("worker");
+  return startNode(children, [...nodeArgs, ...extraNodeArgs, bundle], env, /worker consuming/);
 }
 
 /** Resolves with the first match of `pattern` in the child's output; rejects if it exits first. */

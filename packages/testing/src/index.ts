@@ -9,3 +9,4 @@ export * from "./wait-until";
 export * from "./webhook.factory";
 export * from "./webhook-deliveries";
 export * from "./own-infrastructure";
+export * from "./services";

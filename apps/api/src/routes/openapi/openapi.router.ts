@@ -4,12 +4,14 @@
  * `apps/api/test/openapi/openapi.int.test.ts`; a change of public contract changes it too (DESIGN preamble).
  */
 import { readFileSync } from "node:fs";
-import path from "node:path";
 import { Router } from "express";
 import type { AppDeps } from "../../deps";
 
-/** Where the document lives, beside the API's package.json. */
-export const OPENAPI_DOCUMENT_PATH = path.join(__dirname, "../../../openapi.json");
+/**
+ * Where the document lives, beside the API's package.json; found through the workspace package, so that the sources
+ * and the bundle `npm run build` writes (`dist/api.cjs`) find the same file.
+ */
+export const OPENAPI_DOCUMENT_PATH = require.resolve("@lm/api/openapi.json");
 
 /**
  * Router with `GET /openapi.json`. The file is read once; `servers` is set to `PUBLIC_BASE_URL`, the service's own

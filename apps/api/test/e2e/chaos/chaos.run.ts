@@ -1,7 +1,8 @@
 /**
  * `npm run test:chaos` (issue 13 "Faults"): the delivery engine under load while its infrastructure fails. It starts
  * its OWN PostgreSQL (initdb in a temporary folder) and Redis on free loopback ports, the api and the worker as child
- * processes (QUEUE_PREFIX `{lm}`, the Redis Cluster form), and a local receiver; it pays charges through the inbound
+ * processes run as `npm start` runs them (the bundles `npm run build` writes; QUEUE_PREFIX `{lm}`, the Redis Cluster
+ * form), and a local receiver; it pays charges through the inbound
  * path at a steady rate and, in three phases, kills the worker with SIGKILL (and restarts it, as a supervisor
  * would), FLUSHALLs Redis, and stops PostgreSQL for 0.5 s. After each phase it checks, from the rows and the
  * receiver: every event delivered (0 lost), every charge paid, no attempt row doubled or missing from its chain,
@@ -27,12 +28,15 @@ import {
   createEndpointRow,
   createStoreRow,
   freePort,
+  serviceCommand,
   startPostgres,
   startRedis,
   startWebhookReceiver,
   type OwnPostgres,
+  type ServiceName,
   type WebhookReceiver,
 } from "@lm/testing";
+import { buildServices } from "../../../../../scripts/build";
 
 const CHARGES = Number(process.env.CHAOS_CHARGES ?? 150);
 const LOG_DIR = process.env.CHAOS_LOG_DIR;
@@ -104,8 +108,9 @@ async function main(): Promise<void> {
     });
     const { key } = await createApiKey(db, { storeId: store.id, name: "chaos", mode: "test", now: new Date() });
 
-    const api = await startService(env, "apps/api/src/main.ts", /api listening/);
-    const worker = await startService(env, "apps/worker/src/main.ts", /worker consuming/);
+    await buildServices();
+    const api = await startService(env, "api", /api listening/);
+    const worker = await startService(env, "worker", /worker consuming/);
     services.push(api, worker);
     progress("api and worker started");
     const ctx: PhaseContext = {
@@ -376,16 +381,20 @@ async function check(ctx: PhaseContext, fault: Fault, since: Date, chargeIds: st
   };
 }
 
-/** Starts `node --import tsx <script>` with `env`, waits for `ready` in its output, and can start it again. */
-async function startService(env: Record<string, string>, script: string, ready: RegExp): Promise<Service> {
+/**
+ * Starts service `name` as `npm run start:<name>` does, with `env`, waits for `ready` in its output, and can start it
+ * again.
+ */
+async function startService(env: Record<string, string>, name: ServiceName, ready: RegExp): Promise<Service> {
+  const { nodeArgs, bundle } = serviceCommand(name);
   const start = async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", script], {
+    const child = spawn(process.execPath, [...nodeArgs, bundle], {
       cwd: REPO_ROOT,
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     if (LOG_DIR !== undefined) {
-      const log = createWriteStream(path.join(LOG_DIR, `${path.basename(path.dirname(path.dirname(script)))}.log`), {
+      const log = createWriteStream(path.join(LOG_DIR, `${name}.log`), {
         flags: "a",
       });
       child.stdout?.pipe(log);
@@ -400,7 +409,7 @@ async function startService(env: Record<string, string>, script: string, ready: 
       };
       child.stdout?.on("data", onData);
       child.stderr?.on("data", onData);
-      child.once("exit", (code) => reject(new Error(`${script} exited (${code}):\n${output.slice(-4000)}`)));
+      child.once("exit", (code) => reject(new Error(`${name} exited (${code}):\n${output.slice(-4000)}`)));
     });
     return child;
   };

@@ -1,0 +1,85 @@
+/**
+ * `npm run build`: bundles each service's entry point with the workspace packages it imports into one CommonJS file,
+ * `dist/api.cjs` and `dist/worker.cjs` (with source maps), which `npm run start:api` and `npm run start:worker` run
+ * with plain node. npm packages are not bundled: node loads them from `node_modules` at run time, as it does for the
+ * sources.
+ *
+ * Why (issue 14): run through tsx, every module is its own CommonJS module, and each call into another module of
+ * ours reads the imported function through a getter of that module's exports; one bundle calls it directly. Measured
+ * with `bench:api` against the same sources under tsx, alternating: 5 % less API CPU per creation, 15 % less per read,
+ * and 30 MB less resident memory (tsx's loader and the sources it keeps are gone).
+ *
+ * Usage: `npm run build [-- api|worker]` (both when neither is named).
+ */
+import path from "node:path";
+import { build, type Plugin } from "esbuild";
+
+const REPO_ROOT = path.resolve(__dirname, "..");
+/** The bundles' folder, `dist/` at the repository root (git-ignored). */
+export const DIST_DIR = path.join(REPO_ROOT, "dist");
+
+/** Each service's entry point, by the name of its bundle. */
+const SERVICES = { api: "apps/api/src/main.ts", worker: "apps/worker/src/main.ts" } as const;
+
+/** A service `npm run build` bundles. */
+export type Service = keyof typeof SERVICES;
+
+const HOISTED = path.join(REPO_ROOT, "node_modules") + path.sep;
+
+/**
+ * Leaves to node's `require` at run time every npm package that resolves to the root `node_modules`, where a
+ * bare `require` from `dist/` finds the very same file. The workspace packages resolve (through their symlinks) to
+ * `packages/` and `apps/`, and a version nested under one package (`packages/domain/node_modules/...`) to its
+ * own folder: those are bundled, since `dist/` would reach another copy or none.
+ */
+const hoistedPackagesExternal: Plugin = {
+  name: "hoisted-packages-external",
+  setup(builder) {
+    builder.onResolve({ filter: /^[^./]/ }, async (args) => {
+      if (args.pluginData === "resolving") return undefined;
+      // `require.resolve` looks a file up when it runs; from `dist/`, the workspace's symlinks find the same file.
+      if (args.kind === "require-resolve") return { path: args.path, external: true };
+      const resolved = await builder.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: "resolving",
+      });
+      if (resolved.errors.length > 0 || resolved.external) return resolved;
+      return resolved.path.startsWith(HOISTED) ? { path: args.path, external: true } : resolved;
+    });
+  },
+};
+
+/**
+ * Writes `dist/<service>.cjs` and its source map for each of `services`.
+ * @throws Error when esbuild cannot resolve or compile a source (its messages are printed first)
+ */
+export async function buildServices(services: readonly Service[] = ["api", "worker"]): Promise<void> {
+  await Promise.all(
+    services.map((service) =>
+      build({
+        absWorkingDir: REPO_ROOT,
+        entryPoints: [SERVICES[service]],
+        outfile: path.join(DIST_DIR, `${service}.cjs`),
+        bundle: true,
+        platform: "node",
+        format: "cjs",
+        target: "node20",
+        sourcemap: true,
+        plugins: [hoistedPackagesExternal],
+        logLevel: "warning",
+      }),
+    ),
+  );
+}
+
+if (require.main === module) {
+  const named = process.argv.slice(2);
+  const unknown = named.filter((name) => !(name in SERVICES));
+  if (unknown.length > 0) {
+    process.stderr.write(`unknown service ${unknown.join(", ")}; known: ${Object.keys(SERVICES).join(", ")}\n`);
+    process.exit(2);
+  }
+  buildServices(named.length > 0 ? (named as Service[]) : undefined).catch(() => process.exit(1));
+}
