@@ -3,20 +3,23 @@
  * against a bare Express 5 + pg baseline measured in the same run on the same machine.
  *
  * The API runs as its own process, started from the bundle `npm run build` writes with the command of
- * `npm run start:api` (read from package.json, logs on), against a fresh database cloned from the migrated template and a fresh queue
- * prefix. The load comes from this process with autocannon. Every creation carries a unique `Idempotency-Key` and a
- * `postback_url`, so idempotency, the destination check and the `transaction.created` fan-out (event, postback
- * delivery row and its delivery job) all run. The postback host is `localhost` (resolved by the system resolver
- * like any host, through /etc/hosts) with `WEBHOOK_ALLOW_LOCAL_DESTINATIONS=true`, hence `NODE_ENV=development`:
- * the development machines resolve no public name. The per-key rate limit (100 requests/s) stays
- * at its value: the load is spread over `BENCH_KEYS` merchants' keys, in turn (default 50, so 5,000 requests/s at most).
+ * `npm run start:api` (read from package.json, logs on), against a fresh database cloned from the migrated template
+ * and a fresh queue prefix. The load comes from this process with autocannon. Every creation carries a unique
+ * `Idempotency-Key` and a `postback_url`, so idempotency, the destination check and the `transaction.created` fan-out
+ * (event, postback delivery row and its delivery job) all run. The postback host is `localhost` (resolved by the
+ * system resolver like any host, through /etc/hosts) with `WEBHOOK_ALLOW_LOCAL_DESTINATIONS=true`, hence
+ * `NODE_ENV=development`: the development machines resolve no public name. The per-key rate limit (100 requests/s)
+ * stays at its value: the load is spread over `BENCH_KEYS` merchants' keys, in turn (default 50, so 5,000 requests/s
+ * at most).
  *
  * Prints one JSON object: `{create: R, read: R, api_peak_rss_mb, redis_bytes_per_charge, ...}`, R = `{requests_per_s,
- * p50_ms, p99_ms, api_cpu_ms_per_request, baseline_requests_per_s, ratio}`. `redis_bytes_per_charge` is Redis's
+ * p50_ms, p99_ms, api_cpu_ms_per_request, postgres_cpu_ms_per_request, baseline_requests_per_s,
+ * baseline_postgres_cpu_ms_per_request, ratio}`. The CPU figures are per request, ms: the API process's, and the bench
+ * database's PostgreSQL backends' in the API's phase and in the baseline's. `redis_bytes_per_charge` is Redis's
  * `used_memory` growth over the measured creation phase per charge created (no worker runs: each charge's postback
- * delivery job waits, as it would behind a busy worker). Knobs: `BENCH_CONCURRENCY` (20), `BENCH_DURATION_S` (10 per phase),
- * `BENCH_KEYS` (50), `BENCH_PROFILE_DIR` (runs the API under `--cpu-prof`, profiles written there; summarise one with
- * `npx tsx bench/profile-summary.ts <file> --from <s> --to <s>`).
+ * delivery job waits, as it would behind a busy worker). Knobs: `BENCH_CONCURRENCY` (20), `BENCH_DURATION_S` (10 per
+ * phase), `BENCH_KEYS` (50), `BENCH_PROFILE_DIR` (runs the API under `--cpu-prof`, profiles written there; summarise
+ * one with `npx tsx bench/profile-summary.ts <file> --from <s> --to <s>`).
  * Not a timed test.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -40,7 +43,7 @@ import {
 } from "@lm/testing";
 import { BASELINE_SCHEMA_SQL } from "./baseline-server";
 import { buildServices } from "../scripts/build";
-import { cpuMs, redisUsedMemory } from "./support/children";
+import { backendCpuMs, backendCpuSince, cpuMs, redisUsedMemory, round } from "./support/children";
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -108,14 +111,26 @@ function treeRssMb(pid: number): number {
 }
 
 /**
- * {@link load} against the API, adding the API process's CPU time per request (ms): steadier than requests/s on a
- * shared machine, where other work takes cores from the API and the baseline alike.
+ * Runs one phase (`run`, `seconds` long) and adds the CPU time (ms) per request of the bench database's PostgreSQL
+ * backends (`backendCpuMs`: the phases run one at a time, so it is that phase's) and, when `apiPid` is given, of the
+ * API process: steadier than requests/s on a shared machine, where other work takes cores from the API and the
+ * baseline alike.
  */
-async function loadApi(pid: number, url: string, seconds: number, status: number, next: () => autocannon.Request) {
-  const before = cpuMs(pid);
-  const figures = await load(url, seconds, status, next);
+async function measured(
+  database: string,
+  seconds: number,
+  run: () => Promise<Figures>,
+  apiPid?: number,
+): Promise<Figures & { postgres_cpu_ms_per_request: number; api_cpu_ms_per_request?: number }> {
+  const postgresBefore = backendCpuMs(database);
+  const apiBefore = apiPid === undefined ? 0 : cpuMs(apiPid);
+  const figures = await run();
   const requests = figures.requests_per_s * seconds;
-  return { ...figures, api_cpu_ms_per_request: Math.round(((cpuMs(pid) - before) / requests) * 100) / 100 };
+  return {
+    ...figures,
+    ...(apiPid === undefined ? {} : { api_cpu_ms_per_request: round((cpuMs(apiPid) - apiBefore) / requests, 2) }),
+    postgres_cpu_ms_per_request: round(backendCpuSince(postgresBefore, backendCpuMs(database)) / requests, 2),
+  };
 }
 
 /** Runs autocannon for `seconds`; every request is made by `next()`. Throws on any reply other than `status`. */
@@ -140,11 +155,12 @@ async function load(url: string, seconds: number, status: number, next: () => au
   };
 }
 
-const withBaseline = (api: Figures & { api_cpu_ms_per_request: number }, baseline: Figures) => ({
+const withBaseline = (api: Awaited<ReturnType<typeof measured>>, baseline: Awaited<ReturnType<typeof measured>>) => ({
   ...api,
   baseline_requests_per_s: baseline.requests_per_s,
   baseline_p50_ms: baseline.p50_ms,
   baseline_p99_ms: baseline.p99_ms,
+  baseline_postgres_cpu_ms_per_request: baseline.postgres_cpu_ms_per_request,
   ratio: Math.round((api.requests_per_s / baseline.requests_per_s) * 100) / 100,
 });
 
@@ -229,10 +245,18 @@ async function main(): Promise<void> {
     await load(baseline.base, 3, 201, baselineCreate);
     const chargesBefore = await chargeCount(admin);
     const redisBefore = await redisUsedMemory(redis);
-    const apiCreate = await loadApi(api.child.pid ?? 0, api.base, DURATION_S, 201, createRequest);
+    const apiPid = api.child.pid ?? 0;
+    const apiCreate = await measured(
+      database.name,
+      DURATION_S,
+      () => load(api.base, DURATION_S, 201, createRequest),
+      apiPid,
+    );
     const redisBytesPerCharge =
       ((await redisUsedMemory(redis)) - redisBefore) / ((await chargeCount(admin)) - chargesBefore);
-    const baseCreate = await load(baseline.base, DURATION_S, 201, baselineCreate);
+    const baseCreate = await measured(database.name, DURATION_S, () =>
+      load(baseline.base, DURATION_S, 201, baselineCreate),
+    );
 
     const keyOfStore = new Map<string, string>();
     for (let i = 0; i < keys.length; i++) {
@@ -262,8 +286,15 @@ async function main(): Promise<void> {
       path: `/charges/${baselineIds[readSequence++ % baselineIds.length]?.id}`,
     });
     await load(api.base, 2, 200, readRequest);
-    const apiRead = await loadApi(api.child.pid ?? 0, api.base, DURATION_S, 200, readRequest);
-    const baseRead = await load(baseline.base, DURATION_S, 200, baselineRead);
+    const apiRead = await measured(
+      database.name,
+      DURATION_S,
+      () => load(api.base, DURATION_S, 200, readRequest),
+      apiPid,
+    );
+    const baseRead = await measured(database.name, DURATION_S, () =>
+      load(baseline.base, DURATION_S, 200, baselineRead),
+    );
     clearInterval(sampler);
 
     process.stdout.write(
