@@ -47,6 +47,8 @@ import { backendCpuMs, backendCpuSince, cpuMs, redisUsedMemory, round } from "./
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+/** Seconds of one slice: the API and the baseline take turns, `DURATION_S` each in all (see {@link compare}). */
+const SLICE_S = Number(process.env.BENCH_SLICE_S ?? 2);
 const KEYS = Number(process.env.BENCH_KEYS ?? 50);
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 
@@ -59,12 +61,6 @@ const CHARGE_BODY = {
   postback_url: "http://localhost:9/pix/postback",
   metadata: { order_id: "4512", source: "bench" },
 };
-
-interface Figures {
-  requests_per_s: number;
-  p50_ms: number;
-  p99_ms: number;
-}
 
 /** Starts `command` (through `sh -c exec`, so the process is the command itself) and waits for `GET <healthPath>`. */
 async function startProcess(command: string, env: Record<string, string>, healthPath: string) {
@@ -110,59 +106,105 @@ function treeRssMb(pid: number): number {
   return read(pid) / 1024;
 }
 
-/**
- * Runs one phase (`run`, `seconds` long) and adds the CPU time (ms) per request of the bench database's PostgreSQL
- * backends (`backendCpuMs`: the phases run one at a time, so it is that phase's) and, when `apiPid` is given, of the
- * API process: steadier than requests/s on a shared machine, where other work takes cores from the API and the
- * baseline alike.
- */
-async function measured(
-  database: string,
-  seconds: number,
-  run: () => Promise<Figures>,
-  apiPid?: number,
-): Promise<Figures & { postgres_cpu_ms_per_request: number; api_cpu_ms_per_request?: number }> {
-  const postgresBefore = backendCpuMs(database);
-  const apiBefore = apiPid === undefined ? 0 : cpuMs(apiPid);
-  const figures = await run();
-  const requests = figures.requests_per_s * seconds;
-  return {
-    ...figures,
-    ...(apiPid === undefined ? {} : { api_cpu_ms_per_request: round((cpuMs(apiPid) - apiBefore) / requests, 2) }),
-    postgres_cpu_ms_per_request: round(backendCpuSince(postgresBefore, backendCpuMs(database)) / requests, 2),
-  };
+/** One side of a comparison: where to send, the status every reply must have, how to make each request. */
+interface Side {
+  url: string;
+  status: number;
+  next: () => autocannon.Request;
+  /** The process serving it, whose CPU time is read around each of its slices. */
+  pid: number;
 }
 
-/** Runs autocannon for `seconds`; every request is made by `next()`. Throws on any reply other than `status`. */
-async function load(url: string, seconds: number, status: number, next: () => autocannon.Request): Promise<Figures> {
-  const result = await autocannon({
-    url,
-    connections: CONCURRENCY,
-    duration: seconds,
-    requests: [{ setupRequest: (req) => ({ ...req, ...next() }) }],
+/** What one side did over its slices. */
+interface Tally {
+  requests: number;
+  ms: number;
+  /** Every request's latency, ms. */
+  latencies: number[];
+  cpuMs: number;
+  postgresCpuMs: number;
+}
+
+/**
+ * Runs autocannon against `side` for `seconds` and adds to `tally` what it did: its requests, their latencies, and
+ * the CPU time that the side's process and the bench database's PostgreSQL backends (`backendCpuMs`; one side runs
+ * at a time, so it is this side's) used meanwhile.
+ * @throws Error on any reply other than `side.status`, a connection error or a timeout
+ */
+async function slice(side: Side, seconds: number, database: string, tally?: Tally): Promise<void> {
+  const postgresBefore = backendCpuMs(database);
+  const cpuBefore = cpuMs(side.pid);
+  const latencies: number[] = [];
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: side.url,
+        connections: CONCURRENCY,
+        duration: seconds,
+        requests: [{ setupRequest: (req) => ({ ...req, ...side.next() }) }],
+      },
+      (err, done) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(done)),
+    );
+    instance.on("response", (_client, _status, _bytes, ms) => latencies.push(ms));
   });
   const unexpected = result.non2xx + result.errors + result.timeouts;
-  const okCount = result.statusCodeStats?.[String(status) as keyof typeof result.statusCodeStats]?.count ?? 0;
+  const okCount = result.statusCodeStats?.[String(side.status) as keyof typeof result.statusCodeStats]?.count ?? 0;
   if (unexpected > 0 || okCount === 0) {
     throw new Error(
-      `${url}: ${JSON.stringify({ status: result.statusCodeStats, errors: result.errors, timeouts: result.timeouts })}`,
+      `${side.url}: ${JSON.stringify({ status: result.statusCodeStats, errors: result.errors, timeouts: result.timeouts })}`,
     );
   }
+  if (tally === undefined) return;
+  tally.requests += result.requests.total;
+  tally.ms += result.duration * 1000;
+  tally.latencies.push(...latencies);
+  tally.cpuMs += cpuMs(side.pid) - cpuBefore;
+  tally.postgresCpuMs += backendCpuSince(postgresBefore, backendCpuMs(database));
+}
+
+/** The `q` quantile (0..1) of `sorted`, ms, one decimal. */
+const quantile = (sorted: number[], q: number) =>
+  round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN, 1);
+
+/** A side's figures: requests/s, latency p50 and p99 (ms), and CPU per request (ms) of its process and of PostgreSQL. */
+function figures(tally: Tally) {
+  const sorted = [...tally.latencies].sort((x, y) => x - y);
   return {
-    requests_per_s: Math.round((result.requests.total / result.duration) * 10) / 10,
-    p50_ms: result.latency.p50,
-    p99_ms: result.latency.p99,
+    requests_per_s: round((tally.requests / tally.ms) * 1000, 1),
+    p50_ms: quantile(sorted, 0.5),
+    p99_ms: quantile(sorted, 0.99),
+    cpu_ms_per_request: round(tally.cpuMs / tally.requests, 2),
+    postgres_cpu_ms_per_request: round(tally.postgresCpuMs / tally.requests, 2),
   };
 }
 
-const withBaseline = (api: Awaited<ReturnType<typeof measured>>, baseline: Awaited<ReturnType<typeof measured>>) => ({
-  ...api,
-  baseline_requests_per_s: baseline.requests_per_s,
-  baseline_p50_ms: baseline.p50_ms,
-  baseline_p99_ms: baseline.p99_ms,
-  baseline_postgres_cpu_ms_per_request: baseline.postgres_cpu_ms_per_request,
-  ratio: Math.round((api.requests_per_s / baseline.requests_per_s) * 100) / 100,
-});
+/**
+ * Measures `api` against `baseline`, `DURATION_S` each, in slices of `SLICE_S` taken in turn (A B B A A B …), so
+ * that both meet the same machine: on a shared machine the load drifts over seconds, and back-to-back phases of 10 s
+ * gave creation ratios from 0.27 to 0.46 within one hour. Returns the figures of issue 14's R.
+ */
+async function compare(api: Side, baseline: Side, database: string) {
+  const tallies = [api, baseline].map((): Tally => ({ requests: 0, ms: 0, latencies: [], cpuMs: 0, postgresCpuMs: 0 }));
+  const sides = [api, baseline];
+  for (let i = 0; i < Math.max(1, Math.round(DURATION_S / SLICE_S)); i++) {
+    for (const s of i % 2 === 0 ? [0, 1] : [1, 0]) await slice(sides[s] as Side, SLICE_S, database, tallies[s]);
+  }
+  const [ours, bare] = tallies.map((tally) => figures(tally as Tally));
+  if (ours === undefined || bare === undefined) throw new Error("two sides");
+  return {
+    requests_per_s: ours.requests_per_s,
+    p50_ms: ours.p50_ms,
+    p99_ms: ours.p99_ms,
+    api_cpu_ms_per_request: ours.cpu_ms_per_request,
+    postgres_cpu_ms_per_request: ours.postgres_cpu_ms_per_request,
+    baseline_requests_per_s: bare.requests_per_s,
+    baseline_p50_ms: bare.p50_ms,
+    baseline_p99_ms: bare.p99_ms,
+    baseline_cpu_ms_per_request: bare.cpu_ms_per_request,
+    baseline_postgres_cpu_ms_per_request: bare.postgres_cpu_ms_per_request,
+    ratio: round(ours.requests_per_s / bare.requests_per_s, 2),
+  };
+}
 
 /** Rows in the bench database's `transactions`. */
 async function chargeCount(admin: Client): Promise<number> {
@@ -240,23 +282,17 @@ async function main(): Promise<void> {
     let peakRssMb = 0;
     const sampler = setInterval(() => (peakRssMb = Math.max(peakRssMb, treeRssMb(api.child.pid ?? 0))), 200);
 
-    // Warm-up (JIT, pools, BullMQ scripts), then the measured phases, API and baseline back to back.
-    await load(api.base, 3, 201, createRequest);
-    await load(baseline.base, 3, 201, baselineCreate);
+    // Warm-up (JIT, pools, BullMQ scripts), then the measured slices, API and baseline in turn.
+    const apiCreate: Side = { url: api.base, status: 201, next: createRequest, pid: api.child.pid ?? 0 };
+    const baseCreate: Side = { url: baseline.base, status: 201, next: baselineCreate, pid: baseline.child.pid ?? 0 };
+    await slice(apiCreate, 3, database.name);
+    await slice(baseCreate, 3, database.name);
     const chargesBefore = await chargeCount(admin);
     const redisBefore = await redisUsedMemory(redis);
-    const apiPid = api.child.pid ?? 0;
-    const apiCreate = await measured(
-      database.name,
-      DURATION_S,
-      () => load(api.base, DURATION_S, 201, createRequest),
-      apiPid,
-    );
+    const create = await compare(apiCreate, baseCreate, database.name);
+    // Only the API's slices write charges or touch Redis.
     const redisBytesPerCharge =
       ((await redisUsedMemory(redis)) - redisBefore) / ((await chargeCount(admin)) - chargesBefore);
-    const baseCreate = await measured(database.name, DURATION_S, () =>
-      load(baseline.base, DURATION_S, 201, baselineCreate),
-    );
 
     const keyOfStore = new Map<string, string>();
     for (let i = 0; i < keys.length; i++) {
@@ -285,26 +321,21 @@ async function main(): Promise<void> {
       method: "GET",
       path: `/charges/${baselineIds[readSequence++ % baselineIds.length]?.id}`,
     });
-    await load(api.base, 2, 200, readRequest);
-    const apiRead = await measured(
-      database.name,
-      DURATION_S,
-      () => load(api.base, DURATION_S, 200, readRequest),
-      apiPid,
-    );
-    const baseRead = await measured(database.name, DURATION_S, () =>
-      load(baseline.base, DURATION_S, 200, baselineRead),
-    );
+    const apiRead: Side = { url: api.base, status: 200, next: readRequest, pid: api.child.pid ?? 0 };
+    const baseRead: Side = { url: baseline.base, status: 200, next: baselineRead, pid: baseline.child.pid ?? 0 };
+    await slice(apiRead, 2, database.name);
+    const read = await compare(apiRead, baseRead, database.name);
     clearInterval(sampler);
 
     process.stdout.write(
       `${JSON.stringify({
-        create: withBaseline(apiCreate, baseCreate),
-        read: withBaseline(apiRead, baseRead),
+        create,
+        read,
         api_peak_rss_mb: Math.round(peakRssMb),
         redis_bytes_per_charge: Math.round(redisBytesPerCharge),
         concurrency: CONCURRENCY,
         duration_s: DURATION_S,
+        slice_s: SLICE_S,
         api_keys: KEYS,
         reply_bytes: readFileSync(sampleFile).length,
       })}\n`,
