@@ -5,9 +5,9 @@
  * sources.
  *
  * Why (issue 14): run through tsx, every module is its own CommonJS module, and each call into another module of
- * ours reads the imported function through a getter of that module's exports; one bundle calls it directly. Measured
- * with `bench:api` against the same sources under tsx, alternating: 5 % less API CPU per creation, 15 % less per read,
- * and 30 MB less resident memory (tsx's loader and the sources it keeps are gone).
+ * ours reads the imported function through a getter of that module's exports; one bundle calls it directly, and
+ * tsx's loader and the sources it keeps are gone. Measured with `bench:api` against the same sources under tsx,
+ * alternating (README, round 7): about 25 MB less resident memory and a little less CPU per read.
  *
  * Usage: `npm run build [-- api|worker]` (both when neither is named).
  */
