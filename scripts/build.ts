@@ -16,7 +16,7 @@ import { build, type Plugin } from "esbuild";
 
 const REPO_ROOT = path.resolve(__dirname, "..");
 /** The bundles' folder, `dist/` at the repository root (git-ignored). */
-export const DIST_DIR = path.join(REPO_ROOT, "dist");
+const DIST_DIR = path.join(REPO_ROOT, "dist");
 
 /** Each service's entry point, by the name of its bundle. */
 const SERVICES = { api: "apps/api/src/main.ts", worker: "apps/worker/src/main.ts" } as const;

@@ -5,10 +5,11 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import type { Service } from "../../../scripts/build";
 import { REPO_ROOT } from "./template-database";
 
-/** A service with its own `start:` script and bundle. */
-export type ServiceName = "api" | "worker";
+/** A service with its own `start:` script and bundle (the services `npm run build` bundles). */
+export type ServiceName = Service;
 
 /**
  * The command of the npm script `name` of this repository (`start:api`, `start:worker`), from package.json.
