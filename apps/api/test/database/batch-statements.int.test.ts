@@ -2,8 +2,10 @@ import { createDb, type Db } from "@lm/db";
 import {
   cancelTransaction,
   expireDueTransactions,
+  findTransaction,
   newId,
   loadPendingDeliveries,
+  recordGivenUpJob,
   settlePayments,
   simulatePayment,
   writeAttemptRows,
@@ -21,8 +23,9 @@ import { useApiTestContext } from "../support/harness";
  * planner must find those rows by primary key whatever its statistics say: statistics gathered while few rows were
  * pending (a young database, a drained queue) estimate one pending row, and a plan through the `(status, …)` index then
  * reads every pending row for each batch, so a backlog drains in quadratic time, exactly when it matters. A single
- * charge's transition must read its own row only. The reconciler's sweeps must read each pending delivery once, neither
- * every due row for each page nor every delivery ever made, and only the inbox items still to process. The file builds
+ * charge's transition, and a charge's read by id, must read its own row only. The reconciler's sweeps must read each
+ * pending delivery once, neither every due row for each page nor every delivery ever made, and only the inbox items
+ * still to process; a statement naming inbox items still to process by id must read those items only. The file builds
  * that situation (100,000 settled rows analysed, then 3,000 pending ones: enough rows for the planner to prefer looking
  * ids up to reading the table) and counts the rows of the table that each statement read (PostgreSQL's own counters, on
  * a connection of its own).
@@ -110,24 +113,26 @@ describe("batch statements and the reconciler read the rows they name, whatever 
    */
   async function chargeBacklog(): Promise<typeof charges> {
     const { store } = await createStoreRow(ctx.db, ctx.config.encryptionKey);
-    const insert = (ids: string[], status: string, expiresAt: Date) =>
-      ctx.db.$executeRawUnsafe(
-        `INSERT INTO transactions
-           (id, store_id, mode, status, amount, txid, br_code, qr_code_png_base64, expires_in, expires_at, updated_at)
-         SELECT id, $2, 'test', $3::transaction_status, 1990, md5(id), '000201', '', 60, $4, now()
-         FROM unnest($1::text[]) AS id`,
-        ids,
-        store.id,
-        status,
-        expiresAt,
-      );
-    await insert(newIds("transaction", SETTLED), "expired", new Date(Date.now() - 86_400_000));
+    await insertCharges(store.id, newIds("transaction", SETTLED), "expired", new Date(Date.now() - 86_400_000));
     await ctx.db.$executeRawUnsafe("ANALYZE transactions");
     const payable = newIds("transaction");
-    await insert(payable, "pending", new Date(Date.now() + 3_600_000));
-    await insert(newIds("transaction"), "pending", new Date(Date.now() - 60_000));
+    await insertCharges(store.id, payable, "pending", new Date(Date.now() + 3_600_000));
+    await insertCharges(store.id, newIds("transaction"), "pending", new Date(Date.now() - 60_000));
     return { storeId: store.id, payable };
   }
+
+  /** Test-mode charges `ids` of `storeId`, written in one statement. */
+  const insertCharges = (storeId: string, ids: string[], status: string, expiresAt: Date) =>
+    ctx.db.$executeRawUnsafe(
+      `INSERT INTO transactions
+         (id, store_id, mode, status, amount, txid, br_code, qr_code_png_base64, expires_in, expires_at, updated_at)
+       SELECT id, $2, 'test', $3::transaction_status, 1990, md5(id), '000201', '', 60, $4, now()
+       FROM unnest($1::text[]) AS id`,
+      ids,
+      storeId,
+      status,
+      expiresAt,
+    );
 
   test("when 100 of 3,000 pending deliveries are loaded, then 100 delivery rows are read", async () => {
     const batch = deliveries.slice(0, 100);
@@ -206,6 +211,25 @@ describe("batch statements and the reconciler read the rows they name, whatever 
     expect(read).toBe(3);
   });
 
+  test("when a charge of a store the statistics have not seen is read ten times, then each read reads its row only", async () => {
+    // A young store: the statistics were taken before its 3,000 charges existed, so the planner expects as few rows
+    // for its (store, mode) as for the id, and a plan through (store_id, mode, external_id) reads all of them.
+    const { store } = await createStoreRow(ctx.db, ctx.config.encryptionKey);
+    const ids = newIds("transaction");
+    await insertCharges(store.id, ids, "pending", new Date(Date.now() + 3_600_000));
+    const id = ids[1234] as string;
+
+    const found: string[] = [];
+    // Ten reads: from the sixth on, a prepared statement may run on its generic plan.
+    const read = await rowsReadBy("transactions", async () => {
+      for (let i = 0; i < 10; i++)
+        found.push((await findTransaction(measured, { storeId: store.id, mode: "test" }, id)).id);
+    });
+
+    expect(found).toEqual(Array(10).fill(id));
+    expect(read).toBe(10);
+  });
+
   /** Each pending row once, and at most one row more per query: pages of 1,000 and the empty one that ends them. */
   const onceEach = (pending: number) => pending + Math.ceil(pending / 1000) + 1;
 
@@ -233,29 +257,74 @@ describe("batch statements and the reconciler read the rows they name, whatever 
     await expectSweepToReadEachPendingDeliveryOnce();
   });
 
-  test("when the inbox sweep runs over 100,000 processed items and 10 still to process, then it reads those 10", async () => {
-    const acquirer = await ctx.db.acquirer.create({
-      data: { id: newId("acquirer"), slug: "batch-statements", secret_ciphertext: "unused" },
-    });
-    const insert = (count: number, processedAt: Date | null) =>
-      ctx.db.$executeRawUnsafe(
-        `INSERT INTO inbox_items (id, acquirer_id, provider_event_id, event_type, signature_valid, raw_body, headers,
-                                  received_at, processed_at, end_to_end_id)
-         SELECT id, $2, id, 'pix', true, '\\x7b7d', '{}', now() - interval '1 hour', $3, id FROM unnest($1::text[]) AS id`,
-        Array.from({ length: count }, () => newId("inboxItem")),
-        acquirer.id,
-        processedAt,
-      );
-    await insert(SETTLED, new Date());
-    await ctx.db.$executeRawUnsafe("ANALYZE inbox_items");
-    await insert(10, null);
+  /** `count` inbox items of `acquirerId` received an hour ago (processed at `processedAt`, or not), their ids. */
+  async function insertInboxItems(acquirerId: string, count: number, processedAt: Date | null): Promise<string[]> {
+    const ids = Array.from({ length: count }, () => newId("inboxItem"));
+    await ctx.db.$executeRawUnsafe(
+      `INSERT INTO inbox_items (id, acquirer_id, provider_event_id, event_type, signature_valid, raw_body, headers,
+                                received_at, processed_at, end_to_end_id)
+       SELECT id, $2, id, 'pix', true, '\\x7b7d', '{}', now() - interval '1 hour', $3, id FROM unnest($1::text[]) AS id`,
+      ids,
+      acquirerId,
+      processedAt,
+    );
+    return ids;
+  }
 
-    let offered = 0;
-    const read = await rowsReadBy("inbox_items", async () => {
-      offered = await enqueueStrandedInboxItems({ ...worker, db: measured });
+  describe("the inbox, analysed while every item was processed", () => {
+    let acquirerId: string;
+    beforeAll(async () => {
+      await ctx.db.$executeRawUnsafe("ALTER TABLE inbox_items SET (autovacuum_enabled = false)");
+      acquirerId = (
+        await ctx.db.acquirer.create({
+          data: { id: newId("acquirer"), slug: "batch-statements", secret_ciphertext: "unused" },
+        })
+      ).id;
+      await insertInboxItems(acquirerId, SETTLED, new Date());
+      await ctx.db.$executeRawUnsafe("ANALYZE inbox_items");
     });
 
-    expect(offered).toBe(10);
-    expect(read).toBeLessThanOrEqual(onceEach(10));
+    test("when the inbox sweep runs over 100,000 processed items and 10 still to process, then it reads those 10", async () => {
+      await insertInboxItems(acquirerId, 10, null);
+
+      let offered = 0;
+      const read = await rowsReadBy("inbox_items", async () => {
+        offered = await enqueueStrandedInboxItems({ ...worker, db: measured });
+      });
+
+      expect(offered).toBe(10);
+      expect(read).toBeLessThanOrEqual(onceEach(10));
+    });
+
+    test("when 50 of a backlog of 3,000 unprocessed items are loaded for settlement, then 50 item rows are read", async () => {
+      const backlog = await insertInboxItems(acquirerId, BACKLOG, null);
+
+      let outcomes: Array<"paid" | null> = [];
+      const read = await rowsReadBy("inbox_items", async () => {
+        outcomes = await settlePayments(measuredDeps, backlog.slice(0, 50));
+      });
+
+      // Their bodies (`{}`) are no payment: each is left to processing one by one, after the batch read them.
+      expect(outcomes).toEqual(Array(50).fill(null));
+      expect(read).toBe(50);
+    });
+
+    test("when the given-up job of one of 3,000 unprocessed items is written on it, then its row only is read", async () => {
+      const [id] = await insertInboxItems(acquirerId, 1, null);
+      const inboxItemId = id as string;
+
+      let marked = false;
+      const read = await rowsReadBy("inbox_items", async () => {
+        marked = await recordGivenUpJob(measuredDeps, {
+          queue: "inbox-processing",
+          jobId: inboxItemId,
+          data: { inboxItemId },
+          error: new Error("boom"),
+        });
+      });
+
+      expect(marked).toBe(true);
+      expect(read).toBe(1);
+    });
   });
 });

@@ -33,6 +33,15 @@ describe("GET /v1/transactions and /v1/transactions/{id}", () => {
     );
   });
 
+  test("when the store's live key reads a test-mode transaction, then 404 resource_not_found", async () => {
+    const created = await create();
+
+    const read = await merchantClient(ctx.app, merchant.liveKey).get(`/v1/transactions/${created.id}`);
+
+    expect(read.status).toBe(404);
+    expect(read.body.error).toMatchObject({ type: "not_found_error", code: "resource_not_found" });
+  });
+
   test.each(["txn_nope", "evt_01JD3Z0000000000000000000A", "txn_01JD3Z0000000000000000000A"])(
     "when the id %s is malformed, of another kind or unknown, then 404",
     async (id) => {

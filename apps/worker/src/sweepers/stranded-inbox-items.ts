@@ -23,7 +23,8 @@ export async function enqueueStrandedInboxItems(deps: WorkerDeps): Promise<numbe
   const stranded = await deps.db.inboxItem.findMany({
     where: PROCESSABLE_INBOX_ITEM_WHERE,
     select: { id: true },
-    orderBy: { received_at: "asc" },
+    // Oldest first: ids are ULIDs, made when an item is stored; the partial index of unprocessed ids serves this.
+    orderBy: { id: "asc" },
     take: BATCH_SIZE,
   });
   return offerRows(
