@@ -62,10 +62,11 @@ const CHARGE_BODY = {
   metadata: { order_id: "4512", source: "bench" },
 };
 
-/** Starts `command` (through `sh -c exec`, so the process is the command itself) and waits for `GET <healthPath>`. */
-async function startProcess(command: string, env: Record<string, string>, healthPath: string) {
+/** Starts `node <args>` and waits for `GET <healthPath>` to answer. */
+async function startProcess(args: string[], env: Record<string, string>, healthPath: string) {
+  const command = args.join(" ");
   const port = await freePort();
-  const child = spawn("sh", ["-c", `exec ${command}`], {
+  const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ["ignore", "ignore", "inherit"],
@@ -184,13 +185,19 @@ function figures(tally: Tally) {
  * gave creation ratios from 0.27 to 0.46 within one hour. Returns the figures of issue 14's R.
  */
 async function compare(api: Side, baseline: Side, database: string) {
-  const tallies = [api, baseline].map((): Tally => ({ requests: 0, ms: 0, latencies: [], cpuMs: 0, postgresCpuMs: 0 }));
-  const sides = [api, baseline];
+  const oursTally: Tally = { requests: 0, ms: 0, latencies: [], cpuMs: 0, postgresCpuMs: 0 };
+  const bareTally: Tally = { requests: 0, ms: 0, latencies: [], cpuMs: 0, postgresCpuMs: 0 };
+  const turns: Array<[Side, Tally]> = [
+    [api, oursTally],
+    [baseline, bareTally],
+  ];
   for (let i = 0; i < Math.max(1, Math.round(DURATION_S / SLICE_S)); i++) {
-    for (const s of i % 2 === 0 ? [0, 1] : [1, 0]) await slice(sides[s] as Side, SLICE_S, database, tallies[s]);
+    for (const [side, tally] of i % 2 === 0 ? turns : [...turns].reverse()) {
+      await slice(side, SLICE_S, database, tally);
+    }
   }
-  const [ours, bare] = tallies.map((tally) => figures(tally as Tally));
-  if (ours === undefined || bare === undefined) throw new Error("two sides");
+  const ours = figures(oursTally);
+  const bare = figures(bareTally);
   return {
     requests_per_s: ours.requests_per_s,
     p50_ms: ours.p50_ms,
@@ -233,7 +240,7 @@ async function main(): Promise<void> {
     const { nodeArgs, bundle } = serviceCommand("api");
     const profileArgs = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
     const api = await startProcess(
-      [process.execPath, ...nodeArgs, ...profileArgs, bundle].join(" "),
+      [...nodeArgs, ...profileArgs, bundle],
       {
         NODE_ENV: "development",
         WEBHOOK_ALLOW_LOCAL_DESTINATIONS: "true",
@@ -267,7 +274,7 @@ async function main(): Promise<void> {
     writeFileSync(sampleFile, await sample.text());
 
     const baseline = await startProcess(
-      `${process.execPath} --import tsx bench/baseline-server.ts`,
+      ["--import", "tsx", "bench/baseline-server.ts"],
       { DATABASE_URL: database.url, BASELINE_SAMPLE_FILE: sampleFile },
       "/charges/none",
     );
