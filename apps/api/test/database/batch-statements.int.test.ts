@@ -1,4 +1,4 @@
-import { createDb, type Db } from "@lm/db";
+import { createDb, inTransaction, type Db } from "@lm/db";
 import {
   cancelTransaction,
   expireDueTransactions,
@@ -7,7 +7,11 @@ import {
   loadPendingDeliveries,
   recordGivenUpJob,
   settlePayments,
+  settleRefund,
+  settleWithdrawal,
   simulatePayment,
+  submitRefund,
+  submitWithdrawal,
   writeAttemptRows,
   type UseCaseDeps,
 } from "@lm/domain";
@@ -25,10 +29,11 @@ import { useApiTestContext } from "../support/harness";
  * reads every pending row for each batch, so a backlog drains in quadratic time, exactly when it matters. A single
  * charge's transition, and a charge's read by id, must read its own row only. The reconciler's sweeps must read each
  * pending delivery once, neither every due row for each page nor every delivery ever made, and only the inbox items
- * still to process; a statement naming inbox items still to process by id must read those items only. The file builds
- * that situation (100,000 settled rows analysed, then 3,000 pending ones: enough rows for the planner to prefer looking
- * ids up to reading the table) and counts the rows of the table that each statement read (PostgreSQL's own counters, on
- * a connection of its own).
+ * still to process; a statement naming inbox items still to process by id must read those items only. A refund's or a
+ * withdrawal's claim of a request to the acquirer, and its settlement, must read its own row (and, for a refund that
+ * succeeds, its charge's other refunds), however many others wait. The file builds that situation (100,000 settled
+ * rows analysed, then 3,000 pending ones: enough rows for the planner to prefer looking ids up to reading the table)
+ * and counts the rows of the table that each statement read (PostgreSQL's own counters, on a connection of its own).
  */
 describe("batch statements and the reconciler read the rows they name, whatever the planner's statistics", () => {
   let measured: Db;
@@ -75,7 +80,7 @@ describe("batch statements and the reconciler read the rows they name, whatever 
   }
 
   /** `count` new ids of `prefix`. */
-  const newIds = (prefix: "delivery" | "transaction", count = BACKLOG) =>
+  const newIds = (prefix: "delivery" | "transaction" | "refund" | "withdrawal", count = BACKLOG) =>
     Array.from({ length: count }, () => newId(prefix));
 
   /** {@link SETTLED} succeeded deliveries of a store's endpoint, analysed, then {@link BACKLOG} pending ones. */
@@ -325,6 +330,161 @@ describe("batch statements and the reconciler read the rows they name, whatever 
 
       expect(marked).toBe(true);
       expect(read).toBe(1);
+    });
+  });
+
+  describe("refunds and withdrawals waiting for the acquirer, analysed while every one was settled", () => {
+    let sellerId: string;
+    let storeId: string;
+    /** The paid charge of every refund but the test's own: {@link SETTLED} failed, then succeeded and processing. */
+    let refundedCharge: string;
+    let processingRefunds: string[];
+    let processingWithdrawals: string[];
+
+    beforeAll(async () => {
+      for (const table of ["refunds", "withdrawals"]) {
+        await ctx.db.$executeRawUnsafe(`ALTER TABLE ${table} SET (autovacuum_enabled = false)`);
+      }
+      const { store } = await createStoreRow(ctx.db, ctx.config.encryptionKey);
+      [sellerId, storeId] = [store.seller_id, store.id];
+      // Enough reserved for any settlement of the tests.
+      await ctx.db.$executeRawUnsafe(
+        "INSERT INTO balances (seller_id, mode, available, reserved) VALUES ($1, 'test', 0, 1000000)",
+        sellerId,
+      );
+      refundedCharge = await insertPaidCharge();
+      // Refused by the acquirer, each with its return's id: the statistics count no open and no succeeded refund.
+      await insertRefunds(newIds("refund", SETTLED), refundedCharge, "failed");
+      await ctx.db.$executeRawUnsafe("ANALYZE refunds");
+      await insertRefunds(newIds("refund"), refundedCharge, "succeeded");
+      processingRefunds = newIds("refund");
+      await insertRefunds(processingRefunds, refundedCharge, "processing");
+
+      const payoutKeyId = newId("payoutKey");
+      await ctx.db.payoutKey.create({
+        data: { id: payoutKeyId, seller_id: sellerId, type: "email", key: "p@example.com", key_masked: "p***" },
+      });
+      await insertWithdrawals(newIds("withdrawal", SETTLED), payoutKeyId, "completed");
+      await ctx.db.$executeRawUnsafe("ANALYZE withdrawals");
+      processingWithdrawals = newIds("withdrawal");
+      await insertWithdrawals(processingWithdrawals, payoutKeyId, "processing");
+    }, 60_000);
+
+    /** A test charge of the store, paid (1990 centavos) through the sandbox, its id. */
+    async function insertPaidCharge(): Promise<string> {
+      const [id] = newIds("transaction", 1) as [string];
+      await insertCharges(storeId, [id], "paid", new Date(Date.now() + 3_600_000));
+      await ctx.db.transaction.update({
+        where: { id },
+        data: { paid_at: new Date(), payment_end_to_end_id: `E${id}`, payment_amount: 1990 },
+      });
+      return id;
+    }
+
+    /**
+     * Test-mode refunds `ids` of 100 centavos of `chargeId`, requested once: a settled one carries its return's id, a
+     * `processing` one waits for the acquirer to accept it. Its end-to-end id begins with its time, as real ones and
+     * our ids do, so that both indexes follow the rows' order and cost the planner the same (with random end-to-end
+     * ids, the primary key would look cheaper and hide the plan under test).
+     */
+    const insertRefunds = (ids: string[], chargeId: string, status: "processing" | "succeeded" | "failed") =>
+      ctx.db.$executeRawUnsafe(
+        `INSERT INTO refunds
+           (id, transaction_id, store_id, seller_id, mode, amount, status, end_to_end_id, submit_attempts)
+         SELECT id, $2, $3, $4, 'test', 100, $5::refund_status, CASE WHEN $6 THEN NULL ELSE 'D' || id END, 1
+         FROM unnest($1::text[]) AS id`,
+        ids,
+        chargeId,
+        storeId,
+        sellerId,
+        status,
+        status === "processing",
+      );
+
+    /** Test-mode withdrawals `ids` of 100 centavos to `payoutKeyId`, requested once, as {@link insertRefunds}. */
+    const insertWithdrawals = (ids: string[], payoutKeyId: string, status: "processing" | "completed") =>
+      ctx.db.$executeRawUnsafe(
+        `INSERT INTO withdrawals (id, seller_id, mode, amount, status, payout_key_id, end_to_end_id, submit_attempts)
+         SELECT id, $2, 'test', 100, $3::withdrawal_status, $4, CASE WHEN $5 THEN NULL ELSE 'E' || id END, 1
+         FROM unnest($1::text[]) AS id`,
+        ids,
+        sellerId,
+        status,
+        payoutKeyId,
+        status === "processing",
+      );
+
+    test("when one of 3,000 processing refunds is submitted again, then its row only is read: to load, claim and record it", async () => {
+      const id = processingRefunds[100] as string;
+
+      let outcome = "";
+      const read = await rowsReadBy("refunds", async () => {
+        outcome = await submitRefund(measuredDeps, id);
+      });
+
+      expect(outcome).toBe("sent");
+      expect(await ctx.db.refund.findUniqueOrThrow({ where: { id } })).toMatchObject({
+        status: "processing",
+        submit_attempts: 2,
+        end_to_end_id: expect.any(String),
+      });
+      // Its load, its claim, and the record of the end-to-end id the acquirer accepted it under.
+      expect(read).toBe(3);
+    });
+
+    test("when a refund of a charge succeeds while 3,000 others of another charge have succeeded and 3,000 wait, then its charge's refunds only are read", async () => {
+      const chargeId = await insertPaidCharge();
+      const [id] = newIds("refund", 1) as [string];
+      await insertRefunds([id], chargeId, "processing");
+      const outcome = { refundId: id, returnId: `D${id}`, amount: 100, status: "succeeded", reason: null } as const;
+
+      let result = "";
+      const read = await rowsReadBy("refunds", async () => {
+        ({ result } = await inTransaction(measured, (tx) => settleRefund(tx, outcome, "test", new Date())));
+      });
+
+      expect(result).toBe("succeeded");
+      // Its load, its update, its read for the event, and the sum of its charge's succeeded refunds.
+      expect(read).toBe(4);
+    });
+
+    test("when one of 3,000 processing withdrawals is submitted again, then its row only is read: to load, claim and record it", async () => {
+      const id = processingWithdrawals[100] as string;
+
+      let outcome = "";
+      const read = await rowsReadBy("withdrawals", async () => {
+        outcome = await submitWithdrawal(measuredDeps, id);
+      });
+
+      expect(outcome).toBe("sent");
+      expect(await ctx.db.withdrawal.findUniqueOrThrow({ where: { id } })).toMatchObject({
+        status: "processing",
+        submit_attempts: 2,
+        end_to_end_id: expect.any(String),
+      });
+      // Its load, its claim, and the record of the end-to-end id the acquirer accepted it under.
+      expect(read).toBe(3);
+    });
+
+    test("when one of 3,000 processing withdrawals completes, then its row only is read", async () => {
+      const id = processingWithdrawals[200] as string;
+      const outcome = {
+        withdrawalId: id,
+        endToEndId: `E${id}`,
+        amount: 100,
+        status: "succeeded",
+        reason: null,
+      } as const;
+
+      let result = "";
+      const read = await rowsReadBy("withdrawals", async () => {
+        ({ result } = await inTransaction(measured, (tx) => settleWithdrawal(tx, outcome, "test", new Date())));
+      });
+
+      expect(result).toBe("completed");
+      // Its load, its update and its read for the event. (Its update's `status IN ('pending', 'processing')` found it
+      // by primary key too, 3 rows read: two status values cost more than one id. Compared as text, it always will.)
+      expect(read).toBe(3);
     });
   });
 });

@@ -5,8 +5,9 @@
  * `refund_reversal` puts the amount back in `available` and the charge's remainder grows again). Each move is a
  * conditional update taken under the charge row's lock, so a repeated or late outcome changes nothing.
  */
-import type { Prisma, Refund } from "@lm/db";
+import { rowStatusIs, sqlQuery, type Prisma, type Refund } from "@lm/db";
 import { ACQUIRER_REJECTED } from "../acquirers/acquirer-port";
+import { STILL_OPEN } from "../acquirers/outgoing-rows";
 import type { RefundOutcome } from "../acquirers/pix-notification";
 import { appendBalanceTransaction, releaseReserved } from "../balance/ledger";
 import { recordTransactionEvent } from "../transactions/transaction-events";
@@ -55,16 +56,16 @@ export async function failRefund(
   now: Date,
 ): Promise<string[] | null> {
   await lockCharge(tx, refund.transaction_id);
-  const { count } = await tx.refund.updateMany({
-    where: { id: refund.id, status: { in: ["pending", "processing"] } },
-    data: {
-      status: "failed",
-      failure_reason: failure.reason,
-      ...(failure.returnId === undefined ? {} : { end_to_end_id: failure.returnId }),
-      updated_at: now,
-    },
-  });
-  if (count === 0) return null;
+  const changed = await tx.$executeRawUnsafe(
+    `UPDATE refunds
+     SET status = 'failed', failure_reason = $2, end_to_end_id = coalesce($3, end_to_end_id), updated_at = $4
+     WHERE id = $1 AND ${STILL_OPEN}`,
+    refund.id,
+    failure.reason,
+    failure.returnId ?? null,
+    now,
+  );
+  if (changed === 0) return null;
   const charge = await tx.transaction.update({
     where: { id: refund.transaction_id },
     data: { amount_refunded: { decrement: refund.amount }, updated_at: now },
@@ -94,21 +95,26 @@ async function succeedRefund(
   now: Date,
 ): Promise<string[] | null> {
   await lockCharge(tx, refund.transaction_id);
-  const { count } = await tx.refund.updateMany({
-    where: { id: refund.id, status: { in: ["pending", "processing"] } },
-    data: { status: "succeeded", end_to_end_id: returnId, updated_at: now },
-  });
-  if (count === 0) return null;
+  const changed = await tx.$executeRawUnsafe(
+    `UPDATE refunds SET status = 'succeeded', end_to_end_id = $2, updated_at = $3 WHERE id = $1 AND ${STILL_OPEN}`,
+    refund.id,
+    returnId,
+    now,
+  );
+  if (changed === 0) return null;
   await releaseReserved(tx, { sellerId: refund.seller_id, mode: refund.mode, amount: refund.amount, now });
   const succeeded = await tx.refund.findUniqueOrThrow({ where: { id: refund.id } });
   let charge = await tx.transaction.findUniqueOrThrow({ where: { id: refund.transaction_id } });
   const deliveryIds = (await recordRefundEvent(tx, succeeded, charge, "refund.succeeded", now)).deliveryIds;
-  // The charge row is locked, so this sum sees every refund of the charge that succeeded before this one.
-  const { _sum } = await tx.refund.aggregate({
-    where: { transaction_id: charge.id, status: "succeeded" },
-    _sum: { amount: true },
-  });
-  if (charge.status === "paid" && _sum.amount === charge.amount) {
+  // The charge row is locked, so this sum sees every refund of the charge that succeeded before this one. The status
+  // is compared as text so that the charge's refunds are found by charge, never every succeeded refund by status.
+  const [refunded] = await sqlQuery<{ amount: number }>(
+    tx,
+    `SELECT coalesce(sum(amount), 0)::int AS amount FROM refunds
+     WHERE transaction_id = $1 AND ${rowStatusIs("status", "succeeded")}`,
+    [charge.id],
+  );
+  if (charge.status === "paid" && refunded?.amount === charge.amount) {
     charge = await tx.transaction.update({ where: { id: charge.id }, data: { status: "refunded", updated_at: now } });
     deliveryIds.push(...(await recordTransactionEvent(tx, charge, "transaction.refunded", now)).deliveryIds);
   }

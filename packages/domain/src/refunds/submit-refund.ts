@@ -7,6 +7,7 @@
  */
 import { attemptAcquirerRequest } from "../acquirers/acquirer-attempt";
 import { acquirerFor } from "../acquirers/acquirer-port";
+import { claimAcquirerRequest, recordAcceptedRequest } from "../acquirers/outgoing-rows";
 import type { UseCaseDeps } from "../deps";
 import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
 import { failRefund } from "./settle-refund";
@@ -33,12 +34,9 @@ export async function submitRefund(deps: UseCaseDeps, refundId: string): Promise
   if (!refund || refund.end_to_end_id !== null || (refund.status !== "pending" && refund.status !== "processing")) {
     return "skipped";
   }
-  const now = deps.now();
-  const claimed = await deps.db.refund.updateMany({
-    where: { id: refund.id, status: refund.status, end_to_end_id: null, submit_attempts: refund.submit_attempts },
-    data: { status: "processing", submit_attempts: { increment: 1 }, updated_at: now },
-  });
-  if (claimed.count === 0) return "skipped";
+  if (!(await claimAcquirerRequest(deps.db, "refunds", { ...refund, status: refund.status }, deps.now()))) {
+    return "skipped";
+  }
   const charge = refund.transaction;
   return attemptAcquirerRequest(deps, {
     kind: "refund",
@@ -59,13 +57,7 @@ export async function submitRefund(deps: UseCaseDeps, refundId: string): Promise
       });
       return returnId;
     },
-    async accepted(returnId) {
-      // The outcome may have settled it already (the sandbox answers at once); it then carries the same id.
-      await deps.db.refund.updateMany({
-        where: { id: refund.id, end_to_end_id: null },
-        data: { end_to_end_id: returnId, submit_error: null },
-      });
-    },
+    accepted: (returnId) => recordAcceptedRequest(deps.db, "refunds", refund.id, returnId),
     async refused(message) {
       await deps.db.refund.update({ where: { id: refund.id }, data: { submit_error: message } });
     },

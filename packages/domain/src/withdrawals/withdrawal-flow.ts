@@ -16,6 +16,7 @@
 import { inTransaction, runWrites, type Prisma, type SqlWrite } from "@lm/db";
 import { attemptAcquirerRequest } from "../acquirers/acquirer-attempt";
 import { ACQUIRER_REJECTED, acquirerFor, requireAcquirer } from "../acquirers/acquirer-port";
+import { claimAcquirerRequest, recordAcceptedRequest, STILL_OPEN } from "../acquirers/outgoing-rows";
 import type { PayoutOutcome } from "../acquirers/pix-notification";
 import { appendBalanceTransaction, releaseReserved } from "../balance/ledger";
 import type { UseCaseDeps } from "../deps";
@@ -146,17 +147,17 @@ async function failWithdrawal(
   failure: { reason: string; endToEndId?: string },
   now: Date,
 ): Promise<string[] | null> {
-  const { count } = await tx.withdrawal.updateMany({
-    where: { id: withdrawalId, status: { in: ["pending", "processing"] } },
-    data: {
-      status: "failed",
-      failure_reason: failure.reason,
-      failed_at: now,
-      updated_at: now,
-      ...(failure.endToEndId === undefined ? {} : { end_to_end_id: failure.endToEndId }),
-    },
-  });
-  if (count === 0) return null;
+  const changed = await tx.$executeRawUnsafe(
+    `UPDATE withdrawals
+     SET status = 'failed', failure_reason = $2, failed_at = $3, updated_at = $3,
+         end_to_end_id = coalesce($4, end_to_end_id)
+     WHERE id = $1 AND ${STILL_OPEN}`,
+    withdrawalId,
+    failure.reason,
+    now,
+    failure.endToEndId ?? null,
+  );
+  if (changed === 0) return null;
   const withdrawal = await tx.withdrawal.findUniqueOrThrow({ where: { id: withdrawalId } });
   await appendBalanceTransaction(tx, {
     sellerId: withdrawal.seller_id,
@@ -188,20 +189,10 @@ export async function submitWithdrawal(deps: UseCaseDeps, withdrawalId: string):
     return "skipped";
   }
   const now = deps.now();
+  const { status } = withdrawal;
   const claimed = await inTransaction(deps.db, async (tx) => {
-    const { count } = await tx.withdrawal.updateMany({
-      where: {
-        id: withdrawal.id,
-        status: withdrawal.status,
-        end_to_end_id: null,
-        submit_attempts: withdrawal.submit_attempts,
-      },
-      data: { status: "processing", submit_attempts: { increment: 1 }, updated_at: now },
-    });
-    if (count === 0) return null;
-    return withdrawal.status === "pending"
-      ? recordWithdrawalEvent(tx, withdrawal.id, "withdrawal.processing", now)
-      : [];
+    if (!(await claimAcquirerRequest(tx, "withdrawals", { ...withdrawal, status }, now))) return null;
+    return status === "pending" ? recordWithdrawalEvent(tx, withdrawal.id, "withdrawal.processing", now) : [];
   });
   if (claimed === null) return "skipped";
   await enqueueDeliveries(deps, claimed);
@@ -222,13 +213,7 @@ export async function submitWithdrawal(deps: UseCaseDeps, withdrawalId: string):
       });
       return endToEndId;
     },
-    async accepted(endToEndId) {
-      // The outcome may have settled it already (the sandbox answers at once); it then carries the same id.
-      await deps.db.withdrawal.updateMany({
-        where: { id: withdrawal.id, end_to_end_id: null },
-        data: { end_to_end_id: endToEndId, submit_error: null },
-      });
-    },
+    accepted: (endToEndId) => recordAcceptedRequest(deps.db, "withdrawals", withdrawal.id, endToEndId),
     async refused(message) {
       await deps.db.withdrawal.update({ where: { id: withdrawal.id }, data: { submit_error: message } });
     },
@@ -261,12 +246,15 @@ export async function settleWithdrawal(
   if (outcome.status === "processing") return { ...base, result: "processing", error: null };
   let deliveryIds: string[] | null;
   if (outcome.status === "succeeded") {
-    const { count } = await tx.withdrawal.updateMany({
-      where: { id: withdrawal.id, status: { in: ["pending", "processing"] } },
-      data: { status: "completed", end_to_end_id: outcome.endToEndId, completed_at: now, updated_at: now },
-    });
+    const changed = await tx.$executeRawUnsafe(
+      `UPDATE withdrawals SET status = 'completed', end_to_end_id = $2, completed_at = $3, updated_at = $3
+       WHERE id = $1 AND ${STILL_OPEN}`,
+      withdrawal.id,
+      outcome.endToEndId,
+      now,
+    );
     deliveryIds = null;
-    if (count === 1) {
+    if (changed === 1) {
       await releaseReserved(tx, {
         sellerId: withdrawal.seller_id,
         mode: withdrawal.mode,
