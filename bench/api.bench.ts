@@ -13,9 +13,11 @@
  * at most).
  *
  * Prints one JSON object: `{create: R, read: R, api_peak_rss_mb, redis_bytes_per_charge, ...}`, R = `{requests_per_s,
- * p50_ms, p99_ms, api_cpu_ms_per_request, postgres_cpu_ms_per_request, baseline_requests_per_s,
- * baseline_postgres_cpu_ms_per_request, ratio}`. The CPU figures are per request, ms: the API process's, and the bench
- * database's PostgreSQL backends' in the API's phase and in the baseline's. `redis_bytes_per_charge` is Redis's
+ * p50_ms, p99_ms, api_cpu_ms_per_request, postgres_cpu_ms_per_request, redis_cpu_ms_per_request,
+ * baseline_requests_per_s, baseline_cpu_ms_per_request, baseline_postgres_cpu_ms_per_request, ratio}`. The CPU figures
+ * are per request, ms: the API process's, the bench database's PostgreSQL backends' and the Redis server's (null when
+ * Redis is not a process of this machine; the baseline uses none) in the API's slices, and the baseline process's
+ * and its PostgreSQL backends' in the baseline's. `redis_bytes_per_charge` is Redis's
  * `used_memory` growth over the measured creation phase per charge created (no worker runs: each charge's postback
  * delivery job waits, as it would behind a busy worker). Knobs: `BENCH_CONCURRENCY` (20), `BENCH_DURATION_S` (10 per
  * phase), `BENCH_KEYS` (50), `BENCH_PROFILE_DIR` (runs the API under `--cpu-prof`, profiles written there; summarise
@@ -30,7 +32,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { Client } from "pg";
 import { createDb } from "@lm/db";
-import { closeRedis, createRedis } from "@lm/queue";
+import { closeRedis, createRedis, whenSettled } from "@lm/queue";
 import {
   createTestDatabase,
   createTestMerchant,
@@ -124,17 +126,35 @@ interface Tally {
   latencies: number[];
   cpuMs: number;
   postgresCpuMs: number;
+  redisCpuMs: number;
+}
+
+/** The servers both sides share, whose CPU time each slice reads: the bench database's name, and Redis's pid. */
+interface SharedServers {
+  database: string;
+  /** NaN when Redis does not run on this machine. */
+  redisPid: number;
+}
+
+/** CPU time (ms) of the Redis server so far; NaN when it is not a process of this machine. */
+function redisCpuMs({ redisPid }: SharedServers): number {
+  try {
+    return cpuMs(redisPid);
+  } catch {
+    return NaN;
+  }
 }
 
 /**
  * Runs autocannon against `side` for `seconds` and adds to `tally` what it did: its requests, their latencies, and
- * the CPU time that the side's process and the bench database's PostgreSQL backends (`backendCpuMs`; one side runs
- * at a time, so it is this side's) used meanwhile.
+ * the CPU time that the side's process, the bench database's PostgreSQL backends (`backendCpuMs`; one side runs at
+ * a time, so it is this side's) and the Redis server used meanwhile.
  * @throws Error on any reply other than `side.status`, a connection error or a timeout
  */
-async function slice(side: Side, seconds: number, database: string, tally?: Tally): Promise<void> {
-  const postgresBefore = backendCpuMs(database);
+async function slice(side: Side, seconds: number, shared: SharedServers, tally?: Tally): Promise<void> {
+  const postgresBefore = backendCpuMs(shared.database);
   const cpuBefore = cpuMs(side.pid);
+  const redisBefore = redisCpuMs(shared);
   const latencies: number[] = [];
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
@@ -160,7 +180,8 @@ async function slice(side: Side, seconds: number, database: string, tally?: Tall
   tally.ms += result.duration * 1000;
   tally.latencies.push(...latencies);
   tally.cpuMs += cpuMs(side.pid) - cpuBefore;
-  tally.postgresCpuMs += backendCpuSince(postgresBefore, backendCpuMs(database));
+  tally.postgresCpuMs += backendCpuSince(postgresBefore, backendCpuMs(shared.database));
+  tally.redisCpuMs += redisCpuMs(shared) - redisBefore;
 }
 
 /** The `q` quantile (0..1) of `sorted`, ms, one decimal. */
@@ -176,6 +197,7 @@ function figures(tally: Tally) {
     p99_ms: quantile(sorted, 0.99),
     cpu_ms_per_request: round(tally.cpuMs / tally.requests, 2),
     postgres_cpu_ms_per_request: round(tally.postgresCpuMs / tally.requests, 2),
+    redis_cpu_ms_per_request: round(tally.redisCpuMs / tally.requests, 2),
   };
 }
 
@@ -184,16 +206,16 @@ function figures(tally: Tally) {
  * that both meet the same machine: on a shared machine the load drifts over seconds, and back-to-back phases of 10 s
  * gave creation ratios from 0.27 to 0.46 within one hour. Returns the figures of issue 14's R.
  */
-async function compare(api: Side, baseline: Side, database: string) {
-  const oursTally: Tally = { requests: 0, ms: 0, latencies: [], cpuMs: 0, postgresCpuMs: 0 };
-  const bareTally: Tally = { requests: 0, ms: 0, latencies: [], cpuMs: 0, postgresCpuMs: 0 };
+async function compare(api: Side, baseline: Side, shared: SharedServers) {
+  const oursTally: Tally = { requests: 0, ms: 0, latencies: [], cpuMs: 0, postgresCpuMs: 0, redisCpuMs: 0 };
+  const bareTally: Tally = { requests: 0, ms: 0, latencies: [], cpuMs: 0, postgresCpuMs: 0, redisCpuMs: 0 };
   const turns: Array<[Side, Tally]> = [
     [api, oursTally],
     [baseline, bareTally],
   ];
   for (let i = 0; i < Math.max(1, Math.round(DURATION_S / SLICE_S)); i++) {
     for (const [side, tally] of i % 2 === 0 ? turns : [...turns].reverse()) {
-      await slice(side, SLICE_S, database, tally);
+      await slice(side, SLICE_S, shared, tally);
     }
   }
   const ours = figures(oursTally);
@@ -204,6 +226,7 @@ async function compare(api: Side, baseline: Side, database: string) {
     p99_ms: ours.p99_ms,
     api_cpu_ms_per_request: ours.cpu_ms_per_request,
     postgres_cpu_ms_per_request: ours.postgres_cpu_ms_per_request,
+    redis_cpu_ms_per_request: ours.redis_cpu_ms_per_request,
     baseline_requests_per_s: bare.requests_per_s,
     baseline_p50_ms: bare.p50_ms,
     baseline_p99_ms: bare.p99_ms,
@@ -289,14 +312,19 @@ async function main(): Promise<void> {
     let peakRssMb = 0;
     const sampler = setInterval(() => (peakRssMb = Math.max(peakRssMb, treeRssMb(api.child.pid ?? 0))), 200);
 
+    await whenSettled(redis);
+    const shared: SharedServers = {
+      database: database.name,
+      redisPid: Number(/process_id:(\d+)/.exec(await redis.info("server"))?.[1] ?? NaN),
+    };
     // Warm-up (JIT, pools, BullMQ scripts), then the measured slices, API and baseline in turn.
     const apiCreate: Side = { url: api.base, status: 201, next: createRequest, pid: api.child.pid ?? 0 };
     const baseCreate: Side = { url: baseline.base, status: 201, next: baselineCreate, pid: baseline.child.pid ?? 0 };
-    await slice(apiCreate, 3, database.name);
-    await slice(baseCreate, 3, database.name);
+    await slice(apiCreate, 3, shared);
+    await slice(baseCreate, 3, shared);
     const chargesBefore = await chargeCount(admin);
     const redisBefore = await redisUsedMemory(redis);
-    const create = await compare(apiCreate, baseCreate, database.name);
+    const create = await compare(apiCreate, baseCreate, shared);
     // Only the API's slices write charges or touch Redis.
     const redisBytesPerCharge =
       ((await redisUsedMemory(redis)) - redisBefore) / ((await chargeCount(admin)) - chargesBefore);
@@ -330,8 +358,8 @@ async function main(): Promise<void> {
     });
     const apiRead: Side = { url: api.base, status: 200, next: readRequest, pid: api.child.pid ?? 0 };
     const baseRead: Side = { url: baseline.base, status: 200, next: baselineRead, pid: baseline.child.pid ?? 0 };
-    await slice(apiRead, 2, database.name);
-    const read = await compare(apiRead, baseRead, database.name);
+    await slice(apiRead, 2, shared);
+    const read = await compare(apiRead, baseRead, shared);
     clearInterval(sampler);
 
     process.stdout.write(
