@@ -287,7 +287,7 @@ describe("batch statements and the reconciler read the rows they name, whatever 
       ).id;
       await insertInboxItems(acquirerId, SETTLED, new Date());
       await ctx.db.$executeRawUnsafe("ANALYZE inbox_items");
-    });
+    }, 60_000);
 
     test("when the inbox sweep runs over 100,000 processed items and 10 still to process, then it reads those 10", async () => {
       await insertInboxItems(acquirerId, 10, null);
