@@ -414,23 +414,28 @@ describe("batch statements and the reconciler read the rows they name, whatever 
         status === "processing",
       );
 
-    test("when one of 3,000 processing refunds is submitted again, then its row only is read: to load, claim and record it", async () => {
-      const id = processingRefunds[100] as string;
+    test.each([
+      ["refunds", () => processingRefunds[100] as string, submitRefund],
+      ["withdrawals", () => processingWithdrawals[100] as string, submitWithdrawal],
+    ] as const)(
+      "when one of 3,000 processing %s is submitted again, then its row only is read: to load, claim and record it",
+      async (table, processingId, submit) => {
+        const id = processingId();
 
-      let outcome = "";
-      const read = await rowsReadBy("refunds", async () => {
-        outcome = await submitRefund(measuredDeps, id);
-      });
+        let outcome = "";
+        const read = await rowsReadBy(table, async () => {
+          outcome = await submit(measuredDeps, id);
+        });
 
-      expect(outcome).toBe("sent");
-      expect(await ctx.db.refund.findUniqueOrThrow({ where: { id } })).toMatchObject({
-        status: "processing",
-        submit_attempts: 2,
-        end_to_end_id: expect.any(String),
-      });
-      // Its load, its claim, and the record of the end-to-end id the acquirer accepted it under.
-      expect(read).toBe(3);
-    });
+        expect(outcome).toBe("sent");
+        const [row] = await ctx.db.$queryRawUnsafe<
+          { status: string; submit_attempts: number; end_to_end_id: unknown }[]
+        >(`SELECT status::text, submit_attempts, end_to_end_id FROM ${table} WHERE id = $1`, id);
+        expect(row).toEqual({ status: "processing", submit_attempts: 2, end_to_end_id: expect.any(String) });
+        // Its load, its claim, and the record of the end-to-end id the acquirer accepted it under.
+        expect(read).toBe(3);
+      },
+    );
 
     test("when a refund of a charge succeeds while 3,000 others of another charge have succeeded and 3,000 wait, then its charge's refunds only are read", async () => {
       const chargeId = await insertPaidCharge();
@@ -446,24 +451,6 @@ describe("batch statements and the reconciler read the rows they name, whatever 
       expect(result).toBe("succeeded");
       // Its load, its update, its read for the event, and the sum of its charge's succeeded refunds.
       expect(read).toBe(4);
-    });
-
-    test("when one of 3,000 processing withdrawals is submitted again, then its row only is read: to load, claim and record it", async () => {
-      const id = processingWithdrawals[100] as string;
-
-      let outcome = "";
-      const read = await rowsReadBy("withdrawals", async () => {
-        outcome = await submitWithdrawal(measuredDeps, id);
-      });
-
-      expect(outcome).toBe("sent");
-      expect(await ctx.db.withdrawal.findUniqueOrThrow({ where: { id } })).toMatchObject({
-        status: "processing",
-        submit_attempts: 2,
-        end_to_end_id: expect.any(String),
-      });
-      // Its load, its claim, and the record of the end-to-end id the acquirer accepted it under.
-      expect(read).toBe(3);
     });
 
     test("when one of 3,000 processing withdrawals completes, then its row only is read", async () => {
