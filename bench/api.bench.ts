@@ -129,6 +129,9 @@ interface Tally {
   redisCpuMs: number;
 }
 
+/** A tally of nothing yet. */
+const emptyTally = (): Tally => ({ requests: 0, ms: 0, latencies: [], cpuMs: 0, postgresCpuMs: 0, redisCpuMs: 0 });
+
 /** The servers both sides share, whose CPU time each slice reads: the bench database's name, and Redis's pid. */
 interface SharedServers {
   database: string;
@@ -207,8 +210,8 @@ function figures(tally: Tally) {
  * gave creation ratios from 0.27 to 0.46 within one hour. Returns the figures of issue 14's R.
  */
 async function compare(api: Side, baseline: Side, shared: SharedServers) {
-  const oursTally: Tally = { requests: 0, ms: 0, latencies: [], cpuMs: 0, postgresCpuMs: 0, redisCpuMs: 0 };
-  const bareTally: Tally = { requests: 0, ms: 0, latencies: [], cpuMs: 0, postgresCpuMs: 0, redisCpuMs: 0 };
+  const oursTally = emptyTally();
+  const bareTally = emptyTally();
   const turns: Array<[Side, Tally]> = [
     [api, oursTally],
     [baseline, bareTally],

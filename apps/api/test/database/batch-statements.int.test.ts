@@ -52,11 +52,13 @@ describe("batch statements and the reconciler read the rows they name, whatever 
   let deliveries: string[];
   let charges: { storeId: string; payable: string[] };
 
+  /** Keeps autovacuum off `tables`: it would refresh the statistics while a test runs and hide the plan under test. */
+  async function withoutAutovacuum(...tables: string[]): Promise<void> {
+    for (const table of tables) await ctx.db.$executeRawUnsafe(`ALTER TABLE ${table} SET (autovacuum_enabled = false)`);
+  }
+
   beforeAll(async () => {
-    // Autovacuum would refresh the statistics while a test runs and hide the plan under test.
-    for (const table of ["webhook_deliveries", "transactions"]) {
-      await ctx.db.$executeRawUnsafe(`ALTER TABLE ${table} SET (autovacuum_enabled = false)`);
-    }
+    await withoutAutovacuum("webhook_deliveries", "transactions");
     measuredDeps = { ...ctx.deps, db: measured };
     deliveries = await deliveryBacklog();
     charges = await chargeBacklog();
@@ -279,7 +281,7 @@ describe("batch statements and the reconciler read the rows they name, whatever 
   describe("the inbox, analysed while every item was processed", () => {
     let acquirerId: string;
     beforeAll(async () => {
-      await ctx.db.$executeRawUnsafe("ALTER TABLE inbox_items SET (autovacuum_enabled = false)");
+      await withoutAutovacuum("inbox_items");
       acquirerId = (
         await ctx.db.acquirer.create({
           data: { id: newId("acquirer"), slug: "batch-statements", secret_ciphertext: "unused" },
@@ -342,9 +344,7 @@ describe("batch statements and the reconciler read the rows they name, whatever 
     let processingWithdrawals: string[];
 
     beforeAll(async () => {
-      for (const table of ["refunds", "withdrawals"]) {
-        await ctx.db.$executeRawUnsafe(`ALTER TABLE ${table} SET (autovacuum_enabled = false)`);
-      }
+      await withoutAutovacuum("refunds", "withdrawals");
       const { store } = await createStoreRow(ctx.db, ctx.config.encryptionKey);
       [sellerId, storeId] = [store.seller_id, store.id];
       // Enough reserved for any settlement of the tests.

@@ -1,4 +1,3 @@
-import { RateLimiterRedis } from "rate-limiter-flexible";
 import request from "supertest";
 import { Client } from "pg";
 import { feedName } from "@lm/db";
@@ -6,6 +5,7 @@ import { API_KEY_CHANGES_CHANNEL, createApiKey, hashApiKey } from "@lm/domain";
 import { waitUntil } from "@lm/testing";
 import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
+import { createRateLimiter } from "../../src/http/rate-limit";
 
 const unauthenticated = {
   error: expect.objectContaining({ type: "authentication_error", code: "authentication_required" }),
@@ -131,12 +131,7 @@ describe("merchant API authentication", () => {
       mode: "test",
       now: new Date(),
     });
-    const counter = new RateLimiterRedis({
-      storeClient: ctx.deps.redis,
-      keyPrefix: `${ctx.config.queuePrefix}:rl:api-key`,
-      points: 100,
-      duration: 1,
-    });
+    const counter = createRateLimiter(ctx.deps.redis, ctx.config.queuePrefix, "api-key", 100, 1);
     await counter.consume(apiKey.id, 100);
 
     const res = await merchantClient(ctx.app, key).get("/v1/transactions");

@@ -3,9 +3,10 @@
  * whatever the number of processes and concurrent requests; exactly the limit with one process; one Redis call per
  * lease, not per request. The class tests use a 60 s window, so that no window ends while a test runs.
  */
-import { RateLimiterRedis } from "rate-limiter-flexible";
+import type { RateLimiterRedis } from "rate-limiter-flexible";
 import { createApiKey } from "@lm/domain";
 import { API_KEY_LEASE, LeasedRateLimit } from "../../src/http/api-rate-limit";
+import { createRateLimiter } from "../../src/http/rate-limit";
 import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
 
@@ -18,12 +19,7 @@ describe("the per-key rate limit, taken in leases", () => {
   /** A shared count of `LIMIT` points per 60 s under a name of its own. */
   function sharedCount(): RateLimiterRedis {
     limiterNumber += 1;
-    return new RateLimiterRedis({
-      storeClient: ctx.deps.redis,
-      keyPrefix: `${ctx.config.queuePrefix}:rl:lease-test-${limiterNumber}`,
-      points: LIMIT,
-      duration: 60,
-    });
+    return createRateLimiter(ctx.deps.redis, ctx.config.queuePrefix, `lease-test-${limiterNumber}`, LIMIT, 60);
   }
 
   /** Points consumed in Redis for `key`. */
@@ -82,12 +78,7 @@ describe("the per-key rate limit, taken in leases", () => {
   });
 
   test("when the window ends, then the key is admitted again", async () => {
-    const count = new RateLimiterRedis({
-      storeClient: ctx.deps.redis,
-      keyPrefix: `${ctx.config.queuePrefix}:rl:lease-test-short`,
-      points: 2,
-      duration: 1,
-    });
+    const count = createRateLimiter(ctx.deps.redis, ctx.config.queuePrefix, "lease-test-short", 2, 1);
     const limit = new LeasedRateLimit(count, 2);
     await limit.admit("key");
     await limit.admit("key");
@@ -103,7 +94,7 @@ describe("the per-key rate limit, taken in leases", () => {
     const { default: Redis } = await import("ioredis");
     const closed = new Redis(ctx.config.redisUrl, { lazyConnect: true, enableOfflineQueue: false });
     const limit = new LeasedRateLimit(
-      new RateLimiterRedis({ storeClient: closed, keyPrefix: "unreachable", points: LIMIT, duration: 1 }),
+      createRateLimiter(closed, ctx.config.queuePrefix, "unreachable", LIMIT, 1),
       API_KEY_LEASE,
     );
 
@@ -112,12 +103,7 @@ describe("the per-key rate limit, taken in leases", () => {
   });
 
   test("when another process has used 95 of a key's 100 requests this second, then the API creates 5 more charges and refuses the sixth", async () => {
-    const count = new RateLimiterRedis({
-      storeClient: ctx.deps.redis,
-      keyPrefix: `${ctx.config.queuePrefix}:rl:api-key`,
-      points: LIMIT,
-      duration: 1,
-    });
+    const count = createRateLimiter(ctx.deps.redis, ctx.config.queuePrefix, "api-key", LIMIT, 1);
     const { apiKey, key } = await createApiKey(ctx.db, {
       storeId: merchant.storeId,
       name: "busy",
