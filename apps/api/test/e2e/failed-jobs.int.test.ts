@@ -57,6 +57,31 @@ describe("reviving failed jobs", () => {
     return (await deps.producer.queue(queue).getJob(id)) as Job;
   }
 
+  /**
+   * Fails `count` jobs on `queue` by a processor that throws (one try each), then marks every one of them as having
+   * used every try, as the worker leaves jobs it gave up on.
+   */
+  async function failGivenUpJobs(name: "refund-submission", count: number): Promise<void> {
+    const queue = deps.producer.queue(name) as Queue;
+    const before = await queue.getFailedCount();
+    const ids = Array.from({ length: count }, () => `rfd_${randomUUID()}`);
+    await queue.addBulk(ids.map((id) => ({ name, data: { refundId: id }, opts: { jobId: id, attempts: 1 } })));
+    const failing = new Worker(
+      name,
+      () => {
+        throw new Error("boom");
+      },
+      { connection: scratchRedis, prefix: ctx.config.queuePrefix, concurrency: 50 },
+    );
+    scratches.push(failing);
+    while ((await queue.getFailedCount()) < before + count) await new Promise((resolve) => setTimeout(resolve, 50));
+    await failing.close();
+    const client = await queue.client;
+    const marking = client.pipeline();
+    for (const id of ids) marking.hset(queue.toKey(id), { atm: String(MAX_JOB_TRIES) });
+    await marking.exec();
+  }
+
   test("when a failed job has tries left, then the sweep puts it back to run again", async () => {
     const id = `wd_${randomUUID()}`;
     await failedJob("withdrawal-submission", { withdrawalId: id }, id, MAX_JOB_TRIES - 1);
@@ -78,6 +103,23 @@ describe("reviving failed jobs", () => {
     expect(revived).toBe(0);
     expect(await deps.producer.queue("withdrawal-submission").getJobState(id)).toBe("failed");
   });
+
+  test("when more failed jobs than a page have used every try, then the sweep reads past them and returns", async () => {
+    const queue = deps.producer.queue("refund-submission") as Queue;
+    const revivable = `rfd_${randomUUID()}`;
+    await failedJob("refund-submission", { refundId: revivable }, revivable, MAX_JOB_TRIES - 1);
+    await failGivenUpJobs("refund-submission", 1_200);
+    const failedBefore = await queue.getFailedCount();
+
+    const revived = await Promise.race([
+      putFailedJobsBack(deps, "refund-submission"),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error("the sweep did not return")), 20_000).unref()),
+    ]);
+
+    expect(revived).toBe(1);
+    expect(await queue.getJobState(revivable)).toBe("waiting");
+    expect(await queue.getFailedCount()).toBe(failedBefore - 1);
+  }, 60_000);
 
   test("when a delivery's job fails its last try, then its row says so and the reconciler no longer offers it, even once the failed job is gone", async () => {
     const { store } = await createStoreRow(ctx.db, ctx.config.encryptionKey);

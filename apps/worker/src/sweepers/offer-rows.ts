@@ -39,8 +39,10 @@ export async function putFailedJobsBack(deps: Pick<WorkerDeps, "producer">, name
         kept += 1;
       }
     }
-    // Retried jobs left the failed set; the kept ones are still at the front of it.
-    start = kept;
+    // Retried jobs left the failed set, so the kept ones of this page now sit just after those of earlier pages:
+    // the next page starts after all of them. (Starting at this page's count alone reread one page of kept jobs
+    // forever once a queue held a page of them.)
+    start += kept;
     if (failed.length < PAGE) return revived;
   }
 }
