@@ -1,11 +1,31 @@
 /**
- * Plain SQL for the merchant API's hot paths (charge creation and read, API key authentication, idempotency keys),
- * where Prisma's per-query cost dominated the request (issue 14). The same statements run on a `pg` pool or pool
- * client and on a Prisma client or interactive transaction, so code written once serves both kinds of caller (the
- * event fan-out runs inside Prisma transactions elsewhere and inside charge creation's single statement).
+ * The repositories' SQL: statements are {@link sql} templates, whose values are bound where they are named and whose
+ * fragments compose as values (a fragment's parameters are numbered wherever it lands), so no statement is assembled
+ * by `$n` position. They run on a `pg` pool or pool client and on a Prisma client or interactive transaction alike,
+ * so a statement written once serves every kind of caller.
  */
 import type { FieldDef, Pool, PoolClient } from "pg";
 import type { DbClient } from "./client";
+import { Prisma } from "./generated/client";
+
+/** A statement or a fragment of one: text with its parameters (Prisma's `sql` tag, from `sql-template-tag`). */
+export type Sql = Prisma.Sql;
+
+/**
+ * Tags a statement or fragment: ``sql`SELECT id FROM transactions WHERE id = ${id}` `` binds `id` as a parameter; an
+ * {@link Sql} in a `${}` is spliced in with its own parameters renumbered; an array is ONE parameter (for `ANY` and
+ * `unnest`, with a cast such as `${ids}::text[]`).
+ */
+export const sql = Prisma.sql;
+
+/** `items` joined by `separator` (default `,`) as one fragment. */
+export const joinSql = Prisma.join;
+
+/** Trusted text spliced in as is: identifiers and literals of ours, never input. */
+export const rawSql = Prisma.raw;
+
+/** The empty fragment, for an optional clause. */
+export const emptySql = Prisma.empty;
 
 /** Anything that runs SQL: the service's client or a transaction of it, a `pg` pool, or a client of that pool. */
 export type SqlClient = DbClient | Pool | PoolClient;
@@ -13,7 +33,7 @@ export type SqlClient = DbClient | Pool | PoolClient;
 /**
  * SQL true while the row's `column` (a status enum) is `status`, written so that no index can answer it: for
  * statements that find their rows otherwise (by id) and only check their status, such as a batch's conditional
- * update (`WHERE d.id = v.id AND ${rowStatusIs("d.status", "pending")}`).
+ * update (``sql`WHERE d.id = v.id AND ${rowStatusIs("d.status", "pending")}` ``).
  *
  * Written plainly (`d.status = 'pending'`), the check offers the planner an index of the status, such as the
  * `(status, expires_at)` of the expiry sweep (deliveries had a `(status, scheduled_at)`). Statistics gathered while
@@ -24,8 +44,8 @@ export type SqlClient = DbClient | Pool | PoolClient;
  * @param column - a qualified status column, such as `d.status`
  * @param status - one of the enum's values (a literal of ours, never input)
  */
-export function rowStatusIs(column: string, status: string): string {
-  return `${column}::text = '${status}'`;
+export function rowStatusIs(column: string, status: string): Sql {
+  return rawSql(`${column}::text = '${status}'`);
 }
 
 /** Most distinct statements run as prepared statements; past it, a new text runs unnamed (parsed every time). */
@@ -33,20 +53,28 @@ const MAX_PREPARED_STATEMENTS = 200;
 const preparedNames = new Map<string, string>();
 
 /**
- * Runs one parameterised statement (`$1`, `$2`, …) and returns its rows. Rows read through `pg` and through Prisma
- * have the same shape for the column types the hot paths use (text, integer, boolean, enums as strings,
- * `timestamptz` as `Date`, `jsonb` parsed).
- * Enum and `jsonb` parameters need an explicit cast (`$2::mode`, `$3::jsonb`), which Prisma requires.
+ * Runs one statement and returns its rows. Rows read through `pg` and through Prisma have the same shape for the
+ * column types the repositories use (text, integer, boolean, enums as strings, `timestamptz` as `Date`, `jsonb`
+ * parsed). Enum and `jsonb` parameters need an explicit cast (`${mode}::mode`, `${data}::jsonb`), which Prisma requires.
  *
  * On a `pg` pool or client the statement is prepared, once per connection, under a name of its text: PostgreSQL then
- * parses it once instead of on every call, which on the development machine made charge creation a quarter faster
- * (issue 14: the hot statements are few, fixed texts). Hence: select named columns, never `*` (a column added by a
- * migration would change a prepared statement's result type, which PostgreSQL refuses until the connection closes),
- * and a connection pooler in front of PostgreSQL must keep prepared statements (PgBouncer in session mode, or 1.21+
- * with `max_prepared_statements`).
+ * parses it once instead of on every call, which made charge creation a quarter faster on the development machine
+ * (the hot statements are few, fixed texts: a {@link sql} template yields the same text for the same shape, whatever
+ * its values). Hence: select named columns, never `*` (a column added by a migration would change a prepared
+ * statement's result type, which PostgreSQL refuses until the connection closes), and a connection pooler in front of
+ * PostgreSQL must keep prepared statements (PgBouncer in session mode, or 1.21+ with `max_prepared_statements`).
+ * @param query - a {@link sql} template
  * @throws the driver's error; see {@link isUniqueViolation} for conflicts
  */
-export async function sqlQuery<Row>(client: SqlClient, text: string, values: unknown[] = []): Promise<Row[]> {
+export async function sqlQuery<Row>(client: SqlClient, query: Sql): Promise<Row[]>;
+/** @deprecated a statement by `$n` position: being moved to {@link sql} templates in the repositories. */
+export async function sqlQuery<Row>(client: SqlClient, text: string, values?: unknown[]): Promise<Row[]>;
+export async function sqlQuery<Row>(
+  client: SqlClient,
+  query: Sql | string,
+  positional: unknown[] = [],
+): Promise<Row[]> {
+  const { text, values } = typeof query === "string" ? { text: query, values: positional } : query;
   if ("$queryRawUnsafe" in client) return client.$queryRawUnsafe<Row[]>(text, ...values);
   let name = preparedNames.get(text);
   if (name === undefined && preparedNames.size < MAX_PREPARED_STATEMENTS) {
@@ -89,13 +117,9 @@ function rowObjects<Row>(text: string, fields: FieldDef[], rows: unknown[][]): R
   });
 }
 
-/**
- * One INSERT, UPDATE or DELETE, without `RETURNING`, and its parameters (`$1`, `$2`, …), to run together with others
- * as one statement by {@link runWrites}, which renumbers the placeholders: `$` appears in `text` only in them.
- */
+/** One INSERT, UPDATE or DELETE, without `RETURNING`, to run together with others as one statement by {@link runWrites}. */
 export interface SqlWrite {
-  text: string;
-  values: unknown[];
+  sql: Sql;
   /**
    * Makes the write conditional for the whole statement: when it changes no row, none of the statement's writes
    * happen and `orElse()` is thrown (e.g. "store the idempotent reply only while this request still holds the key").
@@ -117,45 +141,22 @@ const DIVISION_BY_ZERO = "22012";
  */
 export async function runWrites(client: SqlClient, writes: SqlWrite[]): Promise<number[]> {
   if (writes.length === 0) return [];
-  const conditional = writes.filter((write) => write.orElse !== undefined);
-  if (conditional.length > 1) throw new Error("runWrites takes at most one conditional write");
   const guard = writes.findIndex((write) => write.orElse !== undefined);
-  const values = writes.flatMap((write) => write.values);
+  if (writes.findLastIndex((write) => write.orElse !== undefined) !== guard)
+    throw new Error("runWrites takes at most one conditional write");
+  const ctes = writes.map((write, i) => sql`${rawSql(`w${i}`)} AS (${write.sql} RETURNING 1)`);
+  const counts = writes.map((_, i) => rawSql(`(SELECT count(*) FROM w${i})::int AS w${i}`));
+  // SQL has no assertion outside procedures: dividing by the conditional write's row count aborts the statement,
+  // and with it every write in it, exactly when that count is 0.
+  if (guard !== -1) counts.push(rawSql(`1 / (SELECT count(*) FROM w${guard})::int AS guard`));
   try {
-    const [row] = await sqlQuery<Record<string, number>>(client, writesStatement(writes, guard), values);
+    const [row] = await sqlQuery<Record<string, number>>(client, sql`WITH ${joinSql(ctes)} SELECT ${joinSql(counts)}`);
     return writes.map((_, i) => row?.[`w${i}`] ?? 0);
   } catch (err) {
-    const orElse = conditional[0]?.orElse;
+    const orElse = writes[guard]?.orElse;
     if (orElse && sqlState(err) === DIVISION_BY_ZERO) throw orElse();
     throw err;
   }
-}
-
-/** Statements {@link writesStatement} composed so far, by their writes' texts (as many as may be prepared). */
-const composedStatements = new Map<string, string>();
-
-/**
- * The one statement of `writes` (see {@link runWrites}): each write a CTE with its placeholders renumbered after the
- * previous writes' values, then a SELECT of every write's row count and, when `guard` is a write's index, the division
- * by its count. The texts are few and fixed, so each is composed once (issue 14: on every charge creation).
- */
-function writesStatement(writes: SqlWrite[], guard: number): string {
-  const key = `${guard}\u0000${writes.map((write) => `${write.values.length}\u0000${write.text}`).join("\u0000")}`;
-  const known = composedStatements.get(key);
-  if (known !== undefined) return known;
-  let offset = 0;
-  const ctes = writes.map((write, i) => {
-    const renumbered = write.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
-    offset += write.values.length;
-    return `w${i} AS (${renumbered} RETURNING 1)`;
-  });
-  const counts = writes.map((_, i) => `(SELECT count(*) FROM w${i})::int AS w${i}`);
-  // SQL has no assertion outside procedures: dividing by the conditional write's row count aborts the statement,
-  // and with it every write in it, exactly when that count is 0.
-  if (guard !== -1) counts.push(`1 / (SELECT count(*) FROM w${guard})::int AS guard`);
-  const statement = `WITH ${ctes.join(", ")} SELECT ${counts.join(", ")}`;
-  if (composedStatements.size < MAX_PREPARED_STATEMENTS) composedStatements.set(key, statement);
-  return statement;
 }
 
 /** The SQLSTATE of a `pg` error or of a Prisma raw query's P2010 (as the pg adapter reports it), else `undefined`. */
@@ -171,6 +172,7 @@ function sqlState(err: unknown): string | undefined {
 /**
  * An INSERT of `rows` (column name → value) into `table`, for {@link runWrites}; a column that a row lacks, or holds
  * `undefined` in, is written as NULL.
+ * @param table - a table name of ours
  * @param casts - SQL type of the columns that need one (`{mode: "mode", metadata: "jsonb"}`); a `jsonb` column's
  *   value is sent as its JSON text
  */
@@ -180,14 +182,14 @@ export function insertWrite(
   casts: Record<string, string> = {},
 ): SqlWrite {
   const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
-  const values: unknown[] = [];
   const tuples = rows.map((row) => {
-    const placeholders = columns.map((column) => {
+    const values = columns.map((column) => {
       const value = row[column] ?? null;
-      values.push(casts[column] === "jsonb" && value !== null ? JSON.stringify(value) : value);
-      return casts[column] ? `$${values.length}::${casts[column]}` : `$${values.length}`;
+      const cast = casts[column];
+      if (cast === undefined) return sql`${value}`;
+      return sql`${cast === "jsonb" && value !== null ? JSON.stringify(value) : value}::${rawSql(cast)}`;
     });
-    return `(${placeholders.join(", ")})`;
+    return sql`(${joinSql(values, ", ")})`;
   });
-  return { text: `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${tuples.join(", ")}`, values };
+  return { sql: sql`INSERT INTO ${rawSql(`${table} (${columns.join(", ")})`)} VALUES ${joinSql(tuples, ", ")}` };
 }

@@ -113,7 +113,9 @@ describe("reviving failed jobs", () => {
 
     const revived = await Promise.race([
       putFailedJobsBack(deps, "refund-submission"),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error("the sweep did not return")), 20_000).unref()),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error("the sweep did not return")), 20_000).unref(),
+      ),
     ]);
 
     expect(revived).toBe(1);

@@ -18,7 +18,7 @@ import { rowStatusIs, type DbClient } from "@lm/db";
 export type OutgoingTable = "refunds" | "withdrawals";
 
 /** SQL true while the row is `pending` or `processing`, i.e. not settled (see `rowStatusIs` in `@lm/db`). */
-export const STILL_OPEN = `(${rowStatusIs("status", "pending")} OR ${rowStatusIs("status", "processing")})`;
+export const STILL_OPEN = `(${rowStatusIs("status", "pending").text} OR ${rowStatusIs("status", "processing").text})`;
 
 /** SQL true while the acquirer has not accepted the row; through `coalesce` (no end-to-end id is empty), no index. */
 const NOT_ACCEPTED = "coalesce(end_to_end_id, '') = ''";
@@ -38,7 +38,7 @@ export async function claimAcquirerRequest(
 ): Promise<boolean> {
   const claimed = await db.$executeRawUnsafe(
     `UPDATE ${table} SET status = 'processing', submit_attempts = submit_attempts + 1, updated_at = $3
-     WHERE id = $1 AND ${rowStatusIs("status", row.status)} AND ${NOT_ACCEPTED} AND submit_attempts = $2`,
+     WHERE id = $1 AND ${rowStatusIs("status", row.status).text} AND ${NOT_ACCEPTED} AND submit_attempts = $2`,
     row.id,
     row.submit_attempts,
     now,

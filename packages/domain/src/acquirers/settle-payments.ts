@@ -49,7 +49,7 @@ WITH paid AS (
       updated_at = $1
   FROM unnest($2::text[], $3::timestamptz[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[])
     AS v(id, paid_at, end_to_end_id, amount, payer_name, payer_document, payer_document_masked)
-  WHERE t.id = v.id AND ${rowStatusIs("t.status", "pending")} AND t.expires_at > v.paid_at
+  WHERE t.id = v.id AND ${rowStatusIs("t.status", "pending").text} AND t.expires_at > v.paid_at
   RETURNING t.id, t.store_id, t.mode, t.amount
 ), ${batchEventWritesSql("paid", 9)}, entries AS (
   INSERT INTO balance_transactions (id, seller_id, mode, type, amount, source_id, created_at)

@@ -114,7 +114,7 @@ const LOAD_PENDING_SQL = `
   JOIN events e ON e.id = d.event_id
   LEFT JOIN webhook_endpoints w ON w.id = d.endpoint_id
   LEFT JOIN stores s ON s.id = d.store_id AND d.destination_type = 'postback'
-  WHERE d.id = ANY($1::text[]) AND ${rowStatusIs("d.status", "pending")}`;
+  WHERE d.id = ANY($1::text[]) AND ${rowStatusIs("d.status", "pending").text}`;
 
 /** The fields of `row` named `<prefix>.<column>`, without the prefix. */
 function nested<T>(row: Record<string, unknown>, prefix: string, columns: readonly string[]): T {
@@ -161,7 +161,7 @@ const WRITE_ATTEMPTS_SQL = `
     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::int[], $8::timestamptz[],
                 $9::timestamptz[])
       AS v(id, status, url, error, response_status, excerpt, duration_ms, attempted_at, next_attempt_at)
-    WHERE d.id = v.id AND ${rowStatusIs("d.status", "pending")}
+    WHERE d.id = v.id AND ${rowStatusIs("d.status", "pending").text}
     RETURNING d.id, d.endpoint_id, d.status, d.attempted_at
   ), succeeded AS (
     SELECT endpoint_id, max(attempted_at) AS at FROM written

@@ -8,9 +8,11 @@
 import {
   insertWrite,
   runWrites,
+  sql,
   sqlQuery,
   type Event,
   type Prisma,
+  type Sql,
   type SqlClient,
   type SqlWrite,
   type WebhookEndpoint,
@@ -170,8 +172,8 @@ export function planEvent(input: EventInput): PlannedEvent {
  * The SQL condition on `webhook_endpoints` of an endpoint that receives an event: enabled, not deleted, subscribed to
  * the type in placeholder `type` or to every type (placeholder `all`, bound to `ALL_EVENT_TYPES`).
  */
-function subscribedTo(type: string, all: string): string {
-  return `enabled AND deleted_at IS NULL AND (${type} = ANY(events) OR ${all} = ANY(events))`;
+function subscribedTo(type: string): Sql {
+  return sql`enabled AND deleted_at IS NULL AND (${type} = ANY(events) OR ${ALL_EVENT_TYPES} = ANY(events))`;
 }
 
 /**
@@ -181,13 +183,13 @@ function subscribedTo(type: string, all: string): string {
  */
 function fanOutWrite(event: Event, ids: string[]): SqlWrite {
   return {
-    text: `INSERT INTO webhook_deliveries (id, chain_id, attempt, status, event_id, event_type, store_id, scheduled_at,
-             created_at, manual, destination_type, endpoint_id, url)
-           SELECT ($1::text[])[e.n], ($1::text[])[e.n], 1, 'pending'::delivery_status, $2, $3, $4, $5::timestamptz,
-             $5::timestamptz, false, 'endpoint'::destination_type, e.id, e.url
-           FROM (SELECT id, url, row_number() OVER (ORDER BY id) AS n FROM webhook_endpoints
-                 WHERE store_id = $4 AND mode = $6::mode AND ${subscribedTo("$3", "$7")}) e`,
-    values: [ids, event.id, event.type, event.store_id, event.created_at, event.mode, ALL_EVENT_TYPES],
+    sql: sql`INSERT INTO webhook_deliveries (id, chain_id, attempt, status, event_id, event_type, store_id, scheduled_at,
+               created_at, manual, destination_type, endpoint_id, url)
+             SELECT (${ids}::text[])[e.n], (${ids}::text[])[e.n], 1, 'pending'::delivery_status, ${event.id},
+               ${event.type}, ${event.store_id}, ${event.created_at}::timestamptz, ${event.created_at}::timestamptz,
+               false, 'endpoint'::destination_type, e.id, e.url
+             FROM (SELECT id, url, row_number() OVER (ORDER BY id) AS n FROM webhook_endpoints
+                   WHERE store_id = ${event.store_id} AND mode = ${event.mode}::mode AND ${subscribedTo(event.type)}) e`,
   };
 }
 
@@ -216,10 +218,9 @@ export async function subscribedEndpoints(
 ): Promise<Map<string, Array<Pick<WebhookEndpoint, "id" | "url">>>> {
   const rows = await sqlQuery<Pick<WebhookEndpoint, "id" | "url" | "store_id" | "mode">>(
     tx,
-    `SELECT id, url, store_id, mode FROM webhook_endpoints
-     WHERE store_id = ANY($1::text[]) AND ${subscribedTo("$2", "$3")}
-     ORDER BY id`,
-    [storeIds, type, ALL_EVENT_TYPES],
+    sql`SELECT id, url, store_id, mode FROM webhook_endpoints
+        WHERE store_id = ANY(${storeIds}::text[]) AND ${subscribedTo(type)}
+        ORDER BY id`,
   );
   const byScope = new Map<string, Array<Pick<WebhookEndpoint, "id" | "url">>>();
   for (const { id, url, store_id, mode } of rows) {

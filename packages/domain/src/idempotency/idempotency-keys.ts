@@ -14,7 +14,7 @@
  * (issue 14).
  */
 import { randomUUID } from "node:crypto";
-import { sqlQuery, type Db, type SqlWrite } from "@lm/db";
+import { sql, sqlQuery, type Db, type SqlWrite } from "@lm/db";
 import type { MerchantScope } from "../deps";
 import { ApiError } from "../errors";
 
@@ -128,9 +128,8 @@ export async function claimIdempotencyKey(
  */
 export function idempotentReplyWrite(claim: HeldClaim, status: number, body: string): SqlWrite {
   return {
-    text: `UPDATE idempotency_keys SET response_status = $1, response_body = $2
-           WHERE id = $3 AND response_status IS NULL AND created_at = $4`,
-    values: [status, body, claim.claimId, claim.claimedAt],
+    sql: sql`UPDATE idempotency_keys SET response_status = ${status}, response_body = ${body}
+             WHERE id = ${claim.claimId} AND response_status IS NULL AND created_at = ${claim.claimedAt}`,
     orElse: () =>
       new ApiError("idempotency_key_in_progress", "A request with this Idempotency-Key is still in progress."),
   };

@@ -111,7 +111,7 @@ async function succeedRefund(
   const [refunded] = await sqlQuery<{ amount: number }>(
     tx,
     `SELECT coalesce(sum(amount), 0)::int AS amount FROM refunds
-     WHERE transaction_id = $1 AND ${rowStatusIs("status", "succeeded")}`,
+     WHERE transaction_id = $1 AND ${rowStatusIs("status", "succeeded").text}`,
     [charge.id],
   );
   if (charge.status === "paid" && refunded?.amount === charge.amount) {

@@ -27,7 +27,7 @@ WITH expired AS (
   UPDATE transactions t
   SET status = 'expired', expired_at = t.expires_at, updated_at = $1
   FROM unnest($2::text[]) AS v(id)
-  WHERE t.id = v.id AND ${rowStatusIs("t.status", "pending")} AND t.expires_at <= $1
+  WHERE t.id = v.id AND ${rowStatusIs("t.status", "pending").text} AND t.expires_at <= $1
   RETURNING t.id, t.store_id, t.mode
 ), ${batchEventWritesSql("expired", 3)}
 SELECT id FROM expired`;
