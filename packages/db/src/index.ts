@@ -4,6 +4,7 @@ export * from "./errors";
 export * from "./sql";
 export * from "./transaction";
 export * from "./generated/client";
+export * from "./page";
 // One module per aggregate: the only places that hold statements (packages/db/README.md).
 export * from "./repositories/accounts.repository";
 export * from "./repositories/acquirers.repository";
