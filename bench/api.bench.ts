@@ -1,5 +1,5 @@
 /**
- * `npm run bench:api` (issue 14): what a merchant gets from `POST /v1/transactions` and `GET /v1/transactions/{id}`,
+ * `npm run bench:api`: what a merchant gets from `POST /v1/transactions` and `GET /v1/transactions/{id}`,
  * against a bare Express 5 + pg baseline measured in the same run on the same machine.
  *
  * The API runs as its own process, started from the bundle `npm run build` writes with the command of
@@ -207,7 +207,7 @@ function figures(tally: Tally) {
 /**
  * Measures `api` against `baseline`, `DURATION_S` each, in slices of `SLICE_S` taken in turn (A B B A A B …), so
  * that both meet the same machine: on a shared machine the load drifts over seconds, and back-to-back phases of 10 s
- * gave creation ratios from 0.27 to 0.46 within one hour. Returns the figures of issue 14's R.
+ * gave creation ratios from 0.27 to 0.46 within one hour. Returns the figures R of this file's header.
  */
 async function compare(api: Side, baseline: Side, shared: SharedServers) {
   const oursTally = emptyTally();

@@ -1,5 +1,5 @@
 /**
- * The bare baseline of `npm run bench:api` (issue 14), started by the bench as its own process: Express 5 and `pg`,
+ * The bare baseline of `npm run bench:api`, started by the bench as its own process: Express 5 and `pg`,
  * nothing else. `POST /charges` runs one PostgreSQL transaction writing two rows (a charge and its event, each the
  * size of a real charge's reply, which the bench passes in) and answers the charge; `GET /charges/:id` reads one row
  * by primary key. No authentication, rate limit, idempotency, validation, QR code or queue: the distance between

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:isolation` (DESIGN §8 "Isolation", issue 13): do healthy destinations keep their latency while others
+ * `npm run bench:isolation` (DESIGN §8 "Isolation"): do healthy destinations keep their latency while others
  * hang? Prints one JSON object.
  *
  * Processes, as deployed: a local receiver (child) that answers 200 at once, except on `/hanging-*` paths, which it

@@ -1,6 +1,6 @@
 /**
- * Summarises a V8 CPU profile (`.cpuprofile`, as `BENCH_PROFILE_DIR` makes them) for issue 14's question "where does
- * the API's time per request go": self time by package (or by our own file), self time by function, and time
+ * Summarises a V8 CPU profile (`.cpuprofile`, as `BENCH_PROFILE_DIR` makes them) to answer "where does the API's
+ * time per request go": self time by package (or by our own file), self time by function, and time
  * including callees by package. `node --cpu-prof` samples the whole run, so `--from` and `--to` (seconds since the
  * profile began) keep one phase; the busy share of every second is printed first to find the phases (bench:api runs
  * creations, then reads, each followed by its baseline, during which the API idles).

@@ -4,10 +4,10 @@
  * with plain node. npm packages are not bundled: node loads them from `node_modules` at run time, as it does for the
  * sources.
  *
- * Why (issue 14): run through tsx, every module is its own CommonJS module, and each call into another module of
+ * Why: run through tsx, every module is its own CommonJS module, and each call into another module of
  * ours reads the imported function through a getter of that module's exports; one bundle calls it directly, and
  * tsx's loader and the sources it keeps are gone. Measured with `bench:api` against the same sources under tsx,
- * alternating (README, round 7): about 25 MB less resident memory and a little less CPU per read.
+ * alternating (bench/README.md): about 25 MB less resident memory and a little less CPU per read.
  *
  * Usage: `npm run build [-- api|worker]` (both when neither is named).
  */

@@ -17,7 +17,7 @@ import { mountRawBodyRoutes, mountRoutes } from "./routes";
 export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable("x-powered-by");
-  // No ETag: the API documents none, and Express would hash every reply body to make one (issue 14).
+  // No ETag: the API documents none, and Express would hash every reply body to make one.
   app.disable("etag");
   // No proxy is trusted unless configured (TRUST_PROXY): a client's X-Forwarded-For is not believed.
   app.set("trust proxy", deps.config.trustProxy);

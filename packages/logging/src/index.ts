@@ -1,6 +1,6 @@
 /**
  * JSON logging with winston for every process, with a redaction pass so that credentials, tokens, passwords,
- * secrets and documents never reach a log line (STYLE "Habits", issue #2).
+ * secrets and documents never reach a log line (STYLE "Habits").
  */
 import winston from "winston";
 
@@ -36,7 +36,8 @@ const redactedKeyVerdicts = new Map<string, boolean>();
 const MAX_REMEMBERED_KEYS = 10_000;
 
 function isRedactedKey(key: string): boolean {
-  // Every log line passes its keys through here, mostly the same few (a request line: issue 14).
+  // Every log line passes its keys through here, mostly the same few (a request line's): a remembered verdict saves
+  // matching every pattern again on the busiest routes.
   const known = redactedKeyVerdicts.get(key);
   if (known !== undefined) return known;
   const lower = key.toLowerCase();
@@ -94,7 +95,7 @@ export function createLogger(options: { level: string; service: string; silent?:
 }
 
 /**
- * Installs the process-wide handlers of errors that no caller awaited (issue 10 item 7). An unhandled promise
+ * Installs the process-wide handlers of errors that no caller awaited. An unhandled promise
  * rejection is logged at `error` and the process goes on: it comes from work whose caller already moved on (a
  * fire-and-forget task, a library's background promise), and ending the process for it would cut every request or
  * job in flight. An uncaught exception leaves the process in an unknown state: it is logged and the process exits

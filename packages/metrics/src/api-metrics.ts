@@ -1,5 +1,5 @@
 /**
- * The API process's Prometheus metrics (issue 15 "Metrics"), one registry per process so that tests run many apps
+ * The API process's Prometheus metrics, one registry per process so that tests run many apps
  * side by side without sharing counts.
  */
 import { collectDefaultMetrics, Histogram, Registry } from "prom-client";

@@ -1,5 +1,5 @@
 /**
- * Prometheus metrics of the API and worker processes (issue 15 "Metrics"): every metric is defined once here, with
+ * Prometheus metrics of the API and worker processes: every metric is defined once here, with
  * `prom-client`; the apps record with one call at each site and expose the registry with {@link serveMetrics} or
  * their own route.
  */

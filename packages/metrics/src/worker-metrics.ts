@@ -1,5 +1,5 @@
 /**
- * The worker process's Prometheus metrics (issue 15 "Metrics"): queue depth, delivery attempts, event → first attempt
+ * The worker process's Prometheus metrics: queue depth, delivery attempts, event → first attempt
  * latency, reconciler revivals, inbox outcomes and ledger drift. One registry per process; call sites record with one
  * line each, through the worker's deps.
  */

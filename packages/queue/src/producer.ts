@@ -94,7 +94,7 @@ export function createProducer(connection: RedisClient, prefix: string, onError:
     async enqueueBulk(name, jobs) {
       if (jobs.length === 0) return;
       // One job is added without a pipeline: ioredis copies every Lua script BullMQ defines onto each pipeline it
-      // makes, which cost more than the job itself (issue 14: a postback's only delivery).
+      // makes, which cost more than the job itself (a charge's creation adds one: its postback's only delivery).
       const [only] = jobs;
       if (jobs.length === 1 && only) return enqueue(name, only.data, only);
       await (get(name) as Queue).addBulk(

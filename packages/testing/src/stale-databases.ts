@@ -1,5 +1,5 @@
 /**
- * Drops the test databases that crashed or killed runs left behind (issue 15), at the start of a run. Other people run
+ * Drops the test databases that crashed or killed runs left behind, at the start of a run. Other people run
  * tests against the same server at the same time, from other checkouts with other migrations, so a database is dropped
  * only when it is certainly nobody's:
  *

@@ -4,8 +4,8 @@
  * Keys live under `QUEUE_PREFIX`. When Redis cannot answer, requests are let through: the limit protects the
  * service, and refusing every merchant because Redis is down would be the larger outage.
  *
- * A process takes a key's requests from Redis in leases of {@link API_KEY_LEASE} instead of one at a time (issue 14:
- * the round trip per request cost about a sixth of a charge read's throughput in `bench:api`). Redis still counts
+ * A process takes a key's requests from Redis in leases of {@link API_KEY_LEASE} instead of one at a time (a
+ * round trip per request cost about a sixth of a charge read's throughput in `bench:api`). Redis still counts
  * every request any process admits, so a key never gets more than its limit in a second. With several API processes
  * it may get a little less: a process refuses a key once Redis has nothing left for it, while another process may
  * still hold unused requests of its lease, at most `API_KEY_LEASE - 1` per process and second.

@@ -1,7 +1,7 @@
 /**
  * JSON replies sent as the text itself. `res.json` hands a body of 1,000 characters or more to Node as a Buffer, a
  * copy of the text made on every reply; given as a string with its length, it is written with the headers in the same
- * corked socket write (issue 14: a charge is about 1.7 KB, and its read and creation are the busiest routes).
+ * corked socket write (a charge is about 1.7 KB, and its read and creation are the busiest routes).
  */
 import type { Response } from "express";
 

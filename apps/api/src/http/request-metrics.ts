@@ -1,5 +1,5 @@
 /**
- * Records every request in `lm_http_request_duration_seconds` by method, route template and status (issue 15). The
+ * Records every request in `lm_http_request_duration_seconds` by method, route template and status. The
  * route template, not the raw path, labels the series: ids and tokens never reach the metrics, and the number of
  * series stays the number of routes.
  */

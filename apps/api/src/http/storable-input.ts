@@ -1,6 +1,6 @@
 /**
  * The one place that refuses request text PostgreSQL cannot store (NUL, lone UTF-16 surrogates) or a path that is not
- * percent-encoded UTF-8, before any route or database work (issue 10 items 1 and 2). Refusals are 400
+ * percent-encoded UTF-8, before any route or database work. Refusals are 400
  * `validation_failed`; for a body or query the `param` names the field (joi's dotted form). Without this, such text
  * fails the statement it reaches as a 500, and Prisma's batching of concurrent look-ups spreads the failure to other
  * users' requests; Express 5's own decoding of route parameters throws a `URIError` that would also be a 500.

@@ -56,7 +56,7 @@ export function mountRawBodyRoutes(app: Express, deps: AppDeps): void {
  */
 export function mountRoutes(app: Express, deps: AppDeps): void {
   // The merchant API first: its requests are the busiest, and would otherwise be tested against every prefix of the
-  // panel's mounts before reaching theirs (issue 14).
+  // panel's mounts before reaching theirs.
   const merchant = [requireApiKey(deps), apiKeyRateLimit(deps)];
   app.use("/v1/transactions", ...merchant, transactionsRouter(deps), transactionRefundsRouter(deps));
   app.use("/v1/refunds", ...merchant, refundsRouter(deps));
@@ -64,7 +64,7 @@ export function mountRoutes(app: Express, deps: AppDeps): void {
   app.use("/v1/seller", ...merchant, merchantSellerRouter(deps));
   app.use("/v1/withdrawals", ...merchant, merchantWithdrawalsRouter(deps));
   app.use("/v1/events", ...merchant, eventsRouter(deps));
-  // Cookies only for what follows: the merchant API authenticates by key and never reads one (issue 14).
+  // Cookies only for what follows: the merchant API authenticates by key and never reads one.
   app.use(cookieParser());
 
   // Root-level documents and probes, unauthenticated.

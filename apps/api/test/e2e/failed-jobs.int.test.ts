@@ -11,8 +11,9 @@ import { MAX_JOB_TRIES, putFailedJobsBack } from "../../../worker/src/sweepers/o
 import { noteFailedJob } from "../../../worker/src/workers";
 
 /**
- * Bounded revival of failed jobs (issue 10 item 7), and the give-up written on the job's row (issue 13): no consumers
- * run here, the test moves jobs to `failed` itself.
+ * Bounded revival of failed jobs (a job that can never succeed stops instead of running forever), and the give-up
+ * written on the job's row (so an operator finds it there, not only in a log line): no consumers run here, the test
+ * moves jobs to `failed` itself.
  */
 describe("reviving failed jobs", () => {
   const ctx = useApiTestContext();

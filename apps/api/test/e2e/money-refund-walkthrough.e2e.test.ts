@@ -2,7 +2,7 @@ import { waitUntil, useWebhookReceiver } from "@lm/testing";
 import { useE2eTestContext } from "./support/e2e-harness";
 import { createEndpoint, endpointOwner, ownerMerchantClient } from "../support/webhook-endpoints";
 
-/** The README's "Money" walkthrough, first half: charge → simulate payment → balance → refund half → refund.succeeded. */
+/** The test-mode money walkthrough, first half: charge → simulate payment → balance → refund half → refund.succeeded. */
 describe("a newcomer refunds half of a paid test charge and is told by webhook", () => {
   const ctx = useE2eTestContext();
   const receiver = useWebhookReceiver();

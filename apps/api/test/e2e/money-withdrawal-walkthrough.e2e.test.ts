@@ -2,7 +2,7 @@ import { waitUntil, useWebhookReceiver } from "@lm/testing";
 import { useE2eTestContext } from "./support/e2e-harness";
 import { createEndpoint, endpointOwner, ownerMerchantClient } from "../support/webhook-endpoints";
 
-/** The README's "Money" walkthrough, second half: add a payout key → withdraw → withdrawal.completed, balance down. */
+/** The test-mode money walkthrough, second half: add a payout key → withdraw → withdrawal.completed, balance down. */
 describe("a newcomer withdraws their test balance to a payout key and is told by webhook", () => {
   const ctx = useE2eTestContext();
   const receiver = useWebhookReceiver();

@@ -12,7 +12,7 @@ import { useE2eTestContext } from "./support/e2e-harness";
 
 jest.setTimeout(60_000);
 
-describe("the service on a Redis Cluster (REDIS_CLUSTER_NODES, issue 13)", () => {
+describe("the service on a Redis Cluster (REDIS_CLUSTER_NODES)", () => {
   // Filled in before the harness reads it: the cluster's nodes and a hash-tagged prefix of this file's own.
   const env: Record<string, string> = {};
   let cluster: OwnRedisCluster;

@@ -1,5 +1,5 @@
 /**
- * The worker's Prometheus metrics (issue 15), scraped over HTTP from its `METRICS_PORT` listener while the real BullMQ
+ * The worker's Prometheus metrics, scraped over HTTP from its `METRICS_PORT` listener while the real BullMQ
  * workers run: delivery attempts by outcome and error, event → first attempt latency, reconciler revivals, inbox
  * outcomes, queue depth and ledger drift.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 10 "What this must show": generated hostile bodies, queries, paths and headers at every route of the OpenAPI
+ * Hostile input at every route: generated hostile bodies, queries, paths and headers at every route of the OpenAPI
  * document (see route-fuzzer.ts for the properties). A few hundred cases here; `npm run fuzz` runs many more.
  */
 import fc from "fast-check";

@@ -1,5 +1,5 @@
 /**
- * A property-based fuzzer of the whole HTTP surface (issue 10 "What this must show"), shared by the Jest test and
+ * A property-based fuzzer of the whole HTTP surface, shared by the Jest test and
  * `npm run fuzz`. Every operation of `apps/api/openapi.json` is reached through supertest against `createApp`, with
  * generated hostile path parameters (bad percent-encoding, NUL, lone surrogates, long and odd text), query strings,
  * JSON bodies built from the documented fields (and stray ones), raw bodies, content types and headers, with no

@@ -1,5 +1,5 @@
 /**
- * Issue 10 item 8 (second half): while PostgreSQL is down, requests that need it answer 503 `service_unavailable`
+ * While PostgreSQL is down, requests that need it answer 503 `service_unavailable`
  * with `Retry-After` in the spec's envelope, not 500 `internal_error`. "Down" is a real PostgreSQL address where
  * nothing listens (a freed loopback port), so the shared server is never touched.
  */

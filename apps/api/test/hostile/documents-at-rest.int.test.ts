@@ -1,5 +1,5 @@
 /**
- * Issue 10 item 6: full CPF/CNPJ are encrypted at rest (sellers, charges' customers and payers), with a keyed hash
+ * Full CPF/CNPJ are encrypted at rest (sellers, charges' customers and payers), with a keyed hash
  * where equality is needed; replies keep showing the masked form.
  */
 import { generateCpf } from "@brazilian-utils/brazilian-utils";

@@ -1,5 +1,5 @@
 /**
- * Issue 10 item 3: an inbound notification is stored byte-exact before anything else, whatever its body; text read
+ * An inbound notification is stored byte-exact before anything else, whatever its body; text read
  * from it is made storable; every processing failure is recorded on the item; reprocess verifies the stored bytes.
  */
 import request from "supertest";

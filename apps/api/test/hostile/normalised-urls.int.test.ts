@@ -1,5 +1,5 @@
 /**
- * Issue 10 item 6: a webhook URL is stored in the normalised form the destination check approved, never as typed.
+ * A webhook URL is stored in the normalised form the destination check approved, never as typed.
  * (Local destinations are admitted in tests, so `localhost` stands for a public host here.)
  */
 import { useApiTestContext } from "../support/harness";

@@ -1,5 +1,5 @@
 /**
- * Issue 10 item 4: second-factor guesses are limited per account (5 a minute) across sign-in challenges, step-up and
+ * Second-factor guesses are limited per account (5 a minute) across sign-in challenges, step-up and
  * disable, whatever the number of challenges or client addresses; a right password resets neither that limit nor
  * the sign-in failure run; a run of wrong codes is mailed to the owner.
  */

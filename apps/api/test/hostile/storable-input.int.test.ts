@@ -1,5 +1,5 @@
 /**
- * Issue 10 items 1 and 2: text PostgreSQL cannot store, and paths that do not decode, are refused at the door with
+ * Text PostgreSQL cannot store, and paths that do not decode, are refused at the door with
  * 400 `validation_failed` in the envelope, never a 500, and never at another user's expense.
  */
 import { gzipSync } from "node:zlib";

@@ -142,7 +142,7 @@ describe("merchant API authentication", () => {
     expect((await merchantClient(ctx.app, merchant.testKey).get("/v1/transactions")).status).toBe(200);
   });
 
-  describe("the process's key cache (issue 14)", () => {
+  describe("the process's key cache", () => {
     /** A key of the test merchant's store, used once so that the API has it cached. */
     async function cachedKey() {
       const created = await createApiKey(ctx.db, {

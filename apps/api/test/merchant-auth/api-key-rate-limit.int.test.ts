@@ -1,5 +1,5 @@
 /**
- * The merchant API's per-key limit taken from Redis in leases (issue 14): never more than the limit per window,
+ * The merchant API's per-key limit taken from Redis in leases: never more than the limit per window,
  * whatever the number of processes and concurrent requests; exactly the limit with one process; one Redis call per
  * lease, not per request. The class tests use a 60 s window, so that no window ends while a test runs.
  */

@@ -1,5 +1,5 @@
 /**
- * The API's Prometheus metrics (issue 15): `GET /metrics` on the public port exists only with `METRICS_TOKEN` and
+ * The API's Prometheus metrics: `GET /metrics` on the public port exists only with `METRICS_TOKEN` and
  * answers only to it; the `METRICS_PORT` listener serves the same registry; requests are observed by route template.
  */
 import { serveMetrics, type MetricsServer } from "@lm/metrics";

@@ -2,7 +2,7 @@ import { getPixPayloadInfo, isValidPixPayload } from "@brazilian-utils/brazilian
 import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
 
-describe("POST /v1/transactions with the development PUBLIC_BASE_URL (issue 10, item 5)", () => {
+describe("POST /v1/transactions with the development PUBLIC_BASE_URL", () => {
   const ctx = useApiTestContext({ PUBLIC_BASE_URL: "http://localhost:3000" });
   const merchant = useTestMerchant(ctx);
 

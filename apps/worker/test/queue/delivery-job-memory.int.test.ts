@@ -3,7 +3,7 @@ import { closeRedis, createProducer, createRedis } from "@lm/queue";
 import { deleteQueueKeys, testConfig, uniqueQueuePrefix } from "@lm/testing";
 
 /**
- * What a waiting `webhook-delivery` job keeps in Redis (issue 13: at most 300 bytes per pending delivery). The bound
+ * What a waiting `webhook-delivery` job keeps in Redis (DESIGN §10: at most 300 bytes per pending delivery). The bound
  * is Redis 7's accounting of one key with this file's 11-character prefix: 232 bytes with an id-only job, 296 when
  * the job carried `{deliveryId}` and its name.
  */

@@ -1,5 +1,5 @@
 /**
- * `GET /docs`: the API reference for integrators, `/openapi.json` rendered by Redoc (issue 15 "Docs page"). The
+ * `GET /docs`: the API reference for integrators, `/openapi.json` rendered by Redoc. The
  * renderer's standalone bundle is served from `node_modules` by this API, never from a CDN, and the page's
  * Content-Security-Policy admits nothing but this origin: Redoc's own bundle, the document it fetches, the styles it
  * injects at run time and the search worker it starts from a `blob:` URL.

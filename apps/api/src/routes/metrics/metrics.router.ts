@@ -1,5 +1,5 @@
 /**
- * `GET /metrics` on the API's public port (issue 15 "Metrics"): the Prometheus exposition of this process, mounted
+ * `GET /metrics` on the API's public port: the Prometheus exposition of this process, mounted
  * only when `METRICS_TOKEN` is set and answered only to `Authorization: Bearer <METRICS_TOKEN>`. Without a token the
  * route does not exist here, and the metrics are on the private `METRICS_PORT` listener instead (see main.ts): the
  * public port never shows request rates, routes or process internals to anyone who asks.

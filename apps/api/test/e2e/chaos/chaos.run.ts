@@ -1,5 +1,5 @@
 /**
- * `npm run test:chaos` (issue 13 "Faults"): the delivery engine under load while its infrastructure fails. It starts
+ * `npm run test:chaos`: the delivery engine under load while its infrastructure fails. It starts
  * its OWN PostgreSQL (initdb in a temporary folder) and Redis on free loopback ports, the api and the worker as child
  * processes run as `npm start` runs them (the bundles `npm run build` writes; QUEUE_PREFIX `{lm}`, the Redis Cluster
  * form), and a local receiver; it pays charges through the inbound
