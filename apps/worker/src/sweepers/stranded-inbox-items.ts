@@ -6,7 +6,7 @@
  * offer too many changes nothing, while a payment whose job a Redis flush lost is processed at the next sweep (run at
  * once after a flush).
  */
-import { PROCESSABLE_INBOX_ITEM_WHERE } from "@lm/domain";
+import { findProcessableInboxItemIds } from "@lm/db";
 import type { WorkerDeps } from "../deps";
 import { offerRows, putFailedJobsBack } from "./offer-rows";
 
@@ -20,16 +20,10 @@ const BATCH_SIZE = 1000;
  */
 export async function enqueueStrandedInboxItems(deps: WorkerDeps): Promise<number> {
   await putFailedJobsBack(deps, "inbox-processing");
-  const stranded = await deps.db.inboxItem.findMany({
-    where: PROCESSABLE_INBOX_ITEM_WHERE,
-    select: { id: true },
-    // Oldest first: ids are ULIDs, made when an item is stored; the partial index of unprocessed ids serves this.
-    orderBy: { id: "asc" },
-    take: BATCH_SIZE,
-  });
+  const stranded = await findProcessableInboxItemIds(deps.db.pool, BATCH_SIZE);
   return offerRows(
     deps,
     "inbox-processing",
-    stranded.map(({ id }) => ({ data: { inboxItemId: id }, jobId: id })),
+    stranded.map((id) => ({ data: { inboxItemId: id }, jobId: id })),
   );
 }

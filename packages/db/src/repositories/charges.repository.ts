@@ -1,1 +1,140 @@
-export {};
+/**
+ * Charges (`transactions`, DESIGN §5). The merchant API's hot paths (creation, read by id) and the batch statements
+ * (expiry) are plain SQL on the pool, where Prisma's per-query cost was most of a request's; the rest is Prisma.
+ */
+import type { DbClient } from "../client";
+import { Prisma, type Transaction } from "../generated/client";
+import type { PageArgs } from "../page";
+import { insertWrite, rawSql, rowStatusIs, runWrites, sql, sqlQuery, type SqlClient, type SqlWrite } from "../sql";
+import { eventWrites, type EventsToWrite } from "./events.repository";
+
+/** The columns of a charge, named (a prepared statement must not select `*`, see `sqlQuery`). */
+const CHARGE_COLUMNS = rawSql(Object.values(Prisma.TransactionScalarFieldEnum).join(", "));
+
+/**
+ * Inserts `charge` with its events (`transaction.created`) and their first deliveries, and `also` (the idempotent
+ * reply's write), in ONE statement: no `BEGIN`/`COMMIT` round trips, the subscribed endpoints selected inside it.
+ * @returns the ids of the delivery rows written
+ * @throws a unique violation on `external_id` (see `isUniqueViolation`); `also`'s `orElse()` when it changed no row
+ */
+export async function insertCharge(
+  client: SqlClient,
+  charge: Transaction,
+  events: EventsToWrite,
+  also?: SqlWrite,
+): Promise<string[]> {
+  const { events: eventRows, deliveries } = eventWrites(events);
+  const written = await runWrites(client, [
+    insertWrite("transactions", [charge], { mode: "mode", status: "transaction_status", metadata: "jsonb" }),
+    eventRows,
+    deliveries,
+    ...(also ? [also] : []),
+  ]);
+  return events.deliveryIds.slice(0, written[2]);
+}
+
+/**
+ * Charge `id`, or undefined. By id alone, the caller checks the store and mode: a prepared statement that also named
+ * them ran, on its generic plan, through the `(store_id, mode, external_id)` index whenever the statistics expected
+ * as few rows for the store as for the id, reading all of the store's charges.
+ */
+export async function findChargeById(client: SqlClient, id: string): Promise<Transaction | undefined> {
+  const [found] = await sqlQuery<Transaction>(client, sql`SELECT ${CHARGE_COLUMNS} FROM transactions WHERE id = ${id}`);
+  return found;
+}
+
+/** The charges whose `txid` is one of `txids` (each txid is unique), in no particular order. */
+export function findChargesByTxids(client: SqlClient, txids: string[]): Promise<Transaction[]> {
+  return sqlQuery<Transaction>(
+    client,
+    sql`SELECT ${CHARGE_COLUMNS} FROM transactions WHERE txid = ANY(${txids}::text[])`,
+  );
+}
+
+/** The status filter of a charge list, as reads show the status (`pending` past `expires_at` reads `expired`). */
+export type ChargeListStatus = "pending" | "paid" | "expired" | "canceled" | "refunded";
+
+function statusWhere(status: ChargeListStatus | undefined, now: Date): Prisma.TransactionWhereInput {
+  if (status === "pending") return { status: "pending", expires_at: { gt: now } };
+  if (status === "expired") return { OR: [{ status: "expired" }, { status: "pending", expires_at: { lte: now } }] };
+  return status === undefined ? {} : { status };
+}
+
+/** One page of a store's charges of `mode` matching `filters` as they read at `now`, in the page's order. */
+export function listChargesPage(
+  db: DbClient,
+  scope: { storeId: string; mode: Transaction["mode"] },
+  filters: { status?: ChargeListStatus; externalId?: string },
+  page: PageArgs,
+  now: Date,
+): Promise<Transaction[]> {
+  return db.transaction.findMany({
+    where: {
+      store_id: scope.storeId,
+      mode: scope.mode,
+      ...statusWhere(filters.status, now),
+      ...(filters.externalId === undefined ? {} : { external_id: filters.externalId }),
+      ...(page.id === undefined ? {} : { id: page.id }),
+    },
+    orderBy: page.orderBy,
+    take: page.take,
+  });
+}
+
+/**
+ * Locks charge `id` for the rest of `tx` and reads its status and deadline, or undefined. By id, the status checked
+ * by the caller: a `status = 'pending'` condition would let the planner, on statistics that counted few pending
+ * charges, read every pending charge through `(status, expires_at)` (see `rowStatusIs`).
+ */
+export async function lockChargeStatus(
+  tx: Prisma.TransactionClient,
+  id: string,
+): Promise<Pick<Transaction, "status" | "expires_at"> | undefined> {
+  const [current] = await sqlQuery<Pick<Transaction, "status" | "expires_at">>(
+    tx,
+    sql`SELECT status, expires_at FROM transactions WHERE id = ${id} FOR UPDATE`,
+  );
+  return current;
+}
+
+/** Updates charge `id` with `data` and returns it as written. */
+export function updateCharge(db: DbClient, id: string, data: Prisma.TransactionUpdateInput): Promise<Transaction> {
+  return db.transaction.update({ where: { id }, data });
+}
+
+/** Up to `limit` charges still `pending` whose `expires_at` is at or before `now`, oldest deadline first. */
+export function findDueCharges(client: SqlClient, now: Date, limit: number): Promise<Transaction[]> {
+  return sqlQuery<Transaction>(
+    client,
+    sql`SELECT ${CHARGE_COLUMNS} FROM transactions WHERE status = 'pending' AND expires_at <= ${now}
+        ORDER BY expires_at LIMIT ${limit}`,
+  );
+}
+
+/**
+ * ONE statement: every charge of `ids` still pending and due at `now` becomes `expired` (at its `expires_at`), with
+ * its events of `events` (planned from the charges as they read after the change) and their first deliveries; a
+ * charge paid or canceled since it was read is skipped by the conditional update and gets neither.
+ * @returns the ids of the charges expired and of the delivery rows written
+ */
+export async function expireCharges(
+  client: SqlClient,
+  input: { ids: string[]; now: Date; events: EventsToWrite },
+): Promise<{ expiredIds: string[]; deliveryIds: string[] }> {
+  const { events, deliveries } = eventWrites(input.events, "expired");
+  const [result] = await sqlQuery<{ ids: string[]; deliveries: number }>(
+    client,
+    sql`WITH expired AS (
+          UPDATE transactions t
+          SET status = 'expired', expired_at = t.expires_at, updated_at = ${input.now}
+          FROM unnest(${input.ids}::text[]) AS v(id)
+          WHERE t.id = v.id AND ${rowStatusIs("t.status", "pending")} AND t.expires_at <= ${input.now}
+          RETURNING t.id
+        ), events_written AS (${events.sql} RETURNING 1), deliveries_written AS (${deliveries.sql} RETURNING 1)
+        SELECT ARRAY(SELECT id FROM expired) AS ids, (SELECT count(*) FROM deliveries_written)::int AS deliveries`,
+  );
+  return {
+    expiredIds: result?.ids ?? [],
+    deliveryIds: input.events.deliveryIds.slice(0, result?.deliveries ?? 0),
+  };
+}

@@ -3,7 +3,14 @@
  * status is derived: `pending` (not yet processed), `processed` (settled a charge or repeated one that did), `failed`
  * (an error: bad signature, malformed, duplicate receipt or a payment anomaly).
  */
-import type { Acquirer, DbClient, InboxItem, Prisma } from "@lm/db";
+import {
+  findInboxItemWithAcquirer,
+  listInboxItemsPage,
+  resetInboxItemForReprocessing,
+  type DbClient,
+  type InboxItemWithAcquirer,
+  type InboxStatus,
+} from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { notFound } from "../errors";
 import { isId } from "../ids";
@@ -12,18 +19,7 @@ import { loadAcquirer } from "./acquirers";
 import { enqueueInboxItems } from "./process-inbox-item";
 import { checkAcquirerSignature } from "./receive-notification";
 
-/** Derived status of an inbox item. */
-export type InboxStatus = "pending" | "processed" | "failed";
-
-/** An inbox item with its acquirer. */
-export type InboxItemWithAcquirer = InboxItem & { acquirer: Acquirer };
-
-/** The `where` of each derived status. */
-export const INBOX_STATUS_WHERE: Record<InboxStatus, Prisma.InboxItemWhereInput> = {
-  pending: { processed_at: null, error: null },
-  processed: { processed_at: { not: null }, error: null },
-  failed: { error: { not: null } },
-};
+export type { InboxItemWithAcquirer, InboxStatus } from "@lm/db";
 
 /** One page of inbox items, optionally of one acquirer (slug) and status, in the page's order. */
 export function listInboxItems(
@@ -31,16 +27,7 @@ export function listInboxItems(
   filters: { acquirer?: string; status?: InboxStatus },
   page: PageArgs,
 ): Promise<InboxItemWithAcquirer[]> {
-  return db.inboxItem.findMany({
-    where: {
-      ...(filters.acquirer === undefined ? {} : { acquirer: { slug: filters.acquirer } }),
-      ...(filters.status === undefined ? {} : INBOX_STATUS_WHERE[filters.status]),
-      ...(page.id === undefined ? {} : { id: page.id }),
-    },
-    include: { acquirer: true },
-    orderBy: page.orderBy,
-    take: page.take,
-  });
+  return listInboxItemsPage(db, filters, page);
 }
 
 /**
@@ -48,9 +35,7 @@ export function listInboxItems(
  * @throws ApiError `resource_not_found` when it is malformed or unknown
  */
 export async function findInboxItem(db: DbClient, id: string): Promise<InboxItemWithAcquirer> {
-  const found = isId("inboxItem", id)
-    ? await db.inboxItem.findUnique({ where: { id }, include: { acquirer: true } })
-    : null;
+  const found = isId("inboxItem", id) ? await findInboxItemWithAcquirer(db, id) : null;
   if (!found) throw notFound("inbox item");
   return found;
 }
@@ -70,15 +55,12 @@ export async function reprocessInboxItem(deps: UseCaseDeps, id: string): Promise
     { rawBody: Buffer.from(item.raw_body), headers: item.headers as Record<string, string> },
     item.received_at,
   );
-  await deps.db.inboxItem.update({
-    where: { id },
-    data: {
-      signature_valid: signature.ok,
-      error: signature.ok ? null : signature.error,
-      processed_at: null,
-      reprocessed_at: now,
-    },
-  });
+  await resetInboxItemForReprocessing(
+    deps.db,
+    id,
+    { signatureValid: signature.ok, error: signature.ok ? null : signature.error },
+    now,
+  );
   // A fresh job id: the first job of this item may still be kept by BullMQ, which would make a same-id add a no-op.
   if (signature.ok) await enqueueInboxItems(deps, [{ inboxItemId: id, jobId: `${id}-r${now.getTime()}` }]);
 }

@@ -7,7 +7,7 @@
  * devolução keyed by its `rtrId` and status; and a payment we sent (a withdrawal), which carries our id in `idEnvio`
  * and a `status` of `EM_PROCESSAMENTO | REALIZADO | NAO_REALIZADO` (the acquirers' "Pix enviado" notification),
  * keyed by its `endToEndId` and status. Parsing never throws: whatever arrives is stored first (as bytes) and judged afterwards.
- * A body that is not UTF-8 JSON is unreadable; text read from it must be storable (issue 10): an identifier holding
+ * A body that is not UTF-8 JSON is unreadable; text read from it must be storable (PostgreSQL text holds no NUL): an identifier holding
  * anything but printable ASCII makes the item malformed, and the payer's name is kept with NUL and lone surrogates
  * replaced.
  */

@@ -5,12 +5,13 @@
  * `X-Acquirer-Signature` is valid; only items with a valid signature that were not received before are enqueued for
  * the worker. Nothing is ever dropped: a bad signature, a repeat or an unreadable body is kept with its reason.
  */
-import { sqlQuery } from "@lm/db";
+import { storeInboxItems } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { newId } from "../ids";
 import { verifySignatureHeader } from "../webhooks/signature";
 import { forgetAcquirer, knownAcquirer, type AcquirerWithSecret } from "./acquirers";
-import { enqueueInboxItems, INBOX_ERRORS } from "./process-inbox-item";
+import { INBOX_ERRORS } from "./inbox-errors";
+import { enqueueInboxItems } from "./process-inbox-item";
 import { notificationEntries, type NotificationEntry } from "./pix-notification";
 
 /** Header carrying the acquirer's `t=<unix>,v1=<hex>` signature (DESIGN §5). */
@@ -96,37 +97,17 @@ async function storeNotification(
     endToEndId: entry.endToEndId,
     error: receiptError(entry),
   }));
-  // One statement in plain SQL on the pool, the repeat check and the acquirer's secret check included: a burst of
-  // notifications must not wait on Prisma or on a round trip more (issue 13). A repeat is a valid item of this
-  // acquirer with the same identity. Every request has at least one entry, so no row written means a changed secret.
-  const stored = await sqlQuery<{ id: string; error: string | null }>(
-    deps.db.pool,
-    `INSERT INTO inbox_items (id, acquirer_id, provider_event_id, event_type, signature_valid, raw_body, headers,
-                              received_at, end_to_end_id, error)
-     SELECT v.id, $1, v.provider_event_id, v.event_type, $2, $3, $4::jsonb, $5, v.end_to_end_id,
-            COALESCE(v.error, CASE WHEN EXISTS (
-              SELECT 1 FROM inbox_items i
-              WHERE i.acquirer_id = $1 AND i.signature_valid AND i.provider_event_id = v.provider_event_id
-            ) THEN $6 END)
-     FROM unnest($7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
-       AS v(id, provider_event_id, event_type, end_to_end_id, error)
-     WHERE EXISTS (SELECT 1 FROM acquirers a WHERE a.id = $1 AND a.secret_ciphertext = $12)
-     RETURNING id, error`,
-    [
-      acquirer.id,
-      signature.ok,
-      request.rawBody,
-      JSON.stringify(request.headers),
-      now,
-      INBOX_ERRORS.duplicate,
-      rows.map((row) => row.id),
-      rows.map((row) => row.providerEventId),
-      rows.map((row) => row.eventType),
-      rows.map((row) => row.endToEndId),
-      rows.map((row) => row.error),
-      acquirer.secret_ciphertext,
-    ],
-  );
+  // One statement, the repeat check and the acquirer's secret check included (the inbox repository). Every request
+  // has at least one entry, so no row written means a changed secret.
+  const stored = await storeInboxItems(deps.db.pool, {
+    acquirer: { id: acquirer.id, secretCiphertext: acquirer.secret_ciphertext },
+    signatureValid: signature.ok,
+    rawBody: request.rawBody,
+    headers: request.headers,
+    receivedAt: now,
+    duplicateError: INBOX_ERRORS.duplicate,
+    items: rows,
+  });
   if (stored.length === 0) return null;
   await enqueueInboxItems(
     deps,

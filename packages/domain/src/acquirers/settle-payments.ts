@@ -1,108 +1,114 @@
 /**
- * Use case: settle a batch of stored payment notifications at once (worker queue `inbox-processing`, DESIGN §5, §7;
- * issue 13: events recorded at 1,000 a second). The worker hands the items of the jobs running at the same time to
- * {@link settlePayments}, which settles the plain ones in ONE statement: each charge marked `paid` by the same
- * conditional update as one by one (still `pending`, not expired when paid), its `transaction.paid` event and fan-out,
- * its `payment` balance transaction, one running-balance change per seller and mode, and the items' outcome.
+ * Use case: settle stored payment notifications (worker queue `inbox-processing`, DESIGN §5, §7), the one way a
+ * payment settles a charge. The worker hands the items of the jobs running at the same time to {@link settlePayments};
+ * one item is a batch of one ({@link settlePaymentItem}, for `processInboxItem`). A batch's plain payments are settled
+ * by the payments repository's one statement: each charge marked `paid` by a conditional update (still `pending`, not
+ * expired when paid), its `transaction.paid` event and fan-out, its `payment` balance transaction, one running-balance
+ * change per seller and mode, and the items' outcome.
  *
- * Why: settled one by one, every payment held its seller's balance row for a whole interactive transaction of about
- * ten queries, so the payments of one seller queued behind each other (66 events a second). In one statement the row
- * is held for a moment, once per batch.
- *
- * Whatever is not plain is left to `processInboxItem` (process-inbox-item.ts), which writes the same rows one by one and records every
- * anomaly: refund and withdrawal outcomes, malformed or unknown payments, mode or amount mismatches, a charge no
- * longer pending, two items of one batch for one charge or one payment, and a charge that changed between the read
- * and the write.
+ * A payment that is not plain is an anomaly ({@link paymentAnomaly}): an unknown txid, a mode or amount mismatch, a
+ * charge no longer pending. Settling one item, its anomaly is recorded on the item; a batch leaves such items, and the
+ * ones it could not settle (two items of one batch for one charge or one payment, a charge that changed between the
+ * read and the write), to be settled one by one, which records each outcome.
  */
-import { rowStatusIs, sqlQuery, type Transaction } from "@lm/db";
+import {
+  findChargesByTxids,
+  findProcessableInboxItems,
+  finishInboxItem,
+  settlePaymentRows,
+  type ProcessableInboxItem,
+  type Transaction,
+} from "@lm/db";
 import type { UseCaseDeps } from "../deps";
+import { chargeDocumentColumns } from "../document-at-rest";
 import { enqueueDeliveries } from "../events/record-event";
 import { newId } from "../ids";
-import { TRANSACTION_COLUMNS } from "../transactions/find-transactions";
-import {
-  batchEventValues,
-  batchEventWritesSql,
-  changedDeliveryIds,
-  planBatchTransitions,
-} from "../transactions/transaction-events";
-import { isRetriedFailure, paidColumns, settlementMode } from "./process-inbox-item";
-import { readPixPayment } from "./pix-notification";
+import { planTransactionEvents } from "../transactions/transaction-events";
+import { SANDBOX_ACQUIRER_SLUG } from "./acquirers";
+import { INBOX_ERRORS } from "./inbox-errors";
+import { readPixPayment, type PixPayment } from "./pix-notification";
 
-/** A stored payment notification as the batch reads it. */
-interface PendingPaymentItem {
-  id: string;
-  raw_body: Uint8Array;
-  end_to_end_id: string;
-  error: string | null;
-  acquirer_slug: string;
+/**
+ * The mode of the charges an acquirer's payments may settle: the sandbox settles test charges only and real acquirers
+ * live ones, so no test path can pay a live charge.
+ */
+export function settlementMode(acquirerSlug: string): "live" | "test" {
+  return acquirerSlug === SANDBOX_ACQUIRER_SLUG ? "test" : "live";
 }
 
 /**
- * The one statement of a batch: see the module comment. Rows of events, deliveries, balance transactions and items
- * are written only for the charges the conditional update moved (`paid`), which it returns.
+ * The columns a payment sets on charge `transactionId` when it settles it: `paid`, when, the end-to-end id, the
+ * amount received and the payer (the document encrypted, bound to the charge, and masked).
  */
-const SETTLE_PAYMENTS_SQL = `
-WITH paid AS (
-  UPDATE transactions t
-  SET status = 'paid', paid_at = v.paid_at, payment_end_to_end_id = v.end_to_end_id, payment_amount = v.amount,
-      payer_name = v.payer_name, payer_document = v.payer_document, payer_document_masked = v.payer_document_masked,
-      updated_at = $1
-  FROM unnest($2::text[], $3::timestamptz[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[])
-    AS v(id, paid_at, end_to_end_id, amount, payer_name, payer_document, payer_document_masked)
-  WHERE t.id = v.id AND ${rowStatusIs("t.status", "pending").text} AND t.expires_at > v.paid_at
-  RETURNING t.id, t.store_id, t.mode, t.amount
-), ${batchEventWritesSql("paid", 9)}, entries AS (
-  INSERT INTO balance_transactions (id, seller_id, mode, type, amount, source_id, created_at)
-  SELECT b.id, s.seller_id, paid.mode, 'payment', paid.amount, paid.id, $1
-  FROM unnest($20::text[], $21::text[]) AS b(id, transaction_id)
-  JOIN paid ON paid.id = b.transaction_id
-  JOIN stores s ON s.id = paid.store_id
-  ON CONFLICT (source_id, type) DO NOTHING
-  RETURNING seller_id, mode, amount
-), balances_written AS (
-  INSERT INTO balances (seller_id, mode, available, reserved, updated_at)
-  SELECT seller_id, mode, sum(amount), 0, $1 FROM entries GROUP BY seller_id, mode
-  ON CONFLICT (seller_id, mode) DO UPDATE
-  SET available = balances.available + EXCLUDED.available, updated_at = EXCLUDED.updated_at
-  RETURNING 1
-), items_written AS (
-  UPDATE inbox_items i
-  SET processed_at = $1, attempts = i.attempts + 1, error = NULL, transaction_id = paid.id
-  FROM unnest($22::text[], $23::text[]) AS x(id, transaction_id)
-  JOIN paid ON paid.id = x.transaction_id
-  WHERE i.id = x.id
-  RETURNING 1
-)
-SELECT id FROM paid`;
+export function paidColumns(encryptionKey: Buffer, transactionId: string, payment: PixPayment) {
+  const payerDocument = chargeDocumentColumns(encryptionKey, transactionId, "payer_document", payment.payerDocument);
+  return {
+    status: "paid" as const,
+    paid_at: payment.paidAt,
+    payment_end_to_end_id: payment.endToEndId,
+    payment_amount: payment.amount,
+    payer_name: payment.payerName,
+    payer_document: payerDocument.stored,
+    payer_document_masked: payerDocument.masked,
+  };
+}
+
+/** Why a payment cannot settle its charge, as recorded on its item; `already_paid` is a repeat, not an error. */
+export type PaymentAnomaly =
+  | { result: "already_paid"; error: null; transactionId: string }
+  | { result: string; error: string; transactionId?: string };
 
 /**
- * Settles the plain payments among inbox items `inboxItemIds` in one statement and enqueues their deliveries after
- * commit (see the module comment).
- * @returns per id, in order: `paid` when this call settled it, or null when the caller must process it one by one
- *   (`processInboxItem` (process-inbox-item.ts)): it was not a plain payment, or its charge changed meanwhile
- * @throws the driver's error (nothing was written); the caller then processes every item one by one
+ * Whether `payment`, received from an acquirer settling `mode` charges, can settle `charge` (the charge of its txid,
+ * as read): null when it can (a plain payment), else the anomaly to record.
  */
-export async function settlePayments(deps: UseCaseDeps, inboxItemIds: string[]): Promise<Array<"paid" | null>> {
+export function paymentAnomaly(
+  charge: Transaction | undefined,
+  payment: PixPayment,
+  mode: "live" | "test",
+): PaymentAnomaly | null {
+  if (!charge) return { result: INBOX_ERRORS.unknownTxid, error: INBOX_ERRORS.unknownTxid };
+  const anomaly = (code: string, detail: string) => ({
+    result: code,
+    error: `${code}: ${detail}`,
+    transactionId: charge.id,
+  });
+  if (charge.mode !== mode) return anomaly(INBOX_ERRORS.modeMismatch, `${charge.mode} charge`);
+  if (payment.amount !== charge.amount) {
+    return anomaly(INBOX_ERRORS.amountMismatch, `expected ${charge.amount}, received ${payment.amount}`);
+  }
+  if (charge.status === "pending" && charge.expires_at > payment.paidAt) return null;
+  if (charge.payment_end_to_end_id === payment.endToEndId) {
+    return { result: "already_paid", error: null, transactionId: charge.id };
+  }
+  return anomaly(INBOX_ERRORS.notPending, charge.status === "pending" ? "expired" : charge.status);
+}
+
+/** What settling a batch came to for one item. */
+type ItemSettlement =
+  | { kind: "paid" }
+  /** Not a plain payment: `anomaly` is what the charge as read says. */
+  | { kind: "anomaly"; anomaly: PaymentAnomaly; payment: PixPayment }
+  /** Plain as read, but not settled by this batch: another item of the batch for the same charge or payment, or the
+   * charge changed before the write. */
+  | { kind: "left"; payment: PixPayment };
+
+/**
+ * Settles the plain payments among `items` in one statement and enqueues their deliveries after commit.
+ * @returns what became of each item that names a well-formed payment, by item id
+ */
+async function settleItems(deps: UseCaseDeps, items: ProcessableInboxItem[]): Promise<Map<string, ItemSettlement>> {
   const now = deps.now();
-  const items = await sqlQuery<PendingPaymentItem>(
-    deps.db.pool,
-    `SELECT i.id, i.raw_body, i.end_to_end_id, i.error, a.slug AS acquirer_slug
-     FROM inbox_items i JOIN acquirers a ON a.id = i.acquirer_id
-     WHERE i.id = ANY($1::text[]) AND i.event_type = 'pix' AND i.signature_valid AND i.processed_at IS NULL
-       AND i.end_to_end_id IS NOT NULL`,
-    [inboxItemIds],
-  );
+  const outcomes = new Map<string, ItemSettlement>();
   const payments = items.flatMap((item) => {
-    if (!isRetriedFailure(item.error)) return [];
-    const payment = readPixPayment(item.raw_body, item.end_to_end_id);
+    const payment = item.event_type === "pix" ? readPixPayment(item.raw_body, item.end_to_end_id) : null;
     return payment === null ? [] : [{ item, payment }];
   });
-  if (payments.length === 0) return inboxItemIds.map(() => null);
+  if (payments.length === 0) return outcomes;
 
-  const charges = await sqlQuery<Transaction>(
+  const charges = await findChargesByTxids(
     deps.db.pool,
-    `SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE txid = ANY($1::text[])`,
-    [payments.map(({ payment }) => payment.txid)],
+    payments.map(({ payment }) => payment.txid),
   );
   const chargeByTxid = new Map(charges.map((charge) => [charge.txid, charge]));
   const repeated = (values: string[]) => new Set(values.filter((value, i) => values.indexOf(value) !== i));
@@ -110,46 +116,74 @@ export async function settlePayments(deps: UseCaseDeps, inboxItemIds: string[]):
   const repeatedPayments = repeated(payments.map(({ payment }) => payment.endToEndId));
   const plain = payments.flatMap(({ item, payment }) => {
     const charge = chargeByTxid.get(payment.txid);
-    const isPlain =
-      charge !== undefined &&
-      charge.status === "pending" &&
-      charge.mode === settlementMode(item.acquirer_slug) &&
-      charge.amount === payment.amount &&
-      charge.expires_at > payment.paidAt &&
-      !repeatedTxids.has(payment.txid) &&
-      !repeatedPayments.has(payment.endToEndId);
-    return isPlain ? [{ item, payment, charge }] : [];
+    const anomaly = paymentAnomaly(charge, payment, settlementMode(item.acquirer_slug));
+    if (anomaly !== null || charge === undefined) {
+      if (anomaly !== null) outcomes.set(item.id, { kind: "anomaly", anomaly, payment });
+      return [];
+    }
+    outcomes.set(item.id, { kind: "left", payment });
+    return repeatedTxids.has(payment.txid) || repeatedPayments.has(payment.endToEndId)
+      ? []
+      : [{ item, payment, charge }];
   });
-  if (plain.length === 0) return inboxItemIds.map(() => null);
+  if (plain.length === 0) return outcomes;
 
-  const transitions = await planBatchTransitions(
-    deps.db.pool,
-    plain.map(({ payment, charge }): Transaction => ({
-      ...charge,
-      ...paidColumns(deps.config.encryptionKey, charge.id, payment),
-      updated_at: now,
+  const paid = plain.map(({ item, payment, charge }) => ({
+    item,
+    charge: { ...charge, ...paidColumns(deps.config.encryptionKey, charge.id, payment), updated_at: now },
+  }));
+  const { paidIds, deliveryIds } = await settlePaymentRows(deps.db.pool, {
+    payments: paid.map(({ item, charge }) => ({
+      charge,
+      balanceTransactionId: newId("balanceTransaction", now.getTime()),
+      inboxItemId: item.id,
     })),
-    "transaction.paid",
     now,
-  );
-  const paid = transitions.map(({ transaction }) => transaction);
-  const won = await sqlQuery<{ id: string }>(deps.db.pool, SETTLE_PAYMENTS_SQL, [
-    now,
-    paid.map((charge) => charge.id),
-    paid.map((charge) => charge.paid_at),
-    paid.map((charge) => charge.payment_end_to_end_id),
-    paid.map((charge) => charge.payment_amount),
-    paid.map((charge) => charge.payer_name),
-    paid.map((charge) => charge.payer_document),
-    paid.map((charge) => charge.payer_document_masked),
-    ...batchEventValues("transaction.paid", transitions),
-    paid.map(() => newId("balanceTransaction", now.getTime())),
-    paid.map((charge) => charge.id),
-    plain.map(({ item }) => item.id),
-    paid.map((charge) => charge.id),
-  ]);
-  const wonIds = new Set(won.map((row) => row.id));
-  await enqueueDeliveries(deps, changedDeliveryIds(transitions, wonIds));
-  const paidItems = new Set(plain.flatMap(({ item, charge }) => (wonIds.has(charge.id) ? [item.id] : [])));
-  return inboxItemIds.map((id) => (paidItems.has(id) ? "paid" : null));
+    events: planTransactionEvents(
+      paid.map(({ charge }) => charge),
+      "transaction.paid",
+      now,
+    ),
+  });
+  await enqueueDeliveries(deps, deliveryIds);
+  const won = new Set(paidIds);
+  for (const { item, charge } of paid) if (won.has(charge.id)) outcomes.set(item.id, { kind: "paid" });
+  return outcomes;
+}
+
+/**
+ * Settles the plain payments among inbox items `inboxItemIds` in one statement and enqueues their deliveries after
+ * commit (see the module comment).
+ * @returns per id, in order: `paid` when this call settled it, or null when the caller must process it one by one
+ *   (`processInboxItem`): it was not a plain payment, or its charge changed meanwhile
+ * @throws the driver's error (nothing was written); the caller then processes every item one by one
+ */
+export async function settlePayments(deps: UseCaseDeps, inboxItemIds: string[]): Promise<Array<"paid" | null>> {
+  const outcomes = await settleItems(deps, await findProcessableInboxItems(deps.db.pool, inboxItemIds));
+  return inboxItemIds.map((id) => (outcomes.get(id)?.kind === "paid" ? "paid" : null));
+}
+
+/**
+ * Settles processable item `item`, which names a payment, as a batch of one, and records its anomaly when it is not
+ * plain.
+ * @returns `paid`, `already_paid` (a repeat of the payment that settled the charge), an anomaly code, or `skipped`
+ *   when the item is not a well-formed payment
+ * @throws Error when its charge is plain and still was not settled (it changed under the statement): retry
+ */
+export async function settlePaymentItem(deps: UseCaseDeps, item: ProcessableInboxItem): Promise<string> {
+  const outcome = (await settleItems(deps, [item])).get(item.id);
+  if (outcome === undefined) return "skipped";
+  if (outcome.kind === "paid") return "paid";
+  let anomaly = outcome.kind === "anomaly" ? outcome.anomaly : null;
+  if (anomaly === null) {
+    // The conditional update skipped the charge: it is no longer pending, so the read now says why.
+    const [charge] = await findChargesByTxids(deps.db.pool, [outcome.payment.txid]);
+    anomaly = paymentAnomaly(charge, outcome.payment, settlementMode(item.acquirer_slug));
+    if (anomaly === null) throw new Error(`charge of txid ${outcome.payment.txid} changed during its settlement`);
+  }
+  await finishInboxItem(deps.db, item.id, anomaly, deps.now());
+  if (anomaly.error !== null) {
+    deps.logger.warn("inbound payment anomaly", { inbox_item_id: item.id, anomaly: anomaly.result });
+  }
+  return anomaly.result;
 }

@@ -10,11 +10,20 @@
  * the first request was merely slow, its commit fails instead of making a second charge.
  *
  * The reply is kept as the exact text that was sent (a `text` column, not `jsonb`, which would reorder keys and
- * respace), so a replay is byte for byte the first reply. Plain SQL: charge creation runs these on every request
- * (issue 14).
+ * respace), so a replay is byte for byte the first reply.
  */
 import { randomUUID } from "node:crypto";
-import { sql, sqlQuery, type Db, type SqlWrite } from "@lm/db";
+import {
+  deleteExpiredIdempotencyKey,
+  findIdempotencyKey,
+  idempotencyReplyWrite,
+  insertIdempotencyClaim,
+  purgeExpiredIdempotencyKeyRows,
+  releaseIdempotencyClaim,
+  takeOverIdempotencyClaim,
+  type Db,
+  type SqlWrite,
+} from "@lm/db";
 import type { MerchantScope } from "../deps";
 import { ApiError } from "../errors";
 
@@ -43,15 +52,6 @@ export interface HeldClaim {
  */
 export type IdempotencyClaim = ({ kind: "claimed" } & HeldClaim) | { kind: "replay"; status: number; body: string };
 
-interface KeyRow {
-  id: string;
-  request_hash: string;
-  response_status: number | null;
-  response_body: string | null;
-  created_at: Date;
-  expires_at: Date;
-}
-
 /**
  * Claims `key` for a request whose method, path and body hash to `requestHash`.
  * @throws ApiError `idempotency_key_reused` when the key was used with another request;
@@ -63,34 +63,20 @@ export async function claimIdempotencyKey(
   input: { key: string; requestHash: string; now: Date },
 ): Promise<IdempotencyClaim> {
   const claimId = randomUUID();
+  const keyScope = { storeId: scope.storeId, mode: scope.mode, key: input.key };
+  const claim = {
+    id: claimId,
+    requestHash: input.requestHash,
+    createdAt: input.now,
+    expiresAt: new Date(input.now.getTime() + IDEMPOTENCY_TTL_MS),
+  };
   for (;;) {
-    const inserted = await sqlQuery(
-      db.pool,
-      `INSERT INTO idempotency_keys (id, store_id, mode, key, request_hash, created_at, expires_at)
-       VALUES ($1, $2, $3::mode, $4, $5, $6, $7) ON CONFLICT (store_id, mode, key) DO NOTHING RETURNING id`,
-      [
-        claimId,
-        scope.storeId,
-        scope.mode,
-        input.key,
-        input.requestHash,
-        input.now,
-        new Date(input.now.getTime() + IDEMPOTENCY_TTL_MS),
-      ],
-    );
-    if (inserted.length === 1) return { kind: "claimed", claimId, claimedAt: input.now };
-    const [existing] = await sqlQuery<KeyRow>(
-      db.pool,
-      `SELECT id, request_hash, response_status, response_body, created_at, expires_at FROM idempotency_keys
-       WHERE store_id = $1 AND mode = $2::mode AND key = $3`,
-      [scope.storeId, scope.mode, input.key],
-    );
+    if (await insertIdempotencyClaim(db.pool, keyScope, claim))
+      return { kind: "claimed", claimId, claimedAt: input.now };
+    const existing = await findIdempotencyKey(db.pool, keyScope);
     if (existing && existing.expires_at <= input.now) {
       // A key past its 24 h is free again: drop the old record and claim it anew.
-      await sqlQuery(db.pool, "DELETE FROM idempotency_keys WHERE id = $1 AND expires_at <= $2", [
-        existing.id,
-        input.now,
-      ]);
+      await deleteExpiredIdempotencyKey(db.pool, existing.id, input.now);
       continue;
     }
     if (existing && existing.request_hash !== input.requestHash) {
@@ -102,13 +88,10 @@ export async function claimIdempotencyKey(
       existing.created_at.getTime() <= input.now.getTime() - IDEMPOTENCY_CLAIM_TIMEOUT_MS
     ) {
       // Abandoned: its request committed nothing. Take it over unless another retry just did.
-      const taken = await sqlQuery(
-        db.pool,
-        `UPDATE idempotency_keys SET created_at = $1
-         WHERE id = $2 AND response_status IS NULL AND created_at = $3 RETURNING id`,
-        [input.now, existing.id, existing.created_at],
-      );
-      if (taken.length === 1) return { kind: "claimed", claimId: existing.id, claimedAt: input.now };
+      const abandoned = { id: existing.id, claimedAt: existing.created_at };
+      if (await takeOverIdempotencyClaim(db.pool, abandoned, input.now)) {
+        return { kind: "claimed", claimId: existing.id, claimedAt: input.now };
+      }
       continue;
     }
     if (!existing || existing.response_status === null || existing.response_body === null) {
@@ -127,12 +110,11 @@ export async function claimIdempotencyKey(
  * @param body - the reply's JSON text exactly as it will be sent
  */
 export function idempotentReplyWrite(claim: HeldClaim, status: number, body: string): SqlWrite {
-  return {
-    sql: sql`UPDATE idempotency_keys SET response_status = ${status}, response_body = ${body}
-             WHERE id = ${claim.claimId} AND response_status IS NULL AND created_at = ${claim.claimedAt}`,
-    orElse: () =>
-      new ApiError("idempotency_key_in_progress", "A request with this Idempotency-Key is still in progress."),
-  };
+  return idempotencyReplyWrite(
+    { id: claim.claimId, claimedAt: claim.claimedAt },
+    { status, body },
+    () => new ApiError("idempotency_key_in_progress", "A request with this Idempotency-Key is still in progress."),
+  );
 }
 
 /**
@@ -140,16 +122,10 @@ export function idempotentReplyWrite(claim: HeldClaim, status: number, body: str
  * @returns how many were deleted
  */
 export function purgeExpiredIdempotencyKeys(db: Db, now: Date, limit = 1000): Promise<number> {
-  return db.$executeRaw`
-    DELETE FROM idempotency_keys
-    WHERE id IN (SELECT id FROM idempotency_keys WHERE expires_at <= ${now} ORDER BY expires_at LIMIT ${limit})`;
+  return purgeExpiredIdempotencyKeyRows(db.pool, now, limit);
 }
 
 /** Releases `claim` after a refused request, so the key can be used again (unless another request took it over). */
 export async function releaseIdempotencyKey(db: Db, claim: HeldClaim): Promise<void> {
-  await sqlQuery(
-    db.pool,
-    "DELETE FROM idempotency_keys WHERE id = $1 AND response_status IS NULL AND created_at = $2",
-    [claim.claimId, claim.claimedAt],
-  );
+  await releaseIdempotencyClaim(db.pool, { id: claim.claimId, claimedAt: claim.claimedAt });
 }

@@ -3,7 +3,7 @@
  * delivery rows commit together; after commit the deliveries are enqueued. Expiry is the worker's sweep
  * (`expire-transaction.ts`).
  */
-import { insertWrite, isUniqueViolation, runWrites, type Transaction } from "@lm/db";
+import { insertCharge, isUniqueViolation, type Transaction } from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { chargeDocumentColumns } from "../document-at-rest";
 import { parseTaxDocument } from "../documents";
@@ -12,7 +12,7 @@ import { enqueueDeliveries } from "../events/record-event";
 import { newId } from "../ids";
 import { checkDestination } from "../webhooks/destination";
 import { buildPixBrCode, pixLocation, renderQrPngBase64 } from "./br-code";
-import { planTransactionEvent, type TransactionWriteOptions } from "./transaction-events";
+import { planTransactionEvents, type TransactionWriteOptions } from "./transaction-events";
 import { generateTxid } from "./txid";
 
 /** A validated creation request (the API's joi schema enforces the lengths and ranges). */
@@ -95,17 +95,11 @@ export async function createTransaction(
   };
 
   // One statement on the pool (no BEGIN/COMMIT round trips), the subscribed endpoints selected inside it: this runs
-  // on every creation (issue 14).
-  const event = planTransactionEvent(transaction, "transaction.created", now);
-  const writes = [
-    insertWrite("transactions", [transaction], { mode: "mode", status: "transaction_status", metadata: "jsonb" }),
-    ...event.writes,
-  ];
-  const also = options.alsoWrite?.(transaction);
-  if (also) writes.push(also);
+  // on every creation.
+  const events = planTransactionEvents([transaction], "transaction.created", now);
   let deliveryIds: string[];
   try {
-    deliveryIds = event.deliveryIds((await runWrites(deps.db.pool, writes)).slice(1, 1 + event.writes.length));
+    deliveryIds = await insertCharge(deps.db.pool, transaction, events, options.alsoWrite?.(transaction));
   } catch (err) {
     if (isUniqueViolation(err, "external_id")) {
       throw new ApiError("invalid_state", "A transaction with this external_id already exists.", {

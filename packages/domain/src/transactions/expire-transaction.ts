@@ -3,34 +3,18 @@
  * `charge-expiry` job sweeps the due charges every second ({@link expireDueTransactions}); reads already show
  * `expired` in between (see `serializeTransaction`). No job is held per charge: Redis would otherwise keep one delayed
  * job for every pending charge for its whole `expires_in` (24 h by default), memory in proportion to the charges
- * waiting to be paid, and every creation would pay a Redis round trip for it (issue 14).
+ * waiting to be paid, and every creation would pay a Redis round trip for it.
  */
-import { rowStatusIs, sqlQuery, type Transaction } from "@lm/db";
+import { expireCharges, findDueCharges, type Transaction } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { enqueueDeliveries } from "../events/record-event";
-import { TRANSACTION_COLUMNS } from "./find-transactions";
-import { batchEventValues, batchEventWritesSql, changedDeliveryIds, planBatchTransitions } from "./transaction-events";
+import { planTransactionEvents } from "./transaction-events";
 
 /** Charges expired by one statement; the sweep enqueues their deliveries after each. */
 const EXPIRY_BATCH_SIZE = 200;
 
 /** Most charges one sweep expires; the next sweep, a second later, takes the rest (oldest first). */
 export const MAX_CHARGES_PER_EXPIRY_SWEEP = 2_000;
-
-/**
- * One batch: every charge of `$2` still pending and due at `$1` becomes `expired` (at its `expires_at`), with its
- * `transaction.expired` event and first delivery rows; a charge paid or canceled since it was read is skipped by the
- * conditional update and gets neither.
- */
-const EXPIRE_TRANSACTIONS_SQL = `
-WITH expired AS (
-  UPDATE transactions t
-  SET status = 'expired', expired_at = t.expires_at, updated_at = $1
-  FROM unnest($2::text[]) AS v(id)
-  WHERE t.id = v.id AND ${rowStatusIs("t.status", "pending").text} AND t.expires_at <= $1
-  RETURNING t.id, t.store_id, t.mode
-), ${batchEventWritesSql("expired", 3)}
-SELECT id FROM expired`;
 
 /**
  * Expires pending charges whose `expires_at` has passed, oldest first, in batches of {@link EXPIRY_BATCH_SIZE}: each
@@ -49,15 +33,9 @@ export async function expireDueTransactions(
   for (let read = 0; read < maxCharges;) {
     const now = deps.now();
     const limit = Math.min(EXPIRY_BATCH_SIZE, maxCharges - read);
-    const due = await sqlQuery<Transaction>(
-      deps.db.pool,
-      `SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE status = 'pending' AND expires_at <= $1
-       ORDER BY expires_at LIMIT $2`,
-      [now, limit],
-    );
+    const due = await findDueCharges(deps.db.pool, now, limit);
     if (due.length === 0) break;
-    const transitions = await planBatchTransitions(
-      deps.db.pool,
+    const events = planTransactionEvents(
       due.map((charge): Transaction => ({
         ...charge,
         status: "expired",
@@ -67,13 +45,13 @@ export async function expireDueTransactions(
       "transaction.expired",
       now,
     );
-    const expired = await sqlQuery<{ id: string }>(deps.db.pool, EXPIRE_TRANSACTIONS_SQL, [
+    const { expiredIds, deliveryIds } = await expireCharges(deps.db.pool, {
+      ids: due.map((charge) => charge.id),
       now,
-      due.map((charge) => charge.id),
-      ...batchEventValues("transaction.expired", transitions),
-    ]);
-    await enqueueDeliveries(deps, changedDeliveryIds(transitions, new Set(expired.map((row) => row.id))));
-    expiredCount += expired.length;
+      events,
+    });
+    await enqueueDeliveries(deps, deliveryIds);
+    expiredCount += expiredIds.length;
     read += due.length;
     if (due.length < limit) break;
   }

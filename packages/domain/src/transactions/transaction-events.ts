@@ -3,20 +3,19 @@
  * only while the charge still is (a locked read checked before the update, or a conditional update), so two writers
  * cannot both win, and is followed, in the same database transaction, by its `transaction.*` event and fan-out, whose
  * `data.object` is the charge as `GET` returns it at that moment. One charge at a time ({@link transitionTransaction}),
- * or a batch in one statement ({@link planBatchTransitions}).
+ * or a batch in one statement (the events of {@link planTransactionEvents} written by the batch's statement).
  */
-import { sqlQuery, type Event, type Prisma, type SqlClient, type SqlWrite, type Transaction } from "@lm/db";
-import type { SubscribableEventType } from "../events/event-types";
 import {
-  fanOutEvent,
-  planEvent,
-  recordEvent,
-  scopeKey,
-  subscribedEndpoints,
-  type EventInput,
-  type PlannedEvent,
-  type RecordedEvent,
-} from "../events/record-event";
+  lockChargeStatus,
+  updateCharge,
+  type EventsToWrite,
+  type Prisma,
+  type SqlClient,
+  type SqlWrite,
+  type Transaction,
+} from "@lm/db";
+import type { SubscribableEventType } from "../events/event-types";
+import { planEvents, recordEvent, type EventInput, type RecordedEvent } from "../events/record-event";
 import { serializeTransaction } from "./transaction.serializer";
 
 /** The `transaction.*` types of the event catalog. */
@@ -43,9 +42,18 @@ export function recordTransactionEvent(
   return recordEvent(tx, transactionEvent(transaction, type, now));
 }
 
-/** The writes of `type` for `transaction`, to run in the statement that writes the charge (see {@link planEvent}). */
-export function planTransactionEvent(transaction: Transaction, type: TransactionEventType, now: Date): PlannedEvent {
-  return planEvent(transactionEvent(transaction, type, now));
+/**
+ * The `type` events of `transactions` (each as it reads after its change, at `now`), for a statement that writes
+ * the charges' change and, for the charges it changed, their events (`changed`, in `eventWrites`).
+ */
+export function planTransactionEvents(
+  transactions: Transaction[],
+  type: TransactionEventType,
+  now: Date,
+): EventsToWrite {
+  return planEvents(
+    transactions.map((transaction) => ({ ...transactionEvent(transaction, type, now), subjectId: transaction.id })),
+  ).batch;
 }
 
 /** The charge after a transition and the deliveries to enqueue after commit. */
@@ -74,98 +82,11 @@ export async function transitionTransaction(
     now: Date;
   },
 ): Promise<Transitioned | null> {
-  const [current] = await sqlQuery<Pick<Transaction, "status" | "expires_at">>(
-    tx,
-    "SELECT status, expires_at FROM transactions WHERE id = $1 FOR UPDATE",
-    [input.id],
-  );
+  const current = await lockChargeStatus(tx, input.id);
   if (current?.status !== "pending" || current.expires_at <= input.expiresAfter) return null;
-  const transaction = await tx.transaction.update({
-    where: { id: input.id },
-    data: { ...input.data, updated_at: input.now },
-  });
+  const transaction = await updateCharge(tx, input.id, { ...input.data, updated_at: input.now });
   const { deliveryIds } = await recordTransactionEvent(tx, transaction, input.type, input.now);
   return { transaction, deliveryIds };
-}
-
-/** A charge a batch statement is to change: as it reads after the change, with that change's event and fan-out. */
-export interface BatchTransition {
-  transaction: Transaction;
-  event: Event;
-  deliveries: Prisma.WebhookDeliveryCreateManyInput[];
-}
-
-/**
- * Plans the `type` event and first delivery rows of each of `changed` (the charges as they read after the change),
- * with the subscribed endpoints of all their stores read in one query, for a statement that writes them with
- * {@link batchEventWritesSql}.
- */
-export async function planBatchTransitions(
-  db: SqlClient,
-  changed: Transaction[],
-  type: TransactionEventType,
-  now: Date,
-): Promise<BatchTransition[]> {
-  const endpoints = await subscribedEndpoints(db, [...new Set(changed.map((t) => t.store_id))], type);
-  return changed.map((transaction) => {
-    const input = transactionEvent(transaction, type, now);
-    return { transaction, ...fanOutEvent(input, endpoints.get(scopeKey(input.scope)) ?? []) };
-  });
-}
-
-/**
- * The CTEs `events_written` and `deliveries_written` of a batch statement: the event and first delivery rows of every
- * charge that the statement's CTE `changed` returned (its `id`, `store_id` and `mode`), so that a charge its
- * conditional update skipped gets neither. `$1` is the statement's time; the placeholders from `$first` on take
- * {@link batchEventValues}, in order.
- */
-export function batchEventWritesSql(changed: string, first: number): string {
-  const [type, eventIds, eventCharges, eventData, ids, eventsOf, chargesOf, kinds, endpointIds, postbackOf, urls] =
-    Array.from({ length: 11 }, (_, i) => `$${first + i}`);
-  return `events_written AS (
-  INSERT INTO events (id, store_id, mode, type, data, created_at)
-  SELECT e.id, ${changed}.store_id, ${changed}.mode, ${type}, e.data, $1
-  FROM unnest(${eventIds}::text[], ${eventCharges}::text[], ${eventData}::jsonb[]) AS e(id, transaction_id, data)
-  JOIN ${changed} ON ${changed}.id = e.transaction_id
-  RETURNING 1
-), deliveries_written AS (
-  INSERT INTO webhook_deliveries (id, chain_id, attempt, status, event_id, event_type, store_id, destination_type,
-                                  endpoint_id, transaction_id, url, scheduled_at, created_at, manual)
-  SELECT d.id, d.id, 1, 'pending', d.event_id, ${type}, ${changed}.store_id, d.destination_type,
-         d.endpoint_id, d.transaction_id, d.url, $1, $1, false
-  FROM unnest(${ids}::text[], ${eventsOf}::text[], ${chargesOf}::text[], ${kinds}::destination_type[],
-              ${endpointIds}::text[], ${postbackOf}::text[], ${urls}::text[])
-    AS d(id, event_id, changed_id, destination_type, endpoint_id, transaction_id, url)
-  JOIN ${changed} ON ${changed}.id = d.changed_id
-  RETURNING 1
-)`;
-}
-
-/** The values of {@link batchEventWritesSql}'s placeholders for `transitions`, in order. */
-export function batchEventValues(type: TransactionEventType, transitions: BatchTransition[]): unknown[] {
-  const deliveries = transitions.flatMap(({ transaction, deliveries: rows }) =>
-    rows.map((row) => ({ transaction, row })),
-  );
-  return [
-    type,
-    transitions.map(({ event }) => event.id),
-    transitions.map(({ transaction }) => transaction.id),
-    transitions.map(({ event }) => JSON.stringify(event.data)),
-    deliveries.map(({ row }) => row.id),
-    deliveries.map(({ row }) => row.event_id),
-    deliveries.map(({ transaction }) => transaction.id),
-    deliveries.map(({ row }) => row.destination_type),
-    deliveries.map(({ row }) => row.endpoint_id ?? null),
-    deliveries.map(({ row }) => row.transaction_id ?? null),
-    deliveries.map(({ row }) => row.url),
-  ];
-}
-
-/** The delivery ids of the transitions whose charge the statement changed (`changedIds`), to enqueue after commit. */
-export function changedDeliveryIds(transitions: BatchTransition[], changedIds: Set<string>): string[] {
-  return transitions.flatMap(({ transaction, deliveries }) =>
-    changedIds.has(transaction.id) ? deliveries.map((row) => row.id as string) : [],
-  );
 }
 
 /** Options of the use cases that write a charge from a merchant request (create, cancel). */

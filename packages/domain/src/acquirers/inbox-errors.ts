@@ -1,0 +1,19 @@
+/** The codes recorded on an inbox item's `error` (DESIGN §5); a detail may follow after `: `. */
+import { PROCESSING_FAILED_ERROR } from "@lm/db";
+
+/**
+ * Codes recorded at receipt (`invalid_signature`, `malformed_notification`, `duplicate`) or as a payment anomaly when
+ * processing.
+ */
+export const INBOX_ERRORS = {
+  invalidSignature: "invalid_signature",
+  malformed: "malformed_notification",
+  /** A valid item for this acquirer and `endToEndId` was received before. */
+  duplicate: "duplicate",
+  unknownTxid: "unknown_txid",
+  modeMismatch: "mode_mismatch",
+  amountMismatch: "amount_mismatch",
+  notPending: "not_pending",
+  /** Processing threw (the database refused a value, was unreachable...); the job is retried and a success clears it. */
+  processingFailed: PROCESSING_FAILED_ERROR,
+} as const;
