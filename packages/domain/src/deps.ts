@@ -7,7 +7,10 @@ import type { Db } from "@lm/db";
 import type { Logger } from "@lm/logging";
 import type { Producer } from "@lm/queue";
 
-/** Dependencies of a use case (types only: domain imports no BullMQ or Prisma runtime). */
+/**
+ * Dependencies of a use case. The domain reaches the database only through the repositories of `@lm/db` (it writes no
+ * statement and no Prisma query) and Redis only through `producer`.
+ */
 export interface UseCaseDeps {
   config: Config;
   db: Db;

@@ -1,5 +1,5 @@
 /**
- * Group settlement of inbound payments (issue 13): the `inbox-processing` jobs running at the same time hand their
+ * Group settlement of inbound payments (events must be recorded at 1,000 a second): the `inbox-processing` jobs running at the same time hand their
  * items to one batcher, which settles the plain payments of each batch in one statement (`settlePayments`, domain).
  */
 import { settlePayments, type UseCaseDeps } from "@lm/domain";
