@@ -2,6 +2,7 @@
  * Use case: the owner follows the verification link (SPEC `GET /v1/me/auth/verify-email`, DESIGN §3: 24 h, single
  * use).
  */
+import { markUserEmailVerified } from "@lm/db";
 import { validationFailed } from "../errors";
 import type { AccountDeps } from "./account-deps";
 import { consumeMailedToken } from "./mailed-tokens";
@@ -14,8 +15,5 @@ export async function verifyEmail(deps: Pick<AccountDeps, "db" | "now">, token: 
   const now = deps.now();
   const used = await consumeMailedToken(deps.db, { token, purpose: "email_verification", now });
   if (!used) throw validationFailed("This verification link is invalid, used or expired.", "token");
-  await deps.db.user.updateMany({
-    where: { id: used.user_id, email_verified_at: null },
-    data: { email_verified_at: now },
-  });
+  await markUserEmailVerified(deps.db, used.user_id, now);
 }

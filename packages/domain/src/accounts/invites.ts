@@ -3,7 +3,17 @@
  * SHA-256, single use, 7 days. Expired, used, revoked and unknown invites are one and the same 404.
  */
 import { randomUUID } from "node:crypto";
-import type { DbClient, Invite, Seller } from "@lm/db";
+import {
+  claimActiveInvite,
+  findInviteByTokenHash,
+  findSellerById,
+  findSellersByLegalName,
+  findUserByEmail,
+  insertInvite,
+  type DbClient,
+  type Invite,
+  type Seller,
+} from "@lm/db";
 import { ApiError, notFound, validationFailed } from "../errors";
 import { isId } from "../ids";
 import { isEmailAddress, normalizeEmail } from "../email";
@@ -29,12 +39,12 @@ export async function findSellerForInvite(
   by: { sellerId?: string; sellerName?: string },
 ): Promise<Seller> {
   if (by.sellerId !== undefined) {
-    const seller = isId("seller", by.sellerId) ? await db.seller.findUnique({ where: { id: by.sellerId } }) : null;
+    const seller = isId("seller", by.sellerId) ? await findSellerById(db, by.sellerId) : null;
     if (!seller) throw notFound("seller");
     return seller;
   }
   const name = by.sellerName?.trim() ?? "";
-  const sellers = await db.seller.findMany({ where: { legal_name: { equals: name, mode: "insensitive" } }, take: 10 });
+  const sellers = await findSellersByLegalName(db, name, 10);
   if (sellers.length === 0) throw notFound("seller with that legal name");
   const [only, ...others] = sellers;
   if (!only || others.length > 0) {
@@ -57,19 +67,17 @@ export async function createInvite(
 ): Promise<IssuedInvite> {
   const email = normalizeEmail(input.email);
   if (!isEmailAddress(email)) throw validationFailed("Email is not a valid address.", "email");
-  if (await db.user.findUnique({ where: { email } })) {
+  if (await findUserByEmail(db, email)) {
     throw new ApiError("invalid_state", "An account with this email already exists.");
   }
   const { token, hash } = generateToken();
-  const invite = await db.invite.create({
-    data: {
-      id: randomUUID(),
-      token_hash: hash,
-      email,
-      seller_id: input.seller.id,
-      created_at: input.now,
-      expires_at: new Date(input.now.getTime() + INVITE_TTL_MS),
-    },
+  const invite = await insertInvite(db, {
+    id: randomUUID(),
+    token_hash: hash,
+    email,
+    seller_id: input.seller.id,
+    created_at: input.now,
+    expires_at: new Date(input.now.getTime() + INVITE_TTL_MS),
   });
   return { invite, seller: input.seller, token };
 }
@@ -79,9 +87,7 @@ export async function createInvite(
  * @throws ApiError `resource_not_found` when it is unknown, expired, used or revoked (indistinguishable, SPEC)
  */
 export async function findActiveInvite(db: DbClient, token: string, now: Date): Promise<Invite> {
-  const invite = isWellFormedToken(token)
-    ? await db.invite.findUnique({ where: { token_hash: hashToken(token) } })
-    : null;
+  const invite = isWellFormedToken(token) ? await findInviteByTokenHash(db, hashToken(token)) : null;
   if (!invite || invite.used_at !== null || invite.revoked_at !== null || invite.expires_at <= now)
     throw notFound("invite");
   return invite;
@@ -92,9 +98,5 @@ export async function findActiveInvite(db: DbClient, token: string, now: Date): 
  * @throws ApiError `resource_not_found` when it is no longer active
  */
 export async function claimInvite(db: DbClient, inviteId: string, now: Date): Promise<void> {
-  const claimed = await db.invite.updateMany({
-    where: { id: inviteId, used_at: null, revoked_at: null, expires_at: { gt: now } },
-    data: { used_at: now },
-  });
-  if (claimed.count !== 1) throw notFound("invite");
+  if ((await claimActiveInvite(db, inviteId, now)) !== 1) throw notFound("invite");
 }

@@ -4,7 +4,14 @@
  * update so that two concurrent uses cannot both succeed.
  */
 import { randomUUID } from "node:crypto";
-import type { DbClient, MailedToken, MailedTokenPurpose } from "@lm/db";
+import {
+  findMailedTokenByHash,
+  insertMailedToken,
+  useMailedToken,
+  type DbClient,
+  type MailedToken,
+  type MailedTokenPurpose,
+} from "@lm/db";
 import { generateToken, hashToken, isWellFormedToken } from "./credentials";
 
 const HOUR_MS = 3_600_000;
@@ -24,15 +31,13 @@ export async function issueMailedToken(
   input: { userId: string; purpose: MailedTokenPurpose; now: Date; ttlMs?: number },
 ): Promise<string> {
   const { token, hash } = generateToken();
-  await db.mailedToken.create({
-    data: {
-      id: randomUUID(),
-      purpose: input.purpose,
-      token_hash: hash,
-      user_id: input.userId,
-      created_at: input.now,
-      expires_at: new Date(input.now.getTime() + (input.ttlMs ?? MAILED_TOKEN_TTL_MS[input.purpose])),
-    },
+  await insertMailedToken(db, {
+    id: randomUUID(),
+    purpose: input.purpose,
+    token_hash: hash,
+    user_id: input.userId,
+    created_at: input.now,
+    expires_at: new Date(input.now.getTime() + (input.ttlMs ?? MAILED_TOKEN_TTL_MS[input.purpose])),
   });
   return token;
 }
@@ -46,15 +51,9 @@ export async function consumeMailedToken(
   input: { token: string; purpose: MailedTokenPurpose; now: Date },
 ): Promise<MailedToken | null> {
   if (!isWellFormedToken(input.token)) return null;
-  const where = {
-    token_hash: hashToken(input.token),
-    purpose: input.purpose,
-    used_at: null,
-    expires_at: { gt: input.now },
-  };
-  const used = await db.mailedToken.updateMany({ where, data: { used_at: input.now } });
-  if (used.count !== 1) return null;
-  return db.mailedToken.findUnique({ where: { token_hash: where.token_hash } });
+  const tokenHash = hashToken(input.token);
+  if ((await useMailedToken(db, { tokenHash, purpose: input.purpose, now: input.now })) !== 1) return null;
+  return findMailedTokenByHash(db, tokenHash);
 }
 
 /** A link on `PUBLIC_BASE_URL` (never the request's host) with the token and, when given, where to go after. */

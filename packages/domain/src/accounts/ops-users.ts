@@ -2,7 +2,7 @@
  * Use case: an operator account (`user:create --role ops`, DESIGN §3 "Roles"): no seller, no password until its
  * owner sets one with the one-time setup token.
  */
-import { isUniqueViolation, type Db, type User } from "@lm/db";
+import { insertUser, isUniqueViolation, type Db, type User } from "@lm/db";
 import { randomUUID } from "node:crypto";
 import { ApiError, validationFailed } from "../errors";
 import { isEmailAddress, normalizeEmail } from "../email";
@@ -23,8 +23,13 @@ export async function createOpsUser(
   if (name.length < 1 || name.length > 200) throw validationFailed("Name must have 1 to 200 characters.", "name");
   let user: User;
   try {
-    user = await deps.db.user.create({
-      data: { id: randomUUID(), email, name, role: "ops", seller_id: null, email_verified_at: input.now },
+    user = await insertUser(deps.db, {
+      id: randomUUID(),
+      email,
+      name,
+      role: "ops",
+      seller_id: null,
+      email_verified_at: input.now,
     });
   } catch (err) {
     if (isUniqueViolation(err, "email"))

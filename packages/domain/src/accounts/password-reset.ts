@@ -2,7 +2,7 @@
  * Use cases: forgotten password (SPEC `request-password-reset`, `reset-password`; DESIGN §3: 1 h, single use,
  * every session revoked) and an operator's first password, which reuses the same token and route.
  */
-import { inTransaction } from "@lm/db";
+import { findMailedTokenByHash, findUserByEmail, getUserById, inTransaction, setUserPassword } from "@lm/db";
 import { passwordResetMail } from "@lm/mail";
 import { validationFailed } from "../errors";
 import { normalizeEmail } from "../email";
@@ -25,7 +25,7 @@ export async function requestPasswordReset(
   input: { email: string; redirectTo: string | undefined },
 ): Promise<void> {
   const now = deps.now();
-  const user = await deps.db.user.findUnique({ where: { email: normalizeEmail(input.email) } });
+  const user = await findUserByEmail(deps.db, normalizeEmail(input.email));
   if (!user) return;
   const token = await issueMailedToken(deps.db, { userId: user.id, purpose: "password_reset", now });
   const link = mailedLink(deps.config.publicBaseUrl, RESET_PASSWORD_PAGE, { token, redirectTo: input.redirectTo });
@@ -42,9 +42,7 @@ export async function resetPassword(deps: AccountDeps, input: { token: string; n
   const now = deps.now();
   const invalid = () => validationFailed("This reset link is invalid, used or expired.", "token");
   // Checked before the (deliberately slow) hash so that a bad token costs no bcrypt work.
-  const pending = isWellFormedToken(input.token)
-    ? await deps.db.mailedToken.findUnique({ where: { token_hash: hashToken(input.token) } })
-    : null;
+  const pending = isWellFormedToken(input.token) ? await findMailedTokenByHash(deps.db, hashToken(input.token)) : null;
   if (!pending || pending.purpose !== "password_reset" || pending.used_at !== null || pending.expires_at <= now) {
     throw invalid();
   }
@@ -52,11 +50,8 @@ export async function resetPassword(deps: AccountDeps, input: { token: string; n
   await inTransaction(deps.db, async (tx) => {
     const used = await consumeMailedToken(tx, { token: input.token, purpose: "password_reset", now });
     if (!used) throw invalid();
-    const user = await tx.user.findUniqueOrThrow({ where: { id: used.user_id } });
-    await tx.user.update({
-      where: { id: user.id },
-      data: { password_hash: passwordHash, email_verified_at: user.email_verified_at ?? now },
-    });
+    const user = await getUserById(tx, used.user_id);
+    await setUserPassword(tx, user.id, { passwordHash, emailVerifiedAt: user.email_verified_at ?? now });
     await revokeAllSessions(tx, user.id, now);
     await revokeTrustedDevices(tx, user.id, now);
   });

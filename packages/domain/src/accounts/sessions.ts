@@ -4,7 +4,21 @@
  * browser-session cookie (`rememberMe: false`). Sign-out and revocation mark the row; a revoked row never comes back.
  */
 import { randomUUID } from "node:crypto";
-import { inTransaction, type Db, type DbClient, type Session, type User } from "@lm/db";
+import {
+  findSessionWithUserByTokenHash,
+  inTransaction,
+  insertSession,
+  listLiveSessionsOfUser,
+  revokeLiveSessionOfUser,
+  revokeSessionById,
+  revokeSessionByTokenHash,
+  revokeSessionsOfUser,
+  touchSession,
+  type Db,
+  type DbClient,
+  type Session,
+  type User,
+} from "@lm/db";
 import { notFound } from "../errors";
 import { generateToken, hashToken, isWellFormedToken } from "./credentials";
 
@@ -45,19 +59,17 @@ export async function createSession(
 ): Promise<IssuedSession> {
   const { token, hash } = generateToken();
   const absolute = new Date(input.now.getTime() + (input.persistent ? SESSION_MAX_MS : BROWSER_SESSION_MAX_MS));
-  const session = await db.session.create({
-    data: {
-      id: randomUUID(),
-      token_hash: hash,
-      user_id: input.userId,
-      ip_address: input.client.ipAddress,
-      user_agent: input.client.userAgent?.slice(0, 512) ?? null,
-      persistent: input.persistent,
-      created_at: input.now,
-      last_seen_at: input.now,
-      expires_at: slidingEnd(input.now, absolute),
-      absolute_expires_at: absolute,
-    },
+  const session = await insertSession(db, {
+    id: randomUUID(),
+    token_hash: hash,
+    user_id: input.userId,
+    ip_address: input.client.ipAddress,
+    user_agent: input.client.userAgent?.slice(0, 512) ?? null,
+    persistent: input.persistent,
+    created_at: input.now,
+    last_seen_at: input.now,
+    expires_at: slidingEnd(input.now, absolute),
+    absolute_expires_at: absolute,
   });
   return { session, token };
 }
@@ -80,25 +92,22 @@ export async function authenticateSession(
   now: Date,
 ): Promise<AuthenticatedSession | null> {
   if (!isWellFormedToken(token)) return null;
-  const found = await db.session.findUnique({ where: { token_hash: hashToken(token) }, include: { user: true } });
+  const found = await findSessionWithUserByTokenHash(db, hashToken(token));
   if (!found || found.revoked_at !== null || found.expires_at <= now) return null;
   const { user, ...session } = found;
   if (now.getTime() - session.last_seen_at.getTime() < SESSION_TOUCH_INTERVAL_MS) {
     return { session, user, refreshed: false };
   }
-  const touched = await db.session.update({
-    where: { id: session.id },
-    data: { last_seen_at: now, expires_at: slidingEnd(now, session.absolute_expires_at) },
+  const touched = await touchSession(db, session.id, {
+    lastSeenAt: now,
+    expiresAt: slidingEnd(now, session.absolute_expires_at),
   });
   return { session: touched, user, refreshed: true };
 }
 
 /** The user's sessions that are neither revoked nor expired, newest first. */
 export function listActiveSessions(db: DbClient, userId: string, now: Date): Promise<Session[]> {
-  return db.session.findMany({
-    where: { user_id: userId, revoked_at: null, expires_at: { gt: now } },
-    orderBy: { created_at: "desc" },
-  });
+  return listLiveSessionsOfUser(db, userId, now);
 }
 
 /**
@@ -109,16 +118,12 @@ export async function revokeSession(
   db: DbClient,
   input: { userId: string; sessionId: string; now: Date },
 ): Promise<void> {
-  const revoked = await db.session.updateMany({
-    where: { id: input.sessionId, user_id: input.userId, revoked_at: null, expires_at: { gt: input.now } },
-    data: { revoked_at: input.now },
-  });
-  if (revoked.count === 0) throw notFound("session");
+  if ((await revokeLiveSessionOfUser(db, input)) === 0) throw notFound("session");
 }
 
 /** Revokes every live session of the user (password reset, 2FA disable and recovery). */
 export async function revokeAllSessions(db: DbClient, userId: string, now: Date): Promise<void> {
-  await db.session.updateMany({ where: { user_id: userId, revoked_at: null }, data: { revoked_at: now } });
+  await revokeSessionsOfUser(db, userId, now);
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -139,7 +144,7 @@ export function parseSessionReference(reference: string): string | null {
 /** Ends the session of `token` (sign-out); an unknown or already ended token changes nothing. */
 export async function endSession(db: DbClient, token: string, now: Date): Promise<void> {
   if (!isWellFormedToken(token)) return;
-  await db.session.updateMany({ where: { token_hash: hashToken(token), revoked_at: null }, data: { revoked_at: now } });
+  await revokeSessionByTokenHash(db, hashToken(token), now);
 }
 
 /**
@@ -151,7 +156,7 @@ export async function replaceSession(
   input: { session: Session; client: ClientInfo; now: Date },
 ): Promise<IssuedSession> {
   return inTransaction(db, async (tx) => {
-    await tx.session.update({ where: { id: input.session.id }, data: { revoked_at: input.now } });
+    await revokeSessionById(tx, input.session.id, input.now);
     return createSession(tx, {
       userId: input.session.user_id,
       persistent: input.session.persistent,

@@ -4,7 +4,7 @@
  * With 2FA on, the password opens a challenge instead of a session, unless the device is trusted. Rate limits and
  * the consecutive-failure lock are the HTTP layer's (they live in Redis).
  */
-import type { User } from "@lm/db";
+import { findUserByEmail, type User } from "@lm/db";
 import { ApiError } from "../errors";
 import { normalizeEmail } from "../email";
 import { createChallenge, type IssuedChallenge } from "../two-factor/challenges";
@@ -26,7 +26,7 @@ export async function checkCredentials(
   deps: Pick<AccountDeps, "db" | "config">,
   input: { email: string; password: string },
 ): Promise<User> {
-  const user = await deps.db.user.findUnique({ where: { email: normalizeEmail(input.email) } });
+  const user = await findUserByEmail(deps.db, normalizeEmail(input.email));
   const matches = await verifyPassword(input.password, user?.password_hash ?? null, deps.config.bcryptCost);
   if (!user || !matches) throw new ApiError("invalid_credentials", "The email or password is incorrect.");
   return user;

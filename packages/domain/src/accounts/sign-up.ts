@@ -3,7 +3,7 @@
  * invite is claimed, the user created as `owner` of the invite's seller with the current terms accepted, a session
  * opened and the verification mail sent, all but the mail in one transaction.
  */
-import { inTransaction, isUniqueViolation, type User } from "@lm/db";
+import { inTransaction, insertUser, isUniqueViolation, type User } from "@lm/db";
 import { verifyEmailMail } from "@lm/mail";
 import { randomUUID } from "node:crypto";
 import { ApiError, validationFailed } from "../errors";
@@ -39,17 +39,15 @@ export async function signUp(
   try {
     created = await inTransaction(deps.db, async (tx) => {
       await claimInvite(tx, invite.id, now);
-      const user = await tx.user.create({
-        data: {
-          id: randomUUID(),
-          email,
-          name: input.name.trim(),
-          password_hash: passwordHash,
-          role: "owner",
-          seller_id: invite.seller_id,
-          terms_version: deps.config.termsVersion,
-          terms_accepted_at: now,
-        },
+      const user = await insertUser(tx, {
+        id: randomUUID(),
+        email,
+        name: input.name.trim(),
+        password_hash: passwordHash,
+        role: "owner",
+        seller_id: invite.seller_id,
+        terms_version: deps.config.termsVersion,
+        terms_accepted_at: now,
       });
       const session = await createSession(tx, { userId: user.id, persistent: true, client: input.client, now });
       const verificationToken = await issueMailedToken(tx, { userId: user.id, purpose: "email_verification", now });

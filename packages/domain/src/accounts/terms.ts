@@ -1,6 +1,7 @@
 /**
  * Use case: a user accepts the current terms (SPEC `POST /v1/me/terms/accept`).
  */
+import { recordUserTermsAccepted } from "@lm/db";
 import { validationFailed } from "../errors";
 import type { AccountDeps } from "./account-deps";
 
@@ -15,8 +16,5 @@ export async function acceptTerms(
   if (input.version !== deps.config.termsVersion) {
     throw validationFailed(`The current terms version is ${deps.config.termsVersion}.`, "version");
   }
-  await deps.db.user.update({
-    where: { id: input.userId },
-    data: { terms_version: input.version, terms_accepted_at: deps.now() },
-  });
+  await recordUserTermsAccepted(deps.db, input.userId, input.version, deps.now());
 }

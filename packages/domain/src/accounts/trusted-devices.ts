@@ -4,7 +4,7 @@
  * cookie works once), revoked by 2FA disable, recovery and password reset.
  */
 import { randomUUID } from "node:crypto";
-import type { DbClient } from "@lm/db";
+import { insertTrustedDevice, revokeTrustedDevicesOfUser, rotateLiveTrustedDevice, type DbClient } from "@lm/db";
 import { generateToken, hashToken, isWellFormedToken } from "./credentials";
 
 /** How long a device stays trusted after the second factor that trusted it. */
@@ -20,8 +20,12 @@ export interface IssuedTrustedDevice {
 export async function trustDevice(db: DbClient, input: { userId: string; now: Date }): Promise<IssuedTrustedDevice> {
   const { token, hash } = generateToken();
   const expiresAt = new Date(input.now.getTime() + TRUSTED_DEVICE_TTL_MS);
-  await db.trustedDevice.create({
-    data: { id: randomUUID(), user_id: input.userId, token_hash: hash, created_at: input.now, expires_at: expiresAt },
+  await insertTrustedDevice(db, {
+    id: randomUUID(),
+    user_id: input.userId,
+    token_hash: hash,
+    created_at: input.now,
+    expires_at: expiresAt,
   });
   return { token, expiresAt };
 }
@@ -37,15 +41,16 @@ export async function useTrustedDevice(
   if (!isWellFormedToken(input.token)) return null;
   const oldHash = hashToken(input.token);
   const next = generateToken();
-  const rotated = await db.trustedDevice.updateManyAndReturn({
-    where: { token_hash: oldHash, user_id: input.userId, revoked_at: null, expires_at: { gt: input.now } },
-    data: { token_hash: next.hash, last_used_at: input.now },
+  const device = await rotateLiveTrustedDevice(db, {
+    userId: input.userId,
+    oldHash,
+    newHash: next.hash,
+    now: input.now,
   });
-  const device = rotated[0];
   return device ? { token: next.token, expiresAt: device.expires_at } : null;
 }
 
 /** Revokes every trusted device of the user. */
 export async function revokeTrustedDevices(db: DbClient, userId: string, now: Date): Promise<void> {
-  await db.trustedDevice.updateMany({ where: { user_id: userId, revoked_at: null }, data: { revoked_at: now } });
+  await revokeTrustedDevicesOfUser(db, userId, now);
 }

@@ -1,6 +1,6 @@
 /**
  * The API keys a process has looked up, remembered by their SHA-256 so that a merchant request makes no database
- * round trip to authenticate (issue 14: it was one of the two queries of a charge read and of the three of a creation).
+ * round trip to authenticate (it was one of the two queries of a charge read and of the three of a creation).
  *
  * DESIGN §3 wants a deleted key refused at once, so the cache never decides alone: it is emptied by every committed
  * change to a key or to a store's name (a trigger notifies `lm_api_keys`, heard through `listenForChanges` of
@@ -8,6 +8,7 @@
  * anyway. What is remembered is the key's row; the rules (revoked, past `revoke_at`, mode) are applied to it on every
  * request, so a scheduled revocation takes effect at its instant without any notification.
  */
+import type { ApiKeyAuthRow } from "@lm/db";
 
 /** The PostgreSQL channel on which key changes are announced (migration `20261125100000_api_key_change_notify`). */
 export const API_KEY_CHANGES_CHANNEL = "lm_api_keys";
@@ -19,15 +20,7 @@ export const API_KEY_CACHE_TTL_MS = 60_000;
 export const API_KEY_CACHE_MAX_ENTRIES = 10_000;
 
 /** A key's row as authentication reads it (`api_keys` joined to its store's name). */
-export interface ApiKeyRow {
-  id: string;
-  store_id: string;
-  mode: "live" | "test";
-  last_used_at: Date | null;
-  revoke_at: Date | null;
-  revoked_at: Date | null;
-  store_name: string;
-}
+export type ApiKeyRow = ApiKeyAuthRow;
 
 /** Where a lookup started, for {@link ApiKeyCache.remember}: a change heard since then voids what it read. */
 export type ApiKeyCacheGeneration = number;

@@ -3,7 +3,7 @@
  * {@link ApiKeyCache}, else in the database), refused when unknown, revoked or past its `revoke_at`. The key's store
  * and mode scope everything the request creates or reads.
  */
-import { sqlQuery, type Db } from "@lm/db";
+import { findApiKeyByHash, touchApiKeyLastUsed, type Db } from "@lm/db";
 import type { MerchantScope } from "../deps";
 import { ApiError } from "../errors";
 import { apiKeyMode, hashApiKey } from "./api-key";
@@ -45,29 +45,20 @@ export async function authenticateApiKey(
   if (found.last_used_at === null || found.last_used_at < staleBefore) {
     // Set first on the row, which may be the cache's: the requests arriving meanwhile do not write too.
     found.last_used_at = now;
-    await sqlQuery(
-      db.pool,
-      "UPDATE api_keys SET last_used_at = $1 WHERE id = $2 AND (last_used_at IS NULL OR last_used_at < $3)",
-      [now, found.id, staleBefore],
-    );
+    await touchApiKeyLastUsed(db.pool, found.id, now, staleBefore);
   }
   return { apiKeyId: found.id, storeId: found.store_id, storeName: found.store_name, mode: found.mode };
 }
 
 /**
  * The row of the key whose SHA-256 is `keyHash`, from `cache` when it has it, else from the database (plain SQL:
- * every merchant request that misses the cache runs this, issue 14).
+ * every merchant request that misses the cache runs this).
  */
 async function findKeyRow(db: Db, keyHash: string, cache: ApiKeyCache): Promise<ApiKeyRow | null> {
   const cached = cache.get(keyHash);
   if (cached !== undefined) return cached;
   const readAt = cache.generationNow();
-  const [row] = await sqlQuery<ApiKeyRow>(
-    db.pool,
-    `SELECT k.id, k.store_id, k.mode, k.last_used_at, k.revoke_at, k.revoked_at, s.name AS store_name
-     FROM api_keys k JOIN stores s ON s.id = k.store_id WHERE k.key_hash = $1`,
-    [keyHash],
-  );
+  const row = await findApiKeyByHash(db.pool, keyHash);
   if (row === undefined) return null;
   cache.remember(keyHash, row, readAt);
   return row;

@@ -1,7 +1,14 @@
 /**
  * Use case: create an API key for a seller's store (DESIGN §3; used by the ops command line and the panel).
  */
-import type { ApiKey, DbClient, Prisma } from "@lm/db";
+import {
+  countActiveApiKeysOfStore,
+  findStoreWithSeller,
+  insertApiKey,
+  lockStoreForUpdate,
+  type ApiKey,
+  type DbClient,
+} from "@lm/db";
 import { ApiError, notFound } from "../errors";
 import { newId } from "../ids";
 import { generateApiKey, MAX_ACTIVE_API_KEYS_PER_MODE, type Mode } from "./api-key";
@@ -11,14 +18,6 @@ export interface CreatedApiKey {
   apiKey: ApiKey;
   /** The full key; never stored, never shown again. */
   key: string;
-}
-
-/**
- * The `where` of a store's active keys at `now`: neither revoked nor past a scheduled `revoke_at` (a rotated key in
- * its grace window is still active and still counts).
- */
-export function activeApiKeyWhere(now: Date): Prisma.ApiKeyWhereInput {
-  return { revoked_at: null, OR: [{ revoke_at: null }, { revoke_at: { gt: now } }] };
 }
 
 /**
@@ -33,15 +32,14 @@ export async function createApiKey(
   db: DbClient,
   input: { storeId: string; name: string; mode: Mode; now: Date },
 ): Promise<CreatedApiKey> {
-  await db.$queryRaw`SELECT id FROM stores WHERE id = ${input.storeId} FOR UPDATE`;
-  const store = await db.store.findUnique({ where: { id: input.storeId }, include: { seller: true } });
+  await lockStoreForUpdate(db, input.storeId);
+  const store = await findStoreWithSeller(db, input.storeId);
   if (!store) throw notFound("store");
   if (input.mode === "live" && store.seller.kyc_status !== "approved") {
     throw new ApiError("kyc_required", "Live keys need the seller's KYC to be approved.");
   }
-  const active = await db.apiKey.count({
-    where: { store_id: store.id, mode: input.mode, ...activeApiKeyWhere(input.now) },
-  });
+  // A rotated key in its grace window is still active and still counts.
+  const active = await countActiveApiKeysOfStore(db, store.id, input.mode, input.now);
   if (active >= MAX_ACTIVE_API_KEYS_PER_MODE) {
     throw new ApiError(
       "invalid_state",
@@ -49,15 +47,13 @@ export async function createApiKey(
     );
   }
   const generated = generateApiKey(input.mode);
-  const apiKey = await db.apiKey.create({
-    data: {
-      id: newId("apiKey"),
-      store_id: store.id,
-      name: input.name,
-      mode: input.mode,
-      key_hash: generated.hash,
-      key_prefix: generated.prefix,
-    },
+  const apiKey = await insertApiKey(db, {
+    id: newId("apiKey"),
+    store_id: store.id,
+    name: input.name,
+    mode: input.mode,
+    key_hash: generated.hash,
+    key_prefix: generated.prefix,
   });
   return { apiKey, key: generated.key };
 }

@@ -3,12 +3,20 @@
  * active keys, create, rotate (the old key keeps working for 24 h), delete (revoked at once), and the worker's sweep
  * that marks rotated keys revoked once their `revoke_at` has passed. Each change is audited.
  */
-import type { ApiKey, DbClient } from "@lm/db";
+import {
+  findActiveApiKeyOfStore,
+  listActiveApiKeysOfStore,
+  markDueApiKeysRevoked,
+  revokeActiveApiKey,
+  scheduleApiKeyRevocation,
+  type ApiKey,
+  type DbClient,
+} from "@lm/db";
 import { audited, type CredentialDeps, type PanelActor, type SecurityAction } from "../audit/security-audit";
 import { ApiError, notFound } from "../errors";
 import { isId } from "../ids";
 import type { Mode } from "./api-key";
-import { activeApiKeyWhere, createApiKey, type CreatedApiKey } from "./create-api-key";
+import { createApiKey, type CreatedApiKey } from "./create-api-key";
 
 /** Life of the old key after a rotation, ms (SPEC "Limits": 24 h). */
 export const ROTATED_KEY_GRACE_MS = 24 * 60 * 60 * 1000;
@@ -20,7 +28,7 @@ export interface RotatedApiKey extends CreatedApiKey {
 
 /** The store's active keys at `now` (rotated ones still in their grace window included), newest first. */
 export async function listActiveApiKeys(db: DbClient, storeId: string, now: Date): Promise<ApiKey[]> {
-  return db.apiKey.findMany({ where: { store_id: storeId, ...activeApiKeyWhere(now) }, orderBy: { id: "desc" } });
+  return listActiveApiKeysOfStore(db, storeId, now);
 }
 
 /**
@@ -64,11 +72,7 @@ export async function rotateApiKey(deps: CredentialDeps, actor: PanelActor, keyI
     if (old.revoke_at !== null) throw alreadyRotated();
     const created = await createApiKey(tx, { storeId: actor.storeId, name: old.name, mode: old.mode, now });
     // Conditional, so that of two concurrent rotations of one key only one succeeds.
-    const scheduled = await tx.apiKey.updateMany({
-      where: { id: old.id, revoke_at: null },
-      data: { revoke_at: oldKeyRevokeAt },
-    });
-    if (scheduled.count === 0) throw alreadyRotated();
+    if ((await scheduleApiKeyRevocation(tx, old.id, oldKeyRevokeAt)) === 0) throw alreadyRotated();
     const action: SecurityAction = {
       event: "api_key.rotated",
       details: {
@@ -92,11 +96,7 @@ export async function deleteApiKey(deps: CredentialDeps, actor: PanelActor, keyI
   const now = deps.now();
   await audited(deps, actor, async (tx) => {
     const key = await findActiveApiKey(tx, actor.storeId, keyId, now);
-    const revoked = await tx.apiKey.updateMany({
-      where: { id: key.id, ...activeApiKeyWhere(now) },
-      data: { revoked_at: now },
-    });
-    if (revoked.count === 0) throw notFound("API key");
+    if ((await revokeActiveApiKey(tx, key.id, now)) === 0) throw notFound("API key");
     const action: SecurityAction = {
       event: "api_key.deleted",
       details: { key_id: key.id, mode: key.mode },
@@ -113,7 +113,7 @@ export async function deleteApiKey(deps: CredentialDeps, actor: PanelActor, keyI
  * @returns how many keys were marked
  */
 export async function revokeDueApiKeys(db: DbClient, now: Date): Promise<number> {
-  return db.$executeRaw`UPDATE api_keys SET revoked_at = revoke_at WHERE revoked_at IS NULL AND revoke_at <= ${now}`;
+  return markDueApiKeysRevoked(db, now);
 }
 
 /**
@@ -121,9 +121,7 @@ export async function revokeDueApiKeys(db: DbClient, now: Date): Promise<number>
  * same 404, so a caller learns nothing about keys that are not theirs.
  */
 async function findActiveApiKey(db: DbClient, storeId: string, keyId: string, now: Date): Promise<ApiKey> {
-  const key = isId("apiKey", keyId)
-    ? await db.apiKey.findFirst({ where: { id: keyId, store_id: storeId, ...activeApiKeyWhere(now) } })
-    : null;
+  const key = isId("apiKey", keyId) ? await findActiveApiKeyOfStore(db, storeId, keyId, now) : null;
   if (!key) throw notFound("API key");
   return key;
 }

@@ -1,9 +1,9 @@
 /**
- * The seller's panel feed (DESIGN §4 auto-disable notice, issue 6 audit): what the system did on the seller's
+ * The seller's panel feed (DESIGN §4 auto-disable notice, the audit of credential changes): what the system did on the seller's
  * account that its people should know about. Written in the same database transaction as the change it reports
  * when there is one; never carries secrets.
  */
-import type { DbClient, Notification } from "@lm/db";
+import { insertNotification, listNotificationsPage, type DbClient, type Notification } from "@lm/db";
 import { newId } from "../ids";
 import type { PageArgs } from "../paging";
 
@@ -22,23 +22,17 @@ export interface NotificationInput {
 
 /** Adds an item to the seller's feed and returns it. */
 export function notifySeller(db: DbClient, input: NotificationInput): Promise<Notification> {
-  return db.notification.create({
-    data: {
-      id: newId("notification"),
-      seller_id: input.sellerId,
-      type: input.type,
-      title: input.title,
-      message: input.message,
-      data: input.data ?? {},
-    },
+  return insertNotification(db, {
+    id: newId("notification"),
+    seller_id: input.sellerId,
+    type: input.type,
+    title: input.title,
+    message: input.message,
+    data: input.data ?? {},
   });
 }
 
 /** One page of the seller's feed, in the page's order. */
 export function listNotifications(db: DbClient, sellerId: string, page: PageArgs): Promise<Notification[]> {
-  return db.notification.findMany({
-    where: { seller_id: sellerId, ...(page.id === undefined ? {} : { id: page.id }) },
-    orderBy: page.orderBy,
-    take: page.take,
-  });
+  return listNotificationsPage(db, sellerId, page);
 }

@@ -2,7 +2,17 @@
  * Use case: register a seller and its default store (ops command line `seller:create`).
  */
 import type { Config } from "@lm/config";
-import { inTransaction, isUniqueViolation, type Db, type Seller, type Store } from "@lm/db";
+import {
+  findSellerById,
+  inTransaction,
+  insertSeller,
+  insertStore,
+  isUniqueViolation,
+  updateSellerKycStatus,
+  type Db,
+  type Seller,
+  type Store,
+} from "@lm/db";
 import { documentLookupHash, encryptDocument } from "../document-at-rest";
 import { ApiError, validationFailed } from "../errors";
 import { newId } from "../ids";
@@ -40,17 +50,15 @@ export async function createSeller(
   try {
     return await inTransaction(db, async (tx) => {
       const id = newId("seller");
-      const seller = await tx.seller.create({
-        data: {
-          id,
-          legal_name: name,
-          document: encryptDocument(config.encryptionKey, document.digits, id),
-          document_hash: documentLookupHash(config.encryptionKey, document.digits),
-          document_masked: maskTaxDocument(document.digits),
-          email: email ?? null,
-        },
+      const seller = await insertSeller(tx, {
+        id,
+        legal_name: name,
+        document: encryptDocument(config.encryptionKey, document.digits, id),
+        document_hash: documentLookupHash(config.encryptionKey, document.digits),
+        document_masked: maskTaxDocument(document.digits),
+        email: email ?? null,
       });
-      const store = await tx.store.create({ data: { id: newId("store"), seller_id: seller.id, name } });
+      const store = await insertStore(tx, { id: newId("store"), seller_id: seller.id, name });
       return { seller, store };
     });
   } catch (err) {
@@ -70,12 +78,12 @@ export async function setSellerKyc(
   sellerId: string,
   status: "pending" | "approved" | "rejected",
 ): Promise<Seller> {
-  const found = await db.seller.findUnique({ where: { id: sellerId } });
+  const found = await findSellerById(db, sellerId);
   if (!found) throw new ApiError("resource_not_found", "No such seller.");
   if (found.kyc_status === status) return found;
   const now = new Date();
   return inTransaction(db, async (tx) => {
-    const seller = await tx.seller.update({ where: { id: sellerId }, data: { kyc_status: status, updated_at: now } });
+    const seller = await updateSellerKycStatus(tx, sellerId, status, now);
     await recordSellerUpdated(
       tx,
       seller,

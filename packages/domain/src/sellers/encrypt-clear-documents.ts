@@ -4,7 +4,14 @@
  * nothing to do). SQL alone cannot do it: the key is `ENCRYPTION_KEY`, which only the processes hold.
  */
 import type { Config } from "@lm/config";
-import type { Db } from "@lm/db";
+import {
+  listChargesWithClearDocument,
+  listSellersWithClearDocument,
+  setChargeEncryptedDocument,
+  setSellerEncryptedDocument,
+  type ChargeDocumentColumn,
+  type Db,
+} from "@lm/db";
 import { chargeDocumentColumns, documentLookupHash, encryptDocument } from "../document-at-rest";
 import { parseTaxDocument } from "../documents";
 
@@ -29,38 +36,30 @@ export async function encryptClearDocuments(
 ): Promise<EncryptedDocumentCounts> {
   const key = config.encryptionKey;
   let sellers = 0;
-  for (let rows = await db.seller.findMany({ where: { document_hash: null }, take: BATCH }); rows.length > 0;) {
+  for (let rows = await listSellersWithClearDocument(db, BATCH); rows.length > 0;) {
     for (const seller of rows) {
       if (!parseTaxDocument(seller.document)) throw new Error(`seller ${seller.id} has no valid clear document`);
-      await db.seller.update({
-        where: { id: seller.id },
-        data: {
-          document: encryptDocument(key, seller.document, seller.id),
-          document_hash: documentLookupHash(key, seller.document),
-        },
+      await setSellerEncryptedDocument(db, seller.id, {
+        document: encryptDocument(key, seller.document, seller.id),
+        documentHash: documentLookupHash(key, seller.document),
       });
     }
     sellers += rows.length;
-    rows = await db.seller.findMany({ where: { document_hash: null }, take: BATCH });
+    rows = await listSellersWithClearDocument(db, BATCH);
   }
-  const charges = async (column: "customer_document" | "payer_document"): Promise<number> => {
-    // An envelope starts with its key version (`v1.`); clear digits never do.
-    const clear = { AND: [{ [column]: { not: null } }, { NOT: { [column]: { startsWith: "v1." } } }] };
+  const charges = async (column: ChargeDocumentColumn): Promise<number> => {
     let count = 0;
-    for (let rows = await db.transaction.findMany({ where: clear, take: BATCH }); rows.length > 0;) {
+    for (let rows = await listChargesWithClearDocument(db, column, BATCH); rows.length > 0;) {
       for (const row of rows) {
         const digits = row[column] ?? "";
         const { stored, masked } = chargeDocumentColumns(key, row.id, column, {
           kind: digits.length === 11 ? "cpf" : "cnpj",
           digits,
         });
-        await db.transaction.update({
-          where: { id: row.id },
-          data: { [column]: stored, [`${column}_masked`]: masked },
-        });
+        await setChargeEncryptedDocument(db, row.id, column, { stored, masked });
       }
       count += rows.length;
-      rows = await db.transaction.findMany({ where: clear, take: BATCH });
+      rows = await listChargesWithClearDocument(db, column, BATCH);
     }
     return count;
   };

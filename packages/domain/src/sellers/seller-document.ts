@@ -1,9 +1,9 @@
 /**
  * The seller's own CPF/CNPJ, read in one place only (a payout key of type `cpf`/`cnpj` must be it, and a payment to
- * such a key is sent to it). The document is encrypted at rest with a keyed lookup hash (issue 10): equality is
+ * such a key is sent to it). The document is encrypted at rest with a keyed lookup hash: equality is
  * checked on the hash, and the digits are decrypted only to be sent to the acquirer.
  */
-import type { DbClient } from "@lm/db";
+import { findSellerDocument, getSellerDocument, type DbClient } from "@lm/db";
 import { documentLookupHash, readSellerDocument } from "../document-at-rest";
 
 /**
@@ -16,10 +16,7 @@ export async function isSellersOwnDocument(
   sellerId: string,
   digits: string,
 ): Promise<boolean> {
-  const seller = await db.seller.findUnique({
-    where: { id: sellerId },
-    select: { id: true, document: true, document_hash: true },
-  });
+  const seller = await findSellerDocument(db, sellerId);
   if (!seller) return false;
   // A row written before encryption has no hash until `documents:encrypt` runs; its document is still clear digits.
   if (seller.document_hash === null) return readSellerDocument(encryptionKey, seller).digits === digits;
@@ -32,6 +29,6 @@ export async function isSellersOwnDocument(
  * @throws Error when the stored document does not decrypt (another key, tampering)
  */
 export async function sellerDocumentDigits(db: DbClient, encryptionKey: Buffer, sellerId: string): Promise<string> {
-  const seller = await db.seller.findUniqueOrThrow({ where: { id: sellerId }, select: { id: true, document: true } });
+  const seller = await getSellerDocument(db, sellerId);
   return readSellerDocument(encryptionKey, seller).digits;
 }

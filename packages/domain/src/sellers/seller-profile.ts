@@ -4,7 +4,16 @@
  * for both modes' endpoints of every store of the seller, and an item in the seller's feed, in the change's database
  * transaction.
  */
-import { inTransaction, type DbClient, type Prisma, type Seller } from "@lm/db";
+import {
+  findSellerById,
+  getStoreWithSeller,
+  inTransaction,
+  listStoreIdsOfSeller,
+  updateSellerProfileFields,
+  type DbClient,
+  type Prisma,
+  type Seller,
+} from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { isEmailAddress, normalizeEmail } from "../email";
 import { notFound, validationFailed } from "../errors";
@@ -50,14 +59,14 @@ export function serializeSeller(seller: Seller): SellerWire {
  * @throws ApiError `resource_not_found` when it does not exist
  */
 export async function findSeller(db: DbClient, sellerId: string): Promise<Seller> {
-  const seller = await db.seller.findUnique({ where: { id: sellerId } });
+  const seller = await findSellerById(db, sellerId);
   if (!seller) throw notFound("seller");
   return seller;
 }
 
 /** The seller owning store `storeId` (the merchant API's `GET /v1/seller`). */
 export async function findStoreSeller(db: DbClient, storeId: string): Promise<Seller> {
-  const store = await db.store.findUniqueOrThrow({ where: { id: storeId }, include: { seller: true } });
+  const store = await getStoreWithSeller(db, storeId);
   return store.seller;
 }
 
@@ -71,7 +80,7 @@ export async function recordSellerUpdated(
   feed: { title: string; message: string; data: Record<string, string> },
   now: Date,
 ): Promise<string[]> {
-  const stores = await tx.store.findMany({ where: { seller_id: seller.id }, select: { id: true } });
+  const stores = await listStoreIdsOfSeller(tx, seller.id);
   const object = serializeSeller(seller) as unknown as Record<string, unknown>;
   const deliveryIds: string[] = [];
   for (const store of stores) {
@@ -109,7 +118,7 @@ export async function updateSellerProfile(
   const email = changes.email === undefined ? undefined : normalizeEmail(changes.email);
   if (email !== undefined && !isEmailAddress(email)) throw validationFailed("Email is not a valid address.", "email");
   const current = await findSeller(deps.db, actor.sellerId);
-  const data: Prisma.SellerUpdateInput = {};
+  const data: Pick<Prisma.SellerUpdateInput, "trade_name" | "email"> = {};
   if (changes.trade_name !== undefined && changes.trade_name !== current.trade_name)
     data.trade_name = changes.trade_name;
   if (email !== undefined && email !== current.email) data.email = email;
@@ -117,7 +126,7 @@ export async function updateSellerProfile(
   if (fields.length === 0) return current;
   const now = deps.now();
   const { seller, deliveryIds } = await inTransaction(deps.db, async (tx) => {
-    const updated = await tx.seller.update({ where: { id: actor.sellerId }, data: { ...data, updated_at: now } });
+    const updated = await updateSellerProfileFields(tx, actor.sellerId, data, now);
     const ids = await recordSellerUpdated(
       tx,
       updated,

@@ -1,7 +1,7 @@
 /**
  * The store a seller's panel and operators act on: the seller's first store (`seller:create` makes exactly one).
  */
-import type { DbClient, Store } from "@lm/db";
+import { findOldestStoreOfSeller, type DbClient, type Store } from "@lm/db";
 import { notFound } from "../errors";
 
 /**
@@ -9,7 +9,7 @@ import { notFound } from "../errors";
  * @throws ApiError `resource_not_found` ("seller") when the seller has no store (or does not exist)
  */
 export async function findSellerStore(db: DbClient, sellerId: string): Promise<Store> {
-  const store = await db.store.findFirst({ where: { seller_id: sellerId }, orderBy: { created_at: "asc" } });
+  const store = await findOldestStoreOfSeller(db, sellerId);
   if (!store) throw notFound("seller");
   return store;
 }

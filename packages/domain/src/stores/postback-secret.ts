@@ -5,7 +5,7 @@
  * secret at every attempt, so the next attempt is signed with the new secret only.
  */
 import type { Config } from "@lm/config";
-import type { DbClient, Store } from "@lm/db";
+import { getStoreById, lockStoreForUpdate, updateStorePostbackSecret, type DbClient, type Store } from "@lm/db";
 import { audited, type CredentialDeps, type PanelActor } from "../audit/security-audit";
 import { encryptSecret } from "../secret-box";
 import { generateWebhookSecret, webhookSecretPrefix } from "../webhooks/webhook-secret";
@@ -21,7 +21,7 @@ export interface PostbackSecretInfo {
 
 /** The store's postback secret info. */
 export async function getPostbackSecretInfo(db: DbClient, storeId: string): Promise<PostbackSecretInfo> {
-  return postbackSecretInfo(await db.store.findUniqueOrThrow({ where: { id: storeId } }));
+  return postbackSecretInfo(await getStoreById(db, storeId));
 }
 
 /**
@@ -37,16 +37,13 @@ export async function rotatePostbackSecret(
   const secret = generateWebhookSecret();
   return audited(deps, actor, async (tx) => {
     // Locked, so that of two concurrent rotations the second sees the first's secret as the previous one.
-    await tx.$queryRaw`SELECT id FROM stores WHERE id = ${actor.storeId} FOR UPDATE`;
-    const current = await tx.store.findUniqueOrThrow({ where: { id: actor.storeId } });
-    const store = await tx.store.update({
-      where: { id: actor.storeId },
-      data: {
-        postback_secret_ciphertext: encryptSecret(deps.config.encryptionKey, secret, actor.storeId),
-        postback_secret_prefix: webhookSecretPrefix(secret),
-        postback_secret_rotated_at: now,
-        postback_previous_valid_until: current.postback_secret_ciphertext === null ? null : now,
-      },
+    await lockStoreForUpdate(tx, actor.storeId);
+    const current = await getStoreById(tx, actor.storeId);
+    const store = await updateStorePostbackSecret(tx, actor.storeId, {
+      ciphertext: encryptSecret(deps.config.encryptionKey, secret, actor.storeId),
+      prefix: webhookSecretPrefix(secret),
+      rotatedAt: now,
+      previousValidUntil: current.postback_secret_ciphertext === null ? null : now,
     });
     const action = {
       event: "postback_secret.rotated" as const,

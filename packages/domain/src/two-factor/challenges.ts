@@ -4,7 +4,16 @@
  * Each try is reserved with one conditional update before the code is checked, so that concurrent guesses cannot
  * exceed five; the fifth wrong code burns the challenge.
  */
-import { inTransaction, type DbClient, type User } from "@lm/db";
+import {
+  consumeTwoFactorChallenge,
+  findLiveTwoFactorChallengeUserId,
+  getUserById,
+  inTransaction,
+  insertTwoFactorChallenge,
+  reserveTwoFactorChallengeAttempt,
+  type DbClient,
+  type User,
+} from "@lm/db";
 import { randomUUID } from "node:crypto";
 import { ApiError } from "../errors";
 import type { AccountDeps } from "../accounts/account-deps";
@@ -34,15 +43,13 @@ export async function createChallenge(
 ): Promise<IssuedChallenge> {
   const { token, hash } = generateToken();
   const expiresAt = new Date(input.now.getTime() + CHALLENGE_TTL_MS);
-  await db.twoFactorChallenge.create({
-    data: {
-      id: randomUUID(),
-      token_hash: hash,
-      user_id: input.userId,
-      persistent: input.persistent,
-      created_at: input.now,
-      expires_at: expiresAt,
-    },
+  await insertTwoFactorChallenge(db, {
+    id: randomUUID(),
+    token_hash: hash,
+    user_id: input.userId,
+    persistent: input.persistent,
+    created_at: input.now,
+    expires_at: expiresAt,
   });
   return { token, expiresAt };
 }
@@ -61,16 +68,11 @@ export interface PassedChallenge {
  */
 export async function findChallengeUserId(db: DbClient, token: string, now: Date): Promise<string | null> {
   if (!isWellFormedToken(token)) return null;
-  const challenge = await db.twoFactorChallenge.findFirst({
-    where: {
-      token_hash: hashToken(token),
-      consumed_at: null,
-      expires_at: { gt: now },
-      attempts: { lt: CHALLENGE_MAX_ATTEMPTS },
-    },
-    select: { user_id: true },
+  return findLiveTwoFactorChallengeUserId(db, {
+    tokenHash: hashToken(token),
+    now,
+    maxAttempts: CHALLENGE_MAX_ATTEMPTS,
   });
-  return challenge?.user_id ?? null;
 }
 
 function challengeOver(): ApiError {
@@ -89,17 +91,13 @@ export async function passChallenge(
 ): Promise<PassedChallenge> {
   const now = deps.now();
   if (!isWellFormedToken(input.token)) throw challengeOver();
-  const [challenge] = await deps.db.twoFactorChallenge.updateManyAndReturn({
-    where: {
-      token_hash: hashToken(input.token),
-      consumed_at: null,
-      expires_at: { gt: now },
-      attempts: { lt: CHALLENGE_MAX_ATTEMPTS },
-    },
-    data: { attempts: { increment: 1 } },
+  const challenge = await reserveTwoFactorChallengeAttempt(deps.db, {
+    tokenHash: hashToken(input.token),
+    now,
+    maxAttempts: CHALLENGE_MAX_ATTEMPTS,
   });
   if (!challenge) throw challengeOver();
-  const user = await deps.db.user.findUniqueOrThrow({ where: { id: challenge.user_id } });
+  const user = await getUserById(deps.db, challenge.user_id);
   if (user.two_factor_enabled_at === null) throw challengeOver();
   try {
     if (input.method === "totp")
@@ -107,19 +105,12 @@ export async function passChallenge(
     else await acceptBackupCode(deps.db, deps.config.encryptionKey, { userId: user.id, code: input.code, now });
   } catch (err) {
     if (challenge.attempts >= CHALLENGE_MAX_ATTEMPTS) {
-      await deps.db.twoFactorChallenge.updateMany({
-        where: { id: challenge.id, consumed_at: null },
-        data: { consumed_at: now },
-      });
+      await consumeTwoFactorChallenge(deps.db, challenge.id, now);
     }
     throw err;
   }
   return inTransaction(deps.db, async (tx) => {
-    const closed = await tx.twoFactorChallenge.updateMany({
-      where: { id: challenge.id, consumed_at: null },
-      data: { consumed_at: now },
-    });
-    if (closed.count !== 1) throw challengeOver();
+    if ((await consumeTwoFactorChallenge(tx, challenge.id, now)) !== 1) throw challengeOver();
     const session = await createSession(tx, {
       userId: user.id,
       persistent: challenge.persistent,

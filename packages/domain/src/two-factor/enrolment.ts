@@ -3,7 +3,15 @@
  * challenge, `disable`, `generate-backup-codes`; DESIGN §3). `enable` stores a pending secret and backup codes; 2FA is
  * on only after the first valid code. Each of these needs the account password.
  */
-import { inTransaction, type DbClient, type User } from "@lm/db";
+import {
+  deleteBackupCodesOfUser,
+  getUserById,
+  inTransaction,
+  insertBackupCodes,
+  setUserPendingTotpSecret,
+  type DbClient,
+  type User,
+} from "@lm/db";
 import { twoFactorChangedMail } from "@lm/mail";
 import { randomUUID } from "node:crypto";
 import { ApiError } from "../errors";
@@ -27,15 +35,16 @@ function alreadyOn(): ApiError {
 
 async function replaceBackupCodes(tx: DbClient, encryptionKey: Buffer, userId: string, now: Date): Promise<string[]> {
   const codes = generateBackupCodes();
-  await tx.backupCode.deleteMany({ where: { user_id: userId } });
-  await tx.backupCode.createMany({
-    data: codes.map((code) => ({
+  await deleteBackupCodesOfUser(tx, userId);
+  await insertBackupCodes(
+    tx,
+    codes.map((code) => ({
       id: randomUUID(),
       user_id: userId,
       code_hash: hashBackupCode(encryptionKey, code),
       created_at: now,
     })),
-  });
+  );
   return codes;
 }
 
@@ -53,15 +62,8 @@ export async function enableTwoFactor(
   const now = deps.now();
   const secret = generateTotpSecret();
   const backupCodes = await inTransaction(deps.db, async (tx) => {
-    const pending = await tx.user.updateMany({
-      where: { id: input.user.id, two_factor_enabled_at: null },
-      // A new secret starts a new sequence of steps.
-      data: {
-        totp_secret_ciphertext: encryptSecret(deps.config.encryptionKey, secret, input.user.id),
-        totp_last_used_step: null,
-      },
-    });
-    if (pending.count !== 1) throw alreadyOn();
+    const ciphertext = encryptSecret(deps.config.encryptionKey, secret, input.user.id);
+    if ((await setUserPendingTotpSecret(tx, input.user.id, ciphertext)) !== 1) throw alreadyOn();
     return replaceBackupCodes(tx, deps.config.encryptionKey, input.user.id, now);
   });
   return { totpURI: totpUri(secret, input.user.email), backupCodes };
@@ -83,7 +85,7 @@ export async function confirmTwoFactor(deps: AccountDeps, input: { user: User; c
     now: deps.now(),
     completeEnrolment: true,
   });
-  const user = await deps.db.user.findUniqueOrThrow({ where: { id: input.user.id } });
+  const user = await getUserById(deps.db, input.user.id);
   await sendMailSafely(deps, twoFactorChangedMail(user.email, user.name, "enabled"), "2fa enabled");
   return user;
 }

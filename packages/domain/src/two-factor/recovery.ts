@@ -3,7 +3,7 @@
  * and password; a single-use link (1 h) is mailed. Following it turns 2FA off, ends every session and trusted device,
  * and blocks the seller's withdrawals for 24 hours, so that a stolen mailbox and password cannot move money at once.
  */
-import { inTransaction } from "@lm/db";
+import { findUserByEmail, getUserById, inTransaction, lockSellerWithdrawals } from "@lm/db";
 import { twoFactorChangedMail, twoFactorRecoveryMail } from "@lm/mail";
 import { ApiError } from "../errors";
 import { normalizeEmail } from "../email";
@@ -27,7 +27,7 @@ export async function requestTwoFactorRecovery(
   deps: AccountDeps,
   input: { email: string; password: string; redirectTo: string | undefined },
 ): Promise<void> {
-  const user = await deps.db.user.findUnique({ where: { email: normalizeEmail(input.email) } });
+  const user = await findUserByEmail(deps.db, normalizeEmail(input.email));
   const matches = await verifyPassword(input.password, user?.password_hash ?? null, deps.config.bcryptCost);
   if (!user || !matches || user.role !== "owner" || user.seller_id === null || user.two_factor_enabled_at === null)
     return;
@@ -50,13 +50,10 @@ export async function confirmTwoFactorRecovery(deps: AccountDeps, token: string)
   const user = await inTransaction(deps.db, async (tx) => {
     const used = await consumeMailedToken(tx, { token, purpose: "two_factor_recovery", now });
     if (!used) throw new ApiError("invalid_mfa_code", "This recovery link is invalid, used or expired.");
-    const owner = await tx.user.findUniqueOrThrow({ where: { id: used.user_id } });
+    const owner = await getUserById(tx, used.user_id);
     await turnOffTwoFactor(tx, owner.id, now);
     if (owner.seller_id !== null) {
-      const seller = await tx.seller.update({
-        where: { id: owner.seller_id },
-        data: { withdrawals_locked_until: lockedUntil, updated_at: now },
-      });
+      const seller = await lockSellerWithdrawals(tx, owner.seller_id, lockedUntil, now);
       // A seller change like any other (DESIGN §7); its deliveries are enqueued by the reconciler's sweep.
       await recordSellerUpdated(
         tx,

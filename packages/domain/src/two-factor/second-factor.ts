@@ -5,7 +5,7 @@
  * Replay protection is one conditional update (`totp_last_used_step < step`): when several requests carry the same
  * code at once, PostgreSQL serialises the row updates and only the first finds the condition true.
  */
-import type { DbClient, User } from "@lm/db";
+import { recordUserTotpStep, useBackupCode, type DbClient, type User } from "@lm/db";
 import { ApiError } from "../errors";
 import { decryptSecret } from "../secret-box";
 import { hashBackupCode, normalizeBackupCode } from "./backup-codes";
@@ -39,17 +39,14 @@ export async function acceptTotpCode(
   const secret = readTotpSecret(encryptionKey, input.user);
   const step = secret === null ? null : matchTotpStep(secret, input.code, input.now);
   if (step === null) throw invalidMfaCode();
-  const recorded = await db.user.updateMany({
-    where: {
-      id: input.user.id,
-      // The secret the code was checked against must still be the user's (not disabled or replaced meanwhile).
-      totp_secret_ciphertext: input.user.totp_secret_ciphertext,
-      two_factor_enabled_at: input.completeEnrolment ? null : { not: null },
-      OR: [{ totp_last_used_step: null }, { totp_last_used_step: { lt: step } }],
-    },
-    data: { totp_last_used_step: step, ...(input.completeEnrolment ? { two_factor_enabled_at: input.now } : {}) },
+  const recorded = await recordUserTotpStep(db, {
+    userId: input.user.id,
+    // The secret the code was checked against must still be the user's (not disabled or replaced meanwhile).
+    secretCiphertext: input.user.totp_secret_ciphertext,
+    step,
+    ...(input.completeEnrolment ? { enabledAt: input.now } : {}),
   });
-  if (recorded.count !== 1) throw invalidMfaCode();
+  if (recorded !== 1) throw invalidMfaCode();
 }
 
 /**
@@ -63,9 +60,10 @@ export async function acceptBackupCode(
 ): Promise<void> {
   const code = normalizeBackupCode(input.code);
   if (code === null) throw invalidMfaCode();
-  const used = await db.backupCode.updateMany({
-    where: { user_id: input.userId, code_hash: hashBackupCode(encryptionKey, code), used_at: null },
-    data: { used_at: input.now },
+  const used = await useBackupCode(db, {
+    userId: input.userId,
+    codeHash: hashBackupCode(encryptionKey, code),
+    now: input.now,
   });
-  if (used.count !== 1) throw invalidMfaCode();
+  if (used !== 1) throw invalidMfaCode();
 }

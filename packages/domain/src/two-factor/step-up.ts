@@ -3,7 +3,14 @@
  * sensitive until `mfa_verified_until` (now + `STEP_UP_WINDOW_SECONDS`); no other session is covered. Some actions
  * always need it; others only while the seller's `webhook` or `account` toggle is on (both default on).
  */
-import type { Db, Session, User } from "@lm/db";
+import {
+  getSellerById,
+  setSessionStepUpUntil,
+  updateSellerStepUpPrefs,
+  type Db,
+  type Session,
+  type User,
+} from "@lm/db";
 import { ApiError } from "../errors";
 import type { AccountDeps } from "../accounts/account-deps";
 import { verifyPassword } from "../accounts/credentials";
@@ -40,7 +47,7 @@ export async function stepUp(
   const now = deps.now();
   await acceptTotpCode(deps.db, deps.config.encryptionKey, { user, code: input.code, now });
   const until = new Date(now.getTime() + deps.config.stepUpWindowSeconds * 1000);
-  await deps.db.session.update({ where: { id: input.session.id }, data: { mfa_verified_until: until } });
+  await setSessionStepUpUntil(deps.db, input.session.id, until);
   return until;
 }
 
@@ -63,15 +70,12 @@ export async function assertStepUp(
 
 /** The seller's toggles. */
 export async function getStepUpPrefs(db: Db, sellerId: string): Promise<StepUpPrefs> {
-  const seller = await db.seller.findUniqueOrThrow({ where: { id: sellerId } });
+  const seller = await getSellerById(db, sellerId);
   return { webhook: seller.step_up_webhook, account: seller.step_up_account };
 }
 
 /** Changes the toggles named in `changes`; returns all of them after the change. */
 export async function setStepUpPrefs(db: Db, sellerId: string, changes: Partial<StepUpPrefs>): Promise<StepUpPrefs> {
-  const seller = await db.seller.update({
-    where: { id: sellerId },
-    data: { step_up_webhook: changes.webhook, step_up_account: changes.account },
-  });
+  const seller = await updateSellerStepUpPrefs(db, sellerId, changes);
   return { webhook: seller.step_up_webhook, account: seller.step_up_account };
 }

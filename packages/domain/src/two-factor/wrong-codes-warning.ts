@@ -1,8 +1,9 @@
 /**
- * The owner's warning when a run of wrong second-factor codes is seen on their account (issue 10 item 4): whoever
+ * The owner's warning when a run of wrong second-factor codes is seen on their account: whoever
  * enters them passed the password, so the owner should change it. The API's second-factor limit counts the run and
  * calls this once per run.
  */
+import { findUserById } from "@lm/db";
 import { wrongSecondFactorsMail } from "@lm/mail";
 import { sendMailSafely, type AccountDeps } from "../accounts/account-deps";
 
@@ -15,7 +16,7 @@ export async function warnOfWrongSecondFactors(
   userId: string,
   wrongCodes: number,
 ): Promise<void> {
-  const user = await deps.db.user.findUnique({ where: { id: userId } });
+  const user = await findUserById(deps.db, userId);
   if (!user) return;
   deps.logger.warn("security event", { event: "two_factor.wrong_codes", user_id: userId, wrong_codes: wrongCodes });
   await sendMailSafely(deps, wrongSecondFactorsMail(user.email, user.name, wrongCodes), "wrong second factors");
