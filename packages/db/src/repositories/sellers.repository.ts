@@ -174,7 +174,9 @@ export function updateStorePostbackSecret(
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Encryption of documents stored in clear (`documents:encrypt`)
+// Encryption of documents stored in clear (`documents:encrypt`). The charges' statements are here, beside the
+// sellers', because they serve this one flow only, run once after a deploy: the charge statements of the API's
+// paths are the charges module's.
 
 /** Up to `limit` sellers whose document is still clear digits (no lookup hash yet). */
 export function listSellersWithClearDocument(db: DbClient, limit: number): Promise<Seller[]> {
