@@ -3,7 +3,7 @@
  * when it stayed `pending` or `processing` past WITHDRAWAL_STUCK_AFTER_MS, with the acquirer's last error. The ops API
  * (`GET /v1/ops/withdrawals?stuck=true`) lists the stuck ones of every seller.
  */
-import { isId, listWithdrawalsForOps, notFound, serializeWithdrawal, stuckWithdrawalsWhere } from "@lm/domain";
+import { findStuckWithdrawalIds, isId, listWithdrawalsForOps, notFound, serializeWithdrawal } from "@lm/domain";
 import { requiredOption, type Command } from "./command";
 
 /** How many withdrawals are listed. */
@@ -21,14 +21,7 @@ export const withdrawalList: Command = {
       { sellerId, stuck: false, now: ctx.now },
       { orderBy: { id: "desc" }, take: LIMIT },
     );
-    const stuckIds = new Set(
-      (
-        await ctx.db.withdrawal.findMany({
-          where: { seller_id: sellerId, ...stuckWithdrawalsWhere(ctx.now) },
-          select: { id: true },
-        })
-      ).map((w) => w.id),
-    );
+    const stuckIds = await findStuckWithdrawalIds(ctx.db, sellerId, ctx.now);
     const lines = rows.map((w) =>
       [
         w.id,

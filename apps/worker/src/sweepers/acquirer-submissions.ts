@@ -5,6 +5,7 @@
  * of a failed request (bounded by the row's `submit_attempts`). Submission is idempotent, so an offer too many sends
  * nothing twice.
  */
+import { listOutgoingRowsWaitingForAcquirer, type OutgoingTable } from "@lm/db";
 import { ACQUIRER_MAX_ATTEMPTS } from "@lm/domain";
 import type { WorkerDeps } from "../deps";
 import { offerRows, putFailedJobsBack } from "./offer-rows";
@@ -17,19 +18,13 @@ const BATCH_SIZE = 1000;
 /** Rows younger than this are left to the job enqueued at creation, ms. */
 const GRACE_MS = 60_000;
 
-/** The rows of either table that wait for the acquirer and were left alone for {@link GRACE_MS}. */
-function waitingForAcquirer(deps: SweepDeps) {
-  return {
-    where: {
-      status: { in: ["pending" as const, "processing" as const] },
-      end_to_end_id: null,
-      submit_attempts: { lt: ACQUIRER_MAX_ATTEMPTS },
-      updated_at: { lte: new Date(deps.now().getTime() - GRACE_MS) },
-    },
-    select: { id: true },
-    orderBy: { updated_at: "asc" as const },
-    take: BATCH_SIZE,
-  };
+/** Ids of the rows of `table` that wait for the acquirer and were left alone for {@link GRACE_MS}, oldest first. */
+function waitingForAcquirer(deps: SweepDeps, table: OutgoingTable): Promise<string[]> {
+  return listOutgoingRowsWaitingForAcquirer(deps.db, table, {
+    maxAttempts: ACQUIRER_MAX_ATTEMPTS,
+    untouchedSince: new Date(deps.now().getTime() - GRACE_MS),
+    limit: BATCH_SIZE,
+  });
 }
 
 /**
@@ -38,11 +33,11 @@ function waitingForAcquirer(deps: SweepDeps) {
  */
 export async function enqueueStrandedRefunds(deps: SweepDeps): Promise<number> {
   await putFailedJobsBack(deps, "refund-submission");
-  const stranded = await deps.db.refund.findMany(waitingForAcquirer(deps));
+  const stranded = await waitingForAcquirer(deps, "refunds");
   return offerRows(
     deps,
     "refund-submission",
-    stranded.map(({ id }) => ({ data: { refundId: id }, jobId: id })),
+    stranded.map((id) => ({ data: { refundId: id }, jobId: id })),
   );
 }
 
@@ -52,10 +47,10 @@ export async function enqueueStrandedRefunds(deps: SweepDeps): Promise<number> {
  */
 export async function enqueueStrandedWithdrawals(deps: SweepDeps): Promise<number> {
   await putFailedJobsBack(deps, "withdrawal-submission");
-  const stranded = await deps.db.withdrawal.findMany(waitingForAcquirer(deps));
+  const stranded = await waitingForAcquirer(deps, "withdrawals");
   return offerRows(
     deps,
     "withdrawal-submission",
-    stranded.map(({ id }) => ({ data: { withdrawalId: id }, jobId: id })),
+    stranded.map((id) => ({ data: { withdrawalId: id }, jobId: id })),
   );
 }

@@ -1,1 +1,178 @@
-export {};
+/**
+ * The balance ledger's statements (DESIGN §7): `balance_transactions`, the append-only entries per seller and mode,
+ * and `balances`, the running total per seller and mode that changes in the same database transaction as each entry.
+ *
+ * Every debit is one conditional `UPDATE ... WHERE available >= amount`: PostgreSQL locks the balance row for the
+ * rest of the transaction, so concurrent debits queue on it and the second one sees the first's result; none can take
+ * `available` below zero (a database trigger refuses it too, as a last line).
+ */
+import type { DbClient } from "../client";
+import type { PageArgs } from "../page";
+import type { BalanceTransaction, Balance, Prisma } from "../generated/client";
+import { sql, sqlQuery } from "../sql";
+
+/** Which mode's balance of which seller. */
+export interface LedgerScope {
+  sellerId: string;
+  mode: "live" | "test";
+}
+
+/** A change of a running total: centavos added to `available` and to `reserved` (either signed), at `now`. */
+export interface BalanceChange extends LedgerScope {
+  /** Signed centavos added to `available`. */
+  amount: number;
+  /** Signed centavos added to `reserved`. */
+  reservedDelta: number;
+  now: Date;
+}
+
+/**
+ * The running total of `scope`, or null when the seller never had a movement in that mode.
+ * @param db - the service's client or a transaction of it
+ */
+export function findBalance(db: DbClient, scope: LedgerScope): Promise<Balance | null> {
+  return db.balance.findUnique({ where: { seller_id_mode: { seller_id: scope.sellerId, mode: scope.mode } } });
+}
+
+/**
+ * One page of `scope`'s balance transactions, by id (the cursor bound `page.id`), in `page.orderBy`'s order.
+ */
+export function listBalanceTransactionsPage(
+  db: DbClient,
+  scope: LedgerScope,
+  page: PageArgs,
+): Promise<BalanceTransaction[]> {
+  return db.balanceTransaction.findMany({
+    where: { seller_id: scope.sellerId, mode: scope.mode, ...(page.id === undefined ? {} : { id: page.id }) },
+    orderBy: page.orderBy,
+    take: page.take,
+  });
+}
+
+/** Balance transaction `id`; throws Prisma's not-found error when there is none. */
+export function findBalanceTransactionOrThrow(db: DbClient, id: string): Promise<BalanceTransaction> {
+  return db.balanceTransaction.findUniqueOrThrow({ where: { id } });
+}
+
+/** Appends `entry` and returns it; throws a unique violation when its source already has an entry of its type. */
+export function insertBalanceTransaction(
+  db: DbClient,
+  entry: Prisma.BalanceTransactionCreateManyInput,
+): Promise<BalanceTransaction> {
+  return db.balanceTransaction.create({ data: entry });
+}
+
+/**
+ * Appends `entry` unless its source already has an entry of its type (the ledger's idempotency: settling twice writes
+ * one entry).
+ * @returns whether it was written
+ */
+export async function insertBalanceTransactionUnlessExists(
+  db: DbClient,
+  entry: Prisma.BalanceTransactionCreateManyInput,
+): Promise<boolean> {
+  const { count } = await db.balanceTransaction.createMany({ data: [entry], skipDuplicates: true });
+  return count === 1;
+}
+
+/**
+ * Takes `-change.amount` centavos (`change.amount` is negative) out of `available` and adds `change.reservedDelta` to
+ * `reserved`, in one conditional update that only succeeds while `available` covers it. Inside a transaction, the
+ * balance row stays locked until it ends.
+ * @returns whether the balance was debited (false: `available` is short, or the balance row does not exist)
+ */
+export async function debitBalance(db: DbClient, change: BalanceChange): Promise<boolean> {
+  const { sellerId, mode, amount, reservedDelta, now } = change;
+  const debited = await db.$executeRaw(sql`
+      UPDATE balances
+      SET available = available + ${amount}, reserved = reserved + ${reservedDelta}, updated_at = ${now}
+      WHERE seller_id = ${sellerId} AND mode = ${mode}::mode AND available >= ${-amount}`);
+  return debited === 1;
+}
+
+/**
+ * Adds `change.amount` centavos to `available` and `change.reservedDelta` to `reserved`, creating the balance row on
+ * a seller's first movement in the mode.
+ */
+export async function creditBalance(db: DbClient, change: BalanceChange): Promise<void> {
+  const { sellerId, mode, amount, reservedDelta, now } = change;
+  const credited = await db.$executeRaw(sql`
+    UPDATE balances
+    SET available = available + ${amount}, reserved = reserved + ${reservedDelta}, updated_at = ${now}
+    WHERE seller_id = ${sellerId} AND mode = ${mode}::mode`);
+  // A seller's first payment creates the row (a concurrent first payment may have just made it: then add to it).
+  if (credited === 0) {
+    await db.$executeRaw(sql`
+      INSERT INTO balances (seller_id, mode, available, reserved, updated_at)
+      VALUES (${sellerId}, ${mode}::mode, ${amount}, ${reservedDelta}, ${now})
+      ON CONFLICT (seller_id, mode) DO UPDATE
+      SET available = balances.available + EXCLUDED.available,
+          reserved = balances.reserved + EXCLUDED.reserved,
+          updated_at = EXCLUDED.updated_at`);
+  }
+}
+
+/**
+ * Takes `release.amount` centavos out of `reserved` (a refund or withdrawal succeeded: the money left, its debit
+ * entry stays).
+ */
+export async function releaseReservedBalance(
+  db: DbClient,
+  release: LedgerScope & { amount: number; now: Date },
+): Promise<void> {
+  await db.$executeRaw(sql`
+    UPDATE balances SET reserved = reserved - ${release.amount}, updated_at = ${release.now}
+    WHERE seller_id = ${release.sellerId} AND mode = ${release.mode}::mode`);
+}
+
+/** A running total beside the sums it must equal (centavos, bigint as PostgreSQL returns them). */
+export interface BalanceReconciliationRow {
+  seller_id: string;
+  mode: "live" | "test";
+  /** `balances.available` (0 without a balance row). */
+  available: bigint;
+  /** Sum of the balance transactions. */
+  entries_sum: bigint;
+  /** `balances.reserved` (0 without a balance row). */
+  reserved: bigint;
+  /** Sum of the amounts of refunds and withdrawals still pending or processing. */
+  open_sum: bigint;
+}
+
+/**
+ * Every running total with the sum of its entries and of its open refunds and withdrawals, for the reconciler's drift
+ * check (DESIGN §7): a scan of the ledger, never a request's work.
+ * @param since - only the balances changed since then (its cost then follows the activity, not the ledger's size);
+ *   null for every balance, and the entries that have no balance row
+ */
+export function listBalanceReconciliation(db: DbClient, since: Date | null): Promise<BalanceReconciliationRow[]> {
+  return sqlQuery<BalanceReconciliationRow>(
+    db,
+    sql`
+    WITH scopes AS (
+      SELECT seller_id, mode FROM balances WHERE ${since}::timestamptz IS NULL OR updated_at >= ${since}::timestamptz
+      UNION
+      SELECT DISTINCT seller_id, mode FROM balance_transactions WHERE ${since}::timestamptz IS NULL
+    )
+    SELECT s.seller_id, s.mode,
+      COALESCE(b.available, 0) AS available,
+      (SELECT COALESCE(SUM(amount), 0)::bigint FROM balance_transactions e WHERE e.seller_id = s.seller_id AND e.mode = s.mode) AS entries_sum,
+      COALESCE(b.reserved, 0) AS reserved,
+      (SELECT COALESCE(SUM(amount), 0)::bigint FROM (
+         SELECT amount FROM refunds r WHERE r.seller_id = s.seller_id AND r.mode = s.mode AND r.status IN ('pending', 'processing')
+         UNION ALL
+         SELECT amount FROM withdrawals w WHERE w.seller_id = s.seller_id AND w.mode = s.mode AND w.status IN ('pending', 'processing')
+       ) o) AS open_sum
+    FROM scopes s
+    LEFT JOIN balances b ON b.seller_id = s.seller_id AND b.mode = s.mode`,
+  );
+}
+
+/**
+ * The seller of store `storeId`, whose balance the store's charges credit and its refunds debit.
+ * @throws Prisma's not-found error for an unknown store
+ */
+export async function findSellerIdOfStore(db: DbClient, storeId: string): Promise<string> {
+  const store = await db.store.findUniqueOrThrow({ where: { id: storeId }, select: { seller_id: true } });
+  return store.seller_id;
+}

@@ -1,1 +1,144 @@
-export {};
+/**
+ * Refunds (`refunds`, DESIGN §7), and what a refund does to its charge: the charge's `amount_refunded` that grows
+ * with each refund, its lock while a refund settles. A flow that also changes the balance locks the charge row first,
+ * then the balance row, to stay free of deadlocks.
+ */
+import type { DbClient } from "../client";
+import type { PageArgs } from "../page";
+import type { Prisma, Refund, Transaction } from "../generated/client";
+import { rowStatusIs, sql, sqlQuery } from "../sql";
+import { OUTGOING_ROW_STILL_OPEN } from "./acquirers.repository";
+
+/** Whose refunds: a store, in one mode. */
+export interface RefundScope {
+  storeId: string;
+  mode: "live" | "test";
+}
+
+/** Refund `id` of `scope`, or null when it is unknown or of another store or mode. */
+export function findRefundInStore(db: DbClient, scope: RefundScope, id: string): Promise<Refund | null> {
+  return db.refund.findFirst({ where: { id, store_id: scope.storeId, mode: scope.mode } });
+}
+
+/**
+ * One page of the refunds of charge `transactionId` of `scope`, by id (the cursor bound `page.id`), in
+ * `page.orderBy`'s order.
+ */
+export function listRefundsPage(
+  db: DbClient,
+  scope: RefundScope,
+  transactionId: string,
+  page: PageArgs,
+): Promise<Refund[]> {
+  return db.refund.findMany({
+    where: {
+      transaction_id: transactionId,
+      store_id: scope.storeId,
+      mode: scope.mode,
+      ...(page.id === undefined ? {} : { id: page.id }),
+    },
+    orderBy: page.orderBy,
+    take: page.take,
+  });
+}
+
+/** Refund `id`, or null. */
+export function findRefundById(db: DbClient, id: string): Promise<Refund | null> {
+  return db.refund.findUnique({ where: { id } });
+}
+
+/** Refund `id`; throws Prisma's not-found error when there is none. */
+export function findRefundOrThrow(db: DbClient, id: string): Promise<Refund> {
+  return db.refund.findUniqueOrThrow({ where: { id } });
+}
+
+/** Refund `id` with its charge, or null: what a request to the acquirer needs. */
+export function findRefundWithCharge(
+  db: DbClient,
+  id: string,
+): Promise<(Refund & { transaction: Transaction }) | null> {
+  return db.refund.findUnique({ where: { id }, include: { transaction: true } });
+}
+
+/** Inserts `refund` and returns it. */
+export function insertRefund(db: DbClient, refund: Prisma.RefundUncheckedCreateInput): Promise<Refund> {
+  return db.refund.create({ data: refund });
+}
+
+/** Records `message`, the last request's error, on refund `id` for operators. */
+export async function recordRefundSubmitError(db: DbClient, id: string, message: string): Promise<void> {
+  await db.refund.update({ where: { id }, data: { submit_error: message } });
+}
+
+/**
+ * Moves refund `id` to `failed` with `failure.reason` (and the return's end-to-end id, when the acquirer gave one)
+ * unless it was settled already.
+ * @returns whether it moved
+ */
+export async function markRefundFailed(
+  db: DbClient,
+  id: string,
+  failure: { reason: string; returnId: string | null },
+  now: Date,
+): Promise<boolean> {
+  const changed = await db.$executeRaw(sql`UPDATE refunds
+     SET status = 'failed', failure_reason = ${failure.reason}, end_to_end_id = coalesce(${failure.returnId}, end_to_end_id), updated_at = ${now}
+     WHERE id = ${id} AND ${OUTGOING_ROW_STILL_OPEN}`);
+  return changed === 1;
+}
+
+/**
+ * Moves refund `id` to `succeeded` under the return's end-to-end id `returnId` unless it was settled already.
+ * @returns whether it moved
+ */
+export async function markRefundSucceeded(db: DbClient, id: string, returnId: string, now: Date): Promise<boolean> {
+  const changed = await db.$executeRaw(
+    sql`UPDATE refunds SET status = 'succeeded', end_to_end_id = ${returnId}, updated_at = ${now} WHERE id = ${id} AND ${OUTGOING_ROW_STILL_OPEN}`,
+  );
+  return changed === 1;
+}
+
+/**
+ * Centavos of charge `transactionId`'s succeeded refunds. Under the charge row's lock, this sum sees every refund of
+ * the charge that succeeded before. The status is compared as text so that the charge's refunds are found by charge,
+ * never every succeeded refund by status.
+ */
+export async function sumSucceededRefundsOfCharge(db: DbClient, transactionId: string): Promise<number> {
+  const [refunded] = await sqlQuery<{ amount: number }>(
+    db,
+    sql`SELECT coalesce(sum(amount), 0)::int AS amount FROM refunds
+     WHERE transaction_id = ${transactionId} AND ${rowStatusIs("status", "succeeded")}`,
+  );
+  return refunded?.amount ?? 0;
+}
+
+/**
+ * Adds `amount` centavos to paid charge `transactionId`'s `amount_refunded`, in one conditional update that only
+ * succeeds while the refund fits in the paid amount: inside a transaction the charge row stays locked until it ends,
+ * so concurrent refunds queue on it and never refund more than was paid.
+ * @returns whether it fit (false as well for an unpaid charge)
+ */
+export async function addToChargeAmountRefunded(
+  db: DbClient,
+  transactionId: string,
+  amount: number,
+  now: Date,
+): Promise<boolean> {
+  const fits = await db.$executeRaw(sql`
+      UPDATE transactions SET amount_refunded = amount_refunded + ${amount}, updated_at = ${now}
+      WHERE id = ${transactionId} AND status = 'paid' AND amount_refunded + ${amount} <= amount`);
+  return fits === 1;
+}
+
+/**
+ * Locks charge `transactionId`'s row until the transaction `tx` ends, before a refund of it settles: settlements of
+ * the charge's refunds queue on it (and take the balance row after it, the ledger's lock order).
+ */
+export async function lockChargeOfRefund(tx: Prisma.TransactionClient, transactionId: string): Promise<void> {
+  await sqlQuery(tx, sql`SELECT id FROM transactions WHERE id = ${transactionId} FOR UPDATE`);
+}
+
+/** Charge `transactionId` of a refund; throws Prisma's not-found error when there is none. */
+export function findChargeOfRefund(db: DbClient, transactionId: string): Promise<Transaction> {
+  return db.transaction.findUniqueOrThrow({ where: { id: transactionId } });
+}

@@ -6,7 +6,14 @@
  */
 import { createHmac } from "node:crypto";
 import type { Config } from "@lm/config";
-import { isUniqueViolation, Prisma, sqlQuery, type Acquirer, type Db } from "@lm/db";
+import {
+  findAcquirerBySlug,
+  findAcquirerBySlugOrThrow,
+  insertAcquirer,
+  isUniqueViolation,
+  type Acquirer,
+  type Db,
+} from "@lm/db";
 import { ApiError, notFound, validationFailed } from "../errors";
 import { newId } from "../ids";
 import { decryptSecret, encryptSecret } from "../secret-box";
@@ -29,25 +36,15 @@ export function sandboxAcquirerSecret(encryptionKey: Buffer): string {
   return `whsec_${createHmac("sha256", encryptionKey).update("lm-pix sandbox acquirer").digest("base64url")}`;
 }
 
-/** The columns of an acquirer, named (a prepared statement must not select `*`, see `sqlQuery`). */
-const ACQUIRER_COLUMNS = Object.values(Prisma.AcquirerScalarFieldEnum).join(", ");
-
-/** Acquirer `slug`, read in plain SQL: every inbound notification reads it (issue 13). */
-async function findAcquirer(db: Db, slug: string): Promise<Acquirer | undefined> {
-  const [found] = await sqlQuery<Acquirer>(db.pool, `SELECT ${ACQUIRER_COLUMNS} FROM acquirers WHERE slug = $1`, [
-    slug,
-  ]);
-  return found;
-}
-
-async function insertAcquirer(
+/** Inserts acquirer `slug` with `secret` encrypted under its id; throws a unique violation when `slug` exists. */
+async function insertAcquirerWithSecret(
   db: Db,
   config: Pick<Config, "encryptionKey">,
   slug: string,
   secret: string,
 ): Promise<Acquirer> {
   const id = newId("acquirer");
-  return db.acquirer.create({ data: { id, slug, secret_ciphertext: encryptSecret(config.encryptionKey, secret, id) } });
+  return insertAcquirer(db, { id, slug, secret_ciphertext: encryptSecret(config.encryptionKey, secret, id) });
 }
 
 /**
@@ -65,7 +62,7 @@ export async function createAcquirer(
   }
   const secret = slug === SANDBOX_ACQUIRER_SLUG ? sandboxAcquirerSecret(config.encryptionKey) : generateWebhookSecret();
   try {
-    return { acquirer: await insertAcquirer(db, config, slug, secret), secret };
+    return { acquirer: await insertAcquirerWithSecret(db, config, slug, secret), secret };
   } catch (err) {
     if (isUniqueViolation(err))
       throw new ApiError("invalid_state", `Acquirer ${slug} already exists.`, { param: "slug" });
@@ -78,13 +75,18 @@ export async function createAcquirer(
  * @returns the sandbox acquirer
  */
 export async function ensureSandboxAcquirer(db: Db, config: Pick<Config, "encryptionKey">): Promise<Acquirer> {
-  const found = await findAcquirer(db, SANDBOX_ACQUIRER_SLUG);
+  const found = await findAcquirerBySlug(db.pool, SANDBOX_ACQUIRER_SLUG);
   if (found) return found;
   try {
-    return await insertAcquirer(db, config, SANDBOX_ACQUIRER_SLUG, sandboxAcquirerSecret(config.encryptionKey));
+    return await insertAcquirerWithSecret(
+      db,
+      config,
+      SANDBOX_ACQUIRER_SLUG,
+      sandboxAcquirerSecret(config.encryptionKey),
+    );
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
-    return db.acquirer.findUniqueOrThrow({ where: { slug: SANDBOX_ACQUIRER_SLUG } });
+    return findAcquirerBySlugOrThrow(db, SANDBOX_ACQUIRER_SLUG);
   }
 }
 
@@ -98,7 +100,7 @@ export async function loadAcquirer(
   slug: string,
 ): Promise<AcquirerWithSecret> {
   const acquirer =
-    slug === SANDBOX_ACQUIRER_SLUG ? await ensureSandboxAcquirer(db, config) : await findAcquirer(db, slug);
+    slug === SANDBOX_ACQUIRER_SLUG ? await ensureSandboxAcquirer(db, config) : await findAcquirerBySlug(db.pool, slug);
   if (!acquirer) throw notFound("acquirer");
   return { acquirer, secret: decryptSecret(config.encryptionKey, acquirer.secret_ciphertext, acquirer.id) };
 }
@@ -108,7 +110,7 @@ const knownAcquirers = new WeakMap<Db, Map<string, AcquirerWithSecret>>();
 
 /**
  * Acquirer `slug` with its secret as this process last read it ({@link loadAcquirer} once, then kept): the receipt
- * of every inbound notification reads it, and must not pay a query and a decryption more each time (issue 13). The
+ * of every inbound notification reads it, and must not pay a query and a decryption more each time. The
  * caller must write only while the row still has this `secret_ciphertext` (checked in its own statement) and, when it
  * has not (a row changed by hand), call {@link forgetAcquirer} and start again.
  * @throws ApiError `resource_not_found` for an unknown slug (never kept)

@@ -2,7 +2,7 @@
  * Reading a seller's balance and ledger (DESIGN §7): one row for the balance (the running total), a page of entries by
  * id for the list. Both panel and merchant routes read through here.
  */
-import type { BalanceTransaction, DbClient } from "@lm/db";
+import { findBalance, getStoreById, listBalanceTransactionsPage, type BalanceTransaction, type DbClient } from "@lm/db";
 import type { MerchantScope } from "../deps";
 import type { PageArgs } from "../paging";
 import { serializeBalance, type BalanceWire } from "./balance.serializer";
@@ -10,10 +10,7 @@ import type { BalanceScope } from "./ledger";
 
 /** The balance of `scope`, read from its running total (O(1)). */
 export async function getBalance(db: DbClient, scope: BalanceScope): Promise<BalanceWire> {
-  const totals = await db.balance.findUnique({
-    where: { seller_id_mode: { seller_id: scope.sellerId, mode: scope.mode } },
-  });
-  return serializeBalance(scope, totals);
+  return serializeBalance(scope, await findBalance(db, scope));
 }
 
 /** One page of `scope`'s balance transactions, in the page's order. */
@@ -22,15 +19,11 @@ export function listBalanceTransactions(
   scope: BalanceScope,
   page: PageArgs,
 ): Promise<BalanceTransaction[]> {
-  return db.balanceTransaction.findMany({
-    where: { seller_id: scope.sellerId, mode: scope.mode, ...(page.id === undefined ? {} : { id: page.id }) },
-    orderBy: page.orderBy,
-    take: page.take,
-  });
+  return listBalanceTransactionsPage(db, scope, page);
 }
 
 /** The seller and mode an API key acts for (its store's seller, the key's mode): the scope of balances and withdrawals. */
 export async function merchantSellerScope(db: DbClient, scope: MerchantScope): Promise<BalanceScope> {
-  const store = await db.store.findUniqueOrThrow({ where: { id: scope.storeId } });
+  const store = await getStoreById(db, scope.storeId);
   return { sellerId: store.seller_id, mode: scope.mode };
 }

@@ -8,7 +8,19 @@
  * Lock order, to stay free of deadlocks: a flow that also changes a charge locks the charge row first, then the
  * balance row (payment, refund creation and settlement all do so).
  */
-import type { BalanceTransaction, DbClient, Prisma } from "@lm/db";
+import {
+  creditBalance,
+  debitBalance,
+  findBalanceTransactionOrThrow,
+  findSellerIdOfStore,
+  insertBalanceTransaction,
+  insertBalanceTransactionUnlessExists,
+  listBalanceReconciliation,
+  releaseReservedBalance,
+  type BalanceTransaction,
+  type DbClient,
+  type Prisma,
+} from "@lm/db";
 import { ApiError } from "../errors";
 import { newId } from "../ids";
 
@@ -58,30 +70,13 @@ export async function appendBalanceTransaction(
     created_at: now,
   };
   if (amount < 0) {
-    const debited = await tx.$executeRaw`
-      UPDATE balances
-      SET available = available + ${amount}, reserved = reserved + ${reservedDelta}, updated_at = ${now}
-      WHERE seller_id = ${sellerId} AND mode = ${mode}::mode AND available >= ${-amount}`;
-    if (debited === 0) throw new ApiError("insufficient_funds", "The available balance is lower than the amount.");
-    return tx.balanceTransaction.create({ data: entry });
+    if (!(await debitBalance(tx, { sellerId, mode, amount, reservedDelta, now })))
+      throw new ApiError("insufficient_funds", "The available balance is lower than the amount.");
+    return insertBalanceTransaction(tx, entry);
   }
-  const { count } = await tx.balanceTransaction.createMany({ data: [entry], skipDuplicates: true });
-  if (count === 0) return null;
-  const credited = await tx.$executeRaw`
-    UPDATE balances
-    SET available = available + ${amount}, reserved = reserved + ${reservedDelta}, updated_at = ${now}
-    WHERE seller_id = ${sellerId} AND mode = ${mode}::mode`;
-  // A seller's first payment creates the row (a concurrent first payment may have just made it: then add to it).
-  if (credited === 0) {
-    await tx.$executeRaw`
-      INSERT INTO balances (seller_id, mode, available, reserved, updated_at)
-      VALUES (${sellerId}, ${mode}::mode, ${amount}, ${reservedDelta}, ${now})
-      ON CONFLICT (seller_id, mode) DO UPDATE
-      SET available = balances.available + EXCLUDED.available,
-          reserved = balances.reserved + EXCLUDED.reserved,
-          updated_at = EXCLUDED.updated_at`;
-  }
-  return tx.balanceTransaction.findUniqueOrThrow({ where: { id: entry.id as string } });
+  if (!(await insertBalanceTransactionUnlessExists(tx, entry))) return null;
+  await creditBalance(tx, { sellerId, mode, amount, reservedDelta, now });
+  return findBalanceTransactionOrThrow(tx, entry.id as string);
 }
 
 /**
@@ -92,9 +87,7 @@ export async function releaseReserved(
   tx: Prisma.TransactionClient,
   scope: BalanceScope & { amount: number; now: Date },
 ): Promise<void> {
-  await tx.$executeRaw`
-    UPDATE balances SET reserved = reserved - ${scope.amount}, updated_at = ${scope.now}
-    WHERE seller_id = ${scope.sellerId} AND mode = ${scope.mode}::mode`;
+  await releaseReservedBalance(tx, scope);
 }
 
 /** A running total that disagrees with what it summarises. */
@@ -117,33 +110,7 @@ export interface BalanceDrift extends BalanceScope {
  * @returns the balances that drifted (empty when all agree)
  */
 export async function findBalanceDrift(db: DbClient, options: { since?: Date } = {}): Promise<BalanceDrift[]> {
-  const since = options.since ?? null;
-  const rows = await db.$queryRaw<
-    Array<{
-      seller_id: string;
-      mode: "live" | "test";
-      available: bigint;
-      entries_sum: bigint;
-      reserved: bigint;
-      open_sum: bigint;
-    }>
-  >`
-    WITH scopes AS (
-      SELECT seller_id, mode FROM balances WHERE ${since}::timestamptz IS NULL OR updated_at >= ${since}::timestamptz
-      UNION
-      SELECT DISTINCT seller_id, mode FROM balance_transactions WHERE ${since}::timestamptz IS NULL
-    )
-    SELECT s.seller_id, s.mode,
-      COALESCE(b.available, 0) AS available,
-      (SELECT COALESCE(SUM(amount), 0)::bigint FROM balance_transactions e WHERE e.seller_id = s.seller_id AND e.mode = s.mode) AS entries_sum,
-      COALESCE(b.reserved, 0) AS reserved,
-      (SELECT COALESCE(SUM(amount), 0)::bigint FROM (
-         SELECT amount FROM refunds r WHERE r.seller_id = s.seller_id AND r.mode = s.mode AND r.status IN ('pending', 'processing')
-         UNION ALL
-         SELECT amount FROM withdrawals w WHERE w.seller_id = s.seller_id AND w.mode = s.mode AND w.status IN ('pending', 'processing')
-       ) o) AS open_sum
-    FROM scopes s
-    LEFT JOIN balances b ON b.seller_id = s.seller_id AND b.mode = s.mode`;
+  const rows = await listBalanceReconciliation(db, options.since ?? null);
   return rows
     .map((row) => ({
       sellerId: row.seller_id,
@@ -165,9 +132,8 @@ export async function creditPayment(
   charge: { id: string; store_id: string; mode: "live" | "test"; amount: number },
   now: Date,
 ): Promise<void> {
-  const store = await tx.store.findUniqueOrThrow({ where: { id: charge.store_id }, select: { seller_id: true } });
   await appendBalanceTransaction(tx, {
-    sellerId: store.seller_id,
+    sellerId: await findSellerIdOfStore(tx, charge.store_id),
     mode: charge.mode,
     type: "payment",
     amount: charge.amount,

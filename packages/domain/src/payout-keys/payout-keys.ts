@@ -7,7 +7,16 @@
  * masked only.
  */
 import { getPixKeyInfo } from "@brazilian-utils/brazilian-utils";
-import type { DbClient, PayoutKey } from "@lm/db";
+import {
+  findActivePayoutKeyOfSeller,
+  insertPayoutKey,
+  listActivePayoutKeysOfSeller,
+  listPayoutKeysPage,
+  lockSellerForPayoutKeys,
+  softDeletePayoutKey,
+  type DbClient,
+  type PayoutKey,
+} from "@lm/db";
 import type { Mailer } from "@lm/mail";
 import { payoutKeyChangedMail } from "@lm/mail";
 import type { Config } from "@lm/config";
@@ -116,22 +125,20 @@ export async function addPayoutKey(deps: PayoutKeyDeps, actor: PanelActor, input
   const { key, keyMasked } = await readPayoutKey(deps.db, deps.config.encryptionKey, actor.sellerId, input);
   const now = deps.now();
   const created = await audited(deps, actor, async (tx) => {
-    await tx.$queryRaw`SELECT id FROM sellers WHERE id = ${actor.sellerId} FOR UPDATE`;
-    const active = await tx.payoutKey.findMany({ where: { seller_id: actor.sellerId, deleted_at: null } });
+    await lockSellerForPayoutKeys(tx, actor.sellerId);
+    const active = await listActivePayoutKeysOfSeller(tx, actor.sellerId);
     if (active.some((k) => k.type === input.type && k.key === key)) {
       throw new ApiError("invalid_state", "This payout key is already registered.", { param: "key" });
     }
     if (active.length >= MAX_PAYOUT_KEYS)
       throw new ApiError("invalid_state", `A seller may have at most ${MAX_PAYOUT_KEYS} payout keys.`);
-    const row = await tx.payoutKey.create({
-      data: {
-        id: newId("payoutKey", now.getTime()),
-        seller_id: actor.sellerId,
-        type: input.type,
-        key,
-        key_masked: keyMasked,
-        created_at: now,
-      },
+    const row = await insertPayoutKey(tx, {
+      id: newId("payoutKey", now.getTime()),
+      seller_id: actor.sellerId,
+      type: input.type,
+      key,
+      key_masked: keyMasked,
+      created_at: now,
     });
     return {
       result: row,
@@ -149,11 +156,7 @@ export async function addPayoutKey(deps: PayoutKeyDeps, actor: PanelActor, input
 
 /** One page of the seller's payout keys (not deleted), in the page's order. */
 export function listPayoutKeys(db: DbClient, sellerId: string, page: PageArgs): Promise<PayoutKey[]> {
-  return db.payoutKey.findMany({
-    where: { seller_id: sellerId, deleted_at: null, ...(page.id === undefined ? {} : { id: page.id }) },
-    orderBy: page.orderBy,
-    take: page.take,
-  });
+  return listPayoutKeysPage(db, sellerId, page);
 }
 
 /**
@@ -161,9 +164,7 @@ export function listPayoutKeys(db: DbClient, sellerId: string, page: PageArgs): 
  * @throws ApiError `resource_not_found` when it is malformed, unknown, deleted or another seller's
  */
 export async function findPayoutKey(db: DbClient, sellerId: string, id: string): Promise<PayoutKey> {
-  const found = isId("payoutKey", id)
-    ? await db.payoutKey.findFirst({ where: { id, seller_id: sellerId, deleted_at: null } })
-    : null;
+  const found = isId("payoutKey", id) ? await findActivePayoutKeyOfSeller(db, sellerId, id) : null;
   if (!found) throw notFound("payout key");
   return found;
 }
@@ -176,11 +177,7 @@ export async function deletePayoutKey(deps: PayoutKeyDeps, actor: PanelActor, id
   const now = deps.now();
   const deleted = await audited(deps, actor, async (tx) => {
     const key = await findPayoutKey(tx, actor.sellerId, id);
-    const { count } = await tx.payoutKey.updateMany({
-      where: { id: key.id, deleted_at: null },
-      data: { deleted_at: now },
-    });
-    if (count === 0) throw notFound("payout key");
+    if (!(await softDeletePayoutKey(tx, key.id, now))) throw notFound("payout key");
     return {
       result: key,
       action: {

@@ -6,7 +6,15 @@
  * `insufficient_funds` when `available` is short); the refund row and `refund.created` are written. After commit the
  * worker is asked to hand the refund to the acquirer (job id = refund id; the reconciler covers a lost job).
  */
-import { inTransaction, runWrites, type Refund, type SqlWrite } from "@lm/db";
+import {
+  addToChargeAmountRefunded,
+  findSellerIdOfStore,
+  inTransaction,
+  insertRefund,
+  runWrites,
+  type Refund,
+  type SqlWrite,
+} from "@lm/db";
 import { requireAcquirer } from "../acquirers/acquirer-port";
 import { appendBalanceTransaction } from "../balance/ledger";
 import type { MerchantScope, UseCaseDeps } from "../deps";
@@ -51,26 +59,22 @@ export async function createRefund(
   if (amount < 1) throw notRefundable("This transaction has nothing left to refund.");
   const now = deps.now();
   const { refund, deliveryIds } = await inTransaction(deps.db, async (tx) => {
-    const fits = await tx.$executeRaw`
-      UPDATE transactions SET amount_refunded = amount_refunded + ${amount}, updated_at = ${now}
-      WHERE id = ${charge.id} AND status = 'paid' AND amount_refunded + ${amount} <= amount`;
-    if (fits === 0) throw notRefundable("The amount exceeds what is left to refund of this transaction.");
-    const store = await tx.store.findUniqueOrThrow({ where: { id: charge.store_id }, select: { seller_id: true } });
-    const created = await tx.refund.create({
-      data: {
-        id: newId("refund", now.getTime()),
-        transaction_id: charge.id,
-        store_id: charge.store_id,
-        seller_id: store.seller_id,
-        mode: charge.mode,
-        amount,
-        reason: input.reason ?? null,
-        created_at: now,
-        updated_at: now,
-      },
+    if (!(await addToChargeAmountRefunded(tx, charge.id, amount, now)))
+      throw notRefundable("The amount exceeds what is left to refund of this transaction.");
+    const sellerId = await findSellerIdOfStore(tx, charge.store_id);
+    const created = await insertRefund(tx, {
+      id: newId("refund", now.getTime()),
+      transaction_id: charge.id,
+      store_id: charge.store_id,
+      seller_id: sellerId,
+      mode: charge.mode,
+      amount,
+      reason: input.reason ?? null,
+      created_at: now,
+      updated_at: now,
     });
     await appendBalanceTransaction(tx, {
-      sellerId: store.seller_id,
+      sellerId,
       mode: charge.mode,
       type: "refund",
       amount: -amount,

@@ -2,7 +2,7 @@
  * Reading refunds for the merchant API: always within the caller's store and mode, so another store's or mode's id
  * reads like an unknown one (404).
  */
-import type { DbClient, Refund } from "@lm/db";
+import { findRefundInStore, listRefundsPage, type DbClient, type Refund } from "@lm/db";
 import type { MerchantScope } from "../deps";
 import { notFound } from "../errors";
 import { isId } from "../ids";
@@ -13,9 +13,7 @@ import type { PageArgs } from "../paging";
  * @throws ApiError `resource_not_found` when it is malformed, unknown, or of another store or mode
  */
 export async function findRefund(db: DbClient, scope: MerchantScope, id: string): Promise<Refund> {
-  const found = isId("refund", id)
-    ? await db.refund.findFirst({ where: { id, store_id: scope.storeId, mode: scope.mode } })
-    : null;
+  const found = isId("refund", id) ? await findRefundInStore(db, scope, id) : null;
   if (!found) throw notFound("refund");
   return found;
 }
@@ -27,14 +25,5 @@ export function listRefunds(
   transactionId: string,
   page: PageArgs,
 ): Promise<Refund[]> {
-  return db.refund.findMany({
-    where: {
-      transaction_id: transactionId,
-      store_id: scope.storeId,
-      mode: scope.mode,
-      ...(page.id === undefined ? {} : { id: page.id }),
-    },
-    orderBy: page.orderBy,
-    take: page.take,
-  });
+  return listRefundsPage(db, scope, transactionId, page);
 }

@@ -5,9 +5,19 @@
  * `refund_reversal` puts the amount back in `available` and the charge's remainder grows again). Each move is a
  * conditional update taken under the charge row's lock, so a repeated or late outcome changes nothing.
  */
-import { rowStatusIs, sqlQuery, type Prisma, type Refund } from "@lm/db";
+import {
+  findChargeOfRefund,
+  findRefundById,
+  findRefundOrThrow,
+  lockChargeOfRefund,
+  markRefundFailed,
+  markRefundSucceeded,
+  sumSucceededRefundsOfCharge,
+  updateCharge,
+  type Prisma,
+  type Refund,
+} from "@lm/db";
 import { ACQUIRER_REJECTED } from "../acquirers/acquirer-port";
-import { STILL_OPEN } from "../acquirers/outgoing-rows";
 import type { RefundOutcome } from "../acquirers/pix-notification";
 import { appendBalanceTransaction, releaseReserved } from "../balance/ledger";
 import { recordTransactionEvent } from "../transactions/transaction-events";
@@ -40,10 +50,6 @@ export function alreadySettled<T extends { deliveryIds: string[] }>(
     : { ...base, result: "conflicting_outcome", error: `conflicting_outcome: ${stored}` };
 }
 
-async function lockCharge(tx: Prisma.TransactionClient, transactionId: string): Promise<void> {
-  await tx.$queryRaw`SELECT id FROM transactions WHERE id = ${transactionId} FOR UPDATE`;
-}
-
 /**
  * Moves `refund` to `failed` with `failureReason`, puts its amount back (`refund_reversal`) and records
  * `refund.failed`, inside `tx`.
@@ -55,20 +61,12 @@ export async function failRefund(
   failure: { reason: string; returnId?: string },
   now: Date,
 ): Promise<string[] | null> {
-  await lockCharge(tx, refund.transaction_id);
-  const changed = await tx.$executeRawUnsafe(
-    `UPDATE refunds
-     SET status = 'failed', failure_reason = $2, end_to_end_id = coalesce($3, end_to_end_id), updated_at = $4
-     WHERE id = $1 AND ${STILL_OPEN}`,
-    refund.id,
-    failure.reason,
-    failure.returnId ?? null,
-    now,
-  );
-  if (changed === 0) return null;
-  const charge = await tx.transaction.update({
-    where: { id: refund.transaction_id },
-    data: { amount_refunded: { decrement: refund.amount }, updated_at: now },
+  await lockChargeOfRefund(tx, refund.transaction_id);
+  if (!(await markRefundFailed(tx, refund.id, { reason: failure.reason, returnId: failure.returnId ?? null }, now)))
+    return null;
+  const charge = await updateCharge(tx, refund.transaction_id, {
+    amount_refunded: { decrement: refund.amount },
+    updated_at: now,
   });
   await appendBalanceTransaction(tx, {
     sellerId: refund.seller_id,
@@ -79,7 +77,7 @@ export async function failRefund(
     reservedDelta: -refund.amount,
     now,
   });
-  const failed = await tx.refund.findUniqueOrThrow({ where: { id: refund.id } });
+  const failed = await findRefundOrThrow(tx, refund.id);
   return (await recordRefundEvent(tx, failed, charge, "refund.failed", now)).deliveryIds;
 }
 
@@ -94,28 +92,16 @@ async function succeedRefund(
   returnId: string,
   now: Date,
 ): Promise<string[] | null> {
-  await lockCharge(tx, refund.transaction_id);
-  const changed = await tx.$executeRawUnsafe(
-    `UPDATE refunds SET status = 'succeeded', end_to_end_id = $2, updated_at = $3 WHERE id = $1 AND ${STILL_OPEN}`,
-    refund.id,
-    returnId,
-    now,
-  );
-  if (changed === 0) return null;
+  await lockChargeOfRefund(tx, refund.transaction_id);
+  if (!(await markRefundSucceeded(tx, refund.id, returnId, now))) return null;
   await releaseReserved(tx, { sellerId: refund.seller_id, mode: refund.mode, amount: refund.amount, now });
-  const succeeded = await tx.refund.findUniqueOrThrow({ where: { id: refund.id } });
-  let charge = await tx.transaction.findUniqueOrThrow({ where: { id: refund.transaction_id } });
+  const succeeded = await findRefundOrThrow(tx, refund.id);
+  let charge = await findChargeOfRefund(tx, refund.transaction_id);
   const deliveryIds = (await recordRefundEvent(tx, succeeded, charge, "refund.succeeded", now)).deliveryIds;
-  // The charge row is locked, so this sum sees every refund of the charge that succeeded before this one. The status
-  // is compared as text so that the charge's refunds are found by charge, never every succeeded refund by status.
-  const [refunded] = await sqlQuery<{ amount: number }>(
-    tx,
-    `SELECT coalesce(sum(amount), 0)::int AS amount FROM refunds
-     WHERE transaction_id = $1 AND ${rowStatusIs("status", "succeeded").text}`,
-    [charge.id],
-  );
-  if (charge.status === "paid" && refunded?.amount === charge.amount) {
-    charge = await tx.transaction.update({ where: { id: charge.id }, data: { status: "refunded", updated_at: now } });
+  // The charge row is locked, so this sum sees every refund of the charge that succeeded before this one.
+  const refunded = await sumSucceededRefundsOfCharge(tx, charge.id);
+  if (charge.status === "paid" && refunded === charge.amount) {
+    charge = await updateCharge(tx, charge.id, { status: "refunded", updated_at: now });
     deliveryIds.push(...(await recordTransactionEvent(tx, charge, "transaction.refunded", now)).deliveryIds);
   }
   return deliveryIds;
@@ -132,7 +118,7 @@ export async function settleRefund(
   expectedMode: "live" | "test",
   now: Date,
 ): Promise<Settlement> {
-  const refund = await tx.refund.findUnique({ where: { id: outcome.refundId } });
+  const refund = await findRefundById(tx, outcome.refundId);
   if (!refund) return { result: "unknown_refund", error: "unknown_refund", deliveryIds: [] };
   const base = { transactionId: refund.transaction_id, deliveryIds: [] };
   if (refund.mode !== expectedMode)
@@ -150,10 +136,6 @@ export async function settleRefund(
       ? await succeedRefund(tx, refund, outcome.returnId, now)
       : await failRefund(tx, refund, { reason: ACQUIRER_REJECTED, returnId: outcome.returnId }, now);
   if (deliveryIds === null)
-    return alreadySettled(
-      base,
-      outcome.status,
-      (await tx.refund.findUniqueOrThrow({ where: { id: refund.id } })).status,
-    );
+    return alreadySettled(base, outcome.status, (await findRefundOrThrow(tx, refund.id)).status);
   return { ...base, result: outcome.status, error: null, deliveryIds };
 }

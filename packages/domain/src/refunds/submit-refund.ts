@@ -5,9 +5,14 @@
  * Each attempt is claimed by a conditional update of `submit_attempts`, so two workers never send at once, and the
  * request is idempotent on the refund id at the acquirer, so a crash between sending and recording never refunds twice.
  */
+import {
+  claimOutgoingRowRequest,
+  findRefundWithCharge,
+  recordOutgoingRowAccepted,
+  recordRefundSubmitError,
+} from "@lm/db";
 import { attemptAcquirerRequest } from "../acquirers/acquirer-attempt";
 import { acquirerFor } from "../acquirers/acquirer-port";
-import { claimAcquirerRequest, recordAcceptedRequest } from "../acquirers/outgoing-rows";
 import type { UseCaseDeps } from "../deps";
 import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
 import { failRefund } from "./settle-refund";
@@ -30,11 +35,11 @@ export async function enqueueRefundSubmissions(
  * @throws Error the acquirer's error while attempts remain (the job fails; the reconciler offers it again)
  */
 export async function submitRefund(deps: UseCaseDeps, refundId: string): Promise<string> {
-  const refund = await deps.db.refund.findUnique({ where: { id: refundId }, include: { transaction: true } });
+  const refund = await findRefundWithCharge(deps.db, refundId);
   if (!refund || refund.end_to_end_id !== null || (refund.status !== "pending" && refund.status !== "processing")) {
     return "skipped";
   }
-  if (!(await claimAcquirerRequest(deps.db, "refunds", { ...refund, status: refund.status }, deps.now()))) {
+  if (!(await claimOutgoingRowRequest(deps.db, "refunds", { ...refund, status: refund.status }, deps.now()))) {
     return "skipped";
   }
   const charge = refund.transaction;
@@ -57,10 +62,8 @@ export async function submitRefund(deps: UseCaseDeps, refundId: string): Promise
       });
       return returnId;
     },
-    accepted: (returnId) => recordAcceptedRequest(deps.db, "refunds", refund.id, returnId),
-    async refused(message) {
-      await deps.db.refund.update({ where: { id: refund.id }, data: { submit_error: message } });
-    },
+    accepted: (returnId) => recordOutgoingRowAccepted(deps.db, "refunds", refund.id, returnId),
+    refused: (message) => recordRefundSubmitError(deps.db, refund.id, message),
     fail: (tx, reason) => failRefund(tx, refund, { reason }, deps.now()),
   });
 }

@@ -1,8 +1,14 @@
 /**
  * Reading withdrawals: the seller's in the panel and with an API key (always within one seller and mode, so another's
- * id reads like an unknown one), and the operators' view of stuck ones (DESIGN §7, issue "Ops").
+ * id reads like an unknown one), and the operators' view of stuck ones (DESIGN §7).
  */
-import type { DbClient, Prisma } from "@lm/db";
+import {
+  findWithdrawalOfSeller,
+  listStuckWithdrawalIdsOfSeller,
+  listWithdrawalsPage,
+  listWithdrawalsPageForOps,
+  type DbClient,
+} from "@lm/db";
 import { notFound } from "../errors";
 import { isId } from "../ids";
 import type { PageArgs } from "../paging";
@@ -29,12 +35,7 @@ export async function findWithdrawal(
   scope: { sellerId: string; mode?: "live" | "test" },
   id: string,
 ): Promise<WithdrawalWithKey> {
-  const found = isId("withdrawal", id)
-    ? await db.withdrawal.findFirst({
-        where: { id, seller_id: scope.sellerId, ...(scope.mode === undefined ? {} : { mode: scope.mode }) },
-        include: { payout_key: true },
-      })
-    : null;
+  const found = isId("withdrawal", id) ? await findWithdrawalOfSeller(db, scope, id) : null;
   if (!found) throw notFound("withdrawal");
   return found;
 }
@@ -46,25 +47,12 @@ export function listWithdrawals(
   filters: { status?: WithdrawalStatus },
   page: PageArgs,
 ): Promise<WithdrawalWithKey[]> {
-  return db.withdrawal.findMany({
-    where: {
-      seller_id: scope.sellerId,
-      mode: scope.mode,
-      ...(filters.status === undefined ? {} : { status: filters.status }),
-      ...(page.id === undefined ? {} : { id: page.id }),
-    },
-    include: { payout_key: true },
-    orderBy: page.orderBy,
-    take: page.take,
-  });
+  return listWithdrawalsPage(db, scope, filters, page);
 }
 
-/** The `where` of withdrawals still `pending` or `processing` and untouched since `WITHDRAWAL_STUCK_AFTER_MS`. */
-export function stuckWithdrawalsWhere(now: Date): Prisma.WithdrawalWhereInput {
-  return {
-    status: { in: ["pending", "processing"] },
-    updated_at: { lte: new Date(now.getTime() - WITHDRAWAL_STUCK_AFTER_MS) },
-  };
+/** The moment before which a withdrawal still `pending` or `processing` and untouched since is stuck at `now`. */
+function stuckSince(now: Date): Date {
+  return new Date(now.getTime() - WITHDRAWAL_STUCK_AFTER_MS);
 }
 
 /**
@@ -76,14 +64,14 @@ export function listWithdrawalsForOps(
   filters: { sellerId?: string; stuck?: boolean; now: Date },
   page: PageArgs,
 ): Promise<WithdrawalWithKey[]> {
-  return db.withdrawal.findMany({
-    where: {
-      ...(filters.sellerId === undefined ? {} : { seller_id: filters.sellerId }),
-      ...(filters.stuck ? stuckWithdrawalsWhere(filters.now) : {}),
-      ...(page.id === undefined ? {} : { id: page.id }),
-    },
-    include: { payout_key: true },
-    orderBy: page.orderBy,
-    take: page.take,
-  });
+  return listWithdrawalsPageForOps(
+    db,
+    { sellerId: filters.sellerId, stuckSince: filters.stuck ? stuckSince(filters.now) : undefined },
+    page,
+  );
+}
+
+/** The ids of seller `sellerId`'s withdrawals stuck at `now` (see {@link WITHDRAWAL_STUCK_AFTER_MS}). */
+export async function findStuckWithdrawalIds(db: DbClient, sellerId: string, now: Date): Promise<Set<string>> {
+  return new Set(await listStuckWithdrawalIdsOfSeller(db, sellerId, stuckSince(now)));
 }

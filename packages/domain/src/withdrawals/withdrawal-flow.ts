@@ -13,10 +13,26 @@
  * 3. {@link settleWithdrawal}: the acquirer's notification, stored in the inbox first, completes it
  *    (`withdrawal.completed`, the reserve released) or fails it (`withdrawal.failed` and a `withdrawal_reversal`).
  */
-import { inTransaction, runWrites, type Prisma, type SqlWrite } from "@lm/db";
+import {
+  claimOutgoingRowRequest,
+  findWithdrawalById,
+  findWithdrawalOrThrow,
+  findWithdrawalWithPayoutKey,
+  findWithdrawalWithPayoutKeyOrThrow,
+  inTransaction,
+  insertWithdrawal,
+  listStoreIdsOfSeller,
+  lockSellerForWithdrawal,
+  markWithdrawalCompleted,
+  markWithdrawalFailed,
+  recordOutgoingRowAccepted,
+  recordWithdrawalSubmitError,
+  runWrites,
+  type Prisma,
+  type SqlWrite,
+} from "@lm/db";
 import { attemptAcquirerRequest } from "../acquirers/acquirer-attempt";
 import { ACQUIRER_REJECTED, acquirerFor, requireAcquirer } from "../acquirers/acquirer-port";
-import { claimAcquirerRequest, recordAcceptedRequest, STILL_OPEN } from "../acquirers/outgoing-rows";
 import type { PayoutOutcome } from "../acquirers/pix-notification";
 import { appendBalanceTransaction, releaseReserved } from "../balance/ledger";
 import type { UseCaseDeps } from "../deps";
@@ -48,11 +64,8 @@ async function recordWithdrawalEvent(
   type: WithdrawalEventType,
   now: Date,
 ): Promise<string[]> {
-  const withdrawal = await tx.withdrawal.findUniqueOrThrow({
-    where: { id: withdrawalId },
-    include: { payout_key: true },
-  });
-  const stores = await tx.store.findMany({ where: { seller_id: withdrawal.seller_id }, select: { id: true } });
+  const withdrawal = await findWithdrawalWithPayoutKeyOrThrow(tx, withdrawalId);
+  const stores = await listStoreIdsOfSeller(tx, withdrawal.seller_id);
   const object = serializeWithdrawal(withdrawal) as unknown as Record<string, unknown>;
   const deliveryIds: string[] = [];
   for (const store of stores) {
@@ -91,8 +104,7 @@ export async function createWithdrawal(
 ): Promise<WithdrawalWithKey> {
   const now = deps.now();
   const { withdrawal, deliveryIds } = await inTransaction(deps.db, async (tx) => {
-    const [seller] = await tx.$queryRaw<Array<{ withdrawals_locked_until: Date | null; kyc_status: string }>>`
-      SELECT withdrawals_locked_until, kyc_status FROM sellers WHERE id = ${actor.sellerId} FOR SHARE`;
+    const seller = await lockSellerForWithdrawal(tx, actor.sellerId);
     if (!seller) throw new ApiError("resource_not_found", "No such seller.");
     if (seller.withdrawals_locked_until !== null && seller.withdrawals_locked_until > now) {
       throw new ApiError(
@@ -106,16 +118,14 @@ export async function createWithdrawal(
     const key = await findPayoutKey(tx, actor.sellerId, input.payout_key_id);
     requireAcquirer(deps, input.mode);
     const id = newId("withdrawal", now.getTime());
-    await tx.withdrawal.create({
-      data: {
-        id,
-        seller_id: actor.sellerId,
-        mode: input.mode,
-        amount: input.amount,
-        payout_key_id: key.id,
-        created_at: now,
-        updated_at: now,
-      },
+    await insertWithdrawal(tx, {
+      id,
+      seller_id: actor.sellerId,
+      mode: input.mode,
+      amount: input.amount,
+      payout_key_id: key.id,
+      created_at: now,
+      updated_at: now,
     });
     await appendBalanceTransaction(tx, {
       sellerId: actor.sellerId,
@@ -127,7 +137,7 @@ export async function createWithdrawal(
       now,
     });
     const ids = await recordWithdrawalEvent(tx, id, "withdrawal.created", now);
-    const created = await tx.withdrawal.findUniqueOrThrow({ where: { id }, include: { payout_key: true } });
+    const created = await findWithdrawalWithPayoutKeyOrThrow(tx, id);
     const also = options.alsoWrite?.(created);
     if (also) await runWrites(tx, [also]);
     return { withdrawal: created, deliveryIds: ids };
@@ -147,18 +157,9 @@ async function failWithdrawal(
   failure: { reason: string; endToEndId?: string },
   now: Date,
 ): Promise<string[] | null> {
-  const changed = await tx.$executeRawUnsafe(
-    `UPDATE withdrawals
-     SET status = 'failed', failure_reason = $2, failed_at = $3, updated_at = $3,
-         end_to_end_id = coalesce($4, end_to_end_id)
-     WHERE id = $1 AND ${STILL_OPEN}`,
-    withdrawalId,
-    failure.reason,
-    now,
-    failure.endToEndId ?? null,
-  );
-  if (changed === 0) return null;
-  const withdrawal = await tx.withdrawal.findUniqueOrThrow({ where: { id: withdrawalId } });
+  const failed = { reason: failure.reason, endToEndId: failure.endToEndId ?? null };
+  if (!(await markWithdrawalFailed(tx, withdrawalId, failed, now))) return null;
+  const withdrawal = await findWithdrawalOrThrow(tx, withdrawalId);
   await appendBalanceTransaction(tx, {
     sellerId: withdrawal.seller_id,
     mode: withdrawal.mode,
@@ -177,10 +178,7 @@ async function failWithdrawal(
  * @throws Error the acquirer's error while attempts remain (the job fails; the reconciler offers it again)
  */
 export async function submitWithdrawal(deps: UseCaseDeps, withdrawalId: string): Promise<string> {
-  const withdrawal = await deps.db.withdrawal.findUnique({
-    where: { id: withdrawalId },
-    include: { payout_key: true },
-  });
+  const withdrawal = await findWithdrawalWithPayoutKey(deps.db, withdrawalId);
   if (
     !withdrawal ||
     withdrawal.end_to_end_id !== null ||
@@ -191,7 +189,7 @@ export async function submitWithdrawal(deps: UseCaseDeps, withdrawalId: string):
   const now = deps.now();
   const { status } = withdrawal;
   const claimed = await inTransaction(deps.db, async (tx) => {
-    if (!(await claimAcquirerRequest(tx, "withdrawals", { ...withdrawal, status }, now))) return null;
+    if (!(await claimOutgoingRowRequest(tx, "withdrawals", { ...withdrawal, status }, now))) return null;
     return status === "pending" ? recordWithdrawalEvent(tx, withdrawal.id, "withdrawal.processing", now) : [];
   });
   if (claimed === null) return "skipped";
@@ -213,10 +211,8 @@ export async function submitWithdrawal(deps: UseCaseDeps, withdrawalId: string):
       });
       return endToEndId;
     },
-    accepted: (endToEndId) => recordAcceptedRequest(deps.db, "withdrawals", withdrawal.id, endToEndId),
-    async refused(message) {
-      await deps.db.withdrawal.update({ where: { id: withdrawal.id }, data: { submit_error: message } });
-    },
+    accepted: (endToEndId) => recordOutgoingRowAccepted(deps.db, "withdrawals", withdrawal.id, endToEndId),
+    refused: (message) => recordWithdrawalSubmitError(deps.db, withdrawal.id, message),
     fail: (tx, reason) => failWithdrawal(tx, withdrawal.id, { reason }, deps.now()),
   });
 }
@@ -231,7 +227,7 @@ export async function settleWithdrawal(
   expectedMode: "live" | "test",
   now: Date,
 ): Promise<Settlement & { withdrawalId?: string }> {
-  const withdrawal = await tx.withdrawal.findUnique({ where: { id: outcome.withdrawalId } });
+  const withdrawal = await findWithdrawalById(tx, outcome.withdrawalId);
   if (!withdrawal) return { result: "unknown_withdrawal", error: "unknown_withdrawal", deliveryIds: [] };
   const base = { withdrawalId: withdrawal.id, deliveryIds: [] };
   if (withdrawal.mode !== expectedMode)
@@ -246,15 +242,8 @@ export async function settleWithdrawal(
   if (outcome.status === "processing") return { ...base, result: "processing", error: null };
   let deliveryIds: string[] | null;
   if (outcome.status === "succeeded") {
-    const changed = await tx.$executeRawUnsafe(
-      `UPDATE withdrawals SET status = 'completed', end_to_end_id = $2, completed_at = $3, updated_at = $3
-       WHERE id = $1 AND ${STILL_OPEN}`,
-      withdrawal.id,
-      outcome.endToEndId,
-      now,
-    );
     deliveryIds = null;
-    if (changed === 1) {
+    if (await markWithdrawalCompleted(tx, withdrawal.id, outcome.endToEndId, now)) {
       await releaseReserved(tx, {
         sellerId: withdrawal.seller_id,
         mode: withdrawal.mode,
@@ -272,11 +261,7 @@ export async function settleWithdrawal(
     );
   }
   if (deliveryIds === null) {
-    return alreadySettled(
-      base,
-      outcome.status,
-      (await tx.withdrawal.findUniqueOrThrow({ where: { id: withdrawal.id } })).status,
-    );
+    return alreadySettled(base, outcome.status, (await findWithdrawalOrThrow(tx, withdrawal.id)).status);
   }
   return { ...base, result: outcome.status === "succeeded" ? "completed" : "failed", error: null, deliveryIds };
 }
