@@ -1,6 +1,6 @@
 /**
  * A PostgreSQL `LISTEN` kept open on a connection of its own, for process-local caches that must forget what a
- * committed change made stale (issue 14: the API's authenticated keys). A trigger `NOTIFY`s the channel in the
+ * committed change made stale (such as the API's authenticated keys). A trigger `NOTIFY`s the channel in the
  * changing transaction, so every listener hears of the change once it commits, whoever made it (the API, the worker,
  * the ops command line, an operator's SQL).
  *

@@ -73,8 +73,8 @@ const TRANSIENT_MESSAGE =
  * Whether `err` (or any error it wraps, through `cause`, `meta.driverAdapterError` or `originalError`) says that
  * PostgreSQL or Redis could not be reached or dropped the connection: a failure that a retry a moment later can fix,
  * as opposed to one that the same statement will hit again. The worker retries such jobs with a short backoff during
- * a blip (issue 13); the API answers such a request 503 `service_unavailable` with `Retry-After` instead of 500
- * (issue 10 item 8).
+ * a blip, so an outage never uses up their tries; the API answers such a request 503 `service_unavailable` with `Retry-After` instead of 500
+ * (the client can tell "try again" from "we broke").
  */
 export function isTransientConnectionError(err: unknown): boolean {
   if (err instanceof Prisma.PrismaClientInitializationError) return true;

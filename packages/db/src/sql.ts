@@ -99,7 +99,7 @@ const rowShapes = new Map<string, RowShape>();
  * name given twice, the later column wins). Rows arrive as arrays, and every row of a statement is a copy of one
  * object made when the statement first ran: `pg`'s own objects cost about 50 µs for a charge's 30 columns on the
  * development machine (every column name comes as a new string to look up as a property key, and the object is
- * built one key at a time into a dictionary), a tenth of a charge read's CPU (issue 14). A shape holds while every
+ * built one key at a time into a dictionary), a tenth of a charge read's CPU. A shape holds while every
  * column name matches, which a statement of named columns always does.
  */
 function rowObjects<Row>(text: string, fields: FieldDef[], rows: unknown[][]): Row[] {
