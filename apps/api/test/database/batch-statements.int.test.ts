@@ -1,10 +1,9 @@
-import { createDb, inTransaction, type Db } from "@lm/db";
+import { createDb, inTransaction, loadPendingDeliveries, writeDeliveryAttempts, type Db } from "@lm/db";
 import {
   cancelTransaction,
   expireDueTransactions,
   findTransaction,
   newId,
-  loadPendingDeliveries,
   recordGivenUpJob,
   settlePayments,
   settleRefund,
@@ -12,7 +11,6 @@ import {
   simulatePayment,
   submitRefund,
   submitWithdrawal,
-  writeAttemptRows,
   type UseCaseDeps,
 } from "@lm/domain";
 import { createLogger } from "@lm/logging";
@@ -170,7 +168,7 @@ describe("batch statements and the reconciler read the rows they name, whatever 
         attemptedAt,
         nextAttemptAt: null,
       }));
-      written = (await writeAttemptRows(measured.pool, rows)).size;
+      written = (await writeDeliveryAttempts(measured.pool, rows)).size;
     });
 
     expect(written).toBe(100);

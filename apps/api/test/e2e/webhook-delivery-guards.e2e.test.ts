@@ -1,5 +1,5 @@
-import type { WebhookEndpoint } from "@lm/db";
-import { checkDestination, deliveryJobId, generateWebhookSecret, resolveHostname, writeAttemptRows } from "@lm/domain";
+import { writeDeliveryAttempts, type WebhookEndpoint } from "@lm/db";
+import { checkDestination, deliveryJobId, generateWebhookSecret, resolveHostname } from "@lm/domain";
 import {
   checkSignature,
   createDeliveryRow,
@@ -215,7 +215,7 @@ describe("webhook delivery guards", () => {
 
     const written = await Promise.all(
       batches.map((deliveries) =>
-        writeAttemptRows(
+        writeDeliveryAttempts(
           ctx.db.pool,
           deliveries.map((delivery) => ({
             id: delivery.id,

@@ -5,7 +5,7 @@
  * between commit and enqueue, a Redis flush) gets one again. Two callers: the reconciler's sweep of every row, and a
  * recovery's job, which pages the rows one recovery wrote (DESIGN §8 "Recover").
  */
-import { Prisma } from "@lm/db";
+import { findWebhookDeliveryEndpointId, listPendingDeliveryIdsPage, type PendingDeliveryScope } from "@lm/db";
 import { deliveryJob } from "@lm/domain";
 import type { WorkerDeps } from "../deps";
 import { offerRows, putFailedJobsBack } from "./offer-rows";
@@ -14,21 +14,19 @@ import { offerRows, putFailedJobsBack } from "./offer-rows";
 const PAGE_SIZE = 1000;
 
 /**
- * The ids of the pending deliveries matching `scope` (a condition on `webhook_deliveries`) whose job was not given up,
- * a page at a time, in id order. The status is written out in the text, not passed as a parameter, so that the
- * partial index of exactly these rows (`webhook_deliveries_pending_id_idx`, see `schema.prisma`) answers every page,
- * whatever the planner's statistics say: each pending row is read once a sweep.
+ * The ids of the pending deliveries in `scope` whose job was not given up, a page at a time, in id order (see
+ * `listPendingDeliveryIdsPage`: each pending row is read once a sweep).
  */
-async function* pendingDeliveryPages(deps: Pick<WorkerDeps, "db">, scope: Prisma.Sql): AsyncGenerator<string[]> {
+async function* pendingDeliveryPages(
+  deps: Pick<WorkerDeps, "db">,
+  scope: PendingDeliveryScope,
+): AsyncGenerator<string[]> {
   let after = "";
   for (;;) {
-    const due = await deps.db.$queryRaw<Array<{ id: string }>>`
-      SELECT id FROM webhook_deliveries
-      WHERE status = 'pending' AND job_given_up_at IS NULL AND id > ${after} AND ${scope}
-      ORDER BY id LIMIT ${PAGE_SIZE}`;
+    const due = await listPendingDeliveryIdsPage(deps.db, scope, after, PAGE_SIZE);
     if (due.length === 0) return;
-    yield due.map(({ id }) => id);
-    after = due[due.length - 1]?.id ?? after;
+    yield due;
+    after = due[due.length - 1] ?? after;
   }
 }
 
@@ -41,7 +39,7 @@ async function* pendingDeliveryPages(deps: Pick<WorkerDeps, "db">, scope: Prisma
 export async function enqueueDueDeliveries(deps: WorkerDeps): Promise<number> {
   await putFailedJobsBack(deps, "webhook-delivery");
   let offered = 0;
-  for await (const ids of pendingDeliveryPages(deps, Prisma.sql`scheduled_at <= ${deps.now()}`)) {
+  for await (const ids of pendingDeliveryPages(deps, { dueBy: deps.now() })) {
     offered += await offerRows(
       deps,
       "webhook-delivery",
@@ -63,16 +61,10 @@ export async function enqueueRecoveredDeliveries(
   deps: Pick<WorkerDeps, "db" | "producer">,
   firstDeliveryId: string,
 ): Promise<number> {
-  const first = await deps.db.webhookDelivery.findUnique({
-    where: { id: firstDeliveryId },
-    select: { endpoint_id: true },
-  });
-  if (first?.endpoint_id == null) return 0;
+  const endpointId = await findWebhookDeliveryEndpointId(deps.db, firstDeliveryId);
+  if (endpointId == null) return 0;
   let enqueued = 0;
-  // Attempt 1 of manual chains only: a recovery's rows are that, and due at once on the API's clock, whatever the
-  // worker's; a retry row (attempt 2 and on) waits for its own time in its delayed job.
-  const scope = Prisma.sql`endpoint_id = ${first.endpoint_id} AND id >= ${firstDeliveryId} AND attempt = 1 AND manual`;
-  for await (const ids of pendingDeliveryPages(deps, scope)) {
+  for await (const ids of pendingDeliveryPages(deps, { endpointId, fromDeliveryId: firstDeliveryId })) {
     await deps.producer.enqueueBulk(
       "webhook-delivery",
       ids.map((id) => deliveryJob(id)),

@@ -16,7 +16,7 @@ import { recordAttempt, type AttemptResult } from "./record-attempt";
  * (`endpoint_disabled`, `missing_secret`, including a secret that does not decrypt) is recorded without a request.
  * @param options.sent - called once the destination is done with the attempt (it answered, failed or was never
  *   asked), before the outcome is recorded: the worker frees the destination's slot then, so that a destination's
- *   attempts at once count its own time, not our database's (issue 13)
+ *   attempts at once count its own time, not our database's
  * @throws whatever the database throws while recording; the job is retried and writes once (conditional writes)
  */
 export async function deliverAttempt(

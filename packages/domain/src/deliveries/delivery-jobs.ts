@@ -3,7 +3,7 @@
  * and the worker. It is the most numerous job by far (one per destination per event, thousands waiting behind a slow
  * endpoint), so it stores as little as BullMQ allows: no data, and as its id the delivery id's ULID body (the id
  * without `whd_`). Its Redis hash then fits a 128-byte allocation instead of 192, about 270 bytes of Redis per
- * waiting delivery instead of 345 (measured, issue 13). The job id still names exactly one row, so a repeat of the same
+ * waiting delivery instead of 345 (measured). The job id still names exactly one row, so a repeat of the same
  * delivery is a no-op, as with every other queue's row-id job ids (DESIGN §1).
  */
 import type { AfterCommitJob } from "../jobs/enqueue-after-commit";

@@ -1,11 +1,17 @@
 /**
  * An endpoint's health as its delivery chains end (SPEC endpoint state table; DESIGN §4 "Auto-disable", §8 "Early
- * warning"): a success resets the run of dead chains (in the statement that records it, `writeAttemptRows`); a chain
+ * warning"): a success resets the run of dead chains (in the statement that records it, `writeDeliveryAttempts`); a chain
  * that ends `dead` extends it, warns the seller's owners when the run reaches {@link EARLY_WARNING_DEAD_CHAINS} (once
  * per run) and disables the endpoint by the auto-disable rule. Feed items are written in the transaction that counts;
  * mails go after commit.
  */
-import type { Db, Prisma } from "@lm/db";
+import {
+  autoDisableWebhookEndpoint,
+  findWebhookEndpointWithOwners,
+  incrementWebhookEndpointDeadChains,
+  type Db,
+  type Prisma,
+} from "@lm/db";
 import type { Logger } from "@lm/logging";
 import { endpointAutoDisabledMail, endpointFailingMail, type Mailer, type MailMessage } from "@lm/mail";
 import { sendMailSafely } from "../accounts/account-deps";
@@ -33,19 +39,7 @@ export async function countDeadChain(
   endpointId: string,
   now: Date,
 ): Promise<DeadChainOutcome> {
-  const endpoint = await tx.webhookEndpoint.update({
-    where: { id: endpointId },
-    data: { consecutive_dead_chains: { increment: 1 } },
-    select: {
-      id: true,
-      url: true,
-      mode: true,
-      enabled: true,
-      consecutive_dead_chains: true,
-      last_succeeded_at: true,
-      store: { select: { seller_id: true } },
-    },
-  });
+  const endpoint = await incrementWebhookEndpointDeadChains(tx, endpointId);
   const sellerId = endpoint.store.seller_id;
   const health = {
     enabled: endpoint.enabled,
@@ -53,11 +47,7 @@ export async function countDeadChain(
     lastSucceededAt: endpoint.last_succeeded_at,
   };
   if (shouldAutoDisableEndpoint(health, now)) {
-    const { count } = await tx.webhookEndpoint.updateMany({
-      where: { id: endpointId, enabled: true },
-      data: { enabled: false, disabled_reason: "auto", auto_disabled_at: now },
-    });
-    if (count === 1) {
+    if (await autoDisableWebhookEndpoint(tx, endpointId, now)) {
       await notifySeller(tx, {
         sellerId,
         type: ENDPOINT_AUTO_DISABLED_NOTIFICATION,
@@ -105,10 +95,7 @@ export async function mailDeadChainOutcome(
     endpoint_id: endpointId,
   });
   try {
-    const endpoint = await deps.db.webhookEndpoint.findUniqueOrThrow({
-      where: { id: endpointId },
-      include: { store: { select: { seller: { select: { users: { where: { role: "owner" } } } } } } },
-    });
+    const endpoint = await findWebhookEndpointWithOwners(deps.db, endpointId);
     for (const owner of endpoint.store.seller.users) {
       const mail: MailMessage =
         outcome === "disabled"

@@ -24,7 +24,7 @@ export type PreparedAttempt =
  *
  * A stored secret that does not decrypt under `encryptionKey` (a wrong `ENCRYPTION_KEY`, a damaged row) can never
  * sign this attempt, however often it is retried: it stops the chain as `missing_secret` with a `detail` for the log
- * (issue 10 item 7: a job that can never succeed stops and says why on its row). A previous secret that does not
+ * (a job that can never succeed stops and says why on its row). A previous secret that does not
  * decrypt is left out; the current one still signs.
  * @param encryptionKey - `config.encryptionKey`; secrets are decrypted with their row id as associated data
  */

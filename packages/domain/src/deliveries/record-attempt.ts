@@ -4,13 +4,13 @@
  * still being `pending`, so a job that runs twice (a stalled job, a reconciler race) writes once. The next attempt is
  * enqueued after commit.
  */
-import { inTransaction, type Prisma } from "@lm/db";
+import { inTransaction, insertWebhookDelivery, writeDeliveryAttempts, type Prisma } from "@lm/db";
 import { newId } from "../ids";
 import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
 import type { AttemptDecision } from "../webhooks/retry-policy";
 import type { DeliveryDeps } from "./delivery-deps";
 import { deliveryJob } from "./delivery-jobs";
-import { writeAttemptRows, type AttemptRow, type LoadedDelivery } from "./delivery-rows";
+import type { AttemptRow, LoadedDelivery } from "./delivery-rows";
 import { countDeadChain, mailDeadChainOutcome, type DeadChainOutcome } from "./endpoint-health";
 
 /** What the attempt produced, as stored on its row. */
@@ -41,7 +41,7 @@ export async function recordAttempt(
   }
 
   const outcome = await inTransaction(deps.db, async (tx) => {
-    const written = await writeAttemptRows(tx, [row]);
+    const written = await writeDeliveryAttempts(tx, [row]);
     if (!written.has(row.id)) return null;
     const health: DeadChainOutcome =
       decision.chainEnd === "dead" && delivery.endpoint_id !== null
@@ -50,7 +50,7 @@ export async function recordAttempt(
     const next =
       decision.nextAttemptAt === null
         ? null
-        : await tx.webhookDelivery.create({ data: nextAttemptRow(delivery, row.url, decision.nextAttemptAt) });
+        : await insertWebhookDelivery(tx, nextAttemptRow(delivery, row.url, decision.nextAttemptAt));
     return { next, health };
   });
   if (outcome === null) return false;

@@ -6,7 +6,7 @@
  * their enqueueing to the worker, which enqueues them in pages. The rows are due at once, so if that job is lost the
  * reconciler's sweep of due deliveries offers them.
  */
-import { inTransaction, Prisma } from "@lm/db";
+import { inTransaction, insertRecoveryDeliveries, listWebhookEndpointMissedEventIds } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { validationFailed } from "../errors";
 import { ALL_EVENT_TYPES, PING_EVENT_TYPE } from "../events/event-types";
@@ -49,32 +49,17 @@ export async function recoverWebhookEndpoint(
   const subscribed = endpoint.events.includes(ALL_EVENT_TYPES) ? null : endpoint.events;
 
   const ids = await inTransaction(deps.db, async (tx) => {
-    const rows = await tx.$queryRaw<Array<{ id: string }>>(Prisma.sql`
-      SELECT e.id
-      FROM events e
-      WHERE e.store_id = ${endpoint.store_id} AND e.mode = ${endpoint.mode}::mode
-        AND e.created_at >= ${since} AND e.created_at <= ${until}
-        AND e.type <> ${PING_EVENT_TYPE}
-        ${subscribed === null ? Prisma.empty : Prisma.sql`AND e.type = ANY(${subscribed}::text[])`}
-        AND NOT EXISTS (
-          SELECT 1 FROM webhook_deliveries d
-          WHERE d.event_id = e.id AND d.endpoint_id = ${endpoint.id} AND d.status = 'succeeded'
-            AND d.chain_id = (
-              SELECT latest.chain_id FROM webhook_deliveries latest
-              WHERE latest.event_id = e.id AND latest.endpoint_id = ${endpoint.id}
-              ORDER BY latest.chain_id DESC LIMIT 1))
-      ORDER BY e.id
-      LIMIT ${MAX_RECOVERED_EVENTS}`);
-    const deliveryIds = rows.map(() => newId("delivery", now.getTime()));
-    if (rows.length > 0) {
-      await tx.$executeRaw(Prisma.sql`
-        INSERT INTO webhook_deliveries
-          (id, chain_id, event_id, event_type, store_id, destination_type, endpoint_id, url, attempt, status,
-           scheduled_at, created_at, manual)
-        SELECT v.id, v.id, e.id, e.type, e.store_id, 'endpoint', ${endpoint.id}, ${endpoint.url}, 1, 'pending',
-               ${now}, ${now}, true
-        FROM unnest(${deliveryIds}::text[], ${rows.map((r) => r.id)}::text[]) AS v(id, event_id)
-        JOIN events e ON e.id = v.event_id`);
+    const eventIds = await listWebhookEndpointMissedEventIds(tx, {
+      endpoint,
+      since,
+      until,
+      types: subscribed,
+      excludedType: PING_EVENT_TYPE,
+      limit: MAX_RECOVERED_EVENTS,
+    });
+    const deliveryIds = eventIds.map(() => newId("delivery", now.getTime()));
+    if (eventIds.length > 0) {
+      await insertRecoveryDeliveries(tx, { endpointId: endpoint.id, url: endpoint.url, deliveryIds, eventIds, now });
     }
     return deliveryIds;
   });

@@ -6,7 +6,17 @@
  * to a disabled endpoint too (never to a deleted one): a seller who fixed a receiver tests it with a ping, or replays
  * what was missed, before switching the endpoint back on. Automatic deliveries keep skipping disabled endpoints.
  */
-import { inTransaction, Prisma, type DbClient, type WebhookDelivery } from "@lm/db";
+import {
+  findSellerWebhookDelivery,
+  findWebhookDeliveryOrThrow,
+  inTransaction,
+  insertWebhookDelivery,
+  listEndpointWebhookDeliveriesPage,
+  readWebhookEndpointStats,
+  type DbClient,
+  type EndpointDeliveryFilters,
+  type WebhookDelivery,
+} from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { notFound } from "../errors";
 import { PING_EVENT_TYPE } from "../events/event-types";
@@ -37,7 +47,7 @@ export async function pingWebhookEndpoint(deps: UseCaseDeps, sellerId: string, i
     }),
   );
   await enqueueDeliveries(deps, deliveryIds);
-  return deps.db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryIds[0] as string } });
+  return findWebhookDeliveryOrThrow(deps.db, deliveryIds[0] as string);
 }
 
 /**
@@ -53,28 +63,20 @@ export async function resendDelivery(
   sellerId: string,
   deliveryId: string,
 ): Promise<WebhookDelivery> {
-  const original = isId("delivery", deliveryId)
-    ? await deps.db.webhookDelivery.findFirst({
-        where: { id: deliveryId, event: { store: { seller_id: sellerId } } },
-        include: { endpoint: { select: { url: true, deleted_at: true } } },
-      })
-    : null;
+  const original = isId("delivery", deliveryId) ? await findSellerWebhookDelivery(deps.db, sellerId, deliveryId) : null;
   if (!original || original.endpoint?.deleted_at) throw notFound("webhook delivery");
   const destination: DeliveryDestination =
     original.endpoint_id !== null && original.endpoint !== null
       ? { destination_type: "endpoint", endpoint_id: original.endpoint_id, url: original.endpoint.url }
       : { destination_type: "postback", transaction_id: original.transaction_id as string, url: original.url };
   const event = { id: original.event_id, type: original.event_type, store_id: original.store_id };
-  const resent = await deps.db.webhookDelivery.create({ data: firstDeliveryRow(event, destination, deps.now(), true) });
+  const resent = await insertWebhookDelivery(deps.db, firstDeliveryRow(event, destination, deps.now(), true));
   await enqueueDeliveries(deps, [resent.id]);
   return resent;
 }
 
 /** Filters of an endpoint's delivery list. */
-export interface DeliveryFilters {
-  status?: WebhookDelivery["status"];
-  event_type?: string;
-}
+export type DeliveryFilters = EndpointDeliveryFilters;
 
 /**
  * One page of the endpoint's delivery rows (every attempt), in the page's order.
@@ -88,16 +90,7 @@ export async function listEndpointDeliveries(
   page: PageArgs,
 ): Promise<WebhookDelivery[]> {
   const endpoint = await findWebhookEndpoint(db, sellerId, endpointId);
-  return db.webhookDelivery.findMany({
-    where: {
-      endpoint_id: endpoint.id,
-      ...(filters.status === undefined ? {} : { status: filters.status }),
-      ...(filters.event_type === undefined ? {} : { event_type: filters.event_type }),
-      ...(page.id === undefined ? {} : { id: page.id }),
-    },
-    orderBy: page.orderBy,
-    take: page.take,
-  });
+  return listEndpointWebhookDeliveriesPage(db, endpoint.id, filters, page);
 }
 
 /** An endpoint's health over the stats window (DESIGN §5 "Stats reply"). */
@@ -126,21 +119,12 @@ export async function endpointStats(
 ): Promise<EndpointStats> {
   const endpoint = await findWebhookEndpoint(db, sellerId, endpointId);
   const since = new Date(now.getTime() - STATS_WINDOW_MS);
-  const [row] = await db.$queryRaw<
-    Array<{ finished: number; succeeded: number; last_ping_at: Date | null; last_ping_status: string | null }>
-  >(Prisma.sql`
-    SELECT count(*)::int AS finished,
-           count(*) FILTER (WHERE status = 'succeeded')::int AS succeeded,
-           max(attempted_at) FILTER (WHERE event_type = ${PING_EVENT_TYPE}) AS last_ping_at,
-           (array_agg(status::text ORDER BY attempted_at DESC) FILTER (WHERE event_type = ${PING_EVENT_TYPE}))[1]
-             AS last_ping_status
-    FROM webhook_deliveries
-    WHERE endpoint_id = ${endpoint.id} AND attempted_at >= ${since}`);
-  const finished = row?.finished ?? 0;
+  const row = await readWebhookEndpointStats(db, endpoint.id, since, PING_EVENT_TYPE);
+  const { finished } = row;
   return {
-    successRate: finished === 0 ? null : (row?.succeeded ?? 0) / finished,
+    successRate: finished === 0 ? null : row.succeeded / finished,
     totalDeliveries: finished,
-    lastPingAt: row?.last_ping_at ?? null,
-    lastPingSucceeded: row?.last_ping_status == null ? null : row.last_ping_status === "succeeded",
+    lastPingAt: row.last_ping_at ?? null,
+    lastPingSucceeded: row.last_ping_status == null ? null : row.last_ping_status === "succeeded",
   };
 }

@@ -3,7 +3,7 @@
  * a deleted endpoint's id and an unknown id all read the same (404, SPEC "Webhook endpoint": a removed endpoint's id
  * returns 404).
  */
-import type { DbClient, WebhookEndpoint } from "@lm/db";
+import { findSellerWebhookEndpoint, listWebhookEndpointsPage, type DbClient, type WebhookEndpoint } from "@lm/db";
 import type { Mode } from "../api-keys/api-key";
 import { notFound } from "../errors";
 import { isId } from "../ids";
@@ -14,9 +14,7 @@ import type { PageArgs } from "../paging";
  * @throws ApiError `resource_not_found` when it is malformed, unknown, deleted or another seller's
  */
 export async function findWebhookEndpoint(db: DbClient, sellerId: string, id: string): Promise<WebhookEndpoint> {
-  const found = isId("webhookEndpoint", id)
-    ? await db.webhookEndpoint.findFirst({ where: { id, deleted_at: null, store: { seller_id: sellerId } } })
-    : null;
+  const found = isId("webhookEndpoint", id) ? await findSellerWebhookEndpoint(db, sellerId, id) : null;
   if (!found) throw notFound("webhook endpoint");
   return found;
 }
@@ -28,16 +26,7 @@ export function listWebhookEndpoints(
   filters: { mode?: Mode },
   page: PageArgs,
 ): Promise<WebhookEndpoint[]> {
-  return db.webhookEndpoint.findMany({
-    where: {
-      deleted_at: null,
-      store: { seller_id: sellerId },
-      ...(filters.mode === undefined ? {} : { mode: filters.mode }),
-      ...(page.id === undefined ? {} : { id: page.id }),
-    },
-    orderBy: page.orderBy,
-    take: page.take,
-  });
+  return listWebhookEndpointsPage(db, sellerId, filters, page);
 }
 
 /** `data.object` of a `ping` event (DESIGN §4): the endpoint's id and whether it is enabled. */

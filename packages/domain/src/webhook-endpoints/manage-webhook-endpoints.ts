@@ -4,7 +4,16 @@
  * step-up; these enforce the rules of the rows. Creation, secret rotation and deletion change where the seller's
  * data goes and who can sign for it, so they are audited like API keys.
  */
-import { Prisma, type WebhookEndpoint } from "@lm/db";
+import {
+  countLiveWebhookEndpoints,
+  findWebhookEndpointOrThrow,
+  insertWebhookEndpoint,
+  lockStoreForUpdate,
+  replaceWebhookEndpointSecret,
+  updateLiveWebhookEndpoint,
+  type Prisma,
+  type WebhookEndpoint,
+} from "@lm/db";
 import type { Mode } from "../api-keys/api-key";
 import { audited, type PanelActor } from "../audit/security-audit";
 import type { UseCaseDeps } from "../deps";
@@ -69,29 +78,26 @@ export async function createWebhookEndpoint(
   const id = newId("webhookEndpoint", now.getTime());
   const secret = generateWebhookSecret();
   const endpoint = await audited(deps, actor, async (tx) => {
-    await lockStore(tx, actor.storeId);
-    const count = await tx.webhookEndpoint.count({
-      where: { store_id: actor.storeId, mode: input.mode, deleted_at: null },
-    });
+    // The store's lock makes concurrent creations queue instead of both passing the count, so the limit holds.
+    await lockStoreForUpdate(tx, actor.storeId);
+    const count = await countLiveWebhookEndpoints(tx, actor.storeId, input.mode);
     if (count >= MAX_WEBHOOK_ENDPOINTS_PER_MODE) {
       throw new ApiError(
         "invalid_state",
         `At most ${MAX_WEBHOOK_ENDPOINTS_PER_MODE} ${input.mode} webhook endpoints are allowed; delete one first.`,
       );
     }
-    const created = await tx.webhookEndpoint.create({
-      data: {
-        id,
-        store_id: actor.storeId,
-        mode: input.mode,
-        url,
-        events,
-        description: input.description || null,
-        secret_ciphertext: encryptSecret(deps.config.encryptionKey, secret, id),
-        secret_prefix: webhookSecretPrefix(secret),
-        created_at: now,
-        updated_at: now,
-      },
+    const created = await insertWebhookEndpoint(tx, {
+      id,
+      store_id: actor.storeId,
+      mode: input.mode,
+      url,
+      events,
+      description: input.description || null,
+      secret_ciphertext: encryptSecret(deps.config.encryptionKey, secret, id),
+      secret_prefix: webhookSecretPrefix(secret),
+      created_at: now,
+      updated_at: now,
     });
     const action = {
       event: "webhook_endpoint.created" as const,
@@ -131,9 +137,9 @@ export async function updateWebhookEndpoint(
   } else if (input.enabled === false && endpoint.enabled) {
     Object.assign(data, { enabled: false, disabled_reason: "manual" });
   }
-  const { count } = await deps.db.webhookEndpoint.updateMany({ where: { id: endpoint.id, deleted_at: null }, data });
+  const count = await updateLiveWebhookEndpoint(deps.db, endpoint.id, data);
   if (count === 0) throw notFound("webhook endpoint");
-  return deps.db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
+  return findWebhookEndpointOrThrow(deps.db, endpoint.id);
 }
 
 /**
@@ -145,10 +151,7 @@ export async function deleteWebhookEndpoint(deps: EndpointDeps, actor: PanelActo
   const endpoint = await findWebhookEndpoint(deps.db, actor.sellerId, id);
   const now = deps.now();
   await audited(deps, actor, async (tx) => {
-    const { count } = await tx.webhookEndpoint.updateMany({
-      where: { id: endpoint.id, deleted_at: null },
-      data: { deleted_at: now, updated_at: now },
-    });
+    const count = await updateLiveWebhookEndpoint(tx, endpoint.id, { deleted_at: now, updated_at: now });
     if (count === 0) throw notFound("webhook endpoint");
     const action = {
       event: "webhook_endpoint.deleted" as const,
@@ -181,14 +184,14 @@ export async function rotateWebhookEndpointSecret(
   const previousSecretExpiresAt = new Date(now.getTime() + PREVIOUS_SECRET_GRACE_MS);
   const secret = generateWebhookSecret();
   const endpoint = await audited(deps, actor, async (tx) => {
-    const moved = await tx.$executeRaw(Prisma.sql`
-      UPDATE webhook_endpoints
-      SET previous_secret_ciphertext = secret_ciphertext, previous_secret_expires_at = ${previousSecretExpiresAt},
-          secret_ciphertext = ${encryptSecret(deps.config.encryptionKey, secret, endpointId)},
-          secret_prefix = ${webhookSecretPrefix(secret)}, updated_at = ${now}
-      WHERE id = ${endpointId} AND deleted_at IS NULL`);
+    const moved = await replaceWebhookEndpointSecret(tx, endpointId, {
+      secretCiphertext: encryptSecret(deps.config.encryptionKey, secret, endpointId),
+      secretPrefix: webhookSecretPrefix(secret),
+      previousSecretExpiresAt,
+      now,
+    });
     if (moved === 0) throw notFound("webhook endpoint");
-    const rotated = await tx.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId } });
+    const rotated = await findWebhookEndpointOrThrow(tx, endpointId);
     const action = {
       event: "webhook_endpoint.secret_rotated" as const,
       details: { webhook_endpoint_id: endpointId, grace_ends_at: previousSecretExpiresAt.toISOString() },
@@ -198,14 +201,6 @@ export async function rotateWebhookEndpointSecret(
     return { result: rotated, action };
   });
   return { endpoint, secret, previousSecretExpiresAt };
-}
-
-/**
- * Locks the store row `FOR UPDATE` until `tx` ends, so the endpoint limit holds: concurrent creations queue on the
- * lock instead of both passing the count.
- */
-async function lockStore(tx: Prisma.TransactionClient, storeId: string): Promise<void> {
-  await tx.$queryRaw(Prisma.sql`SELECT id FROM stores WHERE id = ${storeId} FOR UPDATE`);
 }
 
 /**

@@ -146,7 +146,7 @@ export function cachedResolver(resolve: HostResolver, options: { ttlMs?: number 
 /**
  * Resolves every address of `hostname` with the system resolver (what a socket would connect to: /etc/hosts, then
  * DNS), in the resolver's order, reusing an answer for {@link RESOLVED_HOST_TTL_MS} (see {@link cachedResolver}):
- * charge creation checks its `postback_url` on every request (issue 14), and the system resolver gives no record TTL.
+ * charge creation checks its `postback_url` on every request, and the system resolver gives no record TTL.
  * @throws the resolver's error (e.g. `ENOTFOUND`) when the name does not resolve
  */
 export const resolveHostname: HostResolver = cachedResolver(async (hostname) => {
