@@ -1,6 +1,6 @@
 /**
  * A job the worker gave up for good (it threw on every try, revivals included) is written on the row it was for, so an
- * operator finds it there and not only in a log line (issue 13). Which rows say it:
+ * operator finds it there and not only in a log line. Which rows say it:
  * - a delivery: `job_given_up_at` and `job_error` on its `pending` row; the reconciler no longer offers it, and a
  *   recover or a resend (new chains) is how the event goes out once the cause is fixed;
  * - an inbox item: `error` = `job_given_up: <reason>`, so it is listed as `failed` by the ops inbox and a reprocess
@@ -9,7 +9,7 @@
  * repeatable sweeps (charge expiry, key revocation, the reconciler) run again at their next tick; those give-ups are
  * logged only.
  */
-import type { Db } from "@lm/db";
+import { markDeliveryGivenUp, markInboxItemGivenUp, type Db } from "@lm/db";
 import type { JobPayloads, QueueName } from "@lm/queue";
 import { deliveryIdOfJob } from "../deliveries/delivery-jobs";
 import { toStorableText } from "../text/storable-text";
@@ -33,20 +33,10 @@ export type GivenUpJob = {
 export async function recordGivenUpJob(deps: { db: Db; now: () => Date }, job: GivenUpJob): Promise<boolean> {
   const reason = reasonOf(job.error);
   switch (job.queue) {
-    case "webhook-delivery": {
-      const marked = await deps.db.webhookDelivery.updateMany({
-        where: { id: deliveryIdOfJob(job.jobId), status: "pending", job_given_up_at: null },
-        data: { job_given_up_at: deps.now(), job_error: reason },
-      });
-      return marked.count > 0;
-    }
-    case "inbox-processing": {
-      const marked = await deps.db.inboxItem.updateMany({
-        where: { id: job.data.inboxItemId, processed_at: null },
-        data: { error: `${JOB_GIVEN_UP_ERROR}: ${reason}` },
-      });
-      return marked.count > 0;
-    }
+    case "webhook-delivery":
+      return markDeliveryGivenUp(deps.db, deliveryIdOfJob(job.jobId), reason, deps.now());
+    case "inbox-processing":
+      return markInboxItemGivenUp(deps.db, job.data.inboxItemId, `${JOB_GIVEN_UP_ERROR}: ${reason}`);
     default:
       return false;
   }
