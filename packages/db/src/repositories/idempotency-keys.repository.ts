@@ -4,7 +4,7 @@
  * Prisma's per-query cost was most of the request's.
  */
 import type { Mode } from "../generated/client";
-import { sql, sqlQuery, type SqlClient, type SqlWrite } from "../sql";
+import { runWrites, sql, sqlQuery, type SqlClient, type SqlWrite } from "../sql";
 
 /** A stored key as the claim reads it. */
 export interface IdempotencyKeyRow {
@@ -93,6 +93,15 @@ export function idempotencyReplyWrite(
              WHERE id = ${claim.id} AND response_status IS NULL AND created_at = ${claim.claimedAt}`,
     orElse,
   };
+}
+
+/**
+ * Runs `write`, a request's {@link idempotencyReplyWrite} (nothing when undefined), on `client`: given the request's
+ * open transaction, the reply commits with the request's own writes or not at all.
+ * @throws the write's `orElse()` when the claim was taken over (nothing of it written); the driver's error otherwise
+ */
+export async function runIdempotencyReplyWrite(client: SqlClient, write: SqlWrite | undefined): Promise<void> {
+  if (write) await runWrites(client, [write]);
 }
 
 /** Deletes claim `id` while it has no reply and is still the one claimed at `claimedAt`. */

@@ -167,12 +167,3 @@ export function listBalanceReconciliation(db: DbClient, since: Date | null): Pro
     LEFT JOIN balances b ON b.seller_id = s.seller_id AND b.mode = s.mode`,
   );
 }
-
-/**
- * The seller of store `storeId`, whose balance the store's charges credit and its refunds debit.
- * @throws Prisma's not-found error for an unknown store
- */
-export async function findSellerIdOfStore(db: DbClient, storeId: string): Promise<string> {
-  const store = await db.store.findUniqueOrThrow({ where: { id: storeId }, select: { seller_id: true } });
-  return store.seller_id;
-}

@@ -127,6 +127,15 @@ export function getStoreById(db: DbClient, storeId: string): Promise<Store> {
   return db.store.findUniqueOrThrow({ where: { id: storeId } });
 }
 
+/**
+ * The seller of store `storeId`: whose balance the store's charges credit and its refunds debit.
+ * @throws Prisma P2025 when the store does not exist
+ */
+export async function findSellerIdOfStore(db: DbClient, storeId: string): Promise<string> {
+  const store = await db.store.findUniqueOrThrow({ where: { id: storeId }, select: { seller_id: true } });
+  return store.seller_id;
+}
+
 /** Store `storeId` with its seller, or null. */
 export function findStoreWithSeller(db: DbClient, storeId: string): Promise<(Store & { seller: Seller }) | null> {
   return db.store.findUnique({ where: { id: storeId }, include: { seller: true } });

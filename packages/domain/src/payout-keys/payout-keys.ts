@@ -11,6 +11,7 @@ import {
   findActivePayoutKeyOfSeller,
   insertPayoutKey,
   listActivePayoutKeysOfSeller,
+  listOwnersOfSeller,
   listPayoutKeysPage,
   lockSellerForPayoutKeys,
   softDeletePayoutKey,
@@ -104,7 +105,7 @@ export async function readPayoutKey(
 export type PayoutKeyDeps = CredentialDeps & { mailer: Mailer; config: Pick<Config, "encryptionKey"> };
 
 async function mailOwners(deps: PayoutKeyDeps, key: PayoutKey, change: "added" | "deleted", at: Date): Promise<void> {
-  const owners = await deps.db.user.findMany({ where: { seller_id: key.seller_id, role: "owner" } });
+  const owners = await listOwnersOfSeller(deps.db, key.seller_id);
   for (const owner of owners) {
     const mail = payoutKeyChangedMail(owner.email, owner.name, {
       change,

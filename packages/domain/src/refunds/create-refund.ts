@@ -11,7 +11,7 @@ import {
   findSellerIdOfStore,
   inTransaction,
   insertRefund,
-  runWrites,
+  runIdempotencyReplyWrite,
   type Refund,
   type SqlWrite,
 } from "@lm/db";
@@ -83,8 +83,7 @@ export async function createRefund(
       now,
     });
     const recorded = await recordRefundEvent(tx, created, charge, "refund.created", now);
-    const also = options.alsoWrite?.(created);
-    if (also) await runWrites(tx, [also]);
+    await runIdempotencyReplyWrite(tx, options.alsoWrite?.(created));
     return { refund: created, deliveryIds: recorded.deliveryIds };
   });
   await enqueueDeliveries(deps, deliveryIds);

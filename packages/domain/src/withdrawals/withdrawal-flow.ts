@@ -27,7 +27,7 @@ import {
   markWithdrawalFailed,
   recordOutgoingRowAccepted,
   recordWithdrawalSubmitError,
-  runWrites,
+  runIdempotencyReplyWrite,
   type Prisma,
   type SqlWrite,
 } from "@lm/db";
@@ -138,8 +138,7 @@ export async function createWithdrawal(
     });
     const ids = await recordWithdrawalEvent(tx, id, "withdrawal.created", now);
     const created = await findWithdrawalWithPayoutKeyOrThrow(tx, id);
-    const also = options.alsoWrite?.(created);
-    if (also) await runWrites(tx, [also]);
+    await runIdempotencyReplyWrite(tx, options.alsoWrite?.(created));
     return { withdrawal: created, deliveryIds: ids };
   });
   await enqueueDeliveries(deps, deliveryIds);
