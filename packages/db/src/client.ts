@@ -43,3 +43,12 @@ export function createDb(databaseUrl: string, options: { maxConnections?: number
     },
   });
 }
+
+/**
+ * Asks PostgreSQL `SELECT 1` through Prisma, as a probe: it answers only when the database and Prisma's connection to
+ * it both work.
+ * @throws the driver's error when PostgreSQL cannot be reached
+ */
+export async function pingDatabase(db: Db): Promise<void> {
+  await db.$queryRaw`SELECT 1`;
+}

@@ -2,7 +2,7 @@
  * Reading events for the merchant API's polling safety net (`GET /v1/events`, DESIGN §5): within the caller's store
  * and mode only.
  */
-import type { DbClient, Event } from "@lm/db";
+import { findStoreEvent, listStoreEvents, type DbClient, type Event } from "@lm/db";
 import type { MerchantScope } from "../deps";
 import { notFound } from "../errors";
 import { isId } from "../ids";
@@ -13,9 +13,7 @@ import type { PageArgs } from "../paging";
  * @throws ApiError `resource_not_found` when it is malformed, unknown, or of another store or mode
  */
 export async function findEvent(db: DbClient, scope: MerchantScope, id: string): Promise<Event> {
-  const found = isId("event", id)
-    ? await db.event.findFirst({ where: { id, store_id: scope.storeId, mode: scope.mode } })
-    : null;
+  const found = isId("event", id) ? await findStoreEvent(db, scope, id) : null;
   if (!found) throw notFound("event");
   return found;
 }
@@ -37,19 +35,10 @@ export function listEvents(
   filters: EventFilters,
   page: PageArgs,
 ): Promise<Event[]> {
-  const createdAt = {
-    ...(filters.created_after === undefined ? {} : { gt: filters.created_after }),
-    ...(filters.created_before === undefined ? {} : { lt: filters.created_before }),
-  };
-  return db.event.findMany({
-    where: {
-      store_id: scope.storeId,
-      mode: scope.mode,
-      ...(filters.type === undefined ? {} : { type: filters.type }),
-      ...(Object.keys(createdAt).length === 0 ? {} : { created_at: createdAt }),
-      ...(page.id === undefined ? {} : { id: page.id }),
-    },
-    orderBy: page.orderBy,
-    take: page.take,
-  });
+  return listStoreEvents(
+    db,
+    scope,
+    { type: filters.type, createdAfter: filters.created_after, createdBefore: filters.created_before },
+    page,
+  );
 }

@@ -1,6 +1,7 @@
 /**
  * Readiness checks of the dependencies, each bounded by a timeout so that a hung dependency cannot hang the probe.
  */
+import { pingDatabase } from "@lm/db";
 import type { AppDeps } from "../../deps";
 
 /** Longest a single dependency check may take, ms (issue #2: "within 2 s, not hanging"). */
@@ -56,7 +57,7 @@ async function pingRedis(redis: AppDeps["redis"]): Promise<void> {
 /** Checks PostgreSQL (`SELECT 1`) and Redis (`PING`) in parallel. */
 export async function checkReadiness(deps: Pick<AppDeps, "db" | "redis">): Promise<Readiness> {
   const [database, redis] = await Promise.all([
-    runCheck(() => deps.db.$queryRaw`SELECT 1`),
+    runCheck(() => pingDatabase(deps.db)),
     runCheck(() => pingRedis(deps.redis)),
   ]);
   const checks = { database, redis };
