@@ -66,15 +66,8 @@ const preparedNames = new Map<string, string>();
  * @param query - a {@link sql} template
  * @throws the driver's error; see {@link isUniqueViolation} for conflicts
  */
-export async function sqlQuery<Row>(client: SqlClient, query: Sql): Promise<Row[]>;
-/** @deprecated a statement by `$n` position: being moved to {@link sql} templates in the repositories. */
-export async function sqlQuery<Row>(client: SqlClient, text: string, values?: unknown[]): Promise<Row[]>;
-export async function sqlQuery<Row>(
-  client: SqlClient,
-  query: Sql | string,
-  positional: unknown[] = [],
-): Promise<Row[]> {
-  const { text, values } = typeof query === "string" ? { text: query, values: positional } : query;
+export async function sqlQuery<Row>(client: SqlClient, query: Sql): Promise<Row[]> {
+  const { text, values } = query;
   if ("$queryRawUnsafe" in client) return client.$queryRawUnsafe<Row[]>(text, ...values);
   let name = preparedNames.get(text);
   if (name === undefined && preparedNames.size < MAX_PREPARED_STATEMENTS) {

@@ -2,7 +2,7 @@
  * Use case: cancel a pending charge (`POST /v1/transactions/{id}/cancel`, DESIGN §5), writing `transaction.canceled`
  * and its fan-out in the same database transaction.
  */
-import { inTransaction, runWrites, type Transaction } from "@lm/db";
+import { inTransaction, runIdempotencyReplyWrite, type Transaction } from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { ApiError } from "../errors";
 import { enqueueDeliveries } from "../events/record-event";
@@ -30,8 +30,7 @@ export async function cancelTransaction(
       type: "transaction.canceled",
       now,
     });
-    const also = transitioned ? options.alsoWrite?.(transitioned.transaction) : undefined;
-    if (also) await runWrites(tx, [also]);
+    if (transitioned) await runIdempotencyReplyWrite(tx, options.alsoWrite?.(transitioned.transaction));
     return transitioned;
   });
   if (!canceled) throw new ApiError("invalid_state", "Only a pending transaction can be canceled.");
