@@ -19,6 +19,7 @@ import {
   releaseReservedBalance,
   type BalanceTransaction,
   type DbClient,
+  type LedgerScope,
   type Prisma,
 } from "@lm/db";
 import { ApiError } from "../errors";
@@ -28,10 +29,7 @@ import { newId } from "../ids";
 export type BalanceTransactionType = BalanceTransaction["type"];
 
 /** Which mode's balance of which seller. */
-export interface BalanceScope {
-  sellerId: string;
-  mode: "live" | "test";
-}
+export type BalanceScope = LedgerScope;
 
 /** One movement to append. */
 export interface BalanceMovement extends BalanceScope {

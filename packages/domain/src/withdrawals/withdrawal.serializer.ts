@@ -2,11 +2,11 @@
  * Wire form of a withdrawal (DESIGN §7 "Withdrawals"): the only place that knows it. The panel and merchant routes
  * reply with it and every `withdrawal.*` event stores it as `data.object`.
  */
-import type { PayoutKey, Withdrawal } from "@lm/db";
+import type { WithdrawalWithPayoutKey } from "@lm/db";
 import type { PayoutKeyType } from "../payout-keys/payout-keys";
 
 /** A withdrawal with the payout key it pays. */
-export type WithdrawalWithKey = Withdrawal & { payout_key: PayoutKey };
+export type WithdrawalWithKey = WithdrawalWithPayoutKey;
 
 /** A withdrawal as `GET /v1/withdrawals/{id}` returns it. */
 export interface WithdrawalWire {
