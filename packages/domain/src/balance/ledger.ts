@@ -12,7 +12,6 @@ import {
   creditBalance,
   debitBalance,
   findBalanceTransactionOrThrow,
-  findSellerIdOfStore,
   insertBalanceTransaction,
   insertBalanceTransactionUnlessExists,
   listBalanceReconciliation,
@@ -119,23 +118,4 @@ export async function findBalanceDrift(db: DbClient, options: { since?: Date } =
       openSum: Number(row.open_sum),
     }))
     .filter((row) => row.available !== row.entriesSum || row.reserved !== row.openSum);
-}
-
-/**
- * Credits a charge's payment to its seller's balance, in the database transaction that marks the charge paid
- * (DESIGN §7); a repeat changes nothing.
- */
-export async function creditPayment(
-  tx: Prisma.TransactionClient,
-  charge: { id: string; store_id: string; mode: "live" | "test"; amount: number },
-  now: Date,
-): Promise<void> {
-  await appendBalanceTransaction(tx, {
-    sellerId: await findSellerIdOfStore(tx, charge.store_id),
-    mode: charge.mode,
-    type: "payment",
-    amount: charge.amount,
-    sourceId: charge.id,
-    now,
-  });
 }
