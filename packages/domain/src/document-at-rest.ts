@@ -1,5 +1,5 @@
 /**
- * Full CPF/CNPJ at rest (issue 10 item 6, LGPD): stored only as an AES-256-GCM envelope (the secret box, DESIGN §3)
+ * Full CPF/CNPJ at rest (LGPD: a leaked table must not leak documents): stored only as an AES-256-GCM envelope (the secret box, DESIGN §3)
  * whose associated data names the row and column, so a ciphertext copied elsewhere does not decrypt; where equality
  * is needed (a seller's document is unique, a payout key must equal the seller's own document) a keyed hash
  * (HMAC-SHA256 under a key derived from `ENCRYPTION_KEY`) stands in for the clear digits.

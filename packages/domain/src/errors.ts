@@ -39,7 +39,7 @@ export const ERROR_CATALOG = {
   request_headers_too_large: { status: 431, type: "invalid_request_error" },
   rate_limited: { status: 429, type: "rate_limit_error" },
   internal_error: { status: 500, type: "internal_error" },
-  /** PostgreSQL is down or unreachable for now; the reply carries `Retry-After` (issue 10 item 8). */
+  /** PostgreSQL is down or unreachable for now; the reply carries `Retry-After`, so clients retry instead of giving up. */
   service_unavailable: { status: 503, type: "internal_error" },
   /** No acquirer is configured for live mode: live refunds and withdrawals are refused at creation (DESIGN §7). */
   acquirer_not_configured: { status: 503, type: "acquirer_error" },

@@ -34,7 +34,7 @@ let nextWord = randomWords.length;
 
 /**
  * ulid's PRNG: a uniform number in [0, 1) from the cryptographic source. ulid's own asks `crypto.randomBytes` for one
- * byte per character (16 calls per id, a few per cent of a charge creation's CPU, issue 14); this draws 4 KB at once.
+ * byte per character (16 calls per id, a few per cent of a charge creation's CPU); this draws 4 KB at once.
  */
 function cryptoUnit(): number {
   if (nextWord === randomWords.length) {

@@ -9,7 +9,7 @@ import type { WorkerDeps } from "../deps";
 
 /**
  * Tries a job may have in all, across revivals: {@link JOB_ATTEMPTS} per run, so 4 runs. A job failed after them is
- * left failed for good (issue 10 item 7: a job that can never succeed must not be retried forever); its id stays
+ * left failed for good (a job that can never succeed must not be retried forever); its id stays
  * taken, so the sweeps' offers of its row are no-ops. Jobs that only met a database or Redis outage are not counted
  * (the worker delays them without a failed try), so an outage never uses this up.
  */

@@ -11,7 +11,7 @@ import { enqueueStrandedInboxItems } from "./stranded-inbox-items";
 import { enqueueStrandedRefunds, enqueueStrandedWithdrawals } from "./acquirer-submissions";
 import { checkBalanceDrift } from "./balance-drift";
 
-/** The sweeps run on every reconciler tick; later issues add theirs here. */
+/** The sweeps run on every reconciler tick. */
 const SWEEPS: Array<{ name: string; run: (deps: WorkerDeps) => Promise<number> }> = [
   { name: "due-deliveries", run: enqueueDueDeliveries },
   { name: "stranded-inbox-items", run: enqueueStrandedInboxItems },

@@ -1,7 +1,7 @@
 /**
  * Text that PostgreSQL can store. A `text` or `jsonb` value is UTF-8 without NUL: a string holding U+0000, or a lone
  * UTF-16 surrogate (which has no UTF-8 form), makes the statement fail, and with Prisma's batching it can fail other
- * requests' statements in the same batch (issue 10). The API refuses such text at the door; text the service itself
+ * requests' statements in the same batch. The API refuses such text at the door; text the service itself
  * extracts from stored bytes (an inbound payer's name, a user agent) is made storable with {@link toStorableText}.
  */
 

@@ -54,7 +54,7 @@ export function buildPixBrCode(input: { location: string; merchantName: string }
  * The QR mask pattern every code is drawn with (ISO/IEC 18004 §7.8: patterns 0 to 7; the symbol's format information
  * names it, so every decoder reads every pattern). The standard's encoder scores all eight with its penalty rules
  * (runs, 2x2 blocks, finder-like sequences, dark/light balance) and keeps the lowest, which took 0.6 of the 0.8 ms
- * qrcode spends per code, the largest single cost of a charge creation (issue 14). A BR Code always has the same
+ * qrcode spends per code, the largest single cost of a charge creation. A BR Code always has the same
  * structure and length, so one pattern serves them all nearly as well: measured over 300 generated BR Codes, pattern
  * 2 (`column mod 3 = 0`) is the lowest-penalty choice for 36 % of them and scores on average 4.8 % above the lowest
  * (the worst fixed pattern, 1, 21.6 %). The br-code tests decode the images with jsQR.
@@ -80,7 +80,7 @@ const QR_SCALE = 4;
  * zlib settings of the image data: a 2 KB window, because the input is about 6 KB of 29-byte scanlines (setting up
  * zlib's default 32 KB window cost more than the compression itself), and the `Z_FILTERED` strategy, meant for
  * filtered image data like ours (mostly the zero scanlines of the Up filter): as fast as the default strategy here,
- * and the image 14 % smaller (476 bytes against 553 on average over 2,000 BR Codes, issue 14).
+ * and the image 14 % smaller (476 bytes against 553 on average over 2,000 BR Codes).
  */
 const PNG_DEFLATE_OPTIONS = { level: 6, windowBits: 11, memLevel: 8, strategy: constants.Z_FILTERED };
 /** PNG scanline filters (PNG spec §9.2): `None` keeps the bytes, `Up` stores each byte minus the one above it. */
@@ -105,7 +105,7 @@ function pngChunk(type: string, data: Buffer): Buffer {
  * Every charge creation renders one (its reply and its `transaction.created` event carry it), so the image is written
  * here as a 1-bit grayscale PNG straight from qrcode's module matrix: qrcode's own PNG path draws an RGBA bitmap
  * that pngjs (which writes only 8- and 16-bit depths) converts, filters and deflates, 32 times the data. Measured on
- * the development machine: about 4 ms and 2.3 KB of base64 per code before, about 1 ms and 0.9 KB now (issue 14).
+ * the development machine: about 4 ms and 2.3 KB of base64 per code before, about 1 ms and 0.9 KB now.
  * A scanline equal to the one above it (3 of every 4, and the quiet zone's) is written with the `Up` filter, as zero
  * bytes: zlib compresses those in about two thirds of the time the repeated bytes took, a few bytes smaller.
  */

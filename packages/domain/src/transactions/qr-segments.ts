@@ -1,7 +1,7 @@
 /**
  * The split of a QR code's text into numeric, alphanumeric and byte segments that takes the fewest bits (ISO/IEC
  * 18004 §7.4; the mixing the standard's Annex J describes). qrcode finds it by building a graph of every candidate
- * split and running Dijkstra over it, which took half of the QR code's time on every charge creation (issue 14); a
+ * split and running Dijkstra over it, which took half of the QR code's time on every charge creation; a
  * BR Code is one pass of dynamic programming over three modes instead (the method of Nayuki's "QR Code generator"
  * `makeSegmentsOptimally`), whose segments qrcode then encodes as given.
  */

@@ -4,7 +4,7 @@
 import { pingDatabase } from "@lm/db";
 import type { AppDeps } from "../../deps";
 
-/** Longest a single dependency check may take, ms (issue #2: "within 2 s, not hanging"). */
+/** Longest a single dependency check may take, ms: a probe answers within 2 s, never hangs. */
 export const CHECK_TIMEOUT_MS = 2_000;
 
 /** `ok`, `skipped`, or the reason it failed (SPEC "Probe results"). */
