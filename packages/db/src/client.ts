@@ -31,6 +31,10 @@ export function createDb(databaseUrl: string, options: { maxConnections?: number
     connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
     keepAlive: true,
   });
+  // An idle client whose connection ends (PostgreSQL restarting, an operator terminating backends) is discarded by the
+  // pool, and the next query opens a new one: no query failed. Unheard, the pool's `error` event would end the
+  // process; Prisma listens for it only once it has connected, and a process may use only the pool.
+  pool.on("error", () => undefined);
   // One pool for both: `$disconnect()` ends it (disposeExternalPool), but Prisma disposes of its adapter only once it
   // has connected, so a client used only through `pool` (the hot paths, a worker's batches) ends the pool itself.
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
