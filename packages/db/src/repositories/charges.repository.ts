@@ -6,7 +6,7 @@ import type { DbClient } from "../client";
 import { Prisma, type Transaction } from "../generated/client";
 import type { PageArgs } from "../page";
 import { insertWrite, rawSql, rowStatusIs, runWrites, sql, sqlQuery, type SqlClient, type SqlWrite } from "../sql";
-import { eventWrites, type EventsToWrite } from "./events.repository";
+import { changeRowsWithEvents, eventWrites, writtenDeliveryIds, type EventsToWrite } from "./events.repository";
 
 /** The columns of a charge, named (a prepared statement must not select `*`, see `sqlQuery`). */
 const CHARGE_COLUMNS = rawSql(Object.values(Prisma.TransactionScalarFieldEnum).join(", "));
@@ -30,7 +30,7 @@ export async function insertCharge(
     deliveries,
     ...(also ? [also] : []),
   ]);
-  return events.deliveryIds.slice(0, written[2]);
+  return writtenDeliveryIds(events, written[2] ?? 0);
 }
 
 /**
@@ -121,20 +121,16 @@ export async function expireCharges(
   client: SqlClient,
   input: { ids: string[]; now: Date; events: EventsToWrite },
 ): Promise<{ expiredIds: string[]; deliveryIds: string[] }> {
-  const { events, deliveries } = eventWrites(input.events, "expired");
-  const [result] = await sqlQuery<{ ids: string[]; deliveries: number }>(
-    client,
-    sql`WITH expired AS (
+  const { changedIds, deliveryIds } = await changeRowsWithEvents(client, {
+    changes: sql`expired AS (
           UPDATE transactions t
           SET status = 'expired', expired_at = t.expires_at, updated_at = ${input.now}
           FROM unnest(${input.ids}::text[]) AS v(id)
           WHERE t.id = v.id AND ${rowStatusIs("t.status", "pending")} AND t.expires_at <= ${input.now}
           RETURNING t.id
-        ), events_written AS (${events.sql} RETURNING 1), deliveries_written AS (${deliveries.sql} RETURNING 1)
-        SELECT ARRAY(SELECT id FROM expired) AS ids, (SELECT count(*) FROM deliveries_written)::int AS deliveries`,
-  );
-  return {
-    expiredIds: result?.ids ?? [],
-    deliveryIds: input.events.deliveryIds.slice(0, result?.deliveries ?? 0),
-  };
+        )`,
+    changed: "expired",
+    events: input.events,
+  });
+  return { expiredIds: changedIds, deliveryIds };
 }

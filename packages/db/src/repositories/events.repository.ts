@@ -8,7 +8,7 @@
  */
 import type { Event, Prisma } from "../generated/client";
 import type { PageArgs } from "../page";
-import { emptySql, rawSql, runWrites, sql, type Sql, type SqlClient, type SqlWrite } from "../sql";
+import { emptySql, rawSql, runWrites, sql, sqlQuery, type Sql, type SqlClient, type SqlWrite } from "../sql";
 import type { DbClient } from "../client";
 
 /** A first delivery whose destination is known before the statement: a charge's postback URL, or a ping's endpoint. */
@@ -117,7 +117,34 @@ function subscribedTo(everyType: string): Sql {
 export async function insertEvents(client: SqlClient, batch: EventsToWrite): Promise<string[]> {
   const { events, deliveries } = eventWrites(batch);
   const [, written] = await runWrites(client, [events, deliveries]);
-  return batch.deliveryIds.slice(0, written);
+  return writtenDeliveryIds(batch, written ?? 0);
+}
+
+/**
+ * Runs ONE statement that changes rows conditionally and writes the events of the rows it changed: `changes` are the
+ * statement's CTEs, one of them named `changed` returning the `id` of each row it changed (events whose subject is
+ * not among them are not written, see {@link eventWrites}); the events and their first deliveries follow as the CTEs
+ * `events_written` and `deliveries_written`.
+ * @returns the ids `changed` returned and the ids of the delivery rows written
+ */
+export async function changeRowsWithEvents(
+  client: SqlClient,
+  input: { changes: Sql; changed: string; events: EventsToWrite },
+): Promise<{ changedIds: string[]; deliveryIds: string[] }> {
+  const { events, deliveries } = eventWrites(input.events, input.changed);
+  const [result] = await sqlQuery<{ ids: string[]; deliveries: number }>(
+    client,
+    sql`WITH ${input.changes}, events_written AS (${events.sql} RETURNING 1),
+          deliveries_written AS (${deliveries.sql} RETURNING 1)
+        SELECT ARRAY(SELECT id FROM ${rawSql(input.changed)}) AS ids,
+          (SELECT count(*) FROM deliveries_written)::int AS deliveries`,
+  );
+  return { changedIds: result?.ids ?? [], deliveryIds: writtenDeliveryIds(input.events, result?.deliveries ?? 0) };
+}
+
+/** The ids of the first `count` delivery rows of `batch`: those a statement that wrote `count` of them wrote. */
+export function writtenDeliveryIds(batch: EventsToWrite, count: number): string[] {
+  return batch.deliveryIds.slice(0, count);
 }
 
 /** Event `id` when it belongs to `store_id` and `mode`, else null. */

@@ -7,8 +7,8 @@
  * each other (66 a second); in one statement the row is held for a moment, once per batch.
  */
 import type { Transaction } from "../generated/client";
-import { rowStatusIs, sql, sqlQuery, type SqlClient } from "../sql";
-import { eventWrites, type EventsToWrite } from "./events.repository";
+import { rowStatusIs, sql, type SqlClient } from "../sql";
+import { changeRowsWithEvents, type EventsToWrite } from "./events.repository";
 
 /** A payment to settle: the charge's columns once paid, its new ledger entry's id and the inbox item it came from. */
 export interface PaymentToSettle {
@@ -39,10 +39,8 @@ export async function settlePaymentRows(
 ): Promise<{ paidIds: string[]; deliveryIds: string[] }> {
   const { payments, now } = input;
   const charges = payments.map(({ charge }) => charge);
-  const { events, deliveries } = eventWrites(input.events, "paid");
-  const [result] = await sqlQuery<{ ids: string[]; deliveries: number }>(
-    client,
-    sql`WITH paid AS (
+  const { changedIds, deliveryIds } = await changeRowsWithEvents(client, {
+    changes: sql`paid AS (
           UPDATE transactions t
           SET status = 'paid', paid_at = v.paid_at, payment_end_to_end_id = v.end_to_end_id, payment_amount = v.amount,
               payer_name = v.payer_name, payer_document = v.payer_document,
@@ -54,8 +52,7 @@ export async function settlePaymentRows(
             AS v(id, paid_at, end_to_end_id, amount, payer_name, payer_document, payer_document_masked)
           WHERE t.id = v.id AND ${rowStatusIs("t.status", "pending")} AND t.expires_at > v.paid_at
           RETURNING t.id, t.store_id, t.mode, t.amount
-        ), events_written AS (${events.sql} RETURNING 1), deliveries_written AS (${deliveries.sql} RETURNING 1),
-        entries AS (
+        ), entries AS (
           INSERT INTO balance_transactions (id, seller_id, mode, type, amount, source_id, created_at)
           SELECT b.id, s.seller_id, paid.mode, 'payment', paid.amount, paid.id, ${now}
           FROM unnest(${payments.map((p) => p.balanceTransactionId)}::text[], ${charges.map((c) => c.id)}::text[])
@@ -78,11 +75,9 @@ export async function settlePaymentRows(
           JOIN paid ON paid.id = x.transaction_id
           WHERE i.id = x.id
           RETURNING 1
-        )
-        SELECT ARRAY(SELECT id FROM paid) AS ids, (SELECT count(*) FROM deliveries_written)::int AS deliveries`,
-  );
-  return {
-    paidIds: result?.ids ?? [],
-    deliveryIds: input.events.deliveryIds.slice(0, result?.deliveries ?? 0),
-  };
+        )`,
+    changed: "paid",
+    events: input.events,
+  });
+  return { paidIds: changedIds, deliveryIds };
 }
