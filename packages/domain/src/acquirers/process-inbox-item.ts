@@ -22,7 +22,7 @@ import { toStorableText } from "../text/storable-text";
 import { settleRefund } from "../refunds/settle-refund";
 import { settleWithdrawal } from "../withdrawals/withdrawal-flow";
 import { INBOX_ERRORS } from "./inbox-errors";
-import { readPayoutOutcome, readPixPayment, readRefundOutcome } from "./pix-notification";
+import { readPayoutOutcome, readRefundOutcome } from "./pix-notification";
 import { settlementMode, settlePaymentItem } from "./settle-payments";
 
 export { INBOX_ERRORS } from "./inbox-errors";
@@ -75,11 +75,16 @@ async function settleInboxItem(deps: UseCaseDeps, inboxItemId: string): Promise<
   const [item] = await findProcessableInboxItems(deps.db.pool, [inboxItemId]);
   if (!item) return "skipped";
   const now = deps.now();
-  const anomaly = async (code: string, detail: string) => {
-    await finishInboxItem(deps.db, item.id, { error: `${code}: ${detail}` }, now);
-    deps.logger.warn("inbound payment anomaly", { inbox_item_id: item.id, anomaly: code });
-    return code;
+  /** Writes an outcome that needed no other change, warning of an anomaly. */
+  const record = async (outcome: InboxItemOutcome & { result: string }) => {
+    await finishInboxItem(deps.db, item.id, outcome, now);
+    if (outcome.error !== null) {
+      deps.logger.warn("inbound payment anomaly", { inbox_item_id: item.id, anomaly: outcome.result });
+    }
+    return outcome.result;
   };
+  const malformed = (detail: string) =>
+    record({ result: INBOX_ERRORS.malformed, error: `${INBOX_ERRORS.malformed}: ${detail}` });
   /** Settles the outcome in one transaction with the item's, and enqueues its deliveries after commit. */
   const settleOutcome = async (
     what: string,
@@ -99,16 +104,15 @@ async function settleInboxItem(deps: UseCaseDeps, inboxItemId: string): Promise<
   const expectedMode = settlementMode(item.acquirer_slug);
   if (item.event_type === "devolucao") {
     const outcome = readRefundOutcome(item.raw_body, item.end_to_end_id);
-    if (!outcome) return anomaly(INBOX_ERRORS.malformed, "id, valor or status missing or malformed");
+    if (!outcome) return malformed("id, valor or status missing or malformed");
     return settleOutcome("refund", (tx) => settleRefund(tx, outcome, expectedMode, now));
   }
   if (item.event_type === "pix_enviado") {
     const outcome = readPayoutOutcome(item.raw_body, item.end_to_end_id);
-    if (!outcome) return anomaly(INBOX_ERRORS.malformed, "idEnvio, valor or status missing or malformed");
+    if (!outcome) return malformed("idEnvio, valor or status missing or malformed");
     return settleOutcome("withdrawal", (tx) => settleWithdrawal(tx, outcome, expectedMode, now));
   }
-  if (!readPixPayment(item.raw_body, item.end_to_end_id)) {
-    return anomaly(INBOX_ERRORS.malformed, "txid, valor or horario missing or malformed");
-  }
-  return settlePaymentItem(deps, item);
+  const settled = await settlePaymentItem(deps, item);
+  if (settled === "paid") return settled;
+  return settled === null ? malformed("txid, valor or horario missing or malformed") : record(settled);
 }

@@ -14,7 +14,6 @@
 import {
   findChargesByTxids,
   findProcessableInboxItems,
-  finishInboxItem,
   settlePaymentRows,
   type ProcessableInboxItem,
   type Transaction,
@@ -164,26 +163,21 @@ export async function settlePayments(deps: UseCaseDeps, inboxItemIds: string[]):
 }
 
 /**
- * Settles processable item `item`, which names a payment, as a batch of one, and records its anomaly when it is not
- * plain.
- * @returns `paid`, `already_paid` (a repeat of the payment that settled the charge), an anomaly code, or `skipped`
- *   when the item is not a well-formed payment
+ * Settles processable item `item` as a batch of one.
+ * @returns `paid`; the anomaly to record on the item when its payment cannot settle its charge (`already_paid`
+ *   included); null when the item names no well-formed payment
  * @throws Error when its charge is plain and still was not settled (it changed under the statement): retry
  */
-export async function settlePaymentItem(deps: UseCaseDeps, item: ProcessableInboxItem): Promise<string> {
+export async function settlePaymentItem(
+  deps: UseCaseDeps,
+  item: ProcessableInboxItem,
+): Promise<"paid" | PaymentAnomaly | null> {
   const outcome = (await settleItems(deps, [item])).get(item.id);
-  if (outcome === undefined) return "skipped";
-  if (outcome.kind === "paid") return "paid";
-  let anomaly = outcome.kind === "anomaly" ? outcome.anomaly : null;
-  if (anomaly === null) {
-    // The conditional update skipped the charge: it is no longer pending, so the read now says why.
-    const [charge] = await findChargesByTxids(deps.db.pool, [outcome.payment.txid]);
-    anomaly = paymentAnomaly(charge, outcome.payment, settlementMode(item.acquirer_slug));
-    if (anomaly === null) throw new Error(`charge of txid ${outcome.payment.txid} changed during its settlement`);
-  }
-  await finishInboxItem(deps.db, item.id, anomaly, deps.now());
-  if (anomaly.error !== null) {
-    deps.logger.warn("inbound payment anomaly", { inbox_item_id: item.id, anomaly: anomaly.result });
-  }
-  return anomaly.result;
+  if (outcome === undefined) return null;
+  if (outcome.kind !== "left") return outcome.kind === "paid" ? "paid" : outcome.anomaly;
+  // The conditional update skipped the charge: it is no longer pending, so the read now says why.
+  const [charge] = await findChargesByTxids(deps.db.pool, [outcome.payment.txid]);
+  const anomaly = paymentAnomaly(charge, outcome.payment, settlementMode(item.acquirer_slug));
+  if (anomaly === null) throw new Error(`charge of txid ${outcome.payment.txid} changed during its settlement`);
+  return anomaly;
 }
