@@ -39,6 +39,7 @@ export * from "./acquirers/acquirers";
 export * from "./acquirers/pix-notification";
 export * from "./acquirers/receive-notification";
 export * from "./acquirers/process-inbox-item";
+export * from "./acquirers/inbox-errors";
 export * from "./acquirers/settle-payments";
 export * from "./acquirers/simulate-payment";
 export * from "./acquirers/inbox";

@@ -25,8 +25,6 @@ import { INBOX_ERRORS } from "./inbox-errors";
 import { readPayoutOutcome, readRefundOutcome } from "./pix-notification";
 import { settlementMode, settlePaymentItem } from "./settle-payments";
 
-export { INBOX_ERRORS } from "./inbox-errors";
-
 /** Longest failure reason kept on an item, characters. */
 const MAX_FAILURE_REASON_LENGTH = 300;
 

@@ -84,12 +84,9 @@ export interface RecordedEvent {
  * one per endpoint its store may have (`MAX_WEBHOOK_ENDPOINTS_PER_MODE`); a store past that limit, which the
  * endpoint routes never let happen, fails the statement (a delivery without an id) rather than skip an endpoint.
  * @param inputs - each with `subjectId`, the id of the row whose change it describes (see `eventWrites`' `changed`)
- * @returns the event rows, in the order of `inputs`, and the batch to write
+ * @returns the batch to write, its events in the order of `inputs`
  */
-export function planEvents(inputs: Array<EventInput & { subjectId?: string }>): {
-  events: Event[];
-  batch: EventsToWrite;
-} {
+export function planEvents(inputs: Array<EventInput & { subjectId?: string }>): EventsToWrite {
   const deliveryIds: string[] = [];
   const toWrite = inputs.map((input) => {
     const { scope, type, now } = input;
@@ -130,10 +127,7 @@ export function planEvents(inputs: Array<EventInput & { subjectId?: string }>): 
     for (let i = 0; i < slots; i++) deliveryIds.push(newId("delivery", now.getTime()));
     return { event, subjectId: input.subjectId ?? event.id, known, fanOut };
   });
-  return {
-    events: toWrite.map(({ event }) => event),
-    batch: { events: toWrite, deliveryIds, everyType: ALL_EVENT_TYPES },
-  };
+  return { events: toWrite, deliveryIds, everyType: ALL_EVENT_TYPES };
 }
 
 /**
@@ -142,8 +136,8 @@ export function planEvents(inputs: Array<EventInput & { subjectId?: string }>): 
  * @returns the event and the delivery ids to enqueue after commit
  */
 export async function recordEvent(tx: SqlClient, input: EventInput): Promise<RecordedEvent> {
-  const { events, batch } = planEvents([input]);
-  return { event: events[0]!, deliveryIds: await insertEvents(tx, batch) };
+  const batch = planEvents([input]);
+  return { event: batch.events[0]!.event, deliveryIds: await insertEvents(tx, batch) };
 }
 
 /**

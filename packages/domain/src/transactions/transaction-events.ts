@@ -53,7 +53,7 @@ export function planTransactionEvents(
 ): EventsToWrite {
   return planEvents(
     transactions.map((transaction) => ({ ...transactionEvent(transaction, type, now), subjectId: transaction.id })),
-  ).batch;
+  );
 }
 
 /** The charge after a transition and the deliveries to enqueue after commit. */
