@@ -65,6 +65,21 @@ export async function recordOutgoingRowAccepted(
   );
 }
 
+/**
+ * Records `message`, the last request's error, on row `id` of `table` for operators.
+ * @throws Prisma's not-found error when there is no such row
+ */
+export async function recordOutgoingRowSubmitError(
+  db: DbClient,
+  table: OutgoingTable,
+  id: string,
+  message: string,
+): Promise<void> {
+  const data = { submit_error: message };
+  if (table === "refunds") await db.refund.update({ where: { id }, data });
+  else await db.withdrawal.update({ where: { id }, data });
+}
+
 /** The columns of an acquirer, named (a prepared statement must not select `*`, see {@link sqlQuery}). */
 const ACQUIRER_COLUMNS = rawSql(Object.values(Prisma.AcquirerScalarFieldEnum).join(", "));
 

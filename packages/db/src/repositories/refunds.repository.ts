@@ -65,11 +65,6 @@ export function insertRefund(db: DbClient, refund: Prisma.RefundUncheckedCreateI
   return db.refund.create({ data: refund });
 }
 
-/** Records `message`, the last request's error, on refund `id` for operators. */
-export async function recordRefundSubmitError(db: DbClient, id: string, message: string): Promise<void> {
-  await db.refund.update({ where: { id }, data: { submit_error: message } });
-}
-
 /**
  * Moves refund `id` to `failed` with `failure.reason` (and the return's end-to-end id, when the acquirer gave one)
  * unless it was settled already.

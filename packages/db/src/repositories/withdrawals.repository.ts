@@ -131,11 +131,6 @@ export function insertWithdrawal(db: DbClient, withdrawal: Prisma.WithdrawalUnch
   return db.withdrawal.create({ data: withdrawal });
 }
 
-/** Records `message`, the last request's error, on withdrawal `id` for operators. */
-export async function recordWithdrawalSubmitError(db: DbClient, id: string, message: string): Promise<void> {
-  await db.withdrawal.update({ where: { id }, data: { submit_error: message } });
-}
-
 /**
  * Moves withdrawal `id` to `failed` with `failure.reason` (and the payment's end-to-end id, when the acquirer gave
  * one) unless it was settled already.

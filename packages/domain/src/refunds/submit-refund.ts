@@ -9,7 +9,7 @@ import {
   claimOutgoingRowRequest,
   findRefundWithCharge,
   recordOutgoingRowAccepted,
-  recordRefundSubmitError,
+  recordOutgoingRowSubmitError,
 } from "@lm/db";
 import { attemptAcquirerRequest } from "../acquirers/acquirer-attempt";
 import { acquirerFor } from "../acquirers/acquirer-port";
@@ -63,7 +63,7 @@ export async function submitRefund(deps: UseCaseDeps, refundId: string): Promise
       return returnId;
     },
     accepted: (returnId) => recordOutgoingRowAccepted(deps.db, "refunds", refund.id, returnId),
-    refused: (message) => recordRefundSubmitError(deps.db, refund.id, message),
+    refused: (message) => recordOutgoingRowSubmitError(deps.db, "refunds", refund.id, message),
     fail: (tx, reason) => failRefund(tx, refund, { reason }, deps.now()),
   });
 }

@@ -26,7 +26,7 @@ import {
   markWithdrawalCompleted,
   markWithdrawalFailed,
   recordOutgoingRowAccepted,
-  recordWithdrawalSubmitError,
+  recordOutgoingRowSubmitError,
   runIdempotencyReplyWrite,
   type Prisma,
   type SqlWrite,
@@ -211,7 +211,7 @@ export async function submitWithdrawal(deps: UseCaseDeps, withdrawalId: string):
       return endToEndId;
     },
     accepted: (endToEndId) => recordOutgoingRowAccepted(deps.db, "withdrawals", withdrawal.id, endToEndId),
-    refused: (message) => recordWithdrawalSubmitError(deps.db, withdrawal.id, message),
+    refused: (message) => recordOutgoingRowSubmitError(deps.db, "withdrawals", withdrawal.id, message),
     fail: (tx, reason) => failWithdrawal(tx, withdrawal.id, { reason }, deps.now()),
   });
 }
