@@ -1,0 +1,16 @@
+/**
+ * `@lm/pix-api`: our client of the Central Bank's API Pix standard (DESIGN §9) over mutual TLS and OAuth2 client
+ * credentials, with Efí's payouts, and the conversion between integer centavos and the standard's decimal strings.
+ */
+export { MAX_VALOR_CENTAVOS, centavosFromValor, valorFromCentavos } from "./amounts";
+export {
+  DEFAULT_TIMEOUT_MS,
+  createPixApiClient,
+  type PixApiClient,
+  type PixApiClientOptions,
+  type RegisterChargeInput,
+} from "./client";
+export { MAX_REASON_LENGTH, PixApiError, type PixApiErrorKind } from "./errors";
+export { type PixApiProfile } from "./profiles";
+export { type PixApiCredentials } from "./transport";
+export type { Cob, CobStatus, Devolucao, DevolucaoNatureza, Pix, PixPayout, PixPerson, Problem } from "./types";
