@@ -1,0 +1,106 @@
+/**
+ * The standard's JSON for each record (release 2.x: `CobCompleta`, `Pix`, `Devolucao`, `WebhookCompleto`) and Efí's
+ * payout object. The only place that knows the wire format of replies and callbacks.
+ */
+import { valorFromCentavos } from "./money";
+import type { ChargeRecord, PaymentRecord, PayoutRecord, RefundRecord, WebhookRecord } from "./records";
+
+type Json = Record<string, unknown>;
+
+/** Copies the defined entries only, so optional fields are left out rather than written as `undefined`. */
+function defined(entries: Json): Json {
+  return Object.fromEntries(Object.entries(entries).filter(([, value]) => value !== undefined));
+}
+
+/** The standard's `Devolucao`. */
+export function refundJson(refund: RefundRecord): Json {
+  return defined({
+    id: refund.id,
+    rtrId: refund.rtrId,
+    valor: valorFromCentavos(refund.amount),
+    natureza: refund.natureza,
+    descricao: refund.descricao,
+    horario: defined({ solicitacao: refund.requestedAt.toISOString(), liquidacao: refund.settledAt?.toISOString() }),
+    status: refund.status,
+    motivo: refund.motivo,
+  });
+}
+
+/**
+ * The standard's `Pix`, with `pagador` (`{nome, cpf|cnpj}`) when the payer is known: the standard dropped it, but
+ * acquirers still send it.
+ */
+export function paymentJson(payment: PaymentRecord): Json {
+  return defined({
+    endToEndId: payment.endToEndId,
+    txid: payment.txid,
+    valor: valorFromCentavos(payment.amount),
+    chave: payment.chave,
+    horario: payment.receivedAt.toISOString(),
+    pagador: payment.payer
+      ? defined({ nome: payment.payer.name, cpf: payment.payer.cpf, cnpj: payment.payer.cnpj })
+      : undefined,
+    devolucoes: payment.refunds.length > 0 ? payment.refunds.map(refundJson) : undefined,
+  });
+}
+
+/** The standard's `CobCompleta` (`CobGerada` plus the payments received, once there are any). */
+export function chargeJson(charge: ChargeRecord, payments: PaymentRecord[]): Json {
+  const criacao = charge.createdAt.toISOString();
+  return defined({
+    calendario: { criacao, expiracao: charge.expiresIn },
+    txid: charge.txid,
+    revisao: charge.revisao,
+    loc: { id: charge.locId, location: charge.location, tipoCob: "cob", criacao },
+    location: charge.location,
+    status: charge.status,
+    devedor: charge.devedor,
+    valor: charge.valor,
+    chave: charge.chave,
+    solicitacaoPagador: charge.solicitacaoPagador,
+    infoAdicionais: charge.infoAdicionais,
+    pixCopiaECola: charge.pixCopiaECola,
+    pix: payments.length > 0 ? payments.map(paymentJson) : undefined,
+  });
+}
+
+/** The standard's `WebhookCompleto` as the brief and acquirers write it (`chave` where the document has `cnpj`). */
+export function webhookJson(webhook: WebhookRecord, chave: string): Json {
+  return { webhookUrl: webhook.url, chave, criacao: webhook.createdAt.toISOString() };
+}
+
+/**
+ * Efí's sent Pix: `e2eId` as its send reply names it and `endToEndId` as its read-back does, `chave` the payee's
+ * key, `horario.liquidacao` once settled, `motivo` when it failed.
+ */
+export function payoutJson(payout: PayoutRecord): Json {
+  return defined({
+    idEnvio: payout.idEnvio,
+    e2eId: payout.e2eId,
+    endToEndId: payout.e2eId,
+    valor: valorFromCentavos(payout.amount),
+    chave: payout.payeeKey,
+    infoPagador: payout.infoPagador,
+    horario: defined({ solicitacao: payout.requestedAt.toISOString(), liquidacao: payout.settledAt?.toISOString() }),
+    status: payout.status,
+    motivo: payout.motivo,
+  });
+}
+
+/**
+ * One item of the callback Efí posts when a payout settles: the sent Pix with `horario` the settlement time,
+ * `idEnvio` both at the top and under Efí's `gnExtras`, and `tipo` `SOLICITACAO` (a send, not a receipt).
+ */
+export function payoutCallbackItem(payout: PayoutRecord): Json {
+  return defined({
+    endToEndId: payout.e2eId,
+    idEnvio: payout.idEnvio,
+    valor: valorFromCentavos(payout.amount),
+    chave: payout.payeeKey,
+    horario: (payout.settledAt ?? payout.requestedAt).toISOString(),
+    status: payout.status,
+    motivo: payout.motivo,
+    tipo: "SOLICITACAO",
+    gnExtras: { idEnvio: payout.idEnvio },
+  });
+}
