@@ -97,9 +97,7 @@ export function createPixApiTransport(options: {
     }
   };
 
-  // RFC 6749 §2.3.1: HTTP Basic with the client id and secret. Banks issue both in the unreserved character set,
-  // where the form encoding that section asks for changes nothing, and their own examples send them as issued.
-  const basic = `Basic ${Buffer.from(`${credentials.clientId}:${credentials.clientSecret}`).toString("base64")}`;
+  const basic = basicAuthorization(credentials.clientId, credentials.clientSecret);
   const fetchToken = async (): Promise<IssuedToken> => {
     const reply = await send("POST", options.tokenUrl, basic, rules.tokenBody);
     if (reply.status < 200 || reply.status >= 300) throw errorFromReply(reply);
@@ -158,6 +156,16 @@ function issuedToken(body: unknown): IssuedToken {
 function networkReason(err: RequestError, timeoutMs: number): string {
   if (err.name === "TimeoutError") return `no reply within ${timeoutMs} ms`;
   return `${err.code}: ${err.message}`;
+}
+
+/**
+ * The client's HTTP Basic credentials (RFC 6749 §2.3.1): id and secret each form-encoded, then joined by a colon and
+ * base64-encoded. Banks issue ids and secrets of letters, digits, `-`, `.` and `_`, which the encoding leaves as they
+ * are.
+ */
+function basicAuthorization(clientId: string, clientSecret: string): string {
+  const formEncode = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);
+  return `Basic ${Buffer.from(`${formEncode(clientId)}:${formEncode(clientSecret)}`).toString("base64")}`;
 }
 
 /** The body as JSON, or undefined when it is empty or not JSON. */
