@@ -1,0 +1,158 @@
+import { type BankEmulator } from "@lm/bank-emulator";
+import { waitUntil } from "@lm/testing";
+import { PixApiError, centavosFromValor, type PixApiClient } from "../src";
+import { clientOf, newTxid, startBank } from "./support/bank";
+
+describe("charges at an emulated bank", () => {
+  let bank: BankEmulator;
+  let client: PixApiClient;
+
+  beforeAll(async () => {
+    bank = await startBank();
+    client = clientOf(bank);
+  });
+  afterEach(() => {
+    expect(bank.violations()).toEqual([]);
+  });
+  afterAll(async () => {
+    client.close();
+    await bank.close();
+  });
+
+  test("when a charge is registered, then the bank holds it ATIVA with our amount and gives its BR Code", async () => {
+    const txid = newTxid();
+
+    const cob = await client.registerCharge({
+      txid,
+      amount: 1234,
+      expiresIn: 3600,
+      debtor: { name: "Fulano de Tal", cpf: "12345678909" },
+      payerRequest: "Pedido 42",
+    });
+
+    expect(cob).toMatchObject({
+      txid,
+      status: "ATIVA",
+      valor: { original: "12.34" },
+      chave: bank.pixKey,
+      calendario: { expiracao: 3600 },
+      devedor: { nome: "Fulano de Tal", cpf: "12345678909" },
+      solicitacaoPagador: "Pedido 42",
+    });
+    expect(cob.pixCopiaECola).toMatch(/^000201/);
+    expect(cob.location).toEqual(expect.any(String));
+    expect(bank.charge(txid)).toMatchObject({ status: "ATIVA", valor: { original: "12.34" } });
+  });
+
+  test("when a charge is read, then it comes back as the bank holds it; an unknown txid reads as null", async () => {
+    const txid = newTxid();
+    await client.registerCharge({ txid, amount: 500, expiresIn: 600 });
+
+    const cob = await client.getCharge(txid);
+
+    expect(cob).toMatchObject({ txid, status: "ATIVA", valor: { original: "5.00" } });
+    expect(await client.getCharge(newTxid())).toBeNull();
+  });
+
+  test("when a paid charge is read, then it is CONCLUIDA and lists the payment", async () => {
+    const txid = newTxid();
+    await client.registerCharge({ txid, amount: 990, expiresIn: 600 });
+    const { endToEndId } = await bank.payCharge(txid, { callback: "drop" });
+
+    const cob = await client.getCharge(txid);
+
+    expect(cob?.status).toBe("CONCLUIDA");
+    expect(cob?.pix).toEqual([expect.objectContaining({ endToEndId, txid, valor: "9.90" })]);
+  });
+
+  test("when the same txid is registered again with the same amount, then the existing charge is returned", async () => {
+    const txid = newTxid();
+    const first = await client.registerCharge({ txid, amount: 700, expiresIn: 600 });
+
+    const again = await client.registerCharge({ txid, amount: 700, expiresIn: 600 });
+
+    expect(again).toMatchObject({ txid, pixCopiaECola: first.pixCopiaECola, status: "ATIVA" });
+  });
+
+  test("when the txid is already a charge of another amount, then rejected and nothing changes", async () => {
+    const txid = newTxid();
+    await client.registerCharge({ txid, amount: 700, expiresIn: 600 });
+
+    const error = await client.registerCharge({ txid, amount: 701, expiresIn: 600 }).catch((err: unknown) => err);
+
+    expect(error).toBeInstanceOf(PixApiError);
+    expect(error).toMatchObject({ kind: "rejected", status: null });
+    expect(bank.charge(txid)).toMatchObject({ valor: { original: "7.00" } });
+  });
+
+  test("when the bank makes the charge but its reply is lost, then the client reads it back: one charge", async () => {
+    const slow = clientOf(bank, { timeoutMs: 300 });
+    const txid = newTxid();
+    const putOf = () => bank.requests().filter((request) => request.method === "PUT" && request.path.endsWith(txid));
+    await slow.getWebhook(); // a token first: only the charge's calls are timed
+    bank.setLatency(1000);
+
+    const registering = slow.registerCharge({ txid, amount: 4321, expiresIn: 600 });
+    await waitUntil("the PUT to reach the bank", () => putOf().length === 1);
+    bank.setLatency(0);
+    const cob = await registering;
+    slow.close();
+
+    expect(cob).toMatchObject({ txid, status: "ATIVA", valor: { original: "43.21" } });
+    expect(putOf()).toHaveLength(1);
+    expect(bank.charge(txid)).toMatchObject({ revisao: 0 });
+  });
+
+  test("when the PUT hangs before the bank acts, then unavailable; the caller's retry makes exactly one charge", async () => {
+    const slow = clientOf(bank, { timeoutMs: 300 });
+    const txid = newTxid();
+    await slow.getWebhook();
+    bank.hangNext(1);
+
+    const error = await slow.registerCharge({ txid, amount: 4321, expiresIn: 600 }).catch((err: unknown) => err);
+    const cob = await slow.registerCharge({ txid, amount: 4321, expiresIn: 600 });
+    slow.close();
+
+    expect(error).toMatchObject({ kind: "unavailable", status: null });
+    expect(cob).toMatchObject({ txid, status: "ATIVA", valor: { original: "43.21" } });
+    expect(bank.charge(txid)).toMatchObject({ revisao: 0 });
+    const reads = bank.requests().filter((request) => request.method === "GET" && request.path.endsWith(txid));
+    expect(reads).toHaveLength(1); // the read-back after the hang found nothing, so the first call failed
+  });
+
+  test("when the bank refuses the charge, then rejected with the bank's reason and nothing is created", async () => {
+    const txid = newTxid();
+
+    const error = await client.registerCharge({ txid, amount: 0, expiresIn: 600 }).catch((err: unknown) => err);
+
+    expect(error).toBeInstanceOf(PixApiError);
+    expect(error).toMatchObject({ kind: "rejected", status: 400 });
+    expect((error as PixApiError).reason).toMatch(/greater than zero/);
+    expect(bank.charge(txid)).toBeUndefined();
+  });
+
+  test("when an ATIVA charge is cancelled, then it is REMOVIDA_PELO_USUARIO_RECEBEDOR", async () => {
+    const txid = newTxid();
+    await client.registerCharge({ txid, amount: 250, expiresIn: 600 });
+
+    const cob = await client.cancelCharge(txid);
+
+    expect(cob).toMatchObject({ txid, status: "REMOVIDA_PELO_USUARIO_RECEBEDOR" });
+    expect(bank.charge(txid)).toMatchObject({ status: "REMOVIDA_PELO_USUARIO_RECEBEDOR" });
+  });
+
+  test("when a paid charge is cancelled, then the bank refuses and the client returns it CONCLUIDA", async () => {
+    const txid = newTxid();
+    await client.registerCharge({ txid, amount: 250, expiresIn: 600 });
+    await bank.payCharge(txid, { callback: "drop" });
+
+    const cob = await client.cancelCharge(txid);
+
+    expect(cob.status).toBe("CONCLUIDA");
+    expect(centavosFromValor(cob.pix?.[0]?.valor)).toBe(250);
+  });
+
+  test("when an unknown charge is cancelled, then rejected 404", async () => {
+    await expect(client.cancelCharge(newTxid())).rejects.toMatchObject({ kind: "rejected", status: 404 });
+  });
+});
