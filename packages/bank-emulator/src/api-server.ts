@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Certificates } from "./certificates";
 import type { Faults } from "./faults";
-import { PROBLEM_TYPES, ProblemError, scriptedFailure, type Problem, type Violation } from "./problems";
+import { PROBLEM_TYPES, ProblemError, notFound, scriptedFailure, type Problem, type Violation } from "./problems";
 import { describeViolation, validateRequest, type OperationName, type RequestParts } from "./request-validator";
 import type { RouteReply, Router } from "./routes";
 import type { TokenStore } from "./tokens";
@@ -161,10 +161,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       if (method !== "POST") return problemReply(methodNotAllowed(method));
       return tokenReply(tokens, request.headers.authorization, violations);
     }
-    if (match === null)
-      return problemReply(
-        new ProblemError(PROBLEM_TYPES.notFound, 404, "Not found", `no route ${url.pathname}`).problem,
-      );
+    if (match === null) return problemReply(notFound(`no route ${url.pathname}`).problem);
     if (match === "method") return problemReply(methodNotAllowed(method));
     if (!tokens.authorizes(request.headers.authorization, new Date())) {
       return problemReply(
