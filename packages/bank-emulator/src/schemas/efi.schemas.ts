@@ -10,7 +10,7 @@ import { VALOR_PATTERN } from "../money";
 const chave = { type: "string", maxLength: 77 } as const;
 
 /** `idEnvio`: 1 to 35 letters and digits, chosen by the client. */
-export const idEnvioSchema = { type: "string", pattern: "^[a-zA-Z0-9]{1,35}$" } as const;
+const idEnvioSchema = { type: "string", pattern: "^[a-zA-Z0-9]{1,35}$" } as const;
 
 /** Path of both payout routes. */
 export const payoutPathSchema = {

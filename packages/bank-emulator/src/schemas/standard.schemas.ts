@@ -22,11 +22,11 @@ const cnpj = { type: "string", pattern: "^[0-9A-Z]{14}$" } as const;
 const nome = { type: "string", maxLength: 200 } as const;
 
 /** `TxId` of an immediate charge: 26 to 35 letters and digits. */
-export const txidSchema = { type: "string", pattern: "^[a-zA-Z0-9]{26,35}$" } as const;
+const txidSchema = { type: "string", pattern: "^[a-zA-Z0-9]{26,35}$" } as const;
 /** `EndToEndId`: 32 letters and digits. */
-export const endToEndIdSchema = { type: "string", pattern: "^[a-zA-Z0-9]{32}$" } as const;
+const endToEndIdSchema = { type: "string", pattern: "^[a-zA-Z0-9]{32}$" } as const;
 /** `DevolucaoId`: 1 to 35 letters and digits. */
-export const devolucaoIdSchema = { type: "string", pattern: "^[a-zA-Z0-9]{1,35}$" } as const;
+const devolucaoIdSchema = { type: "string", pattern: "^[a-zA-Z0-9]{1,35}$" } as const;
 
 /** `devedor`: a person (`PessoaFisica`) or a company (`PessoaJuridica`), never both documents. */
 const devedor = {
