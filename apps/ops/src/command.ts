@@ -3,7 +3,7 @@
  */
 import type { Config } from "@lm/config";
 import type { Db } from "@lm/db";
-import { validationFailed } from "@lm/domain";
+import { validationFailed, type UseCaseDeps } from "@lm/domain";
 
 /** What a command gets: configuration, a database client and its parsed arguments. */
 export interface CommandContext {
@@ -14,6 +14,8 @@ export interface CommandContext {
   /** Positional arguments after the command name. */
   positionals: string[];
   now: Date;
+  /** What a use case that enqueues jobs needs (a Redis producer, made on first call). */
+  useCaseDeps(): UseCaseDeps;
 }
 
 /** The outcome of a command: a line for people, and the object printed with `--json` (ids and one-time secrets). */

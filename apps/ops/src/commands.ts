@@ -1,6 +1,13 @@
 /**
  * The operators' commands by name (DESIGN §5 "Operators' command line").
  */
+import {
+  acquirerActivate,
+  acquirerCheck,
+  acquirerConfigure,
+  acquirerReconcile,
+  acquirerRegisterWebhook,
+} from "./acquirer-bank";
 import { acquirerCreate } from "./acquirer-create";
 import { apiKeyCreate } from "./api-key-create";
 import type { Command } from "./command";
@@ -19,6 +26,11 @@ export const COMMANDS: Record<string, Command> = {
   "invite:create": inviteCreate,
   "user:create": userCreate,
   "acquirer:create": acquirerCreate,
+  "acquirer:configure": acquirerConfigure,
+  "acquirer:activate": acquirerActivate,
+  "acquirer:check": acquirerCheck,
+  "acquirer:register-webhook": acquirerRegisterWebhook,
+  "acquirer:reconcile": acquirerReconcile,
   "documents:encrypt": documentsEncrypt,
   "withdrawal:list": withdrawalList,
 };

@@ -4,7 +4,7 @@
 import { parseArgs } from "node:util";
 import type { Config } from "@lm/config";
 import type { Db } from "@lm/db";
-import { ApiError } from "@lm/domain";
+import { ApiError, type UseCaseDeps } from "@lm/domain";
 import { COMMANDS } from "./commands";
 
 /** What the command printed and the exit code it asks for. */
@@ -24,7 +24,10 @@ function usage(): string {
  * Runs `argv` (without `node` and the script), e.g. `["seller:create", "--name", "Loja", "--document", "..."]`.
  * Bad arguments and refused operations give exit code 2 with a one-line reason; success gives 0.
  */
-export async function runOps(argv: string[], deps: { config: Config; db: Db; now: () => Date }): Promise<RunOutcome> {
+export async function runOps(
+  argv: string[],
+  deps: { config: Config; db: Db; now: () => Date; useCaseDeps?: () => UseCaseDeps },
+): Promise<RunOutcome> {
   const [name, ...rest] = argv;
   if (name === "help" || name === "--help") return { exitCode: 0, stdout: `${usage()}\n`, stderr: "" };
   const command = name === undefined ? undefined : COMMANDS[name];
@@ -54,6 +57,10 @@ export async function runOps(argv: string[], deps: { config: Config; db: Db; now
       options: parsed.values as Record<string, string | boolean | undefined>,
       positionals: parsed.positionals,
       now: deps.now(),
+      useCaseDeps() {
+        if (deps.useCaseDeps === undefined) throw new Error("this command needs Redis, which was not given");
+        return deps.useCaseDeps();
+      },
     });
     return { exitCode: 0, stdout: `${json ? JSON.stringify(result.json) : result.text}\n`, stderr: "" };
   } catch (err) {

@@ -18,6 +18,7 @@ import { DelayedError, Worker, type Job } from "bullmq";
 import { isTransientConnectionError } from "@lm/db";
 import { recordGivenUpJob, type GivenUpJob } from "@lm/domain";
 import {
+  ACQUIRER_RECONCILIATION_INTERVAL_MS,
   CHARGE_EXPIRY_INTERVAL_MS,
   FINISHED_JOBS,
   KEY_REVOCATION_INTERVAL_MS,
@@ -33,6 +34,7 @@ const SCHEDULES = [
   { queue: "reconciler", every: RECONCILER_INTERVAL_MS },
   { queue: "charge-expiry", every: CHARGE_EXPIRY_INTERVAL_MS },
   { queue: "key-revocation", every: KEY_REVOCATION_INTERVAL_MS },
+  { queue: "acquirer-reconciliation", every: ACQUIRER_RECONCILIATION_INTERVAL_MS },
 ] as const satisfies ReadonlyArray<{ queue: QueueName; every: number }>;
 
 /** How long a running job's lock lasts without renewal (renewed every half of it), ms. */

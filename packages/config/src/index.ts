@@ -48,6 +48,8 @@ export interface Config {
   mailOutboxDir: string;
   /** Delays in seconds before attempts 2..6 (five numbers). */
   retryScheduleSeconds: number[];
+  /** Longest wait for one call to a bank acquirer, ms (DESIGN §9 "Transport": 5 s; tests shorten it). */
+  acquirerTimeoutMs: number;
   /** Prefix of every BullMQ key in Redis; tests use one per file. */
   queuePrefix: string;
   /** bcrypt cost of password hashes (DESIGN §3: 12); tests may lower it, never below 12 elsewhere. */
@@ -84,17 +86,16 @@ const BR_CODE_HOST = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*
 
 /**
  * Why charges could not get a BR Code on `host` (PUBLIC_BASE_URL's), or `null`. A charge's location is
- * `[sandbox.]<host>/qr/<26-character txid>`, at most 77 characters (Manual do BR Code), which leaves 39 for the host;
- * outside production a host without a dot (`localhost`) gets `.localhost` (RFC 6761) added in live mode, so 37. In
- * production the host must be a name a payer's bank can reach: dotted, not `localhost`.
- * Kept beside `pixLocation` (packages/domain/src/transactions/br-code.ts), which builds the location.
+ * `sandbox.<host>/qr/<26-character txid>`, at most 77 characters (Manual do BR Code), which leaves 39 for the host.
+ * In production the host must be a public DNS name: dotted, not `localhost`.
+ * Kept beside `sandboxPixLocation` (packages/domain/src/transactions/br-code.ts), which builds the location.
  */
 function brCodeHostProblem(host: string, production: boolean): string | null {
   if (!BR_CODE_HOST.test(host)) return "host must be a DNS name (letters, digits, hyphens, dots) to build BR Codes on";
   const dotted = host.includes(".");
-  if (host.length > (dotted ? 39 : 37)) return "host is too long for a BR Code location (39 characters at most)";
+  if (host.length > 39) return "host is too long for a BR Code location (39 characters at most)";
   if (production && (!dotted || host === "localhost" || host.endsWith(".localhost"))) {
-    return "host must be a public DNS name in production (BR Codes point payers' banks at it)";
+    return "host must be a public DNS name in production (banks post their notifications to it)";
   }
   return null;
 }
@@ -215,6 +216,7 @@ const schema = Joi.object({
     .pattern(/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?){4}\s*$/)
     .messages({ "string.pattern.base": '"RETRY_SCHEDULE_SECONDS" must be five comma-separated numbers of seconds' })
     .default(DEFAULT_RETRY_SCHEDULE_SECONDS.join(",")),
+  ACQUIRER_TIMEOUT_MS: Joi.number().integer().min(100).max(60_000).default(5_000),
   // `{lm}`: a Redis Cluster hash tag, so every key of a queue lands in one slot as BullMQ's scripts require.
   QUEUE_PREFIX: Joi.string()
     .pattern(/^(?:[a-z0-9_-]{1,40}|\{[a-z0-9_-]{1,38}\})$/)
@@ -288,6 +290,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     smtpUrl: value.SMTP_URL,
     mailOutboxDir: value.MAIL_OUTBOX_DIR,
     retryScheduleSeconds: value.RETRY_SCHEDULE_SECONDS.split(",").map(Number),
+    acquirerTimeoutMs: value.ACQUIRER_TIMEOUT_MS,
     queuePrefix: value.QUEUE_PREFIX,
     bcryptCost: value.BCRYPT_COST,
     trustProxy: parseTrustProxy(value.TRUST_PROXY),

@@ -41,8 +41,12 @@ export const ERROR_CATALOG = {
   internal_error: { status: 500, type: "internal_error" },
   /** PostgreSQL is down or unreachable for now; the reply carries `Retry-After`, so clients retry instead of giving up. */
   service_unavailable: { status: 503, type: "internal_error" },
-  /** No acquirer is configured for live mode: live refunds and withdrawals are refused at creation (DESIGN §7). */
+  /** The mode has no acquirer (able to do this): the charge, refund or withdrawal is refused at creation (DESIGN §9). */
   acquirer_not_configured: { status: 503, type: "acquirer_error" },
+  /** The bank could not be reached, timed out or answered 5xx; nothing was created (DESIGN §9 "Transport"). */
+  acquirer_unavailable: { status: 502, type: "acquirer_error" },
+  /** The bank refused the request; the message carries its reason; nothing was created. */
+  acquirer_rejected: { status: 502, type: "acquirer_error" },
 } as const satisfies Record<string, { status: number; type: ErrorType }>;
 
 /** Every error code the service can answer with. */

@@ -55,6 +55,8 @@ export * from "./balance/ledger";
 export * from "./balance/balance.serializer";
 export * from "./balance/find-balance";
 export * from "./acquirers/acquirer-port";
+export * from "./acquirers/bank-acquirer";
+export * from "./acquirers/bank-operations";
 export * from "./acquirers/sandbox-acquirer";
 export * from "./refunds/refund.serializer";
 export * from "./refunds/refund-events";

@@ -7,7 +7,7 @@ import {
   createQrSymbol,
   generateTxid,
   optimalQrSegments,
-  pixLocation,
+  sandboxPixLocation,
   QR_MASK_PATTERN,
   renderQrPngBase64,
   TXID_PATTERN,
@@ -21,27 +21,22 @@ describe("Pix BR Code and txid", () => {
     expect(new Set(txids).size).toBe(100);
   });
 
-  test("when the mode is test, then the location is on the sandbox subdomain of the public host, port dropped", () => {
-    expect(pixLocation("https://pix.example.com.br:8443", "test", "abc")).toBe("sandbox.pix.example.com.br/qr/abc");
-    expect(pixLocation("https://pix.example.com.br", "live", "abc")).toBe("pix.example.com.br/qr/abc");
-  });
-
-  test("when the public host has no dot (localhost), then a live code goes under .localhost and is a valid BR Code", () => {
+  test("when a sandbox code is built, then its location is the sandbox subdomain of the public host, port dropped", () => {
     const txid = generateTxid();
 
-    const location = pixLocation("http://localhost:3000", "live", txid);
+    const location = sandboxPixLocation("http://localhost:3000", txid);
 
-    expect(location).toBe(`localhost.localhost/qr/${txid}`);
-    expect(pixLocation("http://localhost:3000", "test", txid)).toBe(`sandbox.localhost/qr/${txid}`);
+    expect(sandboxPixLocation("https://pix.example.com.br:8443", "abc")).toBe("sandbox.pix.example.com.br/qr/abc");
+    expect(location).toBe(`sandbox.localhost/qr/${txid}`);
     expect(isValidPixPayload(buildPixBrCode({ location, merchantName: "Loja" }))).toBe(true);
   });
 
   test("when the public host is too long for a BR Code location, then it refuses with a clear reason", () => {
-    expect(() => pixLocation(`https://${"a".repeat(60)}.example.com`, "test", generateTxid())).toThrow(/77 characters/);
+    expect(() => sandboxPixLocation(`https://${"a".repeat(60)}.example.com`, generateTxid())).toThrow(/77 characters/);
   });
 
   test("when a code is built, then it is a valid dynamic BR Code (CRC16) carrying only the location", () => {
-    const location = pixLocation("https://api.example.com", "test", generateTxid());
+    const location = sandboxPixLocation("https://api.example.com", generateTxid());
 
     const code = buildPixBrCode({ location, merchantName: "Padaria São João do Norte Ltda" });
 
@@ -58,7 +53,7 @@ describe("Pix BR Code and txid", () => {
 
   test("when a QR image is rendered, then a PNG decoder reads exactly the code's modules, 4 pixels each, in a 2-module quiet zone", () => {
     const code = buildPixBrCode({
-      location: pixLocation("https://api.example.com", "test", generateTxid()),
+      location: sandboxPixLocation("https://api.example.com", generateTxid()),
       merchantName: "Loja",
     });
 
@@ -80,12 +75,12 @@ describe("Pix BR Code and txid", () => {
   });
 
   test("when QR images are decoded by a reader (jsQR), then each gives back exactly its BR Code", () => {
-    for (const [host, mode, name] of [
-      ["https://api.example.com", "test", "Loja"],
-      ["https://pix.lojas-do-brasil.example.com.br", "live", "Padaria Sao Joao do Norte Ltda"],
-      ["http://localhost:3000", "live", "Açaí da Esquina"],
+    for (const [host, name] of [
+      ["https://api.example.com", "Loja"],
+      ["https://pix.lojas-do-brasil.example.com.br", "Padaria Sao Joao do Norte Ltda"],
+      ["http://localhost:3000", "Açaí da Esquina"],
     ] as const) {
-      const code = buildPixBrCode({ location: pixLocation(host, mode, generateTxid()), merchantName: name });
+      const code = buildPixBrCode({ location: sandboxPixLocation(host, generateTxid()), merchantName: name });
       const png = PNG.sync.read(Buffer.from(renderQrPngBase64(code), "base64"));
 
       const decoded = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
@@ -117,9 +112,8 @@ describe("Pix BR Code and txid", () => {
   test("when BR Codes are drawn, then each symbol is as small as qrcode's own search makes it, mask pattern 2", () => {
     for (let i = 0; i < 200; i++) {
       const code = buildPixBrCode({
-        location: pixLocation(
+        location: sandboxPixLocation(
           i % 2 ? "https://pix.lm-bench.example" : "https://api.example.com.br",
-          i % 3 ? "test" : "live",
           generateTxid(),
         ),
         merchantName: i % 2 ? "Loja Benchmark 12" : "Padaria Sao Joao 1234567",

@@ -1,31 +1,13 @@
 import {
-  centavosFromValor,
   notificationEntries,
   readPayoutOutcome,
   readPixPayment,
   readRefundOutcome,
   sandboxEndToEndId,
   sandboxRefuses,
-  valorFromCentavos,
 } from "../src";
 
 describe("Pix notification body", () => {
-  test.each([
-    ["10.50", 1050],
-    ["0.01", 1],
-    ["1234567.89", 123456789],
-  ])("when valor is %s, then it is %i centavos", (valor, centavos) => {
-    expect(centavosFromValor(valor)).toBe(centavos);
-    expect(valorFromCentavos(centavos)).toBe(valor);
-  });
-
-  test.each([["10.5"], ["10"], ["-1.00"], ["1e3.00"], [10.5], [null]])(
-    "when valor is %p, then it is malformed",
-    (valor) => {
-      expect(centavosFromValor(valor)).toBeNull();
-    },
-  );
-
   test("when a body has two payments, then one entry each, keyed by endToEndId", () => {
     const body = JSON.stringify({ pix: [{ endToEndId: "E1" }, { endToEndId: "E2" }, { txid: "no-id" }] });
 

@@ -28,6 +28,11 @@ export interface JobPayloads {
   "key-revocation": Record<string, never>;
   /** Repeatable sweep that enqueues due rows that have no job (DESIGN §1). */
   reconciler: Record<string, never>;
+  /**
+   * Repeatable sweep that reconciles every active bank acquirer with its own records (DESIGN §9 "Reconciliation"):
+   * payments no notification reported, refunds and payouts still in flight.
+   */
+  "acquirer-reconciliation": Record<string, never>;
 }
 
 /** Name of a queue. */
@@ -43,10 +48,14 @@ export const QUEUE_NAMES = [
   "charge-expiry",
   "key-revocation",
   "reconciler",
+  "acquirer-reconciliation",
 ] as const satisfies readonly QueueName[];
 
 /** How often the reconciler sweeps, ms (DESIGN §1: every 30 s). */
 export const RECONCILER_INTERVAL_MS = 30_000;
+
+/** How often the `acquirer-reconciliation` job reconciles the active banks, ms (DESIGN §9: every 5 minutes). */
+export const ACQUIRER_RECONCILIATION_INTERVAL_MS = 5 * 60_000;
 
 /** How often the `charge-expiry` job expires the pending charges past their `expires_at`, ms. */
 export const CHARGE_EXPIRY_INTERVAL_MS = 1_000;

@@ -2,10 +2,12 @@ import request from "supertest";
 import { createAcquirer, encryptSecret, processInboxItem, sandboxAcquirerSecret, signatureHeader } from "@lm/domain";
 import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
+import { useLiveBank } from "../support/live-bank";
 import { newEndToEndId, paymentOf } from "../support/pix-payments";
 
 describe("POST /v1/acquirers/{slug}/notifications and inbox processing", () => {
   const ctx = useApiTestContext();
+  useLiveBank(ctx);
   const merchant = useTestMerchant(ctx);
   let sandboxSecret: string;
   beforeAll(async () => {

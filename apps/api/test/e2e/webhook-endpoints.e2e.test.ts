@@ -1,6 +1,7 @@
 import { setSellerKyc } from "@lm/domain";
 import { checkSignature, type ReceivedRequest, useWebhookReceiver, waitUntil, type WebhookReceiver } from "@lm/testing";
 import { useE2eTestContext } from "./support/e2e-harness";
+import { useLiveBank } from "../support/live-bank";
 import { chargeBody } from "../support/merchant-client";
 import { createEndpoint, endpointOwner, ownerMerchantClient } from "../support/webhook-endpoints";
 
@@ -13,6 +14,7 @@ function envelope(request: ReceivedRequest) {
 
 describe("webhook endpoints managed in the panel, delivered by the worker", () => {
   const ctx = useE2eTestContext({ TRUST_PROXY: "loopback" });
+  useLiveBank(ctx);
   const receiverHolder = useWebhookReceiver();
   let receiver: WebhookReceiver;
   beforeAll(() => {

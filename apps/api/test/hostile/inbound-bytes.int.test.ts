@@ -3,7 +3,8 @@
  * from it is made storable; every processing failure is recorded on the item; reprocess verifies the stored bytes.
  */
 import request from "supertest";
-import { processInboxItem, sandboxAcquirerSecret, signatureHeader, valorFromCentavos } from "@lm/domain";
+import { processInboxItem, sandboxAcquirerSecret, signatureHeader } from "@lm/domain";
+import { valorFromCentavos } from "@lm/pix-api";
 import { useApiTestContext } from "../support/harness";
 import { chargeBody, useTestMerchant } from "../support/merchant-client";
 import { PANEL_ORIGIN, signInOps } from "../support/panel";

@@ -7,12 +7,14 @@ import {
   submitRefund,
 } from "@lm/domain";
 import { useApiTestContext } from "../support/harness";
+import { useLiveBank } from "../support/live-bank";
 import { createTestMerchant } from "@lm/testing";
 import { merchantClient, useTestMerchant } from "../support/merchant-client";
 import { paidCharge, processInbox, settleRefunds } from "../support/money";
 
 describe("refunds of paid charges and the balance ledger", () => {
   const ctx = useApiTestContext();
+  const bank = useLiveBank(ctx);
   const merchant = useTestMerchant(ctx);
 
   test("when a charge is paid, then its payment entry and the balance appear, and the charge reads amount_refunded 0", async () => {
@@ -286,20 +288,27 @@ describe("refunds of paid charges and the balance ledger", () => {
     );
   });
 
-  test("when a live key refunds, then 503 acquirer_not_configured and nothing is created", async () => {
+  test("when a live charge no bank registered is refunded, then 503 acquirer_not_configured and nothing is created", async () => {
+    // A live charge from before live mode had a bank: nobody can return its money.
     const live = merchantClient(ctx.app, merchant.liveKey);
     const charge = (await live.post("/v1/transactions", { amount: 100 }).expect(201)).body;
+    await ctx.db.transaction.update({
+      where: { id: charge.id },
+      data: { acquirer_id: null, status: "paid", paid_at: new Date(), payment_end_to_end_id: `E-nobank-${charge.id}` },
+    });
 
     const res = await live.post(`/v1/transactions/${charge.id}/refunds`, {});
 
     expect(res.status).toBe(503);
     expect(res.body.error).toMatchObject({ type: "acquirer_error", code: "acquirer_not_configured" });
+    expect(await ctx.db.refund.count({ where: { transaction_id: charge.id } })).toBe(0);
   });
 
-  test("when the acquirer never accepts a refund, then the fifth failed request fails it with acquirer_unavailable and puts the money back", async () => {
-    // A live refund written directly (no live acquirer exists, so every request fails as an unreachable one would).
+  /** A paid live charge of `amount` with a refund of all of it written directly, as `createRefund` would. */
+  async function liveRefundOfWholeCharge(amount: number): Promise<{ chargeId: string; refundId: string }> {
     const live = merchantClient(ctx.app, merchant.liveKey);
-    const charge = (await live.post("/v1/transactions", { amount: 900 }).expect(201)).body;
+    const charge = (await live.post("/v1/transactions", { amount }).expect(201)).body;
+    const { endToEndId } = await bank.current.payCharge(charge.txid);
     const now = new Date();
     const refundId = newId("refund");
     await ctx.db.$transaction(async (tx) => {
@@ -308,16 +317,16 @@ describe("refunds of paid charges and the balance ledger", () => {
         data: {
           status: "paid",
           paid_at: now,
-          payment_end_to_end_id: `E-live-${refundId}`,
-          payment_amount: 900,
-          amount_refunded: 900,
+          payment_end_to_end_id: endToEndId,
+          payment_amount: amount,
+          amount_refunded: amount,
         },
       });
       await appendBalanceTransaction(tx, {
         sellerId: merchant.sellerId,
         mode: "live",
         type: "payment",
-        amount: 900,
+        amount,
         sourceId: charge.id,
         now,
       });
@@ -328,19 +337,27 @@ describe("refunds of paid charges and the balance ledger", () => {
           store_id: merchant.storeId,
           seller_id: merchant.sellerId,
           mode: "live",
-          amount: 900,
+          amount,
         },
       });
       await appendBalanceTransaction(tx, {
         sellerId: merchant.sellerId,
         mode: "live",
         type: "refund",
-        amount: -900,
+        amount: -amount,
         sourceId: refundId,
-        reservedDelta: 900,
+        reservedDelta: amount,
         now,
       });
     });
+    return { chargeId: charge.id, refundId };
+  }
+
+  test("when the bank never accepts a refund, then the fifth failed request fails it with acquirer_unavailable and puts the money back", async () => {
+    const live = merchantClient(ctx.app, merchant.liveKey);
+    const before = (await live.get("/v1/balance")).body.available;
+    const { chargeId, refundId } = await liveRefundOfWholeCharge(900);
+    bank.current.failNext(5, 503);
 
     const outcomes: string[] = [];
     for (let attempt = 1; attempt <= 5; attempt++)
@@ -352,11 +369,26 @@ describe("refunds of paid charges and the balance ledger", () => {
       failure_reason: "acquirer_unavailable",
       submit_attempts: 5,
     });
-    expect((await live.get(`/v1/transactions/${charge.id}`)).body).toMatchObject({
-      status: "paid",
-      amount_refunded: 0,
+    expect((await live.get(`/v1/transactions/${chargeId}`)).body).toMatchObject({ status: "paid", amount_refunded: 0 });
+    expect((await live.get("/v1/balance")).body).toMatchObject({ available: before + 900, reserved: 0 });
+  });
+
+  test("when the bank refuses a refund, then it fails at once with rejected_by_acquirer and puts the money back", async () => {
+    const live = merchantClient(ctx.app, merchant.liveKey);
+    const before = (await live.get("/v1/balance")).body.available;
+    const { chargeId, refundId } = await liveRefundOfWholeCharge(700);
+    bank.current.failNext(1, 400);
+
+    const outcome = await submitRefund(ctx.deps, refundId);
+
+    expect(outcome).toBe("failed");
+    expect(await ctx.db.refund.findUniqueOrThrow({ where: { id: refundId } })).toMatchObject({
+      status: "failed",
+      failure_reason: "rejected_by_acquirer",
+      submit_attempts: 1,
     });
-    expect((await live.get("/v1/balance")).body).toMatchObject({ available: 900, reserved: 0 });
+    expect((await live.get(`/v1/transactions/${chargeId}`)).body).toMatchObject({ amount_refunded: 0 });
+    expect((await live.get("/v1/balance")).body).toMatchObject({ available: before + 700, reserved: 0 });
   });
 
   test("when another store's refund or a malformed id is read, then 404", async () => {

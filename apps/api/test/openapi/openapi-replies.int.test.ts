@@ -1,5 +1,6 @@
 import request from "supertest";
-import { notifySeller, signatureHeader, sandboxAcquirerSecret, valorFromCentavos } from "@lm/domain";
+import { notifySeller, signatureHeader, sandboxAcquirerSecret } from "@lm/domain";
+import { valorFromCentavos } from "@lm/pix-api";
 import { useApiTestContext } from "../support/harness";
 import { chargeBody, useTestMerchant } from "../support/merchant-client";
 import {

@@ -1,18 +1,14 @@
 import request from "supertest";
-import {
-  createAcquirer,
-  encryptSecret,
-  processInboxItem,
-  sandboxAcquirerSecret,
-  signatureHeader,
-  valorFromCentavos,
-} from "@lm/domain";
+import { createAcquirer, encryptSecret, processInboxItem, sandboxAcquirerSecret, signatureHeader } from "@lm/domain";
+import { valorFromCentavos } from "@lm/pix-api";
 import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
+import { useLiveBank } from "../support/live-bank";
 import { PANEL_ORIGIN, signInOps, signUpOwner } from "../support/panel";
 
 describe("ops inbox API", () => {
   const ctx = useApiTestContext({ TRUST_PROXY: "loopback" });
+  useLiveBank(ctx);
   const merchant = useTestMerchant(ctx);
   /** Requests of a signed-in operator. */
   let opsCookie: string;

@@ -1,7 +1,8 @@
 /**
  * Pix payments as an acquirer notifies them (the BCB `pix` item, DESIGN §5), for the tests of the inbound path.
  */
-import { sandboxEndToEndId, valorFromCentavos } from "@lm/domain";
+import { sandboxEndToEndId } from "@lm/domain";
+import { valorFromCentavos } from "@lm/pix-api";
 
 /** A fresh, well-formed end-to-end id (random suffix, so ids never repeat across test files). */
 export function newEndToEndId(): string {

@@ -2,11 +2,13 @@ import { isValidPixPayload, getPixPayloadInfo } from "@brazilian-utils/brazilian
 import { decryptDocument } from "@lm/domain";
 import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
+import { useLiveBank } from "../support/live-bank";
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 describe("POST /v1/transactions", () => {
   const ctx = useApiTestContext();
+  const bank = useLiveBank(ctx);
   const merchant = useTestMerchant(ctx, { name: "Padaria Pão Quente" });
 
   test("when the body is valid, then 201 with the transaction in its wire shape, pending, in the key's mode", async () => {
@@ -63,12 +65,35 @@ describe("POST /v1/transactions", () => {
     expect(info?.merchantName).toBe("Padaria Pao Quente");
   });
 
-  test("when created with a live key, then the BR Code location is on the public host itself", async () => {
+  test("when created with a live key, then the bank registers it first and the BR Code is the bank's", async () => {
     const res = await merchantClient(ctx.app, merchant.liveKey).post("/v1/transactions", chargeBody());
 
     expect(res.status).toBe(201);
     expect(res.body.mode).toBe("live");
-    expect(getPixPayloadInfo(res.body.pix.copy_paste)?.url).toBe(`api.test/qr/${res.body.txid}`);
+    const cob = bank.current.charge(res.body.txid);
+    expect(cob).toMatchObject({
+      status: "ATIVA",
+      valor: { original: "10.50" },
+      devedor: { cpf: "52998224725", nome: "Maria da Silva" },
+    });
+    expect(res.body.pix.copy_paste).toBe(cob?.pixCopiaECola);
+    expect(isValidPixPayload(res.body.pix.copy_paste)).toBe(true);
+    expect(bank.current.violations()).toEqual([]);
+  });
+
+  test("when the live bank refuses or cannot be reached, then 502 acquirer_rejected or acquirer_unavailable and nothing is created", async () => {
+    const live = merchantClient(ctx.app, merchant.liveKey);
+    const before = await ctx.db.transaction.count();
+    bank.current.failNext(1, 400);
+    const rejected = await live.post("/v1/transactions", chargeBody());
+    bank.current.failNext(2, 503);
+    const unavailable = await live.post("/v1/transactions", chargeBody());
+
+    expect(rejected.status).toBe(502);
+    expect(rejected.body.error).toMatchObject({ type: "acquirer_error", code: "acquirer_rejected" });
+    expect(unavailable.status).toBe(502);
+    expect(unavailable.body.error).toMatchObject({ type: "acquirer_error", code: "acquirer_unavailable" });
+    expect(await ctx.db.transaction.count()).toBe(before);
   });
 
   test("when created, then the QR code is a PNG image (base64) and is stored with the charge", async () => {

@@ -9,9 +9,11 @@ import {
 import { requestFingerprint } from "../../src/http/idempotency";
 import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
+import { useLiveBank } from "../support/live-bank";
 
 describe("Idempotency-Key on POST /v1/transactions", () => {
   const ctx = useApiTestContext();
+  useLiveBank(ctx);
   const merchant = useTestMerchant(ctx);
   const countByExternalId = (external_id: string) => ctx.db.transaction.count({ where: { external_id } });
 

@@ -6,7 +6,7 @@
 import type { DbClient } from "../client";
 import type { Acquirer, InboxItem, Prisma } from "../generated/client";
 import type { PageArgs } from "../page";
-import { sql, sqlQuery, type SqlClient } from "../sql";
+import { rawSql, sql, sqlQuery, type Sql, type SqlClient } from "../sql";
 
 /**
  * The code an item's `error` starts with (`processing_failed: <reason>`) while processing it threw and its job is
@@ -22,21 +22,43 @@ export const PROCESSING_FAILED_ERROR = "processing_failed";
 const PROCESSABLE = sql`i.signature_valid AND i.processed_at IS NULL
   AND (i.error IS NULL OR starts_with(i.error, ${`${PROCESSING_FAILED_ERROR}:`}))`;
 
-/** A processable item as processing reads it, with its acquirer's slug. */
+/**
+ * The anomaly of a notified payment, refund or payout the bank did not confirm when read back (DESIGN §9: a standard
+ * acquirer signs nothing, so its notifications are hints). Such an item is no receipt of the payment it names: a
+ * later notification or the reconciliation of the same payment is stored and processed as new.
+ */
+export const NOT_CONFIRMED_ERROR = "not_confirmed_by_acquirer";
+
+/**
+ * SQL true for an item `i` of acquirer `acquirerId` that already stands for identity `providerEventId`: validly
+ * received and not refuted by the bank. A repeat of one is a duplicate, and the reconciliation does not store it again.
+ */
+function receivedBefore(acquirerId: Sql, providerEventId: Sql): Sql {
+  return sql`EXISTS (SELECT 1 FROM inbox_items i WHERE i.acquirer_id = ${acquirerId} AND i.signature_valid
+    AND i.provider_event_id = ${providerEventId}
+    AND (i.error IS NULL OR NOT starts_with(i.error, ${NOT_CONFIRMED_ERROR})))`;
+}
+
+/** A processable item as processing reads it, with its acquirer's slug, API Pix profile and mode. */
 export interface ProcessableInboxItem {
   id: string;
   /** `pix` (a payment), `devolucao` (a refund's outcome), `pix_enviado` (a payout's outcome). */
   event_type: string;
   raw_body: Uint8Array;
   end_to_end_id: string;
+  acquirer_id: string;
   acquirer_slug: string;
+  /** Null for an acquirer that signs its notifications; a bank's profile when they must be read back first. */
+  acquirer_profile: string | null;
+  acquirer_mode: "live" | "test" | null;
 }
 
 /** The items of `ids` that processing can still settle ({@link PROCESSABLE}) and that name a payment, in no order. */
 export function findProcessableInboxItems(client: SqlClient, ids: string[]): Promise<ProcessableInboxItem[]> {
   return sqlQuery<ProcessableInboxItem>(
     client,
-    sql`SELECT i.id, i.event_type, i.raw_body, i.end_to_end_id, a.slug AS acquirer_slug
+    sql`SELECT i.id, i.event_type, i.raw_body, i.end_to_end_id, a.id AS acquirer_id, a.slug AS acquirer_slug,
+               a.profile AS acquirer_profile, a.mode::text AS acquirer_mode
         FROM inbox_items i JOIN acquirers a ON a.id = i.acquirer_id
         WHERE i.id = ANY(${ids}::text[]) AND ${PROCESSABLE} AND i.end_to_end_id IS NOT NULL`,
   );
@@ -80,19 +102,19 @@ export function storeInboxItems(
     receivedAt: Date;
     duplicateError: string;
     items: InboxItemToStore[];
+    /** How the request arrived; `notification` when omitted. */
+    source?: "notification" | "reconciliation";
   },
 ): Promise<Array<{ id: string; error: string | null }>> {
   const { acquirer, items } = request;
   return sqlQuery<{ id: string; error: string | null }>(
     client,
     sql`INSERT INTO inbox_items (id, acquirer_id, provider_event_id, event_type, signature_valid, raw_body, headers,
-                                 received_at, end_to_end_id, error)
+                                 received_at, end_to_end_id, error, source)
         SELECT v.id, ${acquirer.id}, v.provider_event_id, v.event_type, ${request.signatureValid}, ${request.rawBody},
                ${JSON.stringify(request.headers)}::jsonb, ${request.receivedAt}, v.end_to_end_id,
-               COALESCE(v.error, CASE WHEN EXISTS (
-                 SELECT 1 FROM inbox_items i
-                 WHERE i.acquirer_id = ${acquirer.id} AND i.signature_valid AND i.provider_event_id = v.provider_event_id
-               ) THEN ${request.duplicateError} END)
+               COALESCE(v.error, CASE WHEN ${receivedBefore(sql`${acquirer.id}`, rawSql("v.provider_event_id"))}
+                 THEN ${request.duplicateError} END), ${request.source ?? "notification"}
         FROM unnest(${items.map((item) => item.id)}::text[], ${items.map((item) => item.providerEventId)}::text[],
                     ${items.map((item) => item.eventType)}::text[], ${items.map((item) => item.endToEndId)}::text[],
                     ${items.map((item) => item.error)}::text[])
@@ -100,6 +122,19 @@ export function storeInboxItems(
         WHERE EXISTS (SELECT 1 FROM acquirers a WHERE a.id = ${acquirer.id} AND a.secret_ciphertext = ${acquirer.secretCiphertext})
         RETURNING id, error`,
   );
+}
+
+/** The identities among `providerEventIds` that acquirer `acquirerId` has already delivered (see {@link receivedBefore}). */
+export async function findReceivedProviderEventIds(
+  client: SqlClient,
+  acquirerId: string,
+  providerEventIds: string[],
+): Promise<Set<string>> {
+  const rows = await sqlQuery<{ id: string }>(
+    client,
+    sql`SELECT v.id FROM unnest(${providerEventIds}::text[]) AS v(id) WHERE ${receivedBefore(sql`${acquirerId}`, rawSql("v.id"))}`,
+  );
+  return new Set(rows.map(({ id }) => id));
 }
 
 /** What processing an item came to. */

@@ -1,12 +1,15 @@
 /**
  * One request to the acquirer for a refund or a withdrawal (DESIGN §7), the part both flows share: send it, record
  * the end-to-end id it was accepted under, or record the error and either let the job fail (the reconciler offers the
- * row again) or, on the last allowed attempt, fail the row with `acquirer_unavailable` and put its amount back.
+ * row again) or, on the last allowed attempt, fail the row with `acquirer_unavailable` and put its amount back. A
+ * request the bank refuses (`acquirer_rejected`) is not asked again: the row fails at once with
+ * `rejected_by_acquirer`.
  */
 import { inTransaction, type Prisma } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { enqueueDeliveries } from "../events/record-event";
-import { ACQUIRER_MAX_ATTEMPTS, ACQUIRER_UNAVAILABLE } from "./acquirer-port";
+import { ApiError } from "../errors";
+import { ACQUIRER_MAX_ATTEMPTS, ACQUIRER_REJECTED, ACQUIRER_UNAVAILABLE } from "./acquirer-port";
 
 /** What differs between a refund's attempt and a withdrawal's. */
 export interface AcquirerAttempt {
@@ -27,7 +30,7 @@ export interface AcquirerAttempt {
 
 /**
  * Runs `request`.
- * @returns `sent`, or `failed` when this was the last allowed attempt
+ * @returns `sent`, or `failed` when this was the last allowed attempt or the bank refused it
  * @throws Error the acquirer's error while attempts remain
  */
 export async function attemptAcquirerRequest(deps: UseCaseDeps, request: AcquirerAttempt): Promise<"sent" | "failed"> {
@@ -36,9 +39,11 @@ export async function attemptAcquirerRequest(deps: UseCaseDeps, request: Acquire
     return "sent";
   } catch (err) {
     await request.refused(err instanceof Error ? err.message.slice(0, 500) : "unknown error");
-    if (request.attempt < ACQUIRER_MAX_ATTEMPTS) throw err;
-    const deliveryIds = await inTransaction(deps.db, (tx) => request.fail(tx, ACQUIRER_UNAVAILABLE));
-    deps.logger.warn(`${request.kind} failed: the acquirer never accepted it`, {
+    const rejected = err instanceof ApiError && err.code === "acquirer_rejected";
+    if (!rejected && request.attempt < ACQUIRER_MAX_ATTEMPTS) throw err;
+    const reason = rejected ? ACQUIRER_REJECTED : ACQUIRER_UNAVAILABLE;
+    const deliveryIds = await inTransaction(deps.db, (tx) => request.fail(tx, reason));
+    deps.logger.warn(`${request.kind} failed: the acquirer ${rejected ? "refused" : "never accepted"} it`, {
       [`${request.kind}_id`]: request.id,
       attempts: request.attempt,
     });

@@ -1,17 +1,38 @@
 /**
- * The acquirer port (DESIGN §7 "The acquirer does the moving"): what the service asks of the acquirer that moves
- * money out. A request is only accepted or refused here; its outcome arrives later as an inbound notification
- * (`POST /v1/acquirers/{slug}/notifications`), stored in the inbox first, which settles the refund or withdrawal.
- * Every request is idempotent on our own id (refund or withdrawal id): asking again after a crash between sending and
- * recording never moves money twice.
+ * The acquirer port (DESIGN §7 "The acquirer does the moving", §9 "Port"): what the service asks of the acquirer that
+ * registers a mode's charges and moves its money. Two implementations: the in-process sandbox (test mode, unless a
+ * bank is activated for it) and a bank reached through the Central Bank's API Pix standard (bank-acquirer.ts).
+ * Amounts cross the port as integer centavos. A refund or payout request is only accepted or refused here; its
+ * outcome arrives later as an inbound notification, stored in the inbox first, which settles the row. Every request
+ * is idempotent on our own id (txid, refund id, withdrawal id): asking again after a crash between sending and
+ * recording never charges or moves money twice.
  */
+import { findActiveAcquirer, findAcquirerById, type Acquirer } from "@lm/db";
+import type { TaxDocument } from "../documents";
 import type { UseCaseDeps } from "../deps";
 import { ApiError } from "../errors";
+import { bankAcquirer } from "./bank-acquirer";
 import { createSandboxAcquirer } from "./sandbox-acquirer";
+
+/** A charge to register at the acquirer (`PUT /cob/{txid}`). */
+export interface ChargeRegistration {
+  /** Ours: 26 to 35 alphanumerics, the bank's idempotency key for the charge. */
+  txid: string;
+  /** Centavos. */
+  amount: number;
+  /** Seconds the charge stays payable (`calendario.expiracao`). */
+  expiresIn: number;
+  /** The store's name, written in a BR Code built by us (the sandbox's). */
+  merchantName: string;
+  /** The payer named by the merchant (`devedor`): name and CPF or CNPJ, both or neither. */
+  debtor: { name: string; document: TaxDocument } | null;
+  /** Shown to the payer (`solicitacaoPagador`, at most 140 characters). */
+  description: string | null;
+}
 
 /** A devolução of a received Pix (Bacen `PUT /pix/{e2eid}/devolucao/{id}`). */
 export interface PixRefundRequest {
-  /** Our refund id, the devolução `id`: the idempotency key. */
+  /** Our refund id; its ULID is the devolução `id`, the idempotency key. */
   refundId: string;
   /** The refunded payment's `endToEndId`. */
   paymentEndToEndId: string;
@@ -27,7 +48,7 @@ export interface PixRefundRequest {
 
 /** A Pix sent to one of the seller's payout keys. */
 export interface PixPaymentRequest {
-  /** Our withdrawal id, sent as `idEnvio`: the idempotency key. */
+  /** Our withdrawal id; its ULID is sent as `idEnvio`, the idempotency key. */
   withdrawalId: string;
   /** The receiving Pix key, in full (never logged). */
   key: { type: "cpf" | "cnpj" | "email" | "phone" | "evp"; value: string };
@@ -36,44 +57,110 @@ export interface PixPaymentRequest {
   createdAt: Date;
 }
 
-/** An acquirer that can move money out. */
+/** An acquirer: registers charges and moves money out. */
 export interface AcquirerPort {
   /** The acquirer's slug: its notifications arrive at `/v1/acquirers/{slug}/notifications`. */
   slug: string;
+  /** The bank's acquirer id, written on the charges it registers and the payouts it sends; null for the sandbox. */
+  acquirerId: string | null;
+  /** Whether it can send payouts (`sendPixPayment`): the sandbox and the `efi` profile can, `bcb` cannot. */
+  sendsPayouts: boolean;
+  /**
+   * Registers a charge.
+   * @returns the BR Code ("copia e cola") the payer pays
+   * @throws ApiError `acquirer_unavailable` or `acquirer_rejected` (502) when the bank cannot be reached or refuses
+   */
+  registerCharge(charge: ChargeRegistration): Promise<{ brCode: string }>;
+  /**
+   * Withdraws a registered charge (`PATCH /cob/{txid}`).
+   * @returns `canceled`, or `paid` when the bank reports it paid already (its payment will settle it)
+   * @throws ApiError `acquirer_unavailable` or `acquirer_rejected` (502)
+   */
+  cancelCharge(txid: string): Promise<"canceled" | "paid">;
   /**
    * Asks for a devolução.
    * @returns the return's end-to-end id (`rtrId`), once accepted
-   * @throws Error when the request could not be made (retried by the caller, within its bound)
+   * @throws ApiError `acquirer_rejected` when the bank refuses it (the refund fails at once); any other Error when
+   *   the request could not be made (retried by the caller, within its bound)
    */
   refundPix(request: PixRefundRequest): Promise<{ returnId: string }>;
   /**
    * Sends a Pix to a key.
    * @returns the payment's end-to-end id, once accepted
-   * @throws Error when the request could not be made (retried by the caller, within its bound)
+   * @throws as {@link AcquirerPort.refundPix}
    */
   sendPixPayment(request: PixPaymentRequest): Promise<{ endToEndId: string }>;
 }
 
+/** How long a process keeps what it read of a mode's active acquirer: an activation reaches every process within it. */
+export const ACTIVE_ACQUIRER_CACHE_MS = 5_000;
+
+/** What this process last read of each mode's active acquirer, per database client. */
+const activeAcquirers = new WeakMap<object, Map<string, { until: number; acquirer: Acquirer | undefined }>>();
+
+/** Forgets what this process read of the active acquirers (after an activation made here). */
+export function forgetActiveAcquirers(deps: Pick<UseCaseDeps, "db">): void {
+  activeAcquirers.delete(deps.db);
+}
+
 /**
- * The acquirer that moves `mode`'s money: the in-process sandbox for `test`. No live acquirer adapter exists yet, so
- * `live` has none and money cannot leave in live mode.
- * @returns the port, or null when `mode` has no acquirer
+ * The acquirer that registers `mode`'s charges and moves its money: the one activated for it (`acquirer:activate`),
+ * else the in-process sandbox for `test` and none for `live` (DESIGN §9). Read at most every
+ * {@link ACTIVE_ACQUIRER_CACHE_MS} per process: every charge creation asks.
+ * @returns the port, or null when `mode` has none
  */
-export function acquirerFor(deps: UseCaseDeps, mode: "live" | "test"): AcquirerPort | null {
+export async function acquirerFor(deps: UseCaseDeps, mode: "live" | "test"): Promise<AcquirerPort | null> {
+  let known = activeAcquirers.get(deps.db);
+  if (known === undefined) {
+    known = new Map();
+    activeAcquirers.set(deps.db, known);
+  }
+  const now = Date.now();
+  let kept = known.get(mode);
+  if (kept === undefined || kept.until <= now) {
+    kept = { until: now + ACTIVE_ACQUIRER_CACHE_MS, acquirer: await findActiveAcquirer(deps.db.pool, mode) };
+    known.set(mode, kept);
+  }
+  if (kept.acquirer !== undefined) return bankAcquirer(deps, kept.acquirer);
   return mode === "test" ? createSandboxAcquirer(deps) : null;
 }
 
 /**
- * The acquirer of `mode`, for a request that is about to move money.
- * @throws ApiError `acquirer_not_configured` (503) when `mode` has none: refused at creation, never left pending
+ * The acquirer that took part in a row's history: bank `acquirerId` (the one that registered the charge or was asked
+ * to send the payout), or for a row without one the sandbox in `test` and none in `live`.
  */
-export function requireAcquirer(deps: UseCaseDeps, mode: "live" | "test"): AcquirerPort {
-  const acquirer = acquirerFor(deps, mode);
-  if (!acquirer) {
-    throw new ApiError(
-      "acquirer_not_configured",
-      `No acquirer is configured to move money in ${mode} mode; nothing was created.`,
-    );
+export async function acquirerOfRow(
+  deps: UseCaseDeps,
+  acquirerId: string | null,
+  mode: "live" | "test",
+): Promise<AcquirerPort | null> {
+  if (acquirerId === null) return mode === "test" ? createSandboxAcquirer(deps) : null;
+  const acquirer = await findAcquirerById(deps.db.pool, acquirerId);
+  return acquirer === undefined ? null : bankAcquirer(deps, acquirer);
+}
+
+/** The refusal of a request that needs an acquirer `mode` does not have: nothing is created. */
+export function acquirerNotConfigured(mode: "live" | "test", what = "move money"): ApiError {
+  return new ApiError(
+    "acquirer_not_configured",
+    `No acquirer is configured to ${what} in ${mode} mode; nothing was created.`,
+  );
+}
+
+/**
+ * The acquirer of `mode`, for a request that is about to move money.
+ * @param needs - `payouts` when it must send Pix payments (a `bcb` bank cannot)
+ * @throws ApiError `acquirer_not_configured` (503) when `mode` has none, or none that can: refused at creation,
+ *   never left pending
+ */
+export async function requireAcquirer(
+  deps: UseCaseDeps,
+  mode: "live" | "test",
+  needs: "refunds" | "payouts" = "refunds",
+): Promise<AcquirerPort> {
+  const acquirer = await acquirerFor(deps, mode);
+  if (!acquirer || (needs === "payouts" && !acquirer.sendsPayouts)) {
+    throw acquirerNotConfigured(mode, needs === "payouts" ? "send payouts" : "move money");
   }
   return acquirer;
 }
@@ -87,5 +174,5 @@ export const ACQUIRER_MAX_ATTEMPTS = 5;
 /** `failure_reason` of a refund or withdrawal the acquirer never accepted within {@link ACQUIRER_MAX_ATTEMPTS}. */
 export const ACQUIRER_UNAVAILABLE = "acquirer_unavailable";
 
-/** `failure_reason` of a refund or withdrawal the acquirer refused (`NAO_REALIZADO`). */
+/** `failure_reason` of a refund or withdrawal the acquirer refused (`NAO_REALIZADO`, or its request refused). */
 export const ACQUIRER_REJECTED = "rejected_by_acquirer";

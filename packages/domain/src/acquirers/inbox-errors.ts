@@ -1,5 +1,5 @@
 /** The codes recorded on an inbox item's `error` (DESIGN §5); a detail may follow after `: `. */
-import { PROCESSING_FAILED_ERROR } from "@lm/db";
+import { NOT_CONFIRMED_ERROR, PROCESSING_FAILED_ERROR } from "@lm/db";
 
 /**
  * Codes recorded at receipt (`invalid_signature`, `malformed_notification`, `duplicate`) or as a payment anomaly when
@@ -14,6 +14,8 @@ export const INBOX_ERRORS = {
   modeMismatch: "mode_mismatch",
   amountMismatch: "amount_mismatch",
   notPending: "not_pending",
+  /** A bank's notification (unsigned, DESIGN §9) that the bank, asked back, does not confirm. */
+  notConfirmed: NOT_CONFIRMED_ERROR,
   /** Processing threw (the database refused a value, was unreachable...); the job is retried and a success clears it. */
   processingFailed: PROCESSING_FAILED_ERROR,
 } as const;

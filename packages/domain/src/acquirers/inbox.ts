@@ -48,10 +48,10 @@ export async function findInboxItem(db: DbClient, id: string): Promise<InboxItem
  */
 export async function reprocessInboxItem(deps: UseCaseDeps, id: string): Promise<void> {
   const item = await findInboxItem(deps.db, id);
-  const { secret } = await loadAcquirer(deps.db, deps.config, item.acquirer.slug);
+  const acquirer = await loadAcquirer(deps.db, deps.config, item.acquirer.slug);
   const now = deps.now();
   const signature = checkAcquirerSignature(
-    secret,
+    acquirer,
     { rawBody: Buffer.from(item.raw_body), headers: item.headers as Record<string, string> },
     item.received_at,
   );

@@ -12,6 +12,7 @@
  * replaced.
  */
 import { createHash } from "node:crypto";
+import { centavosFromValor } from "@lm/pix-api";
 import { parseTaxDocument, type TaxDocument } from "../documents";
 import { toStorableText } from "../text/storable-text";
 import { TXID_PATTERN } from "../transactions/txid";
@@ -22,8 +23,6 @@ const MAX_END_TO_END_ID_LENGTH = 64;
 const END_TO_END_ID_PATTERN = /^[\x21-\x7e]+$/;
 /** Longest payer name kept, characters. */
 const MAX_PAYER_NAME_LENGTH = 200;
-/** `valor`: decimal reais with exactly two decimals, e.g. `"10.50"` (Bacen `^\d{1,10}\.\d{2}$`). */
-const VALOR_PATTERN = /^(\d{1,10})\.(\d{2})$/;
 
 /**
  * The identity each notified payment is stored and deduplicated under: its `endToEndId`, or for an item or body that
@@ -98,7 +97,8 @@ function parseJson(rawBody: Uint8Array): unknown {
   }
 }
 
-function pixItems(rawBody: Uint8Array): unknown[] | null {
+/** The `pix` items of a notification body; null when it is not UTF-8 JSON with at least one. */
+export function pixItems(rawBody: Uint8Array): unknown[] | null {
   const body = parseJson(rawBody);
   const pix = typeof body === "object" && body !== null ? (body as { pix?: unknown }).pix : undefined;
   return Array.isArray(pix) && pix.length > 0 ? pix : null;
@@ -138,7 +138,8 @@ export function notificationEntries(rawBody: Uint8Array): NotificationEntry[] {
   });
 }
 
-function field(value: unknown, name: string): unknown {
+/** Field `name` of a JSON object, or undefined for anything else. */
+export function field(value: unknown, name: string): unknown {
   return typeof value === "object" && value !== null ? (value as Record<string, unknown>)[name] : undefined;
 }
 
@@ -183,17 +184,6 @@ export function readPayoutOutcome(rawBody: Uint8Array, endToEndId: string): Payo
   const status = TRANSFER_STATUSES[String(field(item, "status"))];
   if (withdrawalId === null || amount === null || status === undefined) return null;
   return { withdrawalId, endToEndId, amount, status, reason: reasonOf(item) };
-}
-
-/** Centavos of a Bacen `valor` (`"10.50"` → 1050), computed on the digits (no floating point); null if malformed. */
-export function centavosFromValor(valor: unknown): number | null {
-  const match = typeof valor === "string" ? VALOR_PATTERN.exec(valor) : null;
-  return match ? Number(match[1]) * 100 + Number(match[2]) : null;
-}
-
-/** A Bacen `valor` for `centavos` (1050 → `"10.50"`). */
-export function valorFromCentavos(centavos: number): string {
-  return `${Math.floor(centavos / 100)}.${String(centavos % 100).padStart(2, "0")}`;
 }
 
 /**

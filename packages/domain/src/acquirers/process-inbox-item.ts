@@ -4,16 +4,19 @@
  * anomaly on the item when it cannot. A refund's outcome (`devolucao`) settles the refund (refunds/settle-refund.ts),
  * a sent payment's (`pix_enviado`) the withdrawal (withdrawals/withdrawal-flow.ts), filling the item's
  * `withdrawal_id`. An item is processed only while it is processable (`findProcessableInboxItems`), and what cannot
- * be applied is an anomaly recorded on the item's `error`, never dropped. Processing is idempotent: a charge moves
+ * be applied is an anomaly recorded on the item's `error`, never dropped. A bank's notification (unsigned, DESIGN §9)
+ * is only a hint: what it names is read back from the bank first, and only what the bank confirms settles anything. Processing is idempotent: a charge moves
  * only from `pending` (a conditional update), and an item already processed is left alone.
  */
 import {
+  findAcquirerById,
   findProcessableInboxItems,
   finishInboxItem,
   inTransaction,
   recordInboxItemFailure,
   type InboxItemOutcome,
   type Prisma,
+  type ProcessableInboxItem,
 } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { enqueueDeliveries } from "../events/record-event";
@@ -21,6 +24,7 @@ import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
 import { toStorableText } from "../text/storable-text";
 import { settleRefund } from "../refunds/settle-refund";
 import { settleWithdrawal } from "../withdrawals/withdrawal-flow";
+import { confirmWithBank } from "./bank-acquirer";
 import { INBOX_ERRORS } from "./inbox-errors";
 import { readPayoutOutcome, readRefundOutcome } from "./pix-notification";
 import { settlementMode, settlePaymentItem } from "./settle-payments";
@@ -69,10 +73,34 @@ async function recordProcessingFailure(deps: UseCaseDeps, inboxItemId: string, e
   }
 }
 
+/**
+ * Item `item` as the bank confirms it (DESIGN §9): for an acquirer that signs its notifications the item itself; for a
+ * bank, its body replaced by what the bank answers when asked back, or null when the bank does not know it.
+ * @throws Error when the bank cannot be asked now (the job is retried)
+ */
+async function confirmedItem(deps: UseCaseDeps, item: ProcessableInboxItem): Promise<ProcessableInboxItem | null> {
+  if (item.acquirer_profile === null) return item;
+  const acquirer = await findAcquirerById(deps.db.pool, item.acquirer_id);
+  if (acquirer === undefined) return null;
+  const confirmed = await confirmWithBank(deps, acquirer, item);
+  return confirmed === null ? null : { ...item, raw_body: confirmed };
+}
+
 async function settleInboxItem(deps: UseCaseDeps, inboxItemId: string): Promise<string> {
-  const [item] = await findProcessableInboxItems(deps.db.pool, [inboxItemId]);
-  if (!item) return "skipped";
+  const [notified] = await findProcessableInboxItems(deps.db.pool, [inboxItemId]);
+  if (!notified) return "skipped";
+  const item = await confirmedItem(deps, notified);
   const now = deps.now();
+  if (item === null) {
+    await finishInboxItem(
+      deps.db,
+      notified.id,
+      { error: `${INBOX_ERRORS.notConfirmed}: the bank does not know it` },
+      now,
+    );
+    deps.logger.warn("inbound notification not confirmed by the bank", { inbox_item_id: notified.id });
+    return INBOX_ERRORS.notConfirmed;
+  }
   /** Writes an outcome that needed no other change, warning of an anomaly. */
   const record = async (outcome: InboxItemOutcome & { result: string }) => {
     await finishInboxItem(deps.db, item.id, outcome, now);
@@ -99,7 +127,7 @@ async function settleInboxItem(deps: UseCaseDeps, inboxItemId: string): Promise<
     return settled.result;
   };
 
-  const expectedMode = settlementMode(item.acquirer_slug);
+  const expectedMode = settlementMode(item);
   if (item.event_type === "devolucao") {
     const outcome = readRefundOutcome(item.raw_body, item.end_to_end_id);
     if (!outcome) return malformed("id, valor or status missing or malformed");

@@ -6,11 +6,12 @@
  * `13` is refused (`NAO_REALIZADO`), so integrators can test failures.
  */
 import { createHash, randomBytes } from "node:crypto";
+import { valorFromCentavos } from "@lm/pix-api";
 import type { UseCaseDeps } from "../deps";
+import { buildPixBrCode, sandboxPixLocation } from "../transactions/br-code";
 import { signatureHeader } from "../webhooks/signature";
 import type { AcquirerPort } from "./acquirer-port";
 import { sandboxAcquirerSecret, SANDBOX_ACQUIRER_SLUG } from "./acquirers";
-import { valorFromCentavos } from "./pix-notification";
 import { ACQUIRER_SIGNATURE_HEADER, receiveAcquirerNotification } from "./receive-notification";
 
 /** ISPB written in sandbox end-to-end ids: eight zeros, which no participant has. */
@@ -54,10 +55,22 @@ export async function postSandboxNotification(deps: UseCaseDeps, body: object): 
   });
 }
 
-/** The sandbox as an {@link AcquirerPort}: it accepts every request and notifies its outcome straight away. */
+/**
+ * The sandbox as an {@link AcquirerPort}: it registers a charge by building its BR Code itself (no I/O), cancels at
+ * once, accepts every request to move money and notifies its outcome straight away.
+ */
 export function createSandboxAcquirer(deps: UseCaseDeps): AcquirerPort {
   return {
     slug: SANDBOX_ACQUIRER_SLUG,
+    acquirerId: null,
+    sendsPayouts: true,
+    async registerCharge(charge) {
+      const location = sandboxPixLocation(deps.config.publicBaseUrl, charge.txid);
+      return { brCode: buildPixBrCode({ location, merchantName: charge.merchantName }) };
+    },
+    async cancelCharge() {
+      return "canceled";
+    },
     async refundPix(request) {
       const returnId = sandboxEndToEndId(request.createdAt, { prefix: "D", seed: request.refundId });
       const refused = sandboxRefuses(request.amount);

@@ -28,11 +28,15 @@ import { INBOX_ERRORS } from "./inbox-errors";
 import { readPixPayment, type PixPayment } from "./pix-notification";
 
 /**
- * The mode of the charges an acquirer's payments may settle: the sandbox settles test charges only and real acquirers
- * live ones, so no test path can pay a live charge.
+ * The mode of the charges an acquirer's payments may settle: the sandbox settles test charges only, a bank the mode
+ * it was activated for (a homologation environment may serve `test`), any other acquirer live ones; so no test path
+ * can pay a live charge.
  */
-export function settlementMode(acquirerSlug: string): "live" | "test" {
-  return acquirerSlug === SANDBOX_ACQUIRER_SLUG ? "test" : "live";
+export function settlementMode(acquirer: {
+  acquirer_slug: string;
+  acquirer_mode: "live" | "test" | null;
+}): "live" | "test" {
+  return acquirer.acquirer_slug === SANDBOX_ACQUIRER_SLUG ? "test" : (acquirer.acquirer_mode ?? "live");
 }
 
 /**
@@ -115,7 +119,7 @@ async function settleItems(deps: UseCaseDeps, items: ProcessableInboxItem[]): Pr
   const repeatedPayments = repeated(payments.map(({ payment }) => payment.endToEndId));
   const plain = payments.flatMap(({ item, payment }) => {
     const charge = chargeByTxid.get(payment.txid);
-    const anomaly = paymentAnomaly(charge, payment, settlementMode(item.acquirer_slug));
+    const anomaly = paymentAnomaly(charge, payment, settlementMode(item));
     if (anomaly !== null || charge === undefined) {
       if (anomaly !== null) outcomes.set(item.id, { kind: "anomaly", anomaly, payment });
       return [];
@@ -154,11 +158,16 @@ async function settleItems(deps: UseCaseDeps, items: ProcessableInboxItem[]): Pr
  * Settles the plain payments among inbox items `inboxItemIds` in one statement and enqueues their deliveries after
  * commit (see the module comment).
  * @returns per id, in order: `paid` when this call settled it, or null when the caller must process it one by one
- *   (`processInboxItem`): it was not a plain payment, or its charge changed meanwhile
+ *   (`processInboxItem`): it was not a plain payment, its charge changed meanwhile, or a bank must confirm it first
  * @throws the driver's error (nothing was written); the caller then processes every item one by one
  */
 export async function settlePayments(deps: UseCaseDeps, inboxItemIds: string[]): Promise<Array<"paid" | null>> {
-  const outcomes = await settleItems(deps, await findProcessableInboxItems(deps.db.pool, inboxItemIds));
+  const items = await findProcessableInboxItems(deps.db.pool, inboxItemIds);
+  // A bank's notifications are read back one by one before they settle anything (processInboxItem).
+  const outcomes = await settleItems(
+    deps,
+    items.filter((item) => item.acquirer_profile === null),
+  );
   return inboxItemIds.map((id) => (outcomes.get(id)?.kind === "paid" ? "paid" : null));
 }
 
@@ -177,7 +186,7 @@ export async function settlePaymentItem(
   if (outcome.kind !== "left") return outcome.kind === "paid" ? "paid" : outcome.anomaly;
   // The conditional update skipped the charge: it is no longer pending, so the read now says why.
   const [charge] = await findChargesByTxids(deps.db.pool, [outcome.payment.txid]);
-  const anomaly = paymentAnomaly(charge, outcome.payment, settlementMode(item.acquirer_slug));
+  const anomaly = paymentAnomaly(charge, outcome.payment, settlementMode(item));
   if (anomaly === null) throw new Error(`charge of txid ${outcome.payment.txid} changed during its settlement`);
   return anomaly;
 }

@@ -3,13 +3,13 @@
  * the sandbox acquirer would send and posts it through the sandbox (see sandbox-acquirer.ts), so the same code as a
  * real acquirer's request stores, processes and settles it.
  */
+import { valorFromCentavos } from "@lm/pix-api";
 import type { Transaction } from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { decryptDocument } from "../document-at-rest";
 import { ApiError } from "../errors";
 import { findTransaction } from "../transactions/find-transactions";
 import { isExpiredAt } from "../transactions/transaction.serializer";
-import { valorFromCentavos } from "./pix-notification";
 import { postSandboxNotification, sandboxEndToEndId } from "./sandbox-acquirer";
 
 /**
@@ -17,7 +17,7 @@ import { postSandboxNotification, sandboxEndToEndId } from "./sandbox-acquirer";
  * becomes `paid` when the worker has processed it.
  * @returns the charge as it is now (still `pending`)
  * @throws ApiError `test_mode_only` for a live key; `resource_not_found` (unknown or foreign id); `invalid_state`
- *   unless the charge is pending
+ *   unless the charge is pending and its BR Code our own (a charge a test bank registered is paid at that bank)
  */
 export async function simulatePayment(deps: UseCaseDeps, scope: MerchantScope, id: string): Promise<Transaction> {
   if (scope.mode !== "test") throw new ApiError("test_mode_only", "Payments can be simulated with test keys only.");
@@ -25,6 +25,9 @@ export async function simulatePayment(deps: UseCaseDeps, scope: MerchantScope, i
   const now = deps.now();
   if (transaction.status !== "pending" || isExpiredAt(transaction, now)) {
     throw new ApiError("invalid_state", "Only a pending transaction can be paid.");
+  }
+  if (transaction.acquirer_id !== null) {
+    throw new ApiError("invalid_state", "This transaction is registered at a bank: pay it through the bank.");
   }
   const document =
     transaction.customer_document === null

@@ -15,7 +15,7 @@ import {
   type Refund,
   type SqlWrite,
 } from "@lm/db";
-import { requireAcquirer } from "../acquirers/acquirer-port";
+import { acquirerNotConfigured, acquirerOfRow } from "../acquirers/acquirer-port";
 import { appendBalanceTransaction } from "../balance/ledger";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { ApiError } from "../errors";
@@ -40,8 +40,8 @@ const notRefundable = (message: string) => new ApiError("invalid_state", message
  * @param options.alsoWrite - a write run in the refund's transaction, given the refund (the idempotent reply's; when
  *   conditional and unmet, nothing is written and its error is thrown)
  * @returns the refund, `pending`
- * @throws ApiError `resource_not_found` (unknown or foreign charge); `acquirer_not_configured` when the mode has no
- *   acquirer; `invalid_state` unless the charge is paid and the amount fits in its remainder; `insufficient_funds`
+ * @throws ApiError `resource_not_found` (unknown or foreign charge); `acquirer_not_configured` when no acquirer can refund
+ *   it (a live charge no bank registered); `invalid_state` unless the charge is paid and the amount fits in its remainder; `insufficient_funds`
  *   when `available` is short
  */
 export async function createRefund(
@@ -52,7 +52,7 @@ export async function createRefund(
   options: { alsoWrite?: (refund: Refund) => SqlWrite | undefined } = {},
 ): Promise<Refund> {
   const charge = await findTransaction(deps.db, scope, transactionId);
-  requireAcquirer(deps, scope.mode);
+  if ((await acquirerOfRow(deps, charge.acquirer_id, scope.mode)) === null) throw acquirerNotConfigured(scope.mode);
   if (charge.status !== "paid")
     throw notRefundable(`Only a paid transaction can be refunded; this one is ${charge.status}.`);
   const amount = input.amount ?? charge.amount - charge.amount_refunded;

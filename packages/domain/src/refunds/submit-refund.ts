@@ -12,7 +12,7 @@ import {
   recordOutgoingRowSubmitError,
 } from "@lm/db";
 import { attemptAcquirerRequest } from "../acquirers/acquirer-attempt";
-import { acquirerFor } from "../acquirers/acquirer-port";
+import { acquirerOfRow } from "../acquirers/acquirer-port";
 import type { UseCaseDeps } from "../deps";
 import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
 import { failRefund } from "./settle-refund";
@@ -48,7 +48,7 @@ export async function submitRefund(deps: UseCaseDeps, refundId: string): Promise
     id: refund.id,
     attempt: refund.submit_attempts + 1,
     async send() {
-      const acquirer = acquirerFor(deps, refund.mode);
+      const acquirer = await acquirerOfRow(deps, charge.acquirer_id, refund.mode);
       if (!acquirer || charge.payment_end_to_end_id === null)
         throw new Error(`no acquirer can refund this ${refund.mode} charge`);
       const { returnId } = await acquirer.refundPix({

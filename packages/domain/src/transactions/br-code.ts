@@ -1,7 +1,8 @@
 /**
  * The Pix "copia e cola" string (EMV BR Code, CRC16 per the Manual do BR Code) and its QR image. Every charge gets a
- * dynamic code (point of initiation `12`, single use) whose location points at our host: in test mode a `sandbox.`
- * subdomain of `PUBLIC_BASE_URL`'s host, so that a test code is never a payable key (DESIGN §5).
+ * dynamic code (point of initiation `12`, single use). The sandbox's point at a `sandbox.` subdomain of
+ * `PUBLIC_BASE_URL`'s host, so that a test code is never a payable key (DESIGN §5); a bank's charge carries the code
+ * the bank returned, whose QR image is drawn here too (DESIGN §9).
  */
 import { generatePixPayload } from "@brazilian-utils/brazilian-utils";
 import { constants, crc32, deflateSync } from "node:zlib";
@@ -18,17 +19,14 @@ export const BR_CODE_MERCHANT_CITY = "SAO PAULO";
 const MAX_LOCATION_LENGTH = 77;
 
 /**
- * The location (URL without scheme) of a charge's dynamic BR Code: `<host>/qr/<txid>` in live mode and
- * `sandbox.<host>/qr/<txid>` in test mode, `<host>` being `PUBLIC_BASE_URL`'s host name (port dropped: the BR Code
- * takes none). A location host needs a dot (the BR Code's URL rule), so a development host without one
- * (`localhost`, a container's name) is placed under `.localhost` (RFC 6761: loopback): `localhost.localhost/qr/…` in
- * live mode. The configuration refuses such hosts in production, and hosts too long for a location anywhere
+ * The location (URL without scheme) of a sandbox charge's dynamic BR Code: `sandbox.<host>/qr/<txid>`, `<host>` being
+ * `PUBLIC_BASE_URL`'s host name (port dropped: the BR Code takes none), so that a test code is never payable. A
+ * bank's charge carries the bank's own code (DESIGN §9). The configuration refuses hosts too long for a location
  * (packages/config), so every charge gets a valid code.
  * @throws Error when the location would exceed 77 characters (a configuration that bypassed that check)
  */
-export function pixLocation(publicBaseUrl: string, mode: "live" | "test", txid: string): string {
-  const name = `${mode === "test" ? "sandbox." : ""}${new URL(publicBaseUrl).hostname}`;
-  const location = `${name.includes(".") ? name : `${name}.localhost`}/qr/${txid}`;
+export function sandboxPixLocation(publicBaseUrl: string, txid: string): string {
+  const location = `sandbox.${new URL(publicBaseUrl).hostname}/qr/${txid}`;
   if (location.length > MAX_LOCATION_LENGTH) {
     throw new Error(`BR Code location exceeds ${MAX_LOCATION_LENGTH} characters: shorten the PUBLIC_BASE_URL host`);
   }

@@ -1,7 +1,8 @@
 /**
- * Use case: create a Pix charge (DESIGN §5 "Merchant API"). The charge, its `transaction.created` event and the first
- * delivery rows commit together; after commit the deliveries are enqueued. Expiry is the worker's sweep
- * (`expire-transaction.ts`).
+ * Use case: create a Pix charge (DESIGN §5 "Merchant API", §9 "Live charge creation"). The mode's acquirer registers
+ * it first (a bank's `PUT /cob/{txid}`, one round trip; the sandbox builds the code itself), and only then are the
+ * charge, its `transaction.created` event and the first delivery rows written together; after commit the deliveries
+ * are enqueued. Expiry is the worker's sweep (`expire-transaction.ts`).
  */
 import { insertCharge, isUniqueViolation, type Transaction } from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
@@ -11,9 +12,10 @@ import { ApiError, validationFailed } from "../errors";
 import { enqueueDeliveries } from "../events/record-event";
 import { newId } from "../ids";
 import { checkDestination } from "../webhooks/destination";
-import { buildPixBrCode, pixLocation, renderQrPngBase64 } from "./br-code";
+import { acquirerFor, acquirerNotConfigured } from "../acquirers/acquirer-port";
+import { renderQrPngBase64 } from "./br-code";
 import { planTransactionEvents, type TransactionWriteOptions } from "./transaction-events";
-import { generateTxid } from "./txid";
+import { generateTxid, txidForIdempotencyKey } from "./txid";
 
 /** A validated creation request (the API's joi schema enforces the lengths and ranges). */
 export interface CreateTransactionInput {
@@ -29,18 +31,30 @@ export interface CreateTransactionInput {
   metadata?: Record<string, string>;
 }
 
+/** How a creation is written. */
+export interface CreateTransactionOptions extends TransactionWriteOptions {
+  /**
+   * The request's `Idempotency-Key`: a live charge's txid is derived from it, so that a retry after a bank timeout
+   * reads the bank's charge back instead of registering a second one.
+   */
+  idempotencyKey?: string | undefined;
+}
+
 /**
- * Creates a `pending` charge for `scope`, with its txid, BR Code and QR image.
- * @param merchant.storeName - written in the BR Code as the receiver's name
+ * Creates a `pending` charge for `scope`, with its txid, BR Code and QR image, registered at the mode's acquirer.
+ * @param merchant.storeName - written in the sandbox's BR Code as the receiver's name
  * @throws ApiError `invalid_url` (param `postback_url`) when the postback URL fails the destination check;
  *   `validation_failed` (param `customer.document`) for a document that is not a CPF or CNPJ; `invalid_state`
- *   (param `external_id`) when the store already has a charge of this mode with that `external_id`
+ *   (param `external_id`) when the store already has a charge of this mode with that `external_id`, or when the
+ *   idempotency key named a charge created before (its record expired); `acquirer_not_configured` (503) in a mode
+ *   without an acquirer; `acquirer_unavailable` or `acquirer_rejected` (502) when the bank fails or refuses it.
+ *   Nothing is written when it throws.
  */
 export async function createTransaction(
   deps: UseCaseDeps,
   merchant: MerchantScope & { storeName: string },
   input: CreateTransactionInput,
-  options: TransactionWriteOptions = {},
+  options: CreateTransactionOptions = {},
 ): Promise<Transaction> {
   let postbackUrl: string | null = null;
   if (input.postback_url !== undefined) {
@@ -52,14 +66,24 @@ export async function createTransaction(
   const document = input.customer ? parseTaxDocument(input.customer.document) : null;
   if (input.customer && !document) throw validationFailed("Document must be a valid CPF or CNPJ.", "customer.document");
 
+  const acquirer = await acquirerFor(deps, merchant.mode);
+  if (acquirer === null) throw acquirerNotConfigured(merchant.mode, "register charges");
+  const txid =
+    acquirer.acquirerId !== null && options.idempotencyKey !== undefined
+      ? txidForIdempotencyKey(deps.config.encryptionKey, merchant, options.idempotencyKey)
+      : generateTxid();
+  const { brCode } = await acquirer.registerCharge({
+    txid,
+    amount: input.amount,
+    expiresIn: input.expires_in,
+    merchantName: merchant.storeName,
+    debtor: input.customer && document ? { name: input.customer.name, document } : null,
+    description: input.description ?? null,
+  });
+
   const now = deps.now();
   const id = newId("transaction", now.getTime());
   const customerDocument = chargeDocumentColumns(deps.config.encryptionKey, id, "customer_document", document);
-  const txid = generateTxid();
-  const brCode = buildPixBrCode({
-    location: pixLocation(deps.config.publicBaseUrl, merchant.mode, txid),
-    merchantName: merchant.storeName,
-  });
   // The whole row, so the reply and the event are built from it without reading it back.
   const transaction: Transaction = {
     id,
@@ -90,6 +114,7 @@ export async function createTransaction(
     payer_document: null,
     payer_document_masked: null,
     amount_refunded: 0,
+    acquirer_id: acquirer.acquirerId,
     created_at: now,
     updated_at: now,
   };
@@ -104,6 +129,11 @@ export async function createTransaction(
     if (isUniqueViolation(err, "external_id")) {
       throw new ApiError("invalid_state", "A transaction with this external_id already exists.", {
         param: "external_id",
+      });
+    }
+    if (isUniqueViolation(err, "txid")) {
+      throw new ApiError("invalid_state", "This Idempotency-Key was used for a charge before; send a new key.", {
+        param: "Idempotency-Key",
       });
     }
     throw err;

@@ -1,8 +1,10 @@
 /**
  * The central bank's transaction id (`txid`) of a Pix charge: 26 to 35 characters of `[a-zA-Z0-9]` (Bacen Pix API,
- * `cob` resource). It travels in the BR Code location and in the payment notification, which is matched by it.
+ * `cob` resource). It travels in the BR Code location and in the payment notification, which is matched by it, and it
+ * is the bank's idempotency key of `PUT /cob/{txid}` (DESIGN §9).
  */
-import { randomBase62 } from "../random";
+import { createHmac } from "node:crypto";
+import { base62Of, randomBase62 } from "../random";
 
 /** Length of the txids we issue: the central bank's minimum, about 155 random bits, short enough for the location. */
 export const TXID_LENGTH = 26;
@@ -13,4 +15,19 @@ export const TXID_PATTERN = /^[a-zA-Z0-9]{26,35}$/;
 /** A new random txid; uniqueness is enforced by the database (`transactions.txid` is unique). */
 export function generateTxid(): string {
   return randomBase62(TXID_LENGTH);
+}
+
+/**
+ * The txid of a creation sent with `Idempotency-Key` `key` by store `storeId` in `mode`: an HMAC-SHA256 under
+ * `ENCRYPTION_KEY`, so the same request retried after a bank timeout (whose failure released the key) asks the bank
+ * for the same charge again, and the bank's charge is read back instead of a second one made; nobody without the key
+ * can predict it.
+ */
+export function txidForIdempotencyKey(
+  encryptionKey: Buffer,
+  scope: { storeId: string; mode: "live" | "test" },
+  key: string,
+): string {
+  const digest = createHmac("sha256", encryptionKey).update(`txid\n${scope.storeId}\n${scope.mode}\n${key}`).digest();
+  return base62Of(digest, TXID_LENGTH);
 }

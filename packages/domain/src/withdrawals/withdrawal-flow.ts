@@ -32,7 +32,7 @@ import {
   type SqlWrite,
 } from "@lm/db";
 import { attemptAcquirerRequest } from "../acquirers/acquirer-attempt";
-import { ACQUIRER_REJECTED, acquirerFor, requireAcquirer } from "../acquirers/acquirer-port";
+import { ACQUIRER_REJECTED, acquirerOfRow, requireAcquirer } from "../acquirers/acquirer-port";
 import type { PayoutOutcome } from "../acquirers/pix-notification";
 import { appendBalanceTransaction, releaseReserved } from "../balance/ledger";
 import type { UseCaseDeps } from "../deps";
@@ -116,7 +116,7 @@ export async function createWithdrawal(
       throw new ApiError("kyc_required", "Live withdrawals need an approved verification (KYC).");
     }
     const key = await findPayoutKey(tx, actor.sellerId, input.payout_key_id);
-    requireAcquirer(deps, input.mode);
+    const acquirer = await requireAcquirer(deps, input.mode, "payouts");
     const id = newId("withdrawal", now.getTime());
     await insertWithdrawal(tx, {
       id,
@@ -124,6 +124,7 @@ export async function createWithdrawal(
       mode: input.mode,
       amount: input.amount,
       payout_key_id: key.id,
+      acquirer_id: acquirer.acquirerId,
       created_at: now,
       updated_at: now,
     });
@@ -198,7 +199,7 @@ export async function submitWithdrawal(deps: UseCaseDeps, withdrawalId: string):
     id: withdrawal.id,
     attempt: withdrawal.submit_attempts + 1,
     async send() {
-      const acquirer = acquirerFor(deps, withdrawal.mode);
+      const acquirer = await acquirerOfRow(deps, withdrawal.acquirer_id, withdrawal.mode);
       if (!acquirer) throw new Error(`no acquirer moves ${withdrawal.mode} money`);
       const { payout_key: key } = withdrawal;
       const value = key.key ?? (await sellerDocumentDigits(deps.db, deps.config.encryptionKey, withdrawal.seller_id));

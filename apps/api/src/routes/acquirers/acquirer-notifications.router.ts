@@ -1,10 +1,12 @@
 /**
- * Inbound acquirer notifications (DESIGN §5 "Inbound and ops"): `POST /v1/acquirers/{slug}/notifications`, with no
- * session or key: the request is authenticated by its `X-Acquirer-Signature`. Every request is stored before anything
+ * Inbound acquirer notifications (DESIGN §5 "Inbound and ops", §9): `POST /v1/acquirers/{slug}/notifications`, and
+ * the same at `.../notifications/pix`, where a bank of the API Pix standard posts (it appends `/pix` to the
+ * registered URL). No session or key: a request is authenticated by its `X-Acquirer-Signature`, or, from a bank that
+ * signs nothing, is a hint whose payments are read back from the bank before they settle anything. Every request is stored before anything
  * else, so this router reads the body as raw bytes itself and is mounted before the JSON body rules: a body that is
  * not JSON, or not labelled as JSON, is still kept for the operators rather than refused unseen.
  */
-import express, { Router, type Request } from "express";
+import express, { Router, type Request, type Response } from "express";
 import { receiveAcquirerNotification, toStorableText } from "@lm/domain";
 import type { AppDeps } from "../../deps";
 import { MAX_BODY_BYTES } from "../../http/json-body";
@@ -22,13 +24,22 @@ function headerMap(req: Request): Record<string, string> {
   return headers;
 }
 
-/** Router of `POST /v1/acquirers/{slug}/notifications`; mount it before `jsonBody()`. */
+/** Router of `POST /v1/acquirers/{slug}/notifications[/pix]`; mount it before `jsonBody()`. */
 export function acquirerNotificationsRouter(deps: AppDeps): Router {
   const router = Router();
-  router.post("/:slug/notifications", express.raw({ type: () => true, limit: MAX_BODY_BYTES }), async (req, res) => {
-    const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    req.rawBody = rawBody;
-    res.json(await receiveAcquirerNotification(deps, { slug: req.params.slug, rawBody, headers: headerMap(req) }));
-  });
+  const rawBody = express.raw({ type: () => true, limit: MAX_BODY_BYTES });
+  const receive = async (req: Request, res: Response) => {
+    const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    req.rawBody = body;
+    res.json(
+      await receiveAcquirerNotification(deps, {
+        slug: String(req.params.slug),
+        rawBody: body,
+        headers: headerMap(req),
+      }),
+    );
+  };
+  router.post("/:slug/notifications", rawBody, receive);
+  router.post("/:slug/notifications/pix", rawBody, receive);
   return router;
 }

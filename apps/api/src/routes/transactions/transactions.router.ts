@@ -36,6 +36,7 @@ export function transactionsRouter(deps: AppDeps): Router {
       const input = validate(createTransactionSchema, req.body);
       const transaction = await createTransaction(deps, merchantOf(res), input, {
         alsoWrite: (written) => commitReply(created(written)),
+        idempotencyKey: req.get("idempotency-key"),
       });
       return created(transaction);
     }),

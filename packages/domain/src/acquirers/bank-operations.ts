@@ -1,0 +1,324 @@
+/**
+ * Operating a bank acquirer (DESIGN §9 "Configuration", "Reconciliation"): what the operators' commands
+ * `acquirer:configure`, `acquirer:activate`, `acquirer:check`, `acquirer:register-webhook` and
+ * `acquirer:reconcile` do, and the worker's `acquirer-reconciliation` sweep. Credentials are stored encrypted and
+ * never echoed.
+ */
+import {
+  activateAcquirerForMode,
+  advanceReconciliationWatermark,
+  findAcquirerBySlug,
+  findReceivedProviderEventIds,
+  listActiveBankAcquirers,
+  listRefundsInFlight,
+  listWithdrawalsInFlight,
+  storeInboxItems,
+  updateAcquirerConnection,
+  type Acquirer,
+} from "@lm/db";
+import type { Pix } from "@lm/pix-api";
+import type { UseCaseDeps } from "../deps";
+import { ApiError, notFound, validationFailed } from "../errors";
+import { newId } from "../ids";
+import { forgetActiveAcquirers } from "./acquirer-port";
+import { createAcquirer, SANDBOX_ACQUIRER_SLUG } from "./acquirers";
+import {
+  atBank,
+  BANK_PROFILES,
+  bankClient,
+  bankIdOf,
+  encryptBankCredentials,
+  ourIdOf,
+  payoutItem,
+  type BankCredentials,
+} from "./bank-acquirer";
+import { INBOX_ERRORS } from "./inbox-errors";
+import { enqueueInboxItems } from "./process-inbox-item";
+import { notificationEntries } from "./pix-notification";
+
+/** What `acquirer:configure` takes. */
+export interface BankConnectionInput {
+  slug: string;
+  profile: string;
+  /** Base URL the standard's paths are appended to. */
+  apiUrl: string;
+  tokenUrl: string;
+  clientId: string;
+  credentials: BankCredentials;
+  /** The account's Pix key (chave). */
+  pixKey: string;
+}
+
+/** An `https:` URL, or null. */
+function httpsUrl(value: string): string | null {
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" ? url.href.replace(/\/+$/, "") : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Stores bank acquirer `input.slug`'s connection (creating the acquirer if it does not exist), its client secret and
+ * certificate encrypted with `ENCRYPTION_KEY`.
+ * @throws ApiError `validation_failed` naming the bad option (`profile`, `api-url`, `token-url`, `client-id`,
+ *   `pix-key`, `cert-file` when neither a certificate and key nor a PFX is given, `slug` for the sandbox's)
+ */
+export async function configureBankAcquirer(
+  deps: Pick<UseCaseDeps, "db" | "config">,
+  input: BankConnectionInput,
+): Promise<Acquirer> {
+  if (input.slug === SANDBOX_ACQUIRER_SLUG) throw validationFailed("The sandbox is not a bank.", "slug");
+  if (!(BANK_PROFILES as readonly string[]).includes(input.profile)) {
+    throw validationFailed(`Profile must be one of ${BANK_PROFILES.join(", ")}.`, "profile");
+  }
+  const apiUrl = httpsUrl(input.apiUrl);
+  if (apiUrl === null) throw validationFailed("The API URL must be an https URL.", "api-url");
+  const tokenUrl = httpsUrl(input.tokenUrl);
+  if (tokenUrl === null) throw validationFailed("The token URL must be an https URL.", "token-url");
+  if (input.clientId.trim() === "") throw validationFailed("The client id is required.", "client-id");
+  if (input.pixKey.trim() === "" || input.pixKey.length > 77) {
+    throw validationFailed("The Pix key must be 1 to 77 characters.", "pix-key");
+  }
+  const { credentials } = input;
+  const pem = credentials.certPem !== undefined && credentials.keyPem !== undefined;
+  if (pem === (credentials.pfxBase64 !== undefined)) {
+    throw validationFailed("Give either a certificate and its key, or a PFX.", "cert-file");
+  }
+  const acquirer =
+    (await findAcquirerBySlug(deps.db.pool, input.slug)) ??
+    (await createAcquirer(deps.db, deps.config, input.slug)).acquirer;
+  return updateAcquirerConnection(deps.db, acquirer.id, {
+    profile: input.profile,
+    api_url: apiUrl,
+    token_url: tokenUrl,
+    client_id: input.clientId.trim(),
+    credentials_ciphertext: encryptBankCredentials(deps.config.encryptionKey, acquirer.id, credentials),
+    pix_key: input.pixKey.trim(),
+  });
+}
+
+/**
+ * Bank acquirer `slug`.
+ * @throws ApiError `resource_not_found` for an unknown slug; `invalid_state` when it has no bank connection
+ */
+async function findBankAcquirer(deps: Pick<UseCaseDeps, "db">, slug: string): Promise<Acquirer> {
+  const acquirer = await findAcquirerBySlug(deps.db.pool, slug);
+  if (acquirer === undefined) throw notFound("acquirer");
+  if (acquirer.profile === null) {
+    throw new ApiError("invalid_state", `Acquirer ${slug} is not a configured bank; run acquirer:configure first.`);
+  }
+  return acquirer;
+}
+
+/**
+ * Makes bank acquirer `slug` the one that registers `mode`'s charges and moves its money. Every process sees it
+ * within `ACTIVE_ACQUIRER_CACHE_MS`.
+ * @throws ApiError `resource_not_found`; `invalid_state` when it is not a configured bank, or already serves the
+ *   other mode (its payments settle that mode's charges)
+ */
+export async function activateAcquirer(
+  deps: Pick<UseCaseDeps, "db" | "now">,
+  slug: string,
+  mode: "live" | "test",
+): Promise<Acquirer> {
+  const acquirer = await findBankAcquirer(deps, slug);
+  if (!(await activateAcquirerForMode(deps.db, acquirer.id, mode, deps.now()))) {
+    throw new ApiError(
+      "invalid_state",
+      `Acquirer ${slug} serves ${acquirer.mode} mode; configure another for ${mode}.`,
+    );
+  }
+  forgetActiveAcquirers(deps);
+  return acquirer;
+}
+
+/** The URL a bank posts acquirer `slug`'s notifications to (it appends `/pix`). */
+export function bankWebhookUrl(publicBaseUrl: string, slug: string): string {
+  return `${publicBaseUrl}/v1/acquirers/${slug}/notifications`;
+}
+
+/**
+ * Checks bank acquirer `slug`'s connection (`acquirer:check`): a token, then `GET /webhook/{chave}`.
+ * @returns the webhook URL the bank has registered for the key, or null
+ * @throws ApiError `resource_not_found`, `invalid_state`; `acquirer_unavailable` or `acquirer_rejected`
+ */
+export async function checkBankAcquirer(
+  deps: Pick<UseCaseDeps, "db" | "config">,
+  slug: string,
+): Promise<{ webhookUrl: string | null }> {
+  const client = bankClient(deps, await findBankAcquirer(deps, slug));
+  const webhook = await atBank(() => client.getWebhook());
+  return { webhookUrl: webhook?.webhookUrl ?? null };
+}
+
+/**
+ * Registers our notification URL for bank acquirer `slug`'s Pix key (`acquirer:register-webhook`,
+ * `PUT /webhook/{chave}`).
+ * @returns the URL registered
+ * @throws as {@link checkBankAcquirer}
+ */
+export async function registerBankWebhook(deps: Pick<UseCaseDeps, "db" | "config">, slug: string): Promise<string> {
+  const client = bankClient(deps, await findBankAcquirer(deps, slug));
+  const url = bankWebhookUrl(deps.config.publicBaseUrl, slug);
+  await atBank(() => client.registerWebhook(url));
+  return url;
+}
+
+/** How far before the watermark each reconciliation window starts: payments the bank listed late are not missed. */
+export const RECONCILIATION_OVERLAP_MS = 10 * 60_000;
+/** The first window of a bank never reconciled before reaches this far back. */
+export const FIRST_RECONCILIATION_MS = 24 * 60 * 60_000;
+/** How long a refund or payout the bank accepted may stay `processing` before the sweep reads it back. */
+export const IN_FLIGHT_READ_BACK_AFTER_MS = 10 * 60_000;
+/** Payments stored per inbox request by the reconciliation. */
+const RECONCILED_PER_REQUEST = 100;
+
+/** What one reconciliation of a bank found. */
+export interface ReconciliationReport {
+  slug: string;
+  /** The window of received payments listed. */
+  from: Date;
+  to: Date;
+  /** Payments listed by the bank, and those among them never received before (now stored and enqueued). */
+  listed: number;
+  stored: number;
+  /** Refunds and payouts read back, and outcomes found (stored and enqueued). */
+  readBack: number;
+  settledFound: number;
+}
+
+/**
+ * Stores `body`'s items as inbox items of `acquirer` from the reconciliation (source `reconciliation`) and enqueues
+ * them; processed like any notification (read back, then settled).
+ * @returns how many were stored
+ */
+async function storeReconciled(deps: UseCaseDeps, acquirer: Acquirer, items: object[]): Promise<number> {
+  if (items.length === 0) return 0;
+  const rawBody = Buffer.from(JSON.stringify({ pix: items }), "utf8");
+  const now = deps.now();
+  const stored = await storeInboxItems(deps.db.pool, {
+    acquirer: { id: acquirer.id, secretCiphertext: acquirer.secret_ciphertext },
+    signatureValid: true,
+    rawBody,
+    headers: {},
+    receivedAt: now,
+    duplicateError: INBOX_ERRORS.duplicate,
+    source: "reconciliation",
+    items: notificationEntries(rawBody).map((entry) => ({
+      id: newId("inboxItem", now.getTime()),
+      providerEventId: entry.providerEventId,
+      eventType: entry.kind,
+      endToEndId: entry.endToEndId,
+      error: entry.endToEndId === null ? INBOX_ERRORS.malformed : null,
+    })),
+  });
+  const fresh = stored.filter((row) => row.error === null);
+  await enqueueInboxItems(
+    deps,
+    fresh.map((row) => ({ inboxItemId: row.id })),
+  );
+  return fresh.length;
+}
+
+/** The payments among `page` never received from `acquirer` before, as payment items (their devoluções aside). */
+async function unseenPayments(deps: UseCaseDeps, acquirer: Acquirer, page: Pix[]): Promise<object[]> {
+  const received = await findReceivedProviderEventIds(
+    deps.db.pool,
+    acquirer.id,
+    page.map((pix) => pix.endToEndId),
+  );
+  return page.filter((pix) => !received.has(pix.endToEndId)).map(({ devolucoes: _devolucoes, ...payment }) => payment);
+}
+
+/**
+ * Reconciles bank acquirer `acquirer` (DESIGN §9): lists its received payments from the watermark (less
+ * {@link RECONCILIATION_OVERLAP_MS}) or `options.since` to now, stores each never received before as an inbox item,
+ * moves the watermark, then reads back its refunds and payouts still `processing` (those untouched for
+ * {@link IN_FLIGHT_READ_BACK_AFTER_MS}, or all with `options.allInFlight`) and stores the outcomes it finds.
+ * @throws PixApiError when the bank fails (the watermark stays where the last complete run left it)
+ */
+export async function reconcileBankAcquirer(
+  deps: UseCaseDeps,
+  acquirer: Acquirer,
+  options: { since?: Date; allInFlight?: boolean } = {},
+): Promise<ReconciliationReport> {
+  const client = bankClient(deps, acquirer);
+  const to = deps.now();
+  const from =
+    options.since ??
+    new Date(
+      (acquirer.reconciled_until?.getTime() ?? to.getTime() - FIRST_RECONCILIATION_MS) - RECONCILIATION_OVERLAP_MS,
+    );
+  let listed = 0;
+  let stored = 0;
+  let page: Pix[] = [];
+  const flush = async () => {
+    stored += await storeReconciled(deps, acquirer, await unseenPayments(deps, acquirer, page));
+    page = [];
+  };
+  for await (const pix of client.listPayments({ from, to })) {
+    listed++;
+    page.push(pix);
+    if (page.length === RECONCILED_PER_REQUEST) await flush();
+  }
+  await flush();
+  await advanceReconciliationWatermark(deps.db, acquirer.id, to);
+
+  const untouchedSince = options.allInFlight ? to : new Date(to.getTime() - IN_FLIGHT_READ_BACK_AFTER_MS);
+  const outcomes: object[] = [];
+  const refunds = await listRefundsInFlight(deps.db, acquirer.id, untouchedSince);
+  for (const refund of refunds) {
+    const [payment, devolucao] = await Promise.all([
+      client.getPayment(refund.paymentEndToEndId),
+      client.getRefund(refund.paymentEndToEndId, bankIdOf(refund.id)),
+    ]);
+    if (payment !== null && devolucao !== null && devolucao.status !== "EM_PROCESSAMENTO") {
+      outcomes.push({ ...payment, devolucoes: [{ ...devolucao, id: ourIdOf("refund", devolucao.id) }] });
+    }
+  }
+  const withdrawals = await listWithdrawalsInFlight(deps.db, acquirer.id, untouchedSince);
+  for (const withdrawalId of withdrawals) {
+    const payout = await client.getPayout(bankIdOf(withdrawalId));
+    if (payout !== null && payout.status !== "EM_PROCESSAMENTO") outcomes.push(payoutItem(payout));
+  }
+  const settledFound = await storeReconciled(deps, acquirer, outcomes);
+  return { slug: acquirer.slug, from, to, listed, stored, readBack: refunds.length + withdrawals.length, settledFound };
+}
+
+/**
+ * `acquirer:reconcile <slug> --since <time>`: reconciles bank acquirer `slug` from `since`, reading back every refund
+ * and payout still `processing`, whatever its age.
+ * @throws ApiError `resource_not_found`, `invalid_state`; `acquirer_unavailable` or `acquirer_rejected`
+ */
+export async function reconcileAcquirerBySlug(
+  deps: UseCaseDeps,
+  slug: string,
+  since: Date | undefined,
+): Promise<ReconciliationReport> {
+  const acquirer = await findBankAcquirer(deps, slug);
+  return atBank(() =>
+    reconcileBankAcquirer(deps, acquirer, { ...(since === undefined ? {} : { since }), allInFlight: true }),
+  );
+}
+
+/**
+ * The `acquirer-reconciliation` sweep: reconciles every active bank acquirer in turn; one bank's failure is logged
+ * and does not stop the others.
+ * @returns payments and outcomes stored
+ */
+export async function reconcileActiveBankAcquirers(deps: UseCaseDeps): Promise<number> {
+  let total = 0;
+  for (const acquirer of await listActiveBankAcquirers(deps.db.pool)) {
+    try {
+      const report = await reconcileBankAcquirer(deps, acquirer);
+      total += report.stored + report.settledFound;
+      if (report.stored + report.settledFound > 0)
+        deps.logger.warn("reconciliation found what no notification said", { ...report });
+    } catch (err) {
+      deps.logger.error("acquirer reconciliation failed", { acquirer: acquirer.slug, err });
+    }
+  }
+  return total;
+}
