@@ -22,6 +22,20 @@
  * delivery job waits, as it would behind a busy worker). Knobs: `BENCH_CONCURRENCY` (20), `BENCH_DURATION_S` (10 per
  * phase), `BENCH_KEYS` (50), `BENCH_PROFILE_DIR` (runs the API under `--cpu-prof`, profiles written there; summarise
  * one with `npx tsx bench/profile-summary.ts <file> --from <s> --to <s>`).
+ *
+ * Then the live phase (DESIGN §9 "Live charge creation"): a live charge is written only after the bank accepted its
+ * `PUT /cob/{txid}` (mutual TLS, OAuth2 token), so live creation costs one bank round trip more than test creation.
+ * The bank is the API Pix emulator in its own process (`bench/bank-server.ts`), configured and activated as the live
+ * acquirer before the API starts (the API caches the active acquirer). For each bank reply delay of
+ * `BENCH_LIVE_LATENCIES_MS` (0 and 50 ms), after a 2 s warm-up, live creations (the same body, the same merchants'
+ * live keys) and test creations take turns in slices, `BENCH_LIVE_DURATION_S` (6) each, so that the round trip's cost
+ * reads as the difference of the two in the same minute; then both again over one connection (1 s slices, 2 s each),
+ * where no queue hides the round trip. `live.phases[]` = `{bank_latency_ms, live: L, test: L, p50_added_ms,
+ * p99_added_ms, throughput_ratio, api_cpu_added_ms_per_request, one_connection: {live_p50_ms, test_p50_ms,
+ * p50_added_ms}}`, L = `{requests_per_s, p50_ms, p99_ms, api_cpu_ms_per_request, postgres_cpu_ms_per_request}`
+ * (`live.bank_cpu_ms_per_request` too: the emulator's process), `throughput_ratio` = live ÷ test requests/s; then
+ * `bank_schema_violations` (requests that broke the standard's schemas: 0 expected), `bank_cob_registrations` and
+ * `live_charges` (the live rows written: one per registration).
  * Not a timed test.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -32,6 +46,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { Client } from "pg";
 import { createDb } from "@lm/db";
+import { activateAcquirer, configureBankAcquirer } from "@lm/domain";
 import { closeRedis, createRedis, whenSettled } from "@lm/queue";
 import {
   createTestDatabase,
@@ -41,8 +56,10 @@ import {
   freePort,
   REPO_ROOT,
   serviceCommand,
+  testConfig,
   uniqueQueuePrefix,
 } from "@lm/testing";
+import { startBankProcess, type BankProcess } from "./bank-server";
 import { BASELINE_SCHEMA_SQL } from "./baseline-server";
 import { buildServices } from "../scripts/build";
 import { backendCpuMs, backendCpuSince, cpuMs, redisUsedMemory, round } from "./support/children";
@@ -53,6 +70,12 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const SLICE_S = Number(process.env.BENCH_SLICE_S ?? 2);
 const KEYS = Number(process.env.BENCH_KEYS ?? 50);
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+/** Seconds of live and of test creation at each bank delay of the live phase (in slices of `SLICE_S`, in turn). */
+const LIVE_DURATION_S = Number(process.env.BENCH_LIVE_DURATION_S ?? 6);
+/** The bank's reply delays, ms, one live phase each. */
+const LIVE_LATENCIES_MS = (process.env.BENCH_LIVE_LATENCIES_MS ?? "0,50").split(",").map(Number);
+/** The slug of the emulated bank, the live acquirer. */
+const LIVE_BANK_SLUG = "bench-bank";
 
 /** A charge as an integrator would send it. */
 const CHARGE_BODY = {
@@ -154,7 +177,13 @@ function redisCpuMs({ redisPid }: SharedServers): number {
  * a time, so it is this side's) and the Redis server used meanwhile.
  * @throws Error on any reply other than `side.status`, a connection error or a timeout
  */
-async function slice(side: Side, seconds: number, shared: SharedServers, tally?: Tally): Promise<void> {
+async function slice(
+  side: Side,
+  seconds: number,
+  shared: SharedServers,
+  tally?: Tally,
+  connections = CONCURRENCY,
+): Promise<void> {
   const postgresBefore = backendCpuMs(shared.database);
   const cpuBefore = cpuMs(side.pid);
   const redisBefore = redisCpuMs(shared);
@@ -163,7 +192,7 @@ async function slice(side: Side, seconds: number, shared: SharedServers, tally?:
     const instance = autocannon(
       {
         url: side.url,
-        connections: CONCURRENCY,
+        connections,
         duration: seconds,
         requests: [{ setupRequest: (req) => ({ ...req, ...side.next() }) }],
       },
@@ -210,17 +239,7 @@ function figures(tally: Tally) {
  * gave creation ratios from 0.27 to 0.46 within one hour. Returns the figures R of this file's header.
  */
 async function compare(api: Side, baseline: Side, shared: SharedServers) {
-  const oursTally = emptyTally();
-  const bareTally = emptyTally();
-  const turns: Array<[Side, Tally]> = [
-    [api, oursTally],
-    [baseline, bareTally],
-  ];
-  for (let i = 0; i < Math.max(1, Math.round(DURATION_S / SLICE_S)); i++) {
-    for (const [side, tally] of i % 2 === 0 ? turns : [...turns].reverse()) {
-      await slice(side, SLICE_S, shared, tally);
-    }
-  }
+  const [oursTally, bareTally] = await alternate(api, baseline, DURATION_S, shared);
   const ours = figures(oursTally);
   const bare = figures(bareTally);
   return {
@@ -239,6 +258,71 @@ async function compare(api: Side, baseline: Side, shared: SharedServers) {
   };
 }
 
+/**
+ * Runs `first` and `second` for `seconds` each, in slices of `sliceS` taken in turn (A B B A A B …), each over
+ * `connections`; their tallies.
+ */
+async function alternate(
+  first: Side,
+  second: Side,
+  seconds: number,
+  shared: SharedServers,
+  { connections = CONCURRENCY, sliceS = SLICE_S } = {},
+): Promise<[Tally, Tally]> {
+  const firstTally = emptyTally();
+  const secondTally = emptyTally();
+  const turns: Array<[Side, Tally]> = [
+    [first, firstTally],
+    [second, secondTally],
+  ];
+  for (let i = 0; i < Math.max(1, Math.round(seconds / sliceS)); i++) {
+    for (const [side, tally] of i % 2 === 0 ? turns : [...turns].reverse()) {
+      await slice(side, sliceS, shared, tally, connections);
+    }
+  }
+  return [firstTally, secondTally];
+}
+
+/**
+ * The live phase of this file's header: for each bank delay, live creation (`live`) against test creation (`test`)
+ * in turn, after a warm-up of live creation at that delay; then the two again over one connection, 2 s each.
+ */
+async function livePhases(bank: BankProcess, live: Side, test: Side, shared: SharedServers) {
+  const phases = [];
+  for (const latencyMs of LIVE_LATENCIES_MS) {
+    await bank.setLatency(latencyMs);
+    await slice(live, 2, shared);
+    const bankCpuBefore = cpuMs(bank.child.pid ?? 0);
+    const [liveTally, testTally] = await alternate(live, test, LIVE_DURATION_S, shared);
+    // The bank is idle during the test slices: its CPU is the live slices'.
+    const bankCpuMsPerRequest = round((cpuMs(bank.child.pid ?? 0) - bankCpuBefore) / liveTally.requests, 2);
+    const [ours, sandbox] = [figures(liveTally), figures(testTally)].map((f) => ({
+      requests_per_s: f.requests_per_s,
+      p50_ms: f.p50_ms,
+      p99_ms: f.p99_ms,
+      api_cpu_ms_per_request: f.cpu_ms_per_request,
+      postgres_cpu_ms_per_request: f.postgres_cpu_ms_per_request,
+    }));
+    if (ours === undefined || sandbox === undefined) throw new Error("no figures");
+    // One request at a time: the round trip's own latency, without the queueing of a saturated machine.
+    const [liveAlone, testAlone] = (await alternate(live, test, 2, shared, { connections: 1, sliceS: 1 })).map(
+      (tally) => figures(tally).p50_ms,
+    );
+    if (liveAlone === undefined || testAlone === undefined) throw new Error("no figures");
+    phases.push({
+      bank_latency_ms: latencyMs,
+      live: { ...ours, bank_cpu_ms_per_request: bankCpuMsPerRequest },
+      test: sandbox,
+      p50_added_ms: round(ours.p50_ms - sandbox.p50_ms, 1),
+      p99_added_ms: round(ours.p99_ms - sandbox.p99_ms, 1),
+      throughput_ratio: round(ours.requests_per_s / sandbox.requests_per_s, 2),
+      api_cpu_added_ms_per_request: round(ours.api_cpu_ms_per_request - sandbox.api_cpu_ms_per_request, 2),
+      one_connection: { live_p50_ms: liveAlone, test_p50_ms: testAlone, p50_added_ms: round(liveAlone - testAlone, 1) },
+    });
+  }
+  return phases;
+}
+
 /** Rows in the bench database's `transactions`. */
 async function chargeCount(admin: Client): Promise<number> {
   return Number((await admin.query<{ n: string }>("SELECT count(*) AS n FROM transactions")).rows[0]?.n);
@@ -253,10 +337,36 @@ async function main(): Promise<void> {
   const children: ChildProcess[] = [];
   const admin = new Client({ connectionString: database.url });
   const redis = createRedis(REDIS_URL, "producer");
+  // Started now, while the merchants are written: it makes its certificates first.
+  const bankStarting = startBankProcess();
+  bankStarting.then((bank) => children.push(bank.child)).catch(() => undefined);
   try {
     const db = createDb(database.url);
     const keys: string[] = [];
-    for (let i = 0; i < KEYS; i++) keys.push((await createTestMerchant(db, { name: `Loja Benchmark ${i}` })).testKey);
+    const liveKeys: string[] = [];
+    for (let i = 0; i < KEYS; i++) {
+      const merchant = await createTestMerchant(db, { name: `Loja Benchmark ${i}` });
+      keys.push(merchant.testKey);
+      liveKeys.push(merchant.liveKey);
+    }
+    // The live acquirer, active before the API starts (the API caches the active acquirer for a few seconds).
+    const bank = await bankStarting;
+    const deps = { db, config: testConfig(database.url, { ENCRYPTION_KEY: encryptionKey }), now: () => new Date() };
+    await configureBankAcquirer(deps, {
+      slug: LIVE_BANK_SLUG,
+      profile: "efi",
+      apiUrl: bank.config.apiUrl,
+      tokenUrl: bank.config.tokenUrl,
+      clientId: bank.config.client.clientId,
+      credentials: {
+        clientSecret: bank.config.client.clientSecret,
+        certPem: bank.config.client.certPem,
+        keyPem: bank.config.client.keyPem,
+        caPem: bank.config.client.caPem,
+      },
+      pixKey: bank.config.pixKey,
+    });
+    await activateAcquirer(deps, LIVE_BANK_SLUG, "live");
     await db.$disconnect();
     await admin.connect();
     await admin.query(BASELINE_SCHEMA_SQL);
@@ -282,19 +392,20 @@ async function main(): Promise<void> {
     children.push(api.child);
 
     let sequence = 0;
-    const createRequest = (): autocannon.Request => {
+    const creation = (apiKeys: string[]) => (): autocannon.Request => {
       sequence++;
       return {
         method: "POST",
         path: "/v1/transactions",
         headers: {
           "content-type": "application/json",
-          authorization: `Bearer ${keys[sequence % keys.length]}`,
+          authorization: `Bearer ${apiKeys[sequence % apiKeys.length]}`,
           "idempotency-key": `bench-${queuePrefix}-${sequence}`,
         },
         body: JSON.stringify({ ...CHARGE_BODY, external_id: `order-${queuePrefix}-${sequence}` }),
       };
     };
+    const createRequest = creation(keys);
     const sample = await fetch(`${api.base}/v1/transactions`, createRequest() as RequestInit);
     if (sample.status !== 201) throw new Error(`sample creation answered ${sample.status}: ${await sample.text()}`);
     writeFileSync(sampleFile, await sample.text());
@@ -365,6 +476,22 @@ async function main(): Promise<void> {
     const read = await compare(apiRead, baseRead, shared);
     clearInterval(sampler);
 
+    const liveCreate: Side = { url: api.base, status: 201, next: creation(liveKeys), pid: api.child.pid ?? 0 };
+    const liveSample = await fetch(`${api.base}/v1/transactions`, liveCreate.next() as RequestInit);
+    if (liveSample.status !== 201 || (await bank.report()).cob_puts !== 1) {
+      throw new Error(`live sample creation answered ${liveSample.status}: ${await liveSample.text()}`);
+    }
+    const phases = await livePhases(bank, liveCreate, apiCreate, shared);
+    // A request still in flight when the last slice ended is registered at the bank before its row is written.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const bankReport = await bank.report();
+    if (bankReport.violations.length > 0) {
+      process.stderr.write(`bank schema violations (first 5): ${JSON.stringify(bankReport.violations.slice(0, 5))}\n`);
+    }
+    const liveCharges = Number(
+      (await admin.query<{ n: string }>("SELECT count(*) AS n FROM transactions WHERE mode = 'live'")).rows[0]?.n,
+    );
+
     process.stdout.write(
       `${JSON.stringify({
         create,
@@ -376,6 +503,13 @@ async function main(): Promise<void> {
         slice_s: SLICE_S,
         api_keys: KEYS,
         reply_bytes: readFileSync(sampleFile).length,
+        live: {
+          phases,
+          bank_schema_violations: bankReport.violations.length,
+          bank_cob_registrations: bankReport.cob_puts,
+          live_charges: liveCharges,
+          duration_s: LIVE_DURATION_S,
+        },
       })}\n`,
     );
   } finally {
