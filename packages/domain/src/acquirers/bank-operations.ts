@@ -258,13 +258,16 @@ export async function reconcileBankAcquirer(
     stored += await storeReconciled(deps, acquirer, await unseenPayments(deps, acquirer, page));
     page = [];
   };
-  for await (const pix of client.listPayments({ from, to })) {
-    listed++;
-    page.push(pix);
-    if (page.length === RECONCILED_PER_REQUEST) await flush();
+  // A watermark ahead of this clock (another process's, or a clock set back) leaves no window to list now.
+  if (from < to) {
+    for await (const pix of client.listPayments({ from, to })) {
+      listed++;
+      page.push(pix);
+      if (page.length === RECONCILED_PER_REQUEST) await flush();
+    }
+    await flush();
+    await advanceReconciliationWatermark(deps.db, acquirer.id, to);
   }
-  await flush();
-  await advanceReconciliationWatermark(deps.db, acquirer.id, to);
 
   const untouchedSince = options.allInFlight ? to : new Date(to.getTime() - IN_FLIGHT_READ_BACK_AFTER_MS);
   const outcomes: object[] = [];
