@@ -318,7 +318,11 @@ export async function reconcileActiveBankAcquirers(deps: UseCaseDeps): Promise<n
       const report = await reconcileBankAcquirer(deps, acquirer);
       total += report.stored + report.settledFound;
       if (report.stored + report.settledFound > 0)
-        deps.logger.warn("reconciliation found what no notification said", { ...report });
+        deps.logger.warn("reconciliation found what no notification said", {
+          ...report,
+          from: report.from.toISOString(),
+          to: report.to.toISOString(),
+        });
     } catch (err) {
       deps.logger.error("acquirer reconciliation failed", { acquirer: acquirer.slug, err });
     }
