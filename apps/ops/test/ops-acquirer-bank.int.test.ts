@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createDb, type Db } from "@lm/db";
+import { createDb, listServingBankAcquirers, type Db } from "@lm/db";
 import { decryptSecret, type BankCredentials } from "@lm/domain";
 import { createTestDatabase, TEST_ENCRYPTION_KEY, testConfig, type TestDatabase } from "@lm/testing";
 import { runOps } from "../src/run";
@@ -111,6 +111,8 @@ describe("ops bank acquirer commands", () => {
     expect(otherMode.stderr).toMatch(/serves live mode/);
     const active = await db.activeAcquirer.findMany({ include: { acquirer: true } });
     expect(active.map((row) => [row.mode, row.acquirer.slug])).toEqual([["live", "banco-b"]]);
+    // The replaced bank is still reconciled: its charges stay payable there.
+    expect((await listServingBankAcquirers(db.pool)).map((bank) => bank.slug)).toEqual(["banco-a", "banco-b"]);
   });
 
   test("when acquirer:reconcile gets a bad --since, then exit 2 before anything is asked", async () => {

@@ -29,7 +29,7 @@ export interface JobPayloads {
   /** Repeatable sweep that enqueues due rows that have no job (DESIGN §1). */
   reconciler: Record<string, never>;
   /**
-   * Repeatable sweep that reconciles every active bank acquirer with its own records (DESIGN §9 "Reconciliation"):
+   * Repeatable sweep that reconciles every bank that has served a mode with its own records (DESIGN §9 "Reconciliation"):
    * payments no notification reported, refunds and payouts still in flight.
    */
   "acquirer-reconciliation": Record<string, never>;

@@ -1,7 +1,7 @@
 import request from "supertest";
 import {
   processInboxItem,
-  reconcileActiveBankAcquirers,
+  reconcileServingBankAcquirers,
   setSellerKyc,
   submitRefund,
   submitWithdrawal,
@@ -104,9 +104,9 @@ describe("a bank's notifications and its reconciliation", () => {
     const charge = await createCharge(2_800);
     const { endToEndId } = await bank.current.payCharge(charge.txid, { callback: "drop" });
 
-    const stored = await reconcileActiveBankAcquirers(ctx.deps);
+    const stored = await reconcileServingBankAcquirers(ctx.deps);
     const results = await processInbox(ctx);
-    const again = await reconcileActiveBankAcquirers(ctx.deps);
+    const again = await reconcileServingBankAcquirers(ctx.deps);
 
     expect(stored).toBe(1);
     expect(results).toEqual(["paid"]);
@@ -120,13 +120,13 @@ describe("a bank's notifications and its reconciliation", () => {
   test("when a refund's outcome never arrives, then the sweep reads it back once it is 10 minutes old and settles it", async () => {
     const charge = await createCharge(3_000);
     await bank.current.payCharge(charge.txid, { callback: "drop" });
-    await reconcileActiveBankAcquirers(ctx.deps);
+    await reconcileServingBankAcquirers(ctx.deps);
     await processInbox(ctx);
     const refund = (await live.post(`/v1/transactions/${charge.id}/refunds`, { amount: 1_000 }).expect(201)).body;
     expect(await submitRefund(ctx.deps, refund.id)).toBe("sent");
 
-    const early = await reconcileActiveBankAcquirers(later(MINUTE_MS));
-    const late = await reconcileActiveBankAcquirers(later(11 * MINUTE_MS));
+    const early = await reconcileServingBankAcquirers(later(MINUTE_MS));
+    const late = await reconcileServingBankAcquirers(later(11 * MINUTE_MS));
     await processInbox(ctx);
 
     expect(early).toBe(0);
@@ -157,7 +157,7 @@ describe("a bank's notifications and its reconciliation", () => {
     ).body;
     expect(await submitWithdrawal(ctx.deps, withdrawal.id)).toBe("sent");
 
-    expect(await reconcileActiveBankAcquirers(later(11 * MINUTE_MS))).toBe(1);
+    expect(await reconcileServingBankAcquirers(later(11 * MINUTE_MS))).toBe(1);
     await processInbox(ctx);
 
     expect((await owner.panel.get(`/v1/me/withdrawals/${withdrawal.id}`)).body).toMatchObject({

@@ -2,7 +2,7 @@
  * The processor of each queue the worker consumes. A processor is a thin function of the job's ids: it loads rows,
  * calls domain rules and writes rows; BullMQ only decides when it runs.
  */
-import { reconcileActiveBankAcquirers } from "@lm/domain";
+import { reconcileServingBankAcquirers } from "@lm/domain";
 import type { JobPayloads, QueueName } from "@lm/queue";
 import type { WorkerDeps } from "../deps";
 import { reconcile } from "../sweepers/reconciler";
@@ -41,6 +41,6 @@ export const PROCESSORS: { [N in QueueName]?: Processor<N> } = {
   "refund-submission": refundSubmissionProcessor,
   "withdrawal-submission": withdrawalSubmissionProcessor,
   "acquirer-reconciliation": async (deps) => {
-    await reconcileActiveBankAcquirers(deps);
+    await reconcileServingBankAcquirers(deps);
   },
 };

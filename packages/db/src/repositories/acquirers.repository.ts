@@ -202,12 +202,14 @@ export async function findActiveAcquirer(db: SqlClient, mode: "live" | "test"): 
   return found;
 }
 
-/** The acquirers active for some mode and reached through the API Pix standard: the reconciliation's banks. */
-export async function listActiveBankAcquirers(db: SqlClient): Promise<Acquirer[]> {
+/**
+ * The banks (acquirers reached through the API Pix standard) that have served a mode, active now or not: the
+ * reconciliation's. A bank replaced by another still has charges payable there and refunds or payouts in flight.
+ */
+export async function listServingBankAcquirers(db: SqlClient): Promise<Acquirer[]> {
   return sqlQuery<Acquirer>(
     db,
-    sql`SELECT ${rawSql(ACQUIRER_COLUMNS_OF_A)} FROM active_acquirers m JOIN acquirers a ON a.id = m.acquirer_id
-        WHERE a.profile IS NOT NULL ORDER BY a.slug`,
+    sql`SELECT ${ACQUIRER_COLUMNS} FROM acquirers WHERE profile IS NOT NULL AND mode IS NOT NULL ORDER BY slug`,
   );
 }
 

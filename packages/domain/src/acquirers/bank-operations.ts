@@ -9,7 +9,7 @@ import {
   advanceReconciliationWatermark,
   findAcquirerBySlug,
   findReceivedProviderEventIds,
-  listActiveBankAcquirers,
+  listServingBankAcquirers,
   listRefundsInFlight,
   listWithdrawalsInFlight,
   storeInboxItems,
@@ -307,13 +307,14 @@ export async function reconcileAcquirerBySlug(
 }
 
 /**
- * The `acquirer-reconciliation` sweep: reconciles every active bank acquirer in turn; one bank's failure is logged
- * and does not stop the others.
+ * The `acquirer-reconciliation` sweep: reconciles in turn every bank that has served a mode, active or since replaced
+ * (its charges stay payable there, its refunds and payouts in flight); one bank's failure is logged and does not stop
+ * the others.
  * @returns payments and outcomes stored
  */
-export async function reconcileActiveBankAcquirers(deps: UseCaseDeps): Promise<number> {
+export async function reconcileServingBankAcquirers(deps: UseCaseDeps): Promise<number> {
   let total = 0;
-  for (const acquirer of await listActiveBankAcquirers(deps.db.pool)) {
+  for (const acquirer of await listServingBankAcquirers(deps.db.pool)) {
     try {
       const report = await reconcileBankAcquirer(deps, acquirer);
       total += report.stored + report.settledFound;
