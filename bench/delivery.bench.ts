@@ -43,6 +43,7 @@ import {
   type UseCaseDeps,
 } from "@lm/domain";
 import { createLogger } from "@lm/logging";
+import { createMailer } from "@lm/mail";
 import { closeRedis, createProducer, createRedis } from "@lm/queue";
 import {
   createEndpointRow,
@@ -179,6 +180,7 @@ async function measureEngine(children: ChildProcess[], config: ReturnType<typeof
       db,
       producer,
       logger: createLogger({ level: "error", service: "bench", silent: true }),
+      mailer: createMailer(config),
       now: () => new Date(),
     };
     const workerPid = worker.child.pid as number;

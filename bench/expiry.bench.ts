@@ -9,6 +9,7 @@
 import { createDb } from "@lm/db";
 import { expireDueTransactions } from "@lm/domain";
 import { createLogger } from "@lm/logging";
+import { createMailer } from "@lm/mail";
 import { closeRedis, createProducer, createRedis } from "@lm/queue";
 import {
   createEndpointRow,
@@ -47,6 +48,7 @@ async function main(): Promise<void> {
       db,
       producer,
       logger: createLogger({ level: "error", service: "bench", silent: true }),
+      mailer: createMailer(config),
       now: () => new Date(),
     };
     const cpuBefore = process.cpuUsage();

@@ -5,6 +5,7 @@ import { loadConfigOrExit } from "@lm/config";
 import { createDb } from "@lm/db";
 import type { UseCaseDeps } from "@lm/domain";
 import { createLogger } from "@lm/logging";
+import { createMailer } from "@lm/mail";
 import { closeRedis, createProducer, createRedis, type Producer, type RedisClient } from "@lm/queue";
 import { runOps } from "./run";
 
@@ -22,7 +23,7 @@ async function main(): Promise<number> {
         producer: createProducer(redis, config.queuePrefix, (err) => logger.warn("queue error", { err })),
       };
     }
-    return { config, db, producer: queue.producer, logger, now: () => new Date() };
+    return { config, db, producer: queue.producer, logger, mailer: createMailer(config), now: () => new Date() };
   };
   try {
     const outcome = await runOps(process.argv.slice(2), { config, db, now: () => new Date(), useCaseDeps });

@@ -19,6 +19,7 @@ export * from "./repositories/notifications.repository";
 export * from "./repositories/payments.repository";
 export * from "./repositories/payout-keys.repository";
 export * from "./repositories/refunds.repository";
+export * from "./repositories/disputes.repository";
 export * from "./repositories/sellers.repository";
 export * from "./repositories/webhook-endpoints.repository";
 export * from "./repositories/withdrawals.repository";

@@ -5,6 +5,7 @@
 import type { Config } from "@lm/config";
 import type { Db } from "@lm/db";
 import type { Logger } from "@lm/logging";
+import type { Mailer } from "@lm/mail";
 import type { Producer } from "@lm/queue";
 
 /**
@@ -17,6 +18,8 @@ export interface UseCaseDeps {
   /** Enqueues jobs after commit (DESIGN §1 "Write, then enqueue"). */
   producer: Pick<Producer, "enqueue" | "enqueueBulk">;
   logger: Logger;
+  /** Mail to people (the owners of a seller told of a dispute, among others). */
+  mailer: Mailer;
   /** Current time; tests inject their own. */
   now: () => Date;
 }

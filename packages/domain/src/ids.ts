@@ -20,6 +20,7 @@ export const ID_PREFIX = {
   notification: "ntf",
   refund: "rfd",
   balanceTransaction: "btx",
+  dispute: "dsp",
   request: "req",
 } as const;
 

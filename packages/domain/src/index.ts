@@ -57,6 +57,7 @@ export * from "./balance/find-balance";
 export * from "./acquirers/acquirer-port";
 export * from "./acquirers/bank-acquirer";
 export * from "./acquirers/bank-operations";
+export * from "./disputes/disputes";
 export * from "./acquirers/sandbox-acquirer";
 export * from "./refunds/refund.serializer";
 export * from "./refunds/refund-events";

@@ -63,7 +63,13 @@ describe("refund and withdrawal outcomes in the notification body", () => {
     const body = Buffer.from(
       JSON.stringify({
         pix: [
-          { ...payment, devolucoes: [devolucao, { ...devolucao, id: "rfd_2", rtrId: "D2", status: "NAO_REALIZADO" }] },
+          {
+            ...payment,
+            devolucoes: [
+              devolucao,
+              { ...devolucao, id: "rfd_2", rtrId: "D2", status: "NAO_REALIZADO", natureza: "MED_OPERACIONAL" },
+            ],
+          },
         ],
       }),
     );
@@ -78,8 +84,10 @@ describe("refund and withdrawal outcomes in the notification body", () => {
       amount: 500,
       status: "failed",
       reason: null,
+      paymentEndToEndId: "E1",
+      nature: "MED_OPERACIONAL",
     });
-    expect(readRefundOutcome(body, "D1")?.status).toBe("succeeded");
+    expect(readRefundOutcome(body, "D1")).toMatchObject({ status: "succeeded", nature: null });
     expect(readRefundOutcome(body, "D3")).toBeNull();
   });
 

@@ -5,6 +5,7 @@ import cookieParser from "cookie-parser";
 import type { Express } from "express";
 import type { AppDeps } from "../deps";
 import { acquirerNotificationsRouter } from "./acquirers/acquirer-notifications.router";
+import { merchantDisputesRouter, panelDisputesRouter } from "./disputes/disputes.router";
 import { probesRouter } from "./probes/probes.router";
 import { openapiRouter } from "./openapi/openapi.router";
 import { docsRouter } from "./docs/docs.router";
@@ -63,6 +64,7 @@ export function mountRoutes(app: Express, deps: AppDeps): void {
   app.use("/v1/balance", ...merchant, merchantBalanceRouter(deps));
   app.use("/v1/seller", ...merchant, merchantSellerRouter(deps));
   app.use("/v1/withdrawals", ...merchant, merchantWithdrawalsRouter(deps));
+  app.use("/v1/disputes", ...merchant, merchantDisputesRouter(deps));
   app.use("/v1/events", ...merchant, eventsRouter(deps));
   // Cookies only for what follows: the merchant API authenticates by key and never reads one.
   app.use(cookieParser());
@@ -101,6 +103,7 @@ export function mountRoutes(app: Express, deps: AppDeps): void {
   app.use("/v1/me/balance", session, panelBalanceRouter(deps));
   app.use("/v1/me/payout-keys", session, payoutKeysRouter(deps));
   app.use("/v1/me/withdrawals", session, panelWithdrawalsRouter(deps));
+  app.use("/v1/me/disputes", session, panelDisputesRouter(deps));
   app.use("/v1/me/api-keys", ...owner, apiKeysRouter(deps));
   app.use("/v1/me/postback-secret", ...owner, postbackSecretRouter(deps));
 

@@ -439,7 +439,15 @@ describe("batch statements and the reconciler read the rows they name, whatever 
       const chargeId = await insertPaidCharge();
       const [id] = newIds("refund", 1) as [string];
       await insertRefunds([id], chargeId, "processing");
-      const outcome = { refundId: id, returnId: `D${id}`, amount: 100, status: "succeeded", reason: null } as const;
+      const outcome = {
+        refundId: id,
+        returnId: `D${id}`,
+        amount: 100,
+        status: "succeeded",
+        reason: null,
+        paymentEndToEndId: null,
+        nature: null,
+      } as const;
 
       let result = "";
       const read = await rowsReadBy("refunds", async () => {

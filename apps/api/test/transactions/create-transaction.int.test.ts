@@ -25,6 +25,7 @@ describe("POST /v1/transactions", () => {
       mode: "test",
       amount: 1050,
       amount_refunded: 0,
+      amount_disputed: 0,
       currency: "BRL",
       description: "Pedido 1234",
       external_id: "order-1",

@@ -91,6 +91,14 @@ export async function debitBalance(db: DbClient, change: BalanceChange): Promise
 }
 
 /**
+ * Lets the rest of transaction `tx` take `available` below zero (the `balances_not_negative` trigger reads this
+ * setting): only for a dispute's entry, the one debit that may overdraw (DESIGN §11).
+ */
+export async function allowDisputeOverdraft(tx: Prisma.TransactionClient): Promise<void> {
+  await tx.$queryRaw(sql`SELECT set_config('lm.ledger_overdraft', 'dispute', true)`);
+}
+
+/**
  * Adds `change.amount` centavos to `available` and `change.reservedDelta` to `reserved`, creating the balance row on
  * a seller's first movement in the mode.
  */

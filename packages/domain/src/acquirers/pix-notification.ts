@@ -53,6 +53,10 @@ export interface RefundOutcome {
   status: TransferStatus;
   /** `motivo`, when the acquirer gave one. */
   reason: string | null;
+  /** The returned payment's `endToEndId` (the item that carries the devolução). */
+  paymentEndToEndId: string | null;
+  /** `natureza`: `ORIGINAL`, `RETIRADA`, or `MED_…` for a return the payer's bank made under the MED. */
+  nature: string | null;
 }
 
 /** A sent payment's outcome (`kind` `pix_enviado`). */
@@ -158,17 +162,25 @@ function reasonOf(value: unknown): string | null {
  * @returns the outcome, or null when it is missing or its `id`, `valor` or `status` is malformed
  */
 export function readRefundOutcome(rawBody: Uint8Array, returnId: string): RefundOutcome | null {
-  const devolucao = (pixItems(rawBody) ?? [])
-    .flatMap((item) => {
-      const list = field(item, "devolucoes");
-      return Array.isArray(list) ? (list as unknown[]) : [];
-    })
-    .find((candidate) => idOf(candidate, "rtrId") === returnId);
-  const refundId = idOf(devolucao, "id");
-  const amount = centavosFromValor(field(devolucao, "valor"));
-  const status = TRANSFER_STATUSES[String(field(devolucao, "status"))];
-  if (refundId === null || amount === null || status === undefined) return null;
-  return { refundId, returnId, amount, status, reason: reasonOf(devolucao) };
+  const [found] = (pixItems(rawBody) ?? []).flatMap((item) => {
+    const list = field(item, "devolucoes");
+    const devolucao = Array.isArray(list) ? list.find((candidate) => idOf(candidate, "rtrId") === returnId) : undefined;
+    return devolucao === undefined ? [] : [{ item, devolucao }];
+  });
+  const refundId = idOf(found?.devolucao, "id");
+  const amount = centavosFromValor(field(found?.devolucao, "valor"));
+  const status = TRANSFER_STATUSES[String(field(found?.devolucao, "status"))];
+  if (found === undefined || refundId === null || amount === null || status === undefined) return null;
+  const nature = field(found.devolucao, "natureza");
+  return {
+    refundId,
+    returnId,
+    amount,
+    status,
+    reason: reasonOf(found.devolucao),
+    paymentEndToEndId: endToEndIdOf(found.item),
+    nature: typeof nature === "string" && nature !== "" ? nature.slice(0, 40) : null,
+  };
 }
 
 /**

@@ -16,12 +16,14 @@ import {
   recordInboxItemFailure,
   type InboxItemOutcome,
   type Prisma,
+  type Dispute,
   type ProcessableInboxItem,
 } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { enqueueDeliveries } from "../events/record-event";
 import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
 import { toStorableText } from "../text/storable-text";
+import { mailDispute } from "../disputes/disputes";
 import { settleRefund } from "../refunds/settle-refund";
 import { settleWithdrawal } from "../withdrawals/withdrawal-flow";
 import { confirmWithBank } from "./bank-acquirer";
@@ -131,7 +133,14 @@ async function settleInboxItem(deps: UseCaseDeps, inboxItemId: string): Promise<
   if (item.event_type === "devolucao") {
     const outcome = readRefundOutcome(item.raw_body, item.end_to_end_id);
     if (!outcome) return malformed("id, valor or status missing or malformed");
-    return settleOutcome("refund", (tx) => settleRefund(tx, outcome, expectedMode, now));
+    let dispute: Dispute | undefined;
+    const result = await settleOutcome("refund", async (tx) => {
+      const settled = await settleRefund(tx, outcome, expectedMode, now);
+      dispute = settled.dispute;
+      return settled;
+    });
+    if (dispute !== undefined) await mailDispute(deps, dispute);
+    return result;
   }
   if (item.event_type === "pix_enviado") {
     const outcome = readPayoutOutcome(item.raw_body, item.end_to_end_id);

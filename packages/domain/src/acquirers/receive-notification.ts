@@ -66,9 +66,21 @@ const RECEIPT_TRIES = 2;
  *   Error when the acquirer's row changed under every try
  */
 export async function receiveAcquirerNotification(deps: UseCaseDeps, request: InboundRequest): Promise<InboundReceipt> {
+  return (await storeAcquirerNotification(deps, request)).receipt;
+}
+
+/**
+ * {@link receiveAcquirerNotification}, also giving the ids of the items it enqueued for processing (the sandbox's
+ * simulations process theirs at once).
+ * @throws as {@link receiveAcquirerNotification}
+ */
+export async function storeAcquirerNotification(
+  deps: UseCaseDeps,
+  request: InboundRequest,
+): Promise<{ receipt: InboundReceipt; enqueued: string[] }> {
   for (let tries = 1; ; tries++) {
-    const receipt = await storeNotification(deps, request, await knownAcquirer(deps.db, deps.config, request.slug));
-    if (receipt !== null) return receipt;
+    const stored = await storeNotification(deps, request, await knownAcquirer(deps.db, deps.config, request.slug));
+    if (stored !== null) return stored;
     forgetAcquirer(deps.db, request.slug);
     if (tries === RECEIPT_TRIES) throw new Error(`acquirer ${request.slug} changed during the receipt`);
   }
@@ -77,13 +89,13 @@ export async function receiveAcquirerNotification(deps: UseCaseDeps, request: In
 /**
  * One try of the receipt against `known`: the request's items written in one statement, while the acquirer's row
  * still has the secret they were judged with.
- * @returns the reply; null when the row has changed (nothing was written)
+ * @returns the reply and the ids of the items enqueued; null when the row has changed (nothing was written)
  */
 async function storeNotification(
   deps: UseCaseDeps,
   request: InboundRequest,
   known: AcquirerWithSecret,
-): Promise<InboundReceipt | null> {
+): Promise<{ receipt: InboundReceipt; enqueued: string[] } | null> {
   const { acquirer } = known;
   const now = deps.now();
   const signature = checkAcquirerSignature(known, request, now);
@@ -112,11 +124,12 @@ async function storeNotification(
     items: rows,
   });
   if (stored.length === 0) return null;
+  const enqueued = stored.filter((row) => row.error === null).map((row) => row.id);
   await enqueueInboxItems(
     deps,
-    stored.filter((row) => row.error === null).map((row) => ({ inboxItemId: row.id })),
+    enqueued.map((inboxItemId) => ({ inboxItemId })),
   );
 
   const duplicate = signature.ok && stored.every((row) => row.error === INBOX_ERRORS.duplicate);
-  return duplicate ? { received: true, duplicate: true } : { received: true };
+  return { receipt: duplicate ? { received: true, duplicate: true } : { received: true }, enqueued };
 }

@@ -12,7 +12,7 @@ import { buildPixBrCode, sandboxPixLocation } from "../transactions/br-code";
 import { signatureHeader } from "../webhooks/signature";
 import type { AcquirerPort } from "./acquirer-port";
 import { sandboxAcquirerSecret, SANDBOX_ACQUIRER_SLUG } from "./acquirers";
-import { ACQUIRER_SIGNATURE_HEADER, receiveAcquirerNotification } from "./receive-notification";
+import { ACQUIRER_SIGNATURE_HEADER, storeAcquirerNotification } from "./receive-notification";
 
 /** ISPB written in sandbox end-to-end ids: eight zeros, which no participant has. */
 const SANDBOX_ISPB = "00000000";
@@ -39,12 +39,15 @@ export function sandboxRefuses(amount: number): boolean {
   return amount % 100 === 13;
 }
 
-/** Signs `body` with the sandbox secret and receives it as the sandbox's inbound notification. */
-export async function postSandboxNotification(deps: UseCaseDeps, body: object): Promise<void> {
+/**
+ * Signs `body` with the sandbox secret and receives it as the sandbox's inbound notification.
+ * @returns the ids of the inbox items stored and enqueued
+ */
+export async function postSandboxNotification(deps: UseCaseDeps, body: object): Promise<string[]> {
   const raw = JSON.stringify(body);
   const now = deps.now();
   const secret = sandboxAcquirerSecret(deps.config.encryptionKey);
-  await receiveAcquirerNotification(deps, {
+  const { enqueued } = await storeAcquirerNotification(deps, {
     slug: SANDBOX_ACQUIRER_SLUG,
     rawBody: Buffer.from(raw, "utf8"),
     headers: {
@@ -53,6 +56,7 @@ export async function postSandboxNotification(deps: UseCaseDeps, body: object): 
       [ACQUIRER_SIGNATURE_HEADER]: signatureHeader([secret], Math.floor(now.getTime() / 1000), raw),
     },
   });
+  return enqueued;
 }
 
 /**

@@ -23,7 +23,7 @@ export interface BalanceTransactionWire {
   type: BalanceTransactionType;
   /** Signed centavos. */
   amount: number;
-  source: { object: "transaction" | "refund" | "withdrawal"; id: string };
+  source: { object: "transaction" | "refund" | "withdrawal" | "dispute"; id: string };
   created_at: string;
 }
 
@@ -34,6 +34,7 @@ const SOURCE_OBJECT: Record<BalanceTransactionType, BalanceTransactionWire["sour
   refund_reversal: "refund",
   withdrawal: "withdrawal",
   withdrawal_reversal: "withdrawal",
+  dispute: "dispute",
 };
 
 /** Serializes the running totals of `scope` (zero for a seller that never had a movement). */

@@ -9,6 +9,7 @@
  * balance row (payment, refund creation and settlement all do so).
  */
 import {
+  allowDisputeOverdraft,
   creditBalance,
   debitBalance,
   findBalanceTransactionOrThrow,
@@ -47,9 +48,10 @@ export interface BalanceMovement extends BalanceScope {
 
 /**
  * Appends `movement` and moves the running totals, inside the caller's database transaction. A credit whose entry
- * exists already (same source and type) changes nothing, so settling twice is harmless.
- * @returns the entry written, or null when it existed already (credits only)
- * @throws ApiError `insufficient_funds` when a debit exceeds `available`
+ * exists already (same source and type) changes nothing, so settling twice is harmless; so does a dispute's, the one
+ * debit that may take `available` below zero (DESIGN §11).
+ * @returns the entry written, or null when it existed already (credits and disputes)
+ * @throws ApiError `insufficient_funds` when a debit other than a dispute exceeds `available`
  */
 export async function appendBalanceTransaction(
   tx: Prisma.TransactionClient,
@@ -66,12 +68,14 @@ export async function appendBalanceTransaction(
     source_id: movement.sourceId,
     created_at: now,
   };
-  if (amount < 0) {
+  if (amount < 0 && movement.type !== "dispute") {
     if (!(await debitBalance(tx, { sellerId, mode, amount, reservedDelta, now })))
       throw new ApiError("insufficient_funds", "The available balance is lower than the amount.");
     return insertBalanceTransaction(tx, entry);
   }
   if (!(await insertBalanceTransactionUnlessExists(tx, entry))) return null;
+  // The bank has already taken a dispute's money: its entry is written whatever `available` is (DESIGN §11).
+  if (movement.type === "dispute") await allowDisputeOverdraft(tx);
   await creditBalance(tx, { sellerId, mode, amount, reservedDelta, now });
   return findBalanceTransactionOrThrow(tx, entry.id as string);
 }

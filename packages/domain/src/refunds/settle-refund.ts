@@ -20,6 +20,7 @@ import {
 import { ACQUIRER_REJECTED } from "../acquirers/acquirer-port";
 import type { RefundOutcome } from "../acquirers/pix-notification";
 import { appendBalanceTransaction, releaseReserved } from "../balance/ledger";
+import { isMedDevolucao, recordDispute, type DisputeSettlement } from "../disputes/disputes";
 import { recordTransactionEvent } from "../transactions/transaction-events";
 import { recordRefundEvent } from "./refund-events";
 
@@ -108,8 +109,8 @@ async function succeedRefund(
 }
 
 /**
- * Applies the acquirer's `outcome` for a refund, inside `tx` (the inbox item's outcome is written in the same
- * transaction by the caller).
+ * Applies the acquirer's `outcome` for a devolução, inside `tx` (the inbox item's outcome is written in the same
+ * transaction by the caller): one of our refunds settles; one we did not ask for is recorded as a dispute.
  * @param expectedMode - the mode the notifying acquirer serves (the sandbox settles test refunds only)
  */
 export async function settleRefund(
@@ -117,9 +118,10 @@ export async function settleRefund(
   outcome: RefundOutcome,
   expectedMode: "live" | "test",
   now: Date,
-): Promise<Settlement> {
-  const refund = await findRefundById(tx, outcome.refundId);
-  if (!refund) return { result: "unknown_refund", error: "unknown_refund", deliveryIds: [] };
+): Promise<DisputeSettlement> {
+  // A devolução we did not ask for is the payer's bank taking money back (MED): a dispute (DESIGN §11).
+  const refund = isMedDevolucao(outcome) ? null : await findRefundById(tx, outcome.refundId);
+  if (!refund) return recordDispute(tx, outcome, expectedMode, now);
   const base = { transactionId: refund.transaction_id, deliveryIds: [] };
   if (refund.mode !== expectedMode)
     return { ...base, result: "mode_mismatch", error: `mode_mismatch: ${refund.mode} refund` };

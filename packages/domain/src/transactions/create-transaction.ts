@@ -114,6 +114,7 @@ export async function createTransaction(
     payer_document: null,
     payer_document_masked: null,
     amount_refunded: 0,
+    amount_disputed: 0,
     acquirer_id: acquirer.acquirerId,
     created_at: now,
     updated_at: now,

@@ -15,6 +15,8 @@ export interface TransactionWire {
   amount: number;
   /** Centavos of refunds not failed (pending, processing, succeeded); DESIGN §7. */
   amount_refunded: number;
+  /** Centavos the payer's bank took back under the MED (disputes); DESIGN §11. */
+  amount_disputed: number;
   currency: string;
   description: string | null;
   external_id: string | null;
@@ -61,6 +63,7 @@ export function serializeTransaction(transaction: Transaction, now: Date): Trans
     mode: transaction.mode,
     amount: transaction.amount,
     amount_refunded: transaction.amount_refunded,
+    amount_disputed: transaction.amount_disputed,
     currency: transaction.currency,
     description: transaction.description,
     external_id: transaction.external_id,

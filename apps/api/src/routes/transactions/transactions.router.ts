@@ -10,6 +10,8 @@ import {
   findTransaction,
   listTransactions,
   serializeTransaction,
+  serializeDispute,
+  simulateDispute,
   simulatePayment,
 } from "@lm/domain";
 import type { AppDeps } from "../../deps";
@@ -18,7 +20,7 @@ import { idempotent } from "../../http/idempotency";
 import { sendJson } from "../../http/json-reply";
 import { listPage } from "../../http/list";
 import { validate } from "../../http/validate";
-import { createTransactionSchema, listTransactionsSchema } from "./transactions.schemas";
+import { createTransactionSchema, listTransactionsSchema, simulateDisputeSchema } from "./transactions.schemas";
 
 /** Router for `/v1/transactions`. */
 export function transactionsRouter(deps: AppDeps): Router {
@@ -74,6 +76,12 @@ export function transactionsRouter(deps: AppDeps): Router {
   router.post("/:id/simulate-payment", async (req, res) => {
     const transaction = await simulatePayment(deps, merchantOf(res), req.params.id);
     res.status(202).json(serializeTransaction(transaction, deps.now()));
+  });
+
+  router.post("/:id/simulate-dispute", async (req, res) => {
+    const { amount } = validate(simulateDisputeSchema, req.body ?? {});
+    const dispute = await simulateDispute(deps, merchantOf(res), String(req.params.id), amount);
+    res.status(201).json(serializeDispute(dispute));
   });
 
   return router;

@@ -40,3 +40,8 @@ export const listTransactionsSchema: Joi.ObjectSchema<ListQuery & TransactionFil
   status: Joi.string().valid("pending", "paid", "expired", "canceled", "refunded"),
   external_id: Joi.string().min(1).max(64),
 });
+
+/** Body of `POST /v1/transactions/{id}/simulate-dispute` (DESIGN §11): `amount` in centavos, default what is left. */
+export const simulateDisputeSchema: Joi.ObjectSchema<{ amount?: number }> = Joi.object({
+  amount: Joi.number().integer().min(1).max(MAX_AMOUNT),
+});

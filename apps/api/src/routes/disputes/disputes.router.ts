@@ -1,0 +1,43 @@
+/**
+ * Disputes (DESIGN §11): the devoluções the payer's bank made under the MED, listed and read with an API key (the
+ * key's store and mode) and listed in the panel (the seller's, in the mode of the query). Raising one in test mode is
+ * `POST /v1/transactions/{id}/simulate-dispute` (transactions router).
+ */
+import { Router } from "express";
+import Joi from "joi";
+import { findDispute, listDisputes, serializeDispute } from "@lm/domain";
+import type { AppDeps } from "../../deps";
+import { merchantOf } from "../../http/api-key-auth";
+import { panelSellerId } from "../../http/auth";
+import { listPage, listQuerySchema, type ListQuery } from "../../http/list";
+import { validate } from "../../http/validate";
+
+const merchantListSchema = listQuerySchema();
+const panelListSchema: Joi.ObjectSchema<ListQuery & { mode: "live" | "test" }> = listQuerySchema({
+  mode: Joi.string().valid("live", "test").default("test"),
+});
+
+/** Router of `GET /v1/disputes` and `GET /v1/disputes/{id}` (mounted behind API key authentication). */
+export function merchantDisputesRouter(deps: AppDeps): Router {
+  const router = Router();
+  router.get("/", async (req, res) => {
+    const page = validate(merchantListSchema, req.query);
+    const scope = merchantOf(res);
+    res.json(await listPage(page, "dispute", (args) => listDisputes(deps.db, scope, args), serializeDispute));
+  });
+  router.get("/:id", async (req, res) => {
+    res.json(serializeDispute(await findDispute(deps.db, merchantOf(res), String(req.params.id))));
+  });
+  return router;
+}
+
+/** Router of `GET /v1/me/disputes?mode=` (mounted behind the session). */
+export function panelDisputesRouter(deps: AppDeps): Router {
+  const router = Router();
+  router.get("/", async (req, res) => {
+    const { mode, ...page } = validate(panelListSchema, req.query);
+    const scope = { sellerId: panelSellerId(res), mode };
+    res.json(await listPage(page, "dispute", (args) => listDisputes(deps.db, scope, args), serializeDispute));
+  });
+  return router;
+}

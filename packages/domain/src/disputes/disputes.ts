@@ -1,0 +1,242 @@
+/**
+ * Disputes (DESIGN §11): a devolução the service did not ask for (an unknown id, or a `natureza` beginning `MED_`) on
+ * a paid charge: under the Pix MED (Mecanismo Especial de Devolução) the payer's bank has already taken the money
+ * back, so a dispute is always `lost`. It is recorded from a stored inbound notification, like every money movement,
+ * in ONE database transaction under the charge row's lock: the dispute, the charge's `amount_disputed`, the negative
+ * `dispute` balance transaction (the one debit that may take `available` below zero; new payments then repay the
+ * debt first, and withdrawals wait), `dispute.created` and `transaction.disputed`, and a feed item; the owners are
+ * mailed after commit.
+ */
+import {
+  addToChargeAmountDisputed,
+  findDisputeByEndToEndId,
+  findDisputeInScope,
+  findSellerIdOfStore,
+  insertDisputeUnlessExists,
+  listDisputesPage,
+  listOwnersOfSeller,
+  lockChargeOfPayment,
+  type DbClient,
+  type Dispute,
+  type DisputeScope,
+  type Prisma,
+} from "@lm/db";
+import { disputeMail } from "@lm/mail";
+import { sendMailSafely } from "../accounts/account-deps";
+import type { RefundOutcome } from "../acquirers/pix-notification";
+import { appendBalanceTransaction } from "../balance/ledger";
+import type { MerchantScope, UseCaseDeps } from "../deps";
+import { ApiError, notFound } from "../errors";
+import { recordEvent } from "../events/record-event";
+import { isId, newId } from "../ids";
+import { notifySeller } from "../notifications/notifications";
+import type { PageArgs } from "../paging";
+import type { Settlement } from "../refunds/settle-refund";
+import { findTransaction } from "../transactions/find-transactions";
+import { recordTransactionEvent } from "../transactions/transaction-events";
+import { processInboxItem } from "../acquirers/process-inbox-item";
+import { postSandboxNotification, sandboxEndToEndId } from "../acquirers/sandbox-acquirer";
+import { valorFromCentavos } from "@lm/pix-api";
+
+/** A dispute as the API returns it and `dispute.created` carries it. */
+export interface DisputeWire {
+  id: string;
+  object: "dispute";
+  mode: "live" | "test";
+  transaction_id: string;
+  /** Integer centavos the payer's bank took back. */
+  amount: number;
+  /** The bank's `natureza` and `motivo`, as given. */
+  reason: string | null;
+  /** Always `lost`: under the MED the bank has returned the money already. */
+  status: "lost";
+  /** The return's end-to-end id (`rtrId`). */
+  end_to_end_id: string;
+  created_at: string;
+}
+
+/** Serializes `dispute`. */
+export function serializeDispute(dispute: Dispute): DisputeWire {
+  return {
+    id: dispute.id,
+    object: "dispute",
+    mode: dispute.mode,
+    transaction_id: dispute.transaction_id,
+    amount: dispute.amount,
+    reason: dispute.reason,
+    status: "lost",
+    end_to_end_id: dispute.end_to_end_id,
+    created_at: dispute.created_at.toISOString(),
+  };
+}
+
+/** The `natureza` prefix of a devolução the payer's bank made under the MED (API Pix `MED_OPERACIONAL`, `MED_FRAUDE`). */
+const MED_NATURE_PREFIX = "MED_";
+
+/** Whether a devolução's outcome says it was made under the MED, whatever its id. */
+export function isMedDevolucao(outcome: Pick<RefundOutcome, "nature">): boolean {
+  return outcome.nature?.startsWith(MED_NATURE_PREFIX) ?? false;
+}
+
+/** What recording a dispute settled: the item's outcome and, once written, the dispute to mail about. */
+export type DisputeSettlement = Settlement & { dispute?: Dispute };
+
+/**
+ * Records the unrequested devolução `outcome` as a dispute of the charge its payment paid, inside `tx`. Repeats of
+ * the same devolução (`rtrId`) change nothing.
+ * @param expectedMode - the mode the notifying acquirer settles
+ * @returns `disputed` (written), `already_settled` (a repeat), `processing` / `dispute_not_made` (the bank has not
+ *   returned, or did not return, the money: nothing to record), or an anomaly (`unknown_payment`, `mode_mismatch`)
+ */
+export async function recordDispute(
+  tx: Prisma.TransactionClient,
+  outcome: RefundOutcome,
+  expectedMode: "live" | "test",
+  now: Date,
+): Promise<DisputeSettlement> {
+  if (outcome.status !== "succeeded") {
+    return { result: outcome.status === "processing" ? "processing" : "dispute_not_made", error: null, deliveryIds: [] };
+  }
+  const charge =
+    outcome.paymentEndToEndId === null ? undefined : await lockChargeOfPayment(tx, outcome.paymentEndToEndId);
+  if (charge === undefined) return { result: "unknown_payment", error: "unknown_payment", deliveryIds: [] };
+  const base = { transactionId: charge.id, deliveryIds: [] };
+  if (charge.mode !== expectedMode) {
+    return { ...base, result: "mode_mismatch", error: `mode_mismatch: ${charge.mode} charge` };
+  }
+  const sellerId = await findSellerIdOfStore(tx, charge.store_id);
+  const reason = [outcome.nature, outcome.reason].filter((part) => part !== null).join(": ") || null;
+  const dispute = await insertDisputeUnlessExists(tx, {
+    id: newId("dispute", now.getTime()),
+    transaction_id: charge.id,
+    store_id: charge.store_id,
+    seller_id: sellerId,
+    mode: charge.mode,
+    amount: outcome.amount,
+    reason,
+    end_to_end_id: outcome.returnId,
+    created_at: now,
+  });
+  if (dispute === null) return { ...base, result: "already_settled", error: null };
+  const disputed = await addToChargeAmountDisputed(tx, charge.id, dispute.amount, now);
+  await appendBalanceTransaction(tx, {
+    sellerId,
+    mode: charge.mode,
+    type: "dispute",
+    amount: -dispute.amount,
+    sourceId: dispute.id,
+    now,
+  });
+  const created = await recordEvent(tx, {
+    scope: { storeId: charge.store_id, mode: charge.mode },
+    type: "dispute.created",
+    object: serializeDispute(dispute) as unknown as Record<string, unknown>,
+    postback: { transactionId: charge.id, url: charge.postback_url },
+    now,
+  });
+  const transactionDisputed = await recordTransactionEvent(tx, disputed, "transaction.disputed", now);
+  await notifySeller(tx, {
+    sellerId,
+    type: "dispute.created",
+    title: "Payment taken back (MED)",
+    message:
+      `The payer's bank took back ${dispute.amount} centavos of ${charge.mode} charge ${charge.id} under the Pix MED. ` +
+      "The amount left your balance.",
+    data: { dispute_id: dispute.id, transaction_id: charge.id, mode: charge.mode, amount: dispute.amount },
+  });
+  return {
+    ...base,
+    result: "disputed",
+    error: null,
+    dispute,
+    deliveryIds: [...created.deliveryIds, ...transactionDisputed.deliveryIds],
+  };
+}
+
+/** Mails every owner of `dispute`'s seller; a mail that cannot be sent is logged, never thrown. */
+export async function mailDispute(deps: Pick<UseCaseDeps, "db" | "mailer" | "logger">, dispute: Dispute): Promise<void> {
+  deps.logger.warn("dispute recorded", { dispute_id: dispute.id, transaction_id: dispute.transaction_id });
+  for (const owner of await listOwnersOfSeller(deps.db, dispute.seller_id)) {
+    const mail = disputeMail(owner.email, owner.name, {
+      disputeId: dispute.id,
+      transactionId: dispute.transaction_id,
+      mode: dispute.mode,
+      amount: dispute.amount,
+      at: dispute.created_at,
+    });
+    await sendMailSafely(deps, mail, "dispute");
+  }
+}
+
+/**
+ * Dispute `id` of `scope` (a store's, for API keys; a seller's, for the panel).
+ * @throws ApiError `resource_not_found` when it is malformed, unknown, or another store's, seller's or mode's
+ */
+export async function findDispute(db: DbClient, scope: DisputeScope, id: string): Promise<Dispute> {
+  const found = isId("dispute", id) ? await findDisputeInScope(db, scope, id) : null;
+  if (!found) throw notFound("dispute");
+  return found;
+}
+
+/** One page of `scope`'s disputes, in the page's order. */
+export function listDisputes(db: DbClient, scope: DisputeScope, page: PageArgs): Promise<Dispute[]> {
+  return listDisputesPage(db, scope, page);
+}
+
+/**
+ * Use case: the payer's bank takes a paid test charge's money back (`POST /v1/transactions/{id}/simulate-dispute`,
+ * DESIGN §11). The sandbox notifies an unrequested devolução (`natureza` `MED_FRAUDE`) through the same inbound path
+ * as a bank's, and the stored item is processed at once, so the reply carries the dispute it recorded.
+ * @param amount - centavos; default the paid amount less what was refunded and disputed
+ * @throws ApiError `test_mode_only` for a live key; `resource_not_found`; `invalid_state` unless the charge is paid with
+ *   at least `amount` not yet refunded or disputed, or when it is a bank's (a test bank raises its own)
+ */
+export async function simulateDispute(
+  deps: UseCaseDeps,
+  scope: MerchantScope,
+  id: string,
+  amount: number | undefined,
+): Promise<Dispute> {
+  if (scope.mode !== "test") throw new ApiError("test_mode_only", "Disputes can be simulated with test keys only.");
+  const charge = await findTransaction(deps.db, scope, id);
+  if (charge.acquirer_id !== null) {
+    throw new ApiError("invalid_state", "This transaction is registered at a bank: its disputes come from the bank.");
+  }
+  const left = charge.amount - charge.amount_refunded - charge.amount_disputed;
+  const disputed = amount ?? left;
+  if ((charge.status !== "paid" && charge.status !== "refunded") || charge.payment_end_to_end_id === null) {
+    throw new ApiError("invalid_state", "Only a paid transaction can be disputed.");
+  }
+  if (disputed < 1 || disputed > left) {
+    throw new ApiError("invalid_state", `The amount must be between 1 and ${left}, what is left of this transaction.`, {
+      param: "amount",
+    });
+  }
+  const now = deps.now();
+  const returnId = sandboxEndToEndId(now, { prefix: "D" });
+  const items = await postSandboxNotification(deps, {
+    pix: [
+      {
+        endToEndId: charge.payment_end_to_end_id,
+        txid: charge.txid,
+        valor: valorFromCentavos(charge.payment_amount ?? charge.amount),
+        horario: (charge.paid_at ?? now).toISOString(),
+        devolucoes: [
+          {
+            id: `MED${returnId.slice(-11)}`,
+            rtrId: returnId,
+            valor: valorFromCentavos(disputed),
+            natureza: "MED_FRAUDE",
+            horario: { solicitacao: now.toISOString(), liquidacao: now.toISOString() },
+            status: "DEVOLVIDO",
+            motivo: "Devolução especial (MED) simulada pelo sandbox",
+          },
+        ],
+      },
+    ],
+  });
+  for (const item of items) await processInboxItem(deps, item);
+  const recorded = await findDisputeByEndToEndId(deps.db, returnId);
+  if (recorded === null) throw new Error(`the simulated dispute ${returnId} was not recorded`);
+  return recorded;
+}
