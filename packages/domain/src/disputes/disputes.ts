@@ -95,7 +95,11 @@ export async function recordDispute(
   now: Date,
 ): Promise<DisputeSettlement> {
   if (outcome.status !== "succeeded") {
-    return { result: outcome.status === "processing" ? "processing" : "dispute_not_made", error: null, deliveryIds: [] };
+    return {
+      result: outcome.status === "processing" ? "processing" : "dispute_not_made",
+      error: null,
+      deliveryIds: [],
+    };
   }
   const charge =
     outcome.paymentEndToEndId === null ? undefined : await lockChargeOfPayment(tx, outcome.paymentEndToEndId);
@@ -154,7 +158,10 @@ export async function recordDispute(
 }
 
 /** Mails every owner of `dispute`'s seller; a mail that cannot be sent is logged, never thrown. */
-export async function mailDispute(deps: Pick<UseCaseDeps, "db" | "mailer" | "logger">, dispute: Dispute): Promise<void> {
+export async function mailDispute(
+  deps: Pick<UseCaseDeps, "db" | "mailer" | "logger">,
+  dispute: Dispute,
+): Promise<void> {
   deps.logger.warn("dispute recorded", { dispute_id: dispute.id, transaction_id: dispute.transaction_id });
   for (const owner of await listOwnersOfSeller(deps.db, dispute.seller_id)) {
     const mail = disputeMail(owner.email, owner.name, {
