@@ -42,6 +42,27 @@ describe("the ledger under concurrent writers (real PostgreSQL)", () => {
     expect(await ctx.db.refund.count({ where: { transaction_id: charge.id } })).toBe(1);
   });
 
+  test("when a partial refund and a refund without amount race on a paid charge, then the one without amount takes what the other left: the two refund the charge exactly", async () => {
+    const { client } = await freshMerchant(ctx);
+    const outcomes: string[] = [];
+
+    for (let round = 0; round < 10; round++) {
+      const charge = await paidCharge(ctx, client, 1000);
+      const [partial, rest] = await Promise.all([
+        client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 300 }),
+        client.post(`/v1/transactions/${charge.id}/refunds`, {}),
+      ]);
+      const refunded = (await client.get(`/v1/transactions/${charge.id}`)).body.amount_refunded;
+      const reply = (r: typeof partial) =>
+        r.status === 201 ? `201 ${r.body.amount}` : `${r.status} ${r.body.error.code}`;
+      outcomes.push(`${reply(partial)} / ${reply(rest)} / refunded ${refunded}`);
+    }
+
+    // The refund without amount may come first and take all, leaving nothing for the partial one; it never fails.
+    const expected = ["201 300 / 201 700 / refunded 1000", "409 invalid_state / 201 1000 / refunded 1000"];
+    expect(outcomes.filter((outcome) => !expected.includes(outcome))).toEqual([]);
+  });
+
   test("when refunds race the settlement of another payment with the balance at zero, then only what the settlement credited is refunded", async () => {
     const { sellerId, client } = await freshMerchant(ctx);
     const charge = await paidCharge(ctx, client, 1000);

@@ -126,6 +126,25 @@ export async function addToChargeAmountRefunded(
 }
 
 /**
+ * Locks paid charge `transactionId`'s row until the transaction `tx` ends and reads its refundable remainder
+ * (`amount - amount_refunded`) as it stands once the lock is held: a refund committed by another transaction before
+ * is counted, one still open waits for `tx`. The lock is the one {@link addToChargeAmountRefunded} takes, so a refund
+ * without an amount (DESIGN §11) takes what concurrent refunds left.
+ * @returns centavos still refundable, or null when the charge is unknown or not paid
+ */
+export async function lockChargeRefundableRemainder(
+  tx: Prisma.TransactionClient,
+  transactionId: string,
+): Promise<number | null> {
+  const [charge] = await sqlQuery<{ remainder: number }>(
+    tx,
+    sql`SELECT amount - amount_refunded AS remainder FROM transactions
+     WHERE id = ${transactionId} AND status = 'paid' FOR UPDATE`,
+  );
+  return charge?.remainder ?? null;
+}
+
+/**
  * Locks charge `transactionId`'s row until the transaction `tx` ends, before a refund of it settles: settlements of
  * the charge's refunds queue on it (and take the balance row after it, the ledger's lock order).
  */

@@ -1,16 +1,19 @@
 /**
  * Use case: refund a paid charge, in part or in full (`POST /v1/transactions/{id}/refunds`, DESIGN §7). In one
- * database transaction: the charge's `amount_refunded` grows by a conditional update that only succeeds while the
- * refund fits in the paid amount (the charge row's lock queues concurrent refunds, so 50 at once never refund more
- * than was paid); the amount leaves `available` for `reserved` with a `refund` balance transaction (refused with
- * `insufficient_funds` when `available` is short); the refund row and `refund.created` are written. After commit the
- * worker is asked to hand the refund to the acquirer (job id = refund id; the reconciler covers a lost job).
+ * database transaction: a refund without an amount takes the remainder read under the charge row's lock, so it counts
+ * every refund committed before it (DESIGN §11); the charge's `amount_refunded` grows by a conditional update that
+ * only succeeds while the refund fits in the paid amount (the charge row's lock queues concurrent refunds, so 50 at
+ * once never refund more than was paid); the amount leaves `available` for `reserved` with a `refund` balance
+ * transaction (refused with `insufficient_funds` when `available` is short); the refund row and `refund.created` are
+ * written. After commit the worker is asked to hand the refund to the acquirer (job id = refund id; the reconciler
+ * covers a lost job).
  */
 import {
   addToChargeAmountRefunded,
   findSellerIdOfStore,
   inTransaction,
   insertRefund,
+  lockChargeRefundableRemainder,
   runIdempotencyReplyWrite,
   type Refund,
   type SqlWrite,
@@ -55,10 +58,11 @@ export async function createRefund(
   if ((await acquirerOfRow(deps, charge.acquirer_id, scope.mode)) === null) throw acquirerNotConfigured(scope.mode);
   if (charge.status !== "paid")
     throw notRefundable(`Only a paid transaction can be refunded; this one is ${charge.status}.`);
-  const amount = input.amount ?? charge.amount - charge.amount_refunded;
-  if (amount < 1) throw notRefundable("This transaction has nothing left to refund.");
   const now = deps.now();
   const { refund, deliveryIds } = await inTransaction(deps.db, async (tx) => {
+    // Read before this transaction, the remainder could already be spent by a concurrent refund.
+    const amount = input.amount ?? (await lockChargeRefundableRemainder(tx, charge.id)) ?? 0;
+    if (amount < 1) throw notRefundable("This transaction has nothing left to refund.");
     if (!(await addToChargeAmountRefunded(tx, charge.id, amount, now)))
       throw notRefundable("The amount exceeds what is left to refund of this transaction.");
     const sellerId = await findSellerIdOfStore(tx, charge.store_id);
