@@ -65,14 +65,46 @@ const TWO_FACTOR_CHANGES = {
   },
   recovered: {
     subject: "Two-factor authentication was turned off by recovery",
-    body: "Two-factor authentication was turned off through the emailed recovery link. Every session was signed out and withdrawals are blocked for 24 hours.",
+    body: "Two-factor authentication was turned off through the emailed recovery link and every session was signed out.",
   },
 } as const;
 
-/** Security notice: 2FA was turned on, turned off, or turned off through recovery. */
-export function twoFactorChangedMail(to: string, name: string, change: keyof typeof TWO_FACTOR_CHANGES): MailMessage {
+/** A change of someone's 2FA that locks their seller's withdrawals for 24 h (DESIGN §11). */
+export type TwoFactorLockingChange = "disabled" | "recovered";
+
+/**
+ * Security notice: 2FA was turned on, turned off, or turned off through recovery.
+ * @param withdrawalsLockedUntil - when the change locked the seller's withdrawals, until when (said in the mail)
+ */
+export function twoFactorChangedMail(
+  to: string,
+  name: string,
+  change: keyof typeof TWO_FACTOR_CHANGES,
+  withdrawalsLockedUntil?: Date,
+): MailMessage {
   const { subject, body } = TWO_FACTOR_CHANGES[change];
-  return compose(to, subject, [`Hello ${name},`, body, "If this was not you, contact support at once."]);
+  const lock =
+    withdrawalsLockedUntil === undefined
+      ? []
+      : [`Withdrawals from the seller account are blocked until ${withdrawalsLockedUntil.toISOString()}.`];
+  return compose(to, subject, [`Hello ${name},`, body, ...lock, "If this was not you, contact support at once."]);
+}
+
+/**
+ * Security notice to a seller's other owners: `account`'s 2FA was turned off (by the user or by recovery), so the
+ * seller's withdrawals are locked until `until` (DESIGN §11), in case the one who did it is not that owner.
+ */
+export function withdrawalsLockedMail(
+  to: string,
+  name: string,
+  lock: { account: string; change: TwoFactorLockingChange; until: Date },
+): MailMessage {
+  const how = lock.change === "recovered" ? "turned off through the emailed recovery link" : "turned off";
+  return compose(to, "Withdrawals are locked for 24 hours", [
+    `Hello ${name},`,
+    `Two-factor authentication of ${lock.account}, an owner of your seller account, was ${how}. Withdrawals are blocked until ${lock.until.toISOString()}.`,
+    "If this was not expected, sign in, review the sessions and payout keys, and contact support at once.",
+  ]);
 }
 
 /**

@@ -302,6 +302,12 @@ describe("two-factor authentication", () => {
 
   test("when 2FA is disabled, then every session and trusted device ends, sign-in needs no code, and a notice is mailed", async () => {
     const { owner, passed, device } = await signInTrusted();
+    const at = stepTime(2);
+    setClock(ctx, at);
+    await panelPost(ctx, "/v1/me/auth/step-up", owner.cookie, {
+      code: codeAt(owner.totp, at),
+      password: owner.password,
+    }).expect(200);
 
     const wrong = await panelPost(ctx, "/v1/me/auth/two-factor/disable", owner.cookie, { password: "wrong password" });
     const res = await panelPost(ctx, "/v1/me/auth/two-factor/disable", owner.cookie, { password: owner.password });

@@ -59,14 +59,14 @@ export interface SignedUpOwner {
   cookie: string;
 }
 
-/** Signs up a new owner of a new seller through the API. */
+/** Signs up a new owner through the API, of a new seller or of `options.seller` (a second owner). */
 export async function signUpOwner(
   ctx: ApiTestContext,
-  options: { email?: string; password?: string } = {},
+  options: { email?: string; password?: string; seller?: Seller } = {},
 ): Promise<SignedUpOwner> {
   const email = options.email ?? uniqueEmail();
   const password = options.password ?? PASSWORD;
-  const { token, seller } = await makeInvite(ctx, email);
+  const { token, seller } = await makeInvite(ctx, email, options.seller);
   const res = await request(ctx.app)
     .post("/v1/me/auth/sign-up/email")
     .send({ name: "Ana Lima", email, password, accept_terms: true, invite_token: token });

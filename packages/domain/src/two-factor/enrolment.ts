@@ -1,7 +1,8 @@
 /**
  * Use cases: turning 2FA on and off, and new backup codes (SPEC `two-factor/enable`, `verify-totp` without a
  * challenge, `disable`, `generate-backup-codes`; DESIGN §3). `enable` stores a pending secret and backup codes; 2FA is
- * on only after the first valid code. Each of these needs the account password.
+ * on only after the first valid code. Each of these needs the account password; turning 2FA off also needs a live
+ * step-up and locks the seller's withdrawals for 24 h (DESIGN §11).
  */
 import {
   deleteBackupCodesOfUser,
@@ -10,6 +11,7 @@ import {
   insertBackupCodes,
   setUserPendingTotpSecret,
   type DbClient,
+  type Session,
   type User,
 } from "@lm/db";
 import { twoFactorChangedMail } from "@lm/mail";
@@ -20,8 +22,10 @@ import { sendMailSafely, type AccountDeps } from "../accounts/account-deps";
 import { confirmPassword } from "../accounts/sign-in";
 import { generateBackupCodes, hashBackupCode } from "./backup-codes";
 import { acceptTotpCode } from "./second-factor";
+import { assertStepUp } from "./step-up";
 import { generateTotpSecret, totpUri } from "./totp";
 import { turnOffTwoFactor } from "./turn-off";
+import { lockWithdrawalsOnTwoFactorChange } from "./withdrawal-lock";
 
 /** What `enable` returns, once: the URI for the authenticator app and the backup codes. */
 export interface TwoFactorEnrolment {
@@ -91,19 +95,32 @@ export async function confirmTwoFactor(deps: AccountDeps, input: { user: User; c
 }
 
 /**
- * Turns 2FA off (or drops a pending enrolment): every session and trusted device of the user ends.
- * @throws ApiError `invalid_state` when 2FA is neither on nor pending; `invalid_credentials` for a wrong password
+ * Turns 2FA off (or drops a pending enrolment): every session and trusted device of the user ends. Turning it off
+ * also needs a live step-up on `input.session`, so that a session and the password alone cannot remove the second
+ * factor, and locks the seller's withdrawals for 24 h with a notice to every owner (DESIGN §11); a pending enrolment,
+ * which never protected anything, is dropped with the password alone.
+ * @throws ApiError `invalid_state` when 2FA is neither on nor pending; `mfa_required` when it is on and the session
+ *   has no live step-up; `invalid_credentials` for a wrong password
  */
-export async function disableTwoFactor(deps: AccountDeps, input: { user: User; password: string }): Promise<void> {
+export async function disableTwoFactor(
+  deps: AccountDeps,
+  input: { user: User; session: Session; password: string },
+): Promise<void> {
   const { user } = input;
   if (user.two_factor_enabled_at === null && user.totp_secret_ciphertext === null) {
     throw new ApiError("invalid_state", "Two-factor authentication is off.");
   }
-  await confirmPassword(deps, user, input.password);
-  await inTransaction(deps.db, (tx) => turnOffTwoFactor(tx, user.id, deps.now()));
-  if (user.two_factor_enabled_at !== null) {
-    await sendMailSafely(deps, twoFactorChangedMail(user.email, user.name, "disabled"), "2fa disabled");
+  if (user.two_factor_enabled_at === null) {
+    await confirmPassword(deps, user, input.password);
+    await inTransaction(deps.db, (tx) => turnOffTwoFactor(tx, user.id, deps.now()));
+    return;
   }
+  await assertStepUp(deps, { session: input.session, user, kind: "always" });
+  await confirmPassword(deps, user, input.password);
+  await lockWithdrawalsOnTwoFactorChange(deps, "disabled", async (tx, now) => {
+    await turnOffTwoFactor(tx, user.id, now);
+    return user;
+  });
 }
 
 /**

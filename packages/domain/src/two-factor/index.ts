@@ -6,4 +6,5 @@ export * from "./second-factor";
 export * from "./step-up";
 export * from "./totp";
 export * from "./turn-off";
+export * from "./withdrawal-lock";
 export * from "./wrong-codes-warning";

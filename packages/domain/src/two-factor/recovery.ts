@@ -1,20 +1,19 @@
 /**
  * Lost-2FA recovery (SPEC Authentication 6, DESIGN §3): a seller's owner who lost the authenticator asks with email
  * and password; a single-use link (1 h) is mailed. Following it turns 2FA off, ends every session and trusted device,
- * and blocks the seller's withdrawals for 24 hours, so that a stolen mailbox and password cannot move money at once.
+ * and blocks the seller's withdrawals for 24 hours (withdrawal-lock.ts), so that a stolen mailbox and password cannot
+ * move money at once.
  */
-import { findUserByEmail, getUserById, inTransaction, lockSellerWithdrawals } from "@lm/db";
-import { twoFactorChangedMail, twoFactorRecoveryMail } from "@lm/mail";
+import { findUserByEmail, getUserById } from "@lm/db";
+import { twoFactorRecoveryMail } from "@lm/mail";
 import { ApiError } from "../errors";
 import { normalizeEmail } from "../email";
 import { sendMailSafely, type AccountDeps } from "../accounts/account-deps";
 import { verifyPassword } from "../accounts/credentials";
 import { consumeMailedToken, issueMailedToken, mailedLink } from "../accounts/mailed-tokens";
-import { recordSellerUpdated } from "../sellers/seller-profile";
 import { turnOffTwoFactor } from "./turn-off";
+import { lockWithdrawalsOnTwoFactorChange } from "./withdrawal-lock";
 
-/** How long withdrawals stay blocked after a recovery (SPEC "Limits"). */
-export const WITHDRAWAL_LOCK_AFTER_RECOVERY_MS = 24 * 3_600_000;
 /** Panel page that recovery links open, on `PUBLIC_BASE_URL`; it posts the token to `recovery/confirm`. */
 export const TWO_FACTOR_RECOVERY_PAGE = "/two-factor/recovery";
 
@@ -45,29 +44,12 @@ export async function requestTwoFactorRecovery(
  * @throws ApiError `invalid_mfa_code` for an unknown, used or expired token
  */
 export async function confirmTwoFactorRecovery(deps: AccountDeps, token: string): Promise<Date> {
-  const now = deps.now();
-  const lockedUntil = new Date(now.getTime() + WITHDRAWAL_LOCK_AFTER_RECOVERY_MS);
-  const user = await inTransaction(deps.db, async (tx) => {
+  const { lockedUntil } = await lockWithdrawalsOnTwoFactorChange(deps, "recovered", async (tx, now) => {
     const used = await consumeMailedToken(tx, { token, purpose: "two_factor_recovery", now });
     if (!used) throw new ApiError("invalid_mfa_code", "This recovery link is invalid, used or expired.");
     const owner = await getUserById(tx, used.user_id);
     await turnOffTwoFactor(tx, owner.id, now);
-    if (owner.seller_id !== null) {
-      const seller = await lockSellerWithdrawals(tx, owner.seller_id, lockedUntil, now);
-      // A seller change like any other (DESIGN §7); its deliveries are enqueued by the reconciler's sweep.
-      await recordSellerUpdated(
-        tx,
-        seller,
-        {
-          title: "Withdrawals locked",
-          message: `Two-factor authentication was recovered by email; withdrawals are locked until ${lockedUntil.toISOString()}.`,
-          data: { fields: "withdrawals_locked_until", user_id: owner.id },
-        },
-        now,
-      );
-    }
     return owner;
   });
-  await sendMailSafely(deps, twoFactorChangedMail(user.email, user.name, "recovered"), "2fa recovered");
   return lockedUntil;
 }

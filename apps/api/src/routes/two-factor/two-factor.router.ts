@@ -1,7 +1,7 @@
 /**
  * Two-factor authentication (SPEC "Auth and account", DESIGN §3): enrolment (`enable`, then `verify-totp` with a
  * session), the second sign-in factor (`verify-totp` or `verify-backup-code` with the `lm.two_factor` challenge
- * cookie, optionally trusting the device), `disable` and new backup codes.
+ * cookie, optionally trusting the device), `disable` (with a live step-up while 2FA is on) and new backup codes.
  */
 import { Router, type Request, type Response } from "express";
 import {
@@ -81,9 +81,9 @@ export function twoFactorRouter(deps: AppDeps, limits: PanelRateLimits): Router 
 
   router.post("/disable", session, async (req, res) => {
     const { password } = validate(passwordSchema, req.body);
-    const { user } = panelAuth(res);
+    const { user, session } = panelAuth(res);
     await limitUser(res);
-    await limitCode(user.id, () => disableTwoFactor(deps, { user, password }));
+    await limitCode(user.id, () => disableTwoFactor(deps, { user, session, password }));
     clearPanelCookie(res, deps.config, SESSION_COOKIE);
     clearPanelCookie(res, deps.config, TRUST_DEVICE_COOKIE);
     res.json({ status: true });
