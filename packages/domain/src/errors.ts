@@ -29,6 +29,7 @@ export const ERROR_CATALOG = {
   kyc_required: { status: 403, type: "permission_error" },
   test_mode_only: { status: 403, type: "permission_error" },
   withdrawals_locked: { status: 403, type: "permission_error" },
+  payout_key_cooling_off: { status: 403, type: "permission_error" },
   resource_not_found: { status: 404, type: "not_found_error" },
   invalid_state: { status: 409, type: "invalid_request_error" },
   insufficient_funds: { status: 409, type: "invalid_request_error" },

@@ -11,6 +11,7 @@ import { useApiTestContext } from "../support/harness";
 import { LIVE_BANK_SLUG, useLiveBank } from "../support/live-bank";
 import { merchantClient, useTestMerchant, type MerchantClient } from "../support/merchant-client";
 import { processInbox } from "../support/money";
+import { addPayoutKeyAgo } from "../support/money-owner";
 import { endpointOwner, ownerMerchantClient } from "../support/webhook-endpoints";
 
 const MINUTE_MS = 60_000;
@@ -148,7 +149,7 @@ describe("a bank's notifications and its reconciliation", () => {
     // Paid through a notification: the sweep of the test before moved the watermark 11 minutes ahead.
     await notify([{ endToEndId, txid: charge.txid, valor: "50.00", horario: new Date().toISOString() }]).expect(200);
     await processInbox(ctx);
-    const key = (await owner.panel.post("/v1/me/payout-keys", { type: "email", key: payoutEmail }).expect(201)).body;
+    const key = await addPayoutKeyAgo(ctx, owner.panel, { type: "email", key: payoutEmail });
     const withdrawal = (
       await owner.panel
         .post("/v1/me/withdrawals", { amount: 4_000, payout_key_id: key.id, mode: "live" })

@@ -7,6 +7,7 @@ import { runOps } from "../../../ops/src/run";
 import { useE2eTestContext } from "./support/e2e-harness";
 import { createEndpoint, endpointOwner, ownerMerchantClient, type EndpointOwner } from "../support/webhook-endpoints";
 import type { MerchantClient } from "../support/merchant-client";
+import { addPayoutKeyAgo } from "../support/money-owner";
 
 /**
  * Live mode through a bank of the Central Bank's API Pix standard (DESIGN §9), end to end: the API listening on a
@@ -216,11 +217,7 @@ describe("live mode through an API Pix bank", () => {
 
   test("when a live withdrawal is made, then the bank's payout completes it; one the bank refuses fails and is put back", async () => {
     const before = (await owner.panel.get("/v1/me/balance?mode=live")).body.available;
-    const key = (
-      await owner.panel
-        .post("/v1/me/payout-keys", { type: "evp", key: "0d9f3c55-5b7a-4a6e-9c1d-2f4e6a8b0c13" })
-        .expect(201)
-    ).body;
+    const key = await addPayoutKeyAgo(ctx, owner.panel, { type: "evp", key: "0d9f3c55-5b7a-4a6e-9c1d-2f4e6a8b0c13" });
     const withdraw = (amount: number, idempotencyKey: string) =>
       owner.panel
         .post("/v1/me/withdrawals", { amount, payout_key_id: key.id, mode: "live" })

@@ -1,8 +1,12 @@
+import { readSellerDocument } from "@lm/domain";
 import { waitUntil, useWebhookReceiver } from "@lm/testing";
 import { useE2eTestContext } from "./support/e2e-harness";
 import { createEndpoint, endpointOwner, ownerMerchantClient } from "../support/webhook-endpoints";
 
-/** The test-mode money walkthrough, second half: add a payout key → withdraw → withdrawal.completed, balance down. */
+/**
+ * The test-mode money walkthrough, second half: add a payout key → withdraw → withdrawal.completed, balance down. A
+ * newcomer's first withdrawal goes to their own CPF/CNPJ: any other key added just now waits 24 h (DESIGN §11).
+ */
 describe("a newcomer withdraws their test balance to a payout key and is told by webhook", () => {
   const ctx = useE2eTestContext();
   const receiver = useWebhookReceiver();
@@ -18,11 +22,18 @@ describe("a newcomer withdraws their test balance to a payout key and is told by
     await api.post(`/v1/transactions/${charge.id}/simulate-payment`).expect(202);
     await waitUntil("the balance", async () => (await owner.panel.get("/v1/me/balance")).body.available === 20_000);
 
-    const key = (
+    const evp = (
       await owner.panel
         .post("/v1/me/payout-keys", { type: "evp", key: "71c7d9be-4b85-4e43-9f1c-1f3b8b4e9a2d" })
         .expect(201)
     ).body;
+    const coolingOff = await owner.panel.post("/v1/me/withdrawals", {
+      amount: 15_000,
+      payout_key_id: evp.id,
+      mode: "test",
+    });
+    const cpf = readSellerDocument(ctx.config.encryptionKey, owner.seller).digits;
+    const key = (await owner.panel.post("/v1/me/payout-keys", { type: "cpf", key: cpf }).expect(201)).body;
     const withdrawal = (
       await owner.panel
         .post("/v1/me/withdrawals", { amount: 15_000, payout_key_id: key.id, mode: "test" })
@@ -33,13 +44,14 @@ describe("a newcomer withdraws their test balance to a payout key and is told by
     const completed = await waitUntil("withdrawal.completed at the endpoint", () =>
       receiver.current.requestsTo("/hooks").find((r) => r.headers["x-event-type"] === "withdrawal.completed"),
     );
+    expect([coolingOff.status, coolingOff.body.error.code]).toEqual([403, "payout_key_cooling_off"]);
     const envelope = JSON.parse(completed.rawBody.toString("utf8"));
     expect(envelope).toMatchObject({
       type: "withdrawal.completed",
       mode: "test",
       data: { object: { id: withdrawal.id, status: "completed", amount: 15_000 } },
     });
-    expect(envelope.data.object.payout_key).toEqual({ id: key.id, type: "evp", key_masked: key.key_masked });
+    expect(envelope.data.object.payout_key).toEqual({ id: key.id, type: "cpf", key_masked: key.key_masked });
     await receiver.current.waitForRequests(3, { path: "/hooks" });
     expect(
       receiver.current

@@ -1,10 +1,19 @@
-import { appendBalanceTransaction, findBalanceDrift, newId, reprocessInboxItem, submitWithdrawal } from "@lm/domain";
+import {
+  appendBalanceTransaction,
+  findBalanceDrift,
+  newId,
+  readSellerDocument,
+  reprocessInboxItem,
+  submitWithdrawal,
+} from "@lm/domain";
 import { runOps } from "../../../ops/src/run";
 import { useApiTestContext } from "../support/harness";
 import { processInbox, settleWithdrawals } from "../support/money";
-import { moneyOwner } from "../support/money-owner";
+import { addPayoutKeyAgo, moneyOwner } from "../support/money-owner";
 import { signInOps, signUpOwner } from "../support/panel";
 import { panelClient } from "../support/webhook-endpoints";
+
+const DAY_MS = 24 * 3_600_000;
 
 describe("withdrawals", () => {
   const ctx = useApiTestContext();
@@ -111,9 +120,14 @@ describe("withdrawals", () => {
     expect((await owner.panel.get("/v1/me/balance")).body).toMatchObject({ available: 0, reserved: 3_000 });
   });
 
-  test("when several rules fail at once, then the first in DESIGN §7's order answers: locked, KYC, key, funds", async () => {
+  test("when several rules fail at once, then the first in DESIGN §7's order answers: locked, KYC, key, cooling-off, funds", async () => {
     const owner = await moneyOwner(ctx, 1_000);
     const other = await moneyOwner(ctx, 0);
+    const fresh = (
+      await owner.panel
+        .post("/v1/me/payout-keys", { type: "evp", key: "0b5c8e7a-3f21-4d6b-9a84-c2e1f0d3b5a7" })
+        .expect(201)
+    ).body;
     const body = (over: Record<string, unknown>) => ({
       amount: 5_000,
       payout_key_id: other.payoutKeyId,
@@ -129,25 +143,68 @@ describe("withdrawals", () => {
       where: { id: owner.seller.id },
       data: { withdrawals_locked_until: new Date(Date.now() + 3_600_000) },
     });
-    const locked = await codeOf({});
+    const locked = await codeOf({ payout_key_id: fresh.id });
     await ctx.db.seller.update({
       where: { id: owner.seller.id },
       data: { withdrawals_locked_until: new Date(Date.now() - 1_000) },
     });
-    const kyc = await codeOf({});
+    const kyc = await codeOf({ payout_key_id: fresh.id });
     const key = await codeOf({ mode: "test" });
+    const coolingOff = await codeOf({ mode: "test", payout_key_id: fresh.id });
     const funds = await codeOf({ mode: "test", payout_key_id: owner.payoutKeyId });
     await ctx.db.seller.update({ where: { id: owner.seller.id }, data: { kyc_status: "approved" } });
+    const liveCoolingOff = await codeOf({ payout_key_id: fresh.id, amount: 1 });
     const live = await codeOf({ payout_key_id: owner.payoutKeyId, amount: 1 });
 
-    expect([locked, kyc, key, funds, live]).toEqual([
+    expect([locked, kyc, key, coolingOff, funds, liveCoolingOff, live]).toEqual([
       "403 withdrawals_locked",
       "403 kyc_required",
       "404 resource_not_found",
+      "403 payout_key_cooling_off",
       "409 insufficient_funds",
+      "403 payout_key_cooling_off",
       "503 acquirer_not_configured",
     ]);
     expect(await ctx.db.withdrawal.count({ where: { seller_id: owner.seller.id } })).toBe(0);
+  });
+
+  test("when the payout key was added less than 24 h ago, then 403 payout_key_cooling_off and nothing moves; from 24 h it is paid", async () => {
+    const owner = await moneyOwner(ctx, 1_000);
+    const fresh = (
+      await owner.panel
+        .post("/v1/me/payout-keys", { type: "evp", key: "9e2d4c6a-1b3f-4a5e-8d7c-6b5a4f3e2d1c" })
+        .expect(201)
+    ).body;
+    const almost = await addPayoutKeyAgo(ctx, owner.panel, { type: "phone", key: "+5511987654321" }, DAY_MS - 60_000);
+    const dayOld = await addPayoutKeyAgo(ctx, owner.panel, { type: "email", key: "day-old@example.com" }, DAY_MS);
+    const withdraw = (payoutKeyId: string) =>
+      owner.panel.post("/v1/me/withdrawals", { amount: 100, payout_key_id: payoutKeyId });
+
+    const refused = [await withdraw(fresh.id), await withdraw(almost.id)];
+    const balance = (await owner.panel.get("/v1/me/balance")).body;
+    const paid = await withdraw(dayOld.id);
+
+    for (const res of refused) {
+      expect(res.status).toBe(403);
+      expect(res.body.error).toMatchObject({ type: "permission_error", code: "payout_key_cooling_off" });
+    }
+    expect(balance).toMatchObject({ available: 1_000, reserved: 0 });
+    expect(paid.status).toBe(201);
+    expect(await ctx.db.withdrawal.count({ where: { seller_id: owner.seller.id } })).toBe(1);
+  });
+
+  test("when a payout key added just now is the seller's own CPF, then a withdrawal to it is paid at once", async () => {
+    const owner = await moneyOwner(ctx, 1_000);
+    const cpf = readSellerDocument(ctx.config.encryptionKey, owner.seller).digits;
+    const key = (await owner.panel.post("/v1/me/payout-keys", { type: "cpf", key: cpf }).expect(201)).body;
+
+    const res = await owner.panel.post("/v1/me/withdrawals", { amount: 400, payout_key_id: key.id });
+    await settleWithdrawals(ctx);
+
+    expect(res.status).toBe(201);
+    expect(res.body.payout_key).toEqual({ id: key.id, type: "cpf", key_masked: key.key_masked });
+    expect((await owner.panel.get(`/v1/me/withdrawals/${res.body.id}`)).body.status).toBe("completed");
+    expect((await owner.panel.get("/v1/me/balance")).body).toMatchObject({ available: 600, reserved: 0 });
   });
 
   test("when the payout key was deleted, then 404 resource_not_found", async () => {

@@ -4,7 +4,9 @@
  * CPF/CNPJ key must be the seller's own document; a phone key is written with `+55`. At most 5 keys, no duplicates:
  * both checked under the seller row's lock, so concurrent adds cannot pass together. Every add and delete is audited
  * (log line and feed item, in the change's transaction) and mailed to the owners after commit. Replies show the key
- * masked only.
+ * masked only. A new key waits 24 h before a withdrawal may go to it (DESIGN §11), unless it is the seller's own
+ * CPF/CNPJ: someone holding a session must not be able to add their own key and empty the balance before the owners'
+ * mail about the key is read.
  */
 import { getPixKeyInfo } from "@brazilian-utils/brazilian-utils";
 import {
@@ -31,6 +33,9 @@ import { isSellersOwnDocument } from "../sellers/seller-document";
 
 /** Most payout keys a seller may have at once. */
 export const MAX_PAYOUT_KEYS = 5;
+
+/** How long after it was added a payout key takes withdrawals (DESIGN §11 "Account-takeover guards"), ms. */
+export const PAYOUT_KEY_COOLING_OFF_MS = 24 * 3_600_000;
 
 /** Kind of a payout key. */
 export type PayoutKeyType = PayoutKey["type"];
@@ -168,6 +173,22 @@ export async function findPayoutKey(db: DbClient, sellerId: string, id: string):
   const found = isId("payoutKey", id) ? await findActivePayoutKeyOfSeller(db, sellerId, id) : null;
   if (!found) throw notFound("payout key");
   return found;
+}
+
+/**
+ * Lets a withdrawal go to `key` only once it was added {@link PAYOUT_KEY_COOLING_OFF_MS} before `now`, or at once
+ * when it is a CPF/CNPJ key: such a key is the seller's own document (checked when it was added, {@link readPayoutKey};
+ * it stores no value of its own and is paid to the seller's document).
+ * @throws ApiError `payout_key_cooling_off` (403) while the key is younger
+ */
+export function assertPayoutKeyCooledOff(key: Pick<PayoutKey, "type" | "created_at">, now: Date): void {
+  if (key.type === "cpf" || key.type === "cnpj") return;
+  const from = new Date(key.created_at.getTime() + PAYOUT_KEY_COOLING_OFF_MS);
+  if (from <= now) return;
+  throw new ApiError(
+    "payout_key_cooling_off",
+    `This payout key was added less than 24 hours ago; withdrawals to it are allowed from ${from.toISOString()}.`,
+  );
 }
 
 /**

@@ -3,9 +3,12 @@
  *
  * 1. {@link createWithdrawal}: in one database transaction, under the seller row's share lock (so a 2FA recovery or a
  *    KYC decision cannot slip between check and debit), the checks in DESIGN §7's order (`withdrawals_locked`,
- *    `kyc_required` for live, `resource_not_found` for a foreign or deleted payout key, `insufficient_funds`), then
- *    the debit (`withdrawal` balance transaction; the amount moves to `reserved`) and `withdrawal.created`. The debit
- *    is one conditional update of the balance row, so 20 concurrent withdrawals of the whole balance give one 201.
+ *    `kyc_required` for live, `resource_not_found` for a foreign or deleted payout key, `insufficient_funds`), with
+ *    DESIGN §11's `payout_key_cooling_off` right after the key is found: it is about the key, like the 404 before
+ *    it, and a request refused for what it asks is told so before whether the mode's acquirer or the balance could
+ *    serve it (`acquirer_not_configured`, `insufficient_funds`). Then the debit (`withdrawal` balance transaction;
+ *    the amount moves to `reserved`) and `withdrawal.created`. The debit is one conditional update of the balance
+ *    row, so 20 concurrent withdrawals of the whole balance give one 201.
  * 2. {@link submitWithdrawal} (worker queue `withdrawal-submission`, job id = withdrawal id): `processing` with
  *    `withdrawal.processing`, then the acquirer's `sendPixPayment`, idempotent on the withdrawal id, so a crash
  *    between sending and recording never pays twice. Failed requests are retried by the reconciler up to
@@ -41,7 +44,7 @@ import { ApiError } from "../errors";
 import type { SubscribableEventType } from "../events/event-types";
 import { enqueueDeliveries, recordEvent } from "../events/record-event";
 import { newId } from "../ids";
-import { findPayoutKey } from "../payout-keys/payout-keys";
+import { assertPayoutKeyCooledOff, findPayoutKey } from "../payout-keys/payout-keys";
 import { alreadySettled, type Settlement } from "../refunds/settle-refund";
 import { sellerDocumentDigits } from "../sellers/seller-document";
 import { serializeWithdrawal, type WithdrawalWithKey } from "./withdrawal.serializer";
@@ -93,8 +96,8 @@ export async function enqueueWithdrawalSubmissions(
  *   when conditional and unmet, nothing is written and its error is thrown)
  * @returns the withdrawal, `pending`
  * @throws ApiError, in this order: `withdrawals_locked`; `kyc_required` (live without approved KYC);
- *   `resource_not_found` (foreign or deleted payout key); `acquirer_not_configured` (no acquirer for the mode);
- *   `insufficient_funds`
+ *   `resource_not_found` (foreign or deleted payout key); `payout_key_cooling_off` (a key added less than 24 h ago,
+ *   other than the seller's own CPF/CNPJ); `acquirer_not_configured` (no acquirer for the mode); `insufficient_funds`
  */
 export async function createWithdrawal(
   deps: UseCaseDeps,
@@ -116,6 +119,7 @@ export async function createWithdrawal(
       throw new ApiError("kyc_required", "Live withdrawals need an approved verification (KYC).");
     }
     const key = await findPayoutKey(tx, actor.sellerId, input.payout_key_id);
+    assertPayoutKeyCooledOff(key, now);
     const acquirer = await requireAcquirer(deps, input.mode, "payouts");
     const id = newId("withdrawal", now.getTime());
     await insertWithdrawal(tx, {
