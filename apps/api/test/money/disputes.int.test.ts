@@ -163,6 +163,22 @@ describe("disputes (MED)", () => {
     await expectNoDrift();
   });
 
+  test("when part of a charge was disputed, then refunds reach only what the payer's bank did not take back", async () => {
+    const owner = await moneyOwner(ctx, 0);
+    const charge = await paidCharge(ctx, owner.api, 5_000);
+    await paidCharge(ctx, owner.api, 5_000);
+    await dispute(owner, charge.id, { amount: 2_000 }).expect(201);
+
+    const tooMuch = await owner.api.post(`/v1/transactions/${charge.id}/refunds`, { amount: 3_001 });
+    const rest = await owner.api.post(`/v1/transactions/${charge.id}/refunds`, {});
+
+    expect(tooMuch.status).toBe(409);
+    expect(tooMuch.body.error.code).toBe("invalid_state");
+    expect(rest.status).toBe(201);
+    expect(rest.body.amount).toBe(3_000);
+    await expectNoDrift();
+  });
+
   test("when a live key asks, then 403 test_mode_only", async () => {
     const { liveKey } = await createTestMerchant(ctx.db);
 

@@ -109,7 +109,8 @@ export async function sumSucceededRefundsOfCharge(db: DbClient, transactionId: s
 
 /**
  * Adds `amount` centavos to paid charge `transactionId`'s `amount_refunded`, in one conditional update that only
- * succeeds while the refund fits in the paid amount: inside a transaction the charge row stays locked until it ends,
+ * succeeds while the refund fits in the paid amount less what was refunded and what the payer's bank took back under
+ * the MED (`amount_disputed`: that money is the payer's already): inside a transaction the charge row stays locked until it ends,
  * so concurrent refunds queue on it and never refund more than was paid.
  * @returns whether it fit (false as well for an unpaid charge)
  */
@@ -121,13 +122,13 @@ export async function addToChargeAmountRefunded(
 ): Promise<boolean> {
   const fits = await db.$executeRaw(sql`
       UPDATE transactions SET amount_refunded = amount_refunded + ${amount}, updated_at = ${now}
-      WHERE id = ${transactionId} AND status = 'paid' AND amount_refunded + ${amount} <= amount`);
+      WHERE id = ${transactionId} AND status = 'paid' AND amount_refunded + amount_disputed + ${amount} <= amount`);
   return fits === 1;
 }
 
 /**
  * Locks paid charge `transactionId`'s row until the transaction `tx` ends and reads its refundable remainder
- * (`amount - amount_refunded`) as it stands once the lock is held: a refund committed by another transaction before
+ * (`amount - amount_refunded - amount_disputed`) as it stands once the lock is held: a refund committed by another transaction before
  * is counted, one still open waits for `tx`. The lock is the one {@link addToChargeAmountRefunded} takes, so a refund
  * without an amount (DESIGN §11) takes what concurrent refunds left.
  * @returns centavos still refundable, or null when the charge is unknown or not paid
@@ -138,7 +139,7 @@ export async function lockChargeRefundableRemainder(
 ): Promise<number | null> {
   const [charge] = await sqlQuery<{ remainder: number }>(
     tx,
-    sql`SELECT amount - amount_refunded AS remainder FROM transactions
+    sql`SELECT amount - amount_refunded - amount_disputed AS remainder FROM transactions
      WHERE id = ${transactionId} AND status = 'paid' FOR UPDATE`,
   );
   return charge?.remainder ?? null;
