@@ -118,6 +118,30 @@ describe("a bank's notifications and its reconciliation", () => {
     expect(acquirer.reconciled_until?.getTime()).toBeGreaterThan(Date.now() - MINUTE_MS);
   });
 
+  test("when the bank reports a devolução nobody asked for (MED), then it is read back and recorded as a dispute", async () => {
+    const charge = await createCharge(4_000);
+    const { endToEndId } = await bank.current.payCharge(charge.txid, { callback: "drop" });
+    await notify([{ endToEndId, txid: charge.txid, valor: "40.00", horario: new Date().toISOString() }]).expect(200);
+    await processInbox(ctx);
+    const med = await bank.current.med(endToEndId, 1_500, { callback: "drop" });
+
+    await notify([
+      {
+        endToEndId,
+        txid: charge.txid,
+        valor: "40.00",
+        horario: new Date().toISOString(),
+        devolucoes: [{ id: med.id, rtrId: med.rtrId, valor: "15.00", status: "DEVOLVIDO", horario: {} }],
+      },
+    ]).expect(200);
+
+    expect(await processInbox(ctx)).toEqual(["disputed"]);
+    expect((await live.get("/v1/disputes").expect(200)).body.data).toEqual([
+      expect.objectContaining({ transaction_id: charge.id, amount: 1_500, end_to_end_id: med.rtrId, status: "lost" }),
+    ]);
+    expect((await chargeOf(charge.id)).amount_disputed).toBe(1_500);
+  });
+
   test("when a refund's outcome never arrives, then the sweep reads it back once it is 10 minutes old and settles it", async () => {
     const charge = await createCharge(3_000);
     await bank.current.payCharge(charge.txid, { callback: "drop" });
