@@ -67,10 +67,14 @@ const TWO_FACTOR_CHANGES = {
     subject: "Two-factor authentication was turned off by recovery",
     body: "Two-factor authentication was turned off through the emailed recovery link and every session was signed out.",
   },
+  reenrolled: {
+    subject: "Two-factor authentication is on again",
+    body: "Two-factor authentication was turned on again for your account, with a new authenticator.",
+  },
 } as const;
 
 /** A change of someone's 2FA that locks their seller's withdrawals for 24 h (DESIGN §11). */
-export type TwoFactorLockingChange = "disabled" | "recovered";
+export type TwoFactorLockingChange = "disabled" | "recovered" | "reenrolled";
 
 /**
  * Security notice: 2FA was turned on, turned off, or turned off through recovery.
@@ -91,7 +95,8 @@ export function twoFactorChangedMail(
 }
 
 /**
- * Security notice to a seller's other owners: `account`'s 2FA was turned off (by the user or by recovery), so the
+ * Security notice to a seller's other owners: `account`'s 2FA was turned off (by the user or by recovery) or enrolled
+ * again after that, so the
  * seller's withdrawals are locked until `until` (DESIGN §11), in case the one who did it is not that owner.
  */
 export function withdrawalsLockedMail(
@@ -99,7 +104,11 @@ export function withdrawalsLockedMail(
   name: string,
   lock: { account: string; change: TwoFactorLockingChange; until: Date },
 ): MailMessage {
-  const how = lock.change === "recovered" ? "turned off through the emailed recovery link" : "turned off";
+  const how = {
+    disabled: "turned off",
+    recovered: "turned off through the emailed recovery link",
+    reenrolled: "turned on again with a new authenticator after being turned off",
+  }[lock.change];
   return compose(to, "Withdrawals are locked for 24 hours", [
     `Hello ${name},`,
     `Two-factor authentication of ${lock.account}, an owner of your seller account, was ${how}. Withdrawals are blocked until ${lock.until.toISOString()}.`,

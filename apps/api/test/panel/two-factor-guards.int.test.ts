@@ -1,6 +1,16 @@
+import * as OTPAuth from "otpauth";
 import request from "supertest";
 import { useApiTestContext } from "../support/harness";
-import { mailsTo, PANEL_ORIGIN, signUpOwner, tokenInMail, waitForMail, type SignedUpOwner } from "../support/panel";
+import {
+  cookiePair,
+  mailsTo,
+  PANEL_ORIGIN,
+  signInRequest,
+  signUpOwner,
+  tokenInMail,
+  waitForMail,
+  type SignedUpOwner,
+} from "../support/panel";
 import { codeAt, panelPost, setClock, signUpWithTwoFactor, STEP_MS, stepTime } from "../support/two-factor";
 
 const HOUR = 3_600_000;
@@ -94,6 +104,34 @@ describe("two-factor account-takeover guards", () => {
 
     expect(await lockOf(owner.seller.id)).toBeNull();
     expect(await mailsTo(ctx, owner.email, LOCK_NOTICE)).toHaveLength(0);
+  });
+
+  test("when an owner enrols 2FA again after turning it off, then withdrawals lock 24 h again and every owner is told", async () => {
+    const enrolled = stepTime();
+    const owner = await signUpWithTwoFactor(ctx, enrolled);
+    const partner = await signUpOwner(ctx, { seller: owner.seller });
+    setClock(ctx, enrolled + STEP_MS);
+    await panelPost(ctx, "/v1/me/auth/step-up", owner.cookie, {
+      code: codeAt(owner.totp, enrolled + STEP_MS),
+      password: owner.password,
+    }).expect(200);
+    await disable(owner.cookie, owner.password).expect(200);
+    const later = enrolled + 25 * HOUR;
+    setClock(ctx, later);
+    const signedIn = await signInRequest(ctx, { email: owner.email, password: owner.password }).expect(200);
+    const cookie = cookiePair(signedIn, "lm.session");
+    const enabled = await panelPost(ctx, "/v1/me/auth/two-factor/enable", cookie, { password: owner.password });
+    const totp = OTPAuth.URI.parse(enabled.body.totpURI) as OTPAuth.TOTP;
+
+    const verified = await panelPost(ctx, "/v1/me/auth/two-factor/verify-totp", cookie, { code: codeAt(totp, later) });
+
+    expect(verified.status).toBe(200);
+    const until = new Date(later + 24 * HOUR);
+    expect(await lockOf(owner.seller.id)).toEqual(until);
+    const notice = await waitForMail(ctx, partner.email, LOCK_NOTICE);
+    expect(notice.text).toContain("turned on again");
+    expect(notice.text).toContain(until.toISOString());
+    expect((await waitForMail(ctx, owner.email, /on again/)).text).toContain(until.toISOString());
   });
 
   test("when 2FA is recovered, then every other owner is mailed the lock too and the feed says so", async () => {

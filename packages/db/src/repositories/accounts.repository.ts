@@ -124,6 +124,11 @@ export async function recordUserTotpStep(
   return recorded.count;
 }
 
+/** Records that user `userId`'s 2FA was turned off at `now` (disabled or recovered; a dropped enrolment is not). */
+export async function markUserTwoFactorDisabled(db: DbClient, userId: string, now: Date): Promise<void> {
+  await db.user.update({ where: { id: userId }, data: { two_factor_disabled_at: now } });
+}
+
 /**
  * Forgets the user's TOTP secret and turns 2FA off.
  * @throws Prisma P2025 when the user does not exist

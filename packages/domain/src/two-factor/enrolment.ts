@@ -74,7 +74,8 @@ export async function enableTwoFactor(
 }
 
 /**
- * Completes enrolment with the first valid code and mails a security notice.
+ * Completes enrolment with the first valid code and mails a security notice. An enrolment after 2FA was turned off
+ * (disabled or recovered) also locks the seller's withdrawals for 24 h and tells every owner; a first one does not.
  * @returns the user with 2FA on
  * @throws ApiError `invalid_state` when 2FA is already on or `enable` was not called; `invalid_mfa_code`
  */
@@ -89,8 +90,13 @@ export async function confirmTwoFactor(deps: AccountDeps, input: { user: User; c
     now: deps.now(),
     completeEnrolment: true,
   });
-  const user = await getUserById(deps.db, input.user.id);
-  await sendMailSafely(deps, twoFactorChangedMail(user.email, user.name, "enabled"), "2fa enabled");
+  if (input.user.two_factor_disabled_at === null) {
+    const user = await getUserById(deps.db, input.user.id);
+    await sendMailSafely(deps, twoFactorChangedMail(user.email, user.name, "enabled"), "2fa enabled");
+    return user;
+  }
+  // Enrolling again after 2FA was turned off: the new authenticator may be an intruder's (DESIGN §11).
+  const { user } = await lockWithdrawalsOnTwoFactorChange(deps, "reenrolled", (tx) => getUserById(tx, input.user.id));
   return user;
 }
 

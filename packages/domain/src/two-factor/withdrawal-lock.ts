@@ -1,11 +1,19 @@
 /**
  * DESIGN §11 "Account-takeover guards": a change of an owner's second factor that someone holding the account could
- * make (turning 2FA off by `disable` or by recovery) locks the seller's withdrawals for 24 hours, so that the money
+ * make (turning 2FA off by `disable` or by recovery, or enrolling again after that) locks the seller's withdrawals for
+ * 24 hours, so that the money
  * cannot leave before the owners hear of it. One function for every such change: the lock, `seller.updated` and the
  * feed item commit with the change itself; then the user gets the change's notice, which says until when, and every
  * other owner of the seller a notice of the lock.
  */
-import { inTransaction, listOwnersOfSeller, lockSellerWithdrawals, type Prisma, type User } from "@lm/db";
+import {
+  inTransaction,
+  listOwnersOfSeller,
+  lockSellerWithdrawals,
+  markUserTwoFactorDisabled,
+  type Prisma,
+  type User,
+} from "@lm/db";
 import { twoFactorChangedMail, withdrawalsLockedMail, type TwoFactorLockingChange } from "@lm/mail";
 import { sendMailSafely, type AccountDeps } from "../accounts/account-deps";
 import { recordSellerUpdated } from "../sellers/seller-profile";
@@ -17,6 +25,7 @@ export const WITHDRAWAL_LOCK_AFTER_TWO_FACTOR_CHANGE_MS = 24 * 3_600_000;
 const FEED_MESSAGES: Record<TwoFactorLockingChange, string> = {
   disabled: "Two-factor authentication was turned off",
   recovered: "Two-factor authentication was recovered by email",
+  reenrolled: "Two-factor authentication was enrolled again after being turned off",
 };
 
 /**
@@ -37,6 +46,8 @@ export async function lockWithdrawalsOnTwoFactorChange(
   const lockedUntil = new Date(now.getTime() + WITHDRAWAL_LOCK_AFTER_TWO_FACTOR_CHANGE_MS);
   const user = await inTransaction(deps.db, async (tx) => {
     const changed = await change(tx, now);
+    // A later enrolment must lock again: it may be someone else's authenticator.
+    if (kind !== "reenrolled") await markUserTwoFactorDisabled(tx, changed.id, now);
     if (changed.seller_id === null) return changed;
     const seller = await lockSellerWithdrawals(tx, changed.seller_id, lockedUntil, now);
     // A seller change like any other (DESIGN §7); its deliveries are enqueued by the reconciler's sweep.
