@@ -1,22 +1,15 @@
 import { type BankEmulator } from "@lm/bank-emulator";
 import { waitUntil } from "@lm/testing";
 import { PixApiError, centavosFromValor, type PixApiClient } from "../src";
-import { clientOf, newTxid, startBank } from "./support/bank";
+import { clientOf, newTxid, useBank } from "./support/bank";
 
 describe("charges at an emulated bank", () => {
   let bank: BankEmulator;
   let client: PixApiClient;
 
-  beforeAll(async () => {
-    bank = await startBank();
-    client = clientOf(bank);
-  });
-  afterEach(() => {
-    expect(bank.violations()).toEqual([]);
-  });
-  afterAll(async () => {
-    client.close();
-    await bank.close();
+  const held = useBank();
+  beforeAll(() => {
+    ({ bank, client } = held);
   });
 
   test("when a charge is registered, then the bank holds it ATIVA with our amount and gives its BR Code", async () => {

@@ -1,7 +1,7 @@
 import { type BankEmulator } from "@lm/bank-emulator";
 import { waitUntil } from "@lm/testing";
 import { PixApiError, centavosFromValor, type Pix, type PixApiClient } from "../src";
-import { clientOf, newId, newTxid, startBank } from "./support/bank";
+import { newId, newTxid, useBank } from "./support/bank";
 
 describe("payments, devoluções and the webhook at an emulated bank", () => {
   let bank: BankEmulator;
@@ -15,16 +15,9 @@ describe("payments, devoluções and the webhook at an emulated bank", () => {
     return { txid, endToEndId };
   }
 
-  beforeAll(async () => {
-    bank = await startBank();
-    client = clientOf(bank);
-  });
-  afterEach(() => {
-    expect(bank.violations()).toEqual([]);
-  });
-  afterAll(async () => {
-    client.close();
-    await bank.close();
+  const held = useBank();
+  beforeAll(() => {
+    ({ bank, client } = held);
   });
 
   test("when a received payment is read, then the bank's Pix with its txid, amount and payer", async () => {

@@ -1,22 +1,15 @@
 import { type BankEmulator } from "@lm/bank-emulator";
 import { waitUntil } from "@lm/testing";
 import { PixApiError, type PixApiClient } from "../src";
-import { clientOf, newId, startBank } from "./support/bank";
+import { newId, useBank } from "./support/bank";
 
 describe("Efí payouts at an emulated bank", () => {
   let bank: BankEmulator;
   let client: PixApiClient;
 
-  beforeAll(async () => {
-    bank = await startBank();
-    client = clientOf(bank, { profile: "efi" });
-  });
-  afterEach(() => {
-    expect(bank.violations()).toEqual([]);
-  });
-  afterAll(async () => {
-    client.close();
-    await bank.close();
+  const held = useBank({ profile: "efi" });
+  beforeAll(() => {
+    ({ bank, client } = held);
   });
 
   test("when a payout is sent, then EM_PROCESSAMENTO with an end-to-end id, then REALIZADO once settled", async () => {

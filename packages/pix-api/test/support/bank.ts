@@ -38,3 +38,25 @@ export function newTxid(): string {
 export function newId(prefix: string): string {
   return `${prefix}${randomBytes(8).toString("hex")}`;
 }
+
+/**
+ * Registers the hooks of a test file that works against one emulated bank: the bank and a client of it (`options`
+ * replace the client's), started before the file's tests and closed after them, and after every test the check that
+ * nothing the client sent broke the standard's schemas.
+ * @returns a holder filled before the first test
+ */
+export function useBank(options: Partial<PixApiClientOptions> = {}): { bank: BankEmulator; client: PixApiClient } {
+  const held = {} as { bank: BankEmulator; client: PixApiClient };
+  beforeAll(async () => {
+    held.bank = await startBank();
+    held.client = clientOf(held.bank, options);
+  });
+  afterEach(() => {
+    expect(held.bank.violations()).toEqual([]);
+  });
+  afterAll(async () => {
+    held.client?.close();
+    await held.bank?.close();
+  });
+  return held;
+}
