@@ -209,7 +209,7 @@ async function storeReconciled(deps: UseCaseDeps, acquirer: Acquirer, items: obj
     items: notificationEntries(rawBody).map((entry) => ({
       id: newId("inboxItem", now.getTime()),
       providerEventId: entry.providerEventId,
-      eventType: entry.kind,
+      eventType: entry.endToEndId === null ? null : entry.kind,
       endToEndId: entry.endToEndId,
       error: entry.endToEndId === null ? INBOX_ERRORS.malformed : null,
     })),
