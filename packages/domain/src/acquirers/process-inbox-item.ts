@@ -16,7 +16,6 @@ import {
   recordInboxItemFailure,
   type InboxItemOutcome,
   type Prisma,
-  type Dispute,
   type ProcessableInboxItem,
 } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
@@ -113,11 +112,11 @@ async function settleInboxItem(deps: UseCaseDeps, inboxItemId: string): Promise<
   };
   const malformed = (detail: string) =>
     record({ result: INBOX_ERRORS.malformed, error: `${INBOX_ERRORS.malformed}: ${detail}` });
-  /** Settles the outcome in one transaction with the item's, and enqueues its deliveries after commit. */
-  const settleOutcome = async (
+  /** Settles the outcome in one transaction with the item's, enqueues its deliveries after commit, and returns it. */
+  const settleOutcome = async <S extends InboxItemOutcome & { result: string; deliveryIds: string[] }>(
     what: string,
-    settle: (tx: Prisma.TransactionClient) => Promise<InboxItemOutcome & { result: string; deliveryIds: string[] }>,
-  ) => {
+    settle: (tx: Prisma.TransactionClient) => Promise<S>,
+  ): Promise<S> => {
     const settled = await inTransaction(deps.db, async (tx) => {
       const settlement = await settle(tx);
       await finishInboxItem(tx, item.id, settlement, now);
@@ -126,26 +125,21 @@ async function settleInboxItem(deps: UseCaseDeps, inboxItemId: string): Promise<
     if (settled.error !== null)
       deps.logger.warn(`inbound ${what} anomaly`, { inbox_item_id: item.id, anomaly: settled.result });
     await enqueueDeliveries(deps, settled.deliveryIds);
-    return settled.result;
+    return settled;
   };
 
   const expectedMode = settlementMode(item);
   if (item.event_type === "devolucao") {
     const outcome = readRefundOutcome(item.raw_body, item.end_to_end_id);
     if (!outcome) return malformed("id, valor or status missing or malformed");
-    let dispute: Dispute | undefined;
-    const result = await settleOutcome("refund", async (tx) => {
-      const settled = await settleRefund(tx, outcome, expectedMode, now);
-      dispute = settled.dispute;
-      return settled;
-    });
-    if (dispute !== undefined) await mailDispute(deps, dispute);
-    return result;
+    const settled = await settleOutcome("refund", (tx) => settleRefund(tx, outcome, expectedMode, now));
+    if (settled.dispute !== undefined) await mailDispute(deps, settled.dispute);
+    return settled.result;
   }
   if (item.event_type === "pix_enviado") {
     const outcome = readPayoutOutcome(item.raw_body, item.end_to_end_id);
     if (!outcome) return malformed("idEnvio, valor or status missing or malformed");
-    return settleOutcome("withdrawal", (tx) => settleWithdrawal(tx, outcome, expectedMode, now));
+    return (await settleOutcome("withdrawal", (tx) => settleWithdrawal(tx, outcome, expectedMode, now))).result;
   }
   const settled = await settlePaymentItem(deps, item);
   if (settled === "paid") return settled;
