@@ -8,7 +8,7 @@
  * devolução and payout back over the authenticated channel and gives the body that processing judges.
  */
 import type { Acquirer, ProcessableInboxItem } from "@lm/db";
-import { createPixApiClient, PixApiError, type PixApiClient, type PixPayout } from "@lm/pix-api";
+import { createPixApiClient, PixApiError, type Devolucao, type PixApiClient, type PixPayout } from "@lm/pix-api";
 import type { UseCaseDeps } from "../deps";
 import { ApiError } from "../errors";
 import { ID_PREFIX } from "../ids";
@@ -207,12 +207,8 @@ export async function confirmWithBank(
   if (item.event_type === "devolucao") {
     const notified = notifiedDevolucao(item.raw_body, item.end_to_end_id);
     if (notified === null) return null;
-    const [payment, devolucao] = await Promise.all([
-      client.getPayment(notified.endToEndId),
-      client.getRefund(notified.endToEndId, notified.id),
-    ]);
-    if (payment === null || devolucao === null || devolucao.rtrId !== item.end_to_end_id) return null;
-    return pixBody({ ...payment, devolucoes: [{ ...devolucao, id: ourIdOf("refund", devolucao.id) }] });
+    const read = await readBackDevolucao(client, notified.endToEndId, notified.id);
+    return read === null || read.devolucao.rtrId !== item.end_to_end_id ? null : pixBody(read.item);
   }
   if (item.event_type === "pix_enviado") {
     const idEnvio = notifiedPayoutId(item.raw_body, item.end_to_end_id);
@@ -222,6 +218,23 @@ export async function confirmWithBank(
   }
   const payment = await client.getPayment(item.end_to_end_id);
   return payment === null ? null : pixBody(payment);
+}
+
+/**
+ * Devolução `id` (the bank's id: our refund's ULID, or the bank's own for a MED) of payment `endToEndId`, read back
+ * from the bank with the payment it returns, and as the standard's notification item: the payment carrying that one
+ * devolução, our refund id in its `id`.
+ * @returns the devolução and the item, or null when the bank knows either not
+ * @throws PixApiError when the bank cannot be asked now
+ */
+export async function readBackDevolucao(
+  client: PixApiClient,
+  endToEndId: string,
+  id: string,
+): Promise<{ devolucao: Devolucao; item: object } | null> {
+  const [payment, devolucao] = await Promise.all([client.getPayment(endToEndId), client.getRefund(endToEndId, id)]);
+  if (payment === null || devolucao === null) return null;
+  return { devolucao, item: { ...payment, devolucoes: [{ ...devolucao, id: ourIdOf("refund", devolucao.id) }] } };
 }
 
 /** A payout as the standard's notification item of a sent Pix: our withdrawal id in `idEnvio`. */

@@ -28,8 +28,8 @@ import {
   bankClient,
   bankIdOf,
   encryptBankCredentials,
-  ourIdOf,
   payoutItem,
+  readBackDevolucao,
   type BankCredentials,
 } from "./bank-acquirer";
 import { INBOX_ERRORS } from "./inbox-errors";
@@ -273,13 +273,8 @@ export async function reconcileBankAcquirer(
   const outcomes: object[] = [];
   const refunds = await listRefundsInFlight(deps.db, acquirer.id, untouchedSince);
   for (const refund of refunds) {
-    const [payment, devolucao] = await Promise.all([
-      client.getPayment(refund.paymentEndToEndId),
-      client.getRefund(refund.paymentEndToEndId, bankIdOf(refund.id)),
-    ]);
-    if (payment !== null && devolucao !== null && devolucao.status !== "EM_PROCESSAMENTO") {
-      outcomes.push({ ...payment, devolucoes: [{ ...devolucao, id: ourIdOf("refund", devolucao.id) }] });
-    }
+    const read = await readBackDevolucao(client, refund.paymentEndToEndId, bankIdOf(refund.id));
+    if (read !== null && read.devolucao.status !== "EM_PROCESSAMENTO") outcomes.push(read.item);
   }
   const withdrawals = await listWithdrawalsInFlight(deps.db, acquirer.id, untouchedSince);
   for (const withdrawalId of withdrawals) {
