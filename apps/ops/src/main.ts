@@ -12,18 +12,17 @@ import { runOps } from "./run";
 async function main(): Promise<number> {
   const config = loadConfigOrExit(process.env);
   const db = createDb(config.databaseUrl, { maxConnections: 2 });
-  // Redis only for the commands that enqueue work (acquirer:reconcile), connected on their first need.
-  let queue: { redis: RedisClient; producer: Producer } | undefined;
+  // Redis and the mailer only for the commands that run use cases (acquirer:reconcile), made on their first need.
+  let made: { redis: RedisClient; producer: Producer; deps: UseCaseDeps } | undefined;
   const logger = createLogger({ level: config.logLevel, service: "ops" });
   const useCaseDeps = (): UseCaseDeps => {
-    if (queue === undefined) {
+    if (made === undefined) {
       const redis = createRedis(config.redisClusterNodes ?? config.redisUrl, "producer");
-      queue = {
-        redis,
-        producer: createProducer(redis, config.queuePrefix, (err) => logger.warn("queue error", { err })),
-      };
+      const producer = createProducer(redis, config.queuePrefix, (err) => logger.warn("queue error", { err }));
+      const deps = { config, db, producer, logger, mailer: createMailer(config), now: () => new Date() };
+      made = { redis, producer, deps };
     }
-    return { config, db, producer: queue.producer, logger, mailer: createMailer(config), now: () => new Date() };
+    return made.deps;
   };
   try {
     const outcome = await runOps(process.argv.slice(2), { config, db, now: () => new Date(), useCaseDeps });
@@ -32,9 +31,10 @@ async function main(): Promise<number> {
     return outcome.exitCode;
   } finally {
     await db.$disconnect();
-    if (queue !== undefined) {
-      await queue.producer.close();
-      await closeRedis(queue.redis);
+    if (made !== undefined) {
+      await made.producer.close();
+      await closeRedis(made.redis);
+      made.deps.mailer.close();
     }
   }
 }
