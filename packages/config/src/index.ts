@@ -71,6 +71,11 @@ export interface Config {
    * <token>`; when unset, that route does not exist there.
    */
   metricsToken: string | undefined;
+  /**
+   * Days that events, webhook deliveries and inbox items are kept, counted from each row's creation (DESIGN §10
+   * "Retention": default 90, at least 30).
+   */
+  retentionDays: number;
 }
 
 /** Thrown by {@link loadConfig}; `problems` has one line per invalid or missing variable. */
@@ -255,6 +260,7 @@ const schema = Joi.object({
     .pattern(/^[\x21-\x7e]{32,256}$/)
     .messages({ "string.pattern.base": '"METRICS_TOKEN" must be 32 to 256 printable characters without spaces' })
     .optional(),
+  RETENTION_DAYS: Joi.number().integer().min(30).max(3650).default(90),
 }).unknown(true);
 
 /** Express `trust proxy` value of `TRUST_PROXY`. */
@@ -297,6 +303,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     mailFrom: value.MAIL_FROM,
     metricsPort: value.METRICS_PORT,
     metricsToken: value.METRICS_TOKEN,
+    retentionDays: value.RETENTION_DAYS,
   };
 }
 
