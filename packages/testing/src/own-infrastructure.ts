@@ -43,8 +43,13 @@ async function pgTool(tool: string, args: string[]): Promise<void> {
   await run(command, commandArgs, { timeout: 60_000 });
 }
 
-/** `initdb` into a temporary folder and start the server on a free port, tuned for speed (no fsync). */
-export async function startPostgres(): Promise<OwnPostgres> {
+/**
+ * `initdb` into a temporary folder and start the server on a free port, tuned for speed (no fsync, no full-page
+ * writes), unless `durable`.
+ * @param options.durable - PostgreSQL's own defaults for durability (fsync, synchronous commit, full-page writes), for
+ *   benches that measure what a deployed server writes (WAL bytes)
+ */
+export async function startPostgres(options: { durable?: boolean } = {}): Promise<OwnPostgres> {
   const dir = mkdtempSync(path.join(tmpdir(), "lm-chaos-pg-"));
   if (AS_ROOT)
     chownSync(
@@ -55,8 +60,9 @@ export async function startPostgres(): Promise<OwnPostgres> {
   const data = path.join(dir, "data");
   const port = await freePort();
   await pgTool("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8"]);
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
-  const start = () => pgTool("pg_ctl", ["-D", data, "-l", path.join(dir, "server.log"), "-o", options, "-w", "start"]);
+  const speed = options.durable ? "" : " -c fsync=off -c synchronous_commit=off -c full_page_writes=off";
+  const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200${speed}`;
+  const start = () => pgTool("pg_ctl", ["-D", data, "-l", path.join(dir, "server.log"), "-o", settings, "-w", "start"]);
   const stop = (mode: "fast" | "immediate") => pgTool("pg_ctl", ["-D", data, "-m", mode, "-w", "stop"]);
   await start();
   return {
