@@ -14,13 +14,27 @@ const DEVELOPMENT_ENCRYPTION_KEY = Buffer.alloc(32, "lm-pix-development-only-key
 
 /** Validated, typed configuration of the API, worker and ops processes. */
 export interface Config {
-  /** PostgreSQL connection string. */
+  /** PostgreSQL connection string of the service's queries (a connection pooler's address, if there is one). */
   databaseUrl: string;
+  /**
+   * How `DATABASE_URL` pools server connections (DESIGN §10 "PostgreSQL through a pooler"): `session` (direct, or a
+   * pooler in session mode: a connection is the process's until it closes, so statements are prepared once per
+   * connection) or `transaction` (PgBouncer in transaction mode: each transaction may run on another server
+   * connection, so every statement runs unnamed).
+   */
+  databasePooling: "session" | "transaction";
+  /**
+   * PostgreSQL connection string that reaches the server itself, never a transaction-mode pooler
+   * (`DATABASE_DIRECT_URL`, default {@link databaseUrl}): for migrations and the change feed's `LISTEN`, which need a
+   * session of their own.
+   */
+  databaseDirectUrl: string;
   /** Redis connection string (BullMQ, rate limits). */
   redisUrl: string;
   /**
    * Seed nodes of a Redis Cluster (`REDIS_CLUSTER_NODES`, `redis://` or `rediss://` URLs); when set, every process
-   * connects to the cluster instead of {@link redisUrl}, and {@link queuePrefix} is a hash tag (`{lm}`).
+   * connects to the cluster instead of {@link redisUrl}, and {@link queuePrefix} carries no braces: each queue has a
+   * hash tag of its own (DESIGN §10 "Redis").
    */
   redisClusterNodes: string[] | undefined;
   /** HTTP port of the API; 0 picks a free one. */
@@ -41,8 +55,17 @@ export interface Config {
   stepUpWindowSeconds: number;
   /** Admits `http`, any port, `localhost` and loopback as webhook destinations (development and tests only). */
   webhookAllowLocalDestinations: boolean;
-  /** Jobs each worker process runs at once per queue. */
+  /**
+   * Jobs each worker process runs at once per queue; for `webhook-delivery`, in total over its
+   * {@link deliveryQueueShards} shards.
+   */
   workerConcurrency: number;
+  /**
+   * Number of queues the `webhook-delivery` queue is split into, by destination (`DELIVERY_QUEUE_SHARDS`, 1 to 64,
+   * default 8; DESIGN §10 "Redis"): each has its own hash tag, so a Redis Cluster spreads them over its masters.
+   * Every process must use the same number.
+   */
+  deliveryQueueShards: number;
   /** SMTP transport URL; when absent, mail is written as JSON files under {@link mailOutboxDir}. */
   smtpUrl: string | undefined;
   mailOutboxDir: string;
@@ -50,7 +73,7 @@ export interface Config {
   retryScheduleSeconds: number[];
   /** Longest wait for one call to a bank acquirer, ms (DESIGN §9 "Transport": 5 s; tests shorten it). */
   acquirerTimeoutMs: number;
-  /** Prefix of every BullMQ key in Redis; tests use one per file. */
+  /** Prefix of every BullMQ and rate-limit key in Redis (never a hash tag); tests use one per file. */
   queuePrefix: string;
   /** bcrypt cost of password hashes (DESIGN §3: 12); tests may lower it, never below 12 elsewhere. */
   bcryptCost: number;
@@ -144,6 +167,10 @@ const schema = Joi.object({
     .uri({ scheme: ["postgres", "postgresql"] })
     .default("postgresql://postgres@127.0.0.1:5432/lm_pix")
     .when("NODE_ENV", { is: "production", then: Joi.required() }),
+  DATABASE_POOLING: Joi.string().valid("session", "transaction").default("session"),
+  DATABASE_DIRECT_URL: Joi.string()
+    .uri({ scheme: ["postgres", "postgresql"] })
+    .default((env: { DATABASE_URL: string }) => env.DATABASE_URL),
   REDIS_URL: Joi.string()
     .uri({ scheme: ["redis", "rediss"] })
     .default("redis://127.0.0.1:6379")
@@ -222,21 +249,21 @@ const schema = Joi.object({
     .messages({ "string.pattern.base": '"RETRY_SCHEDULE_SECONDS" must be five comma-separated numbers of seconds' })
     .default(DEFAULT_RETRY_SCHEDULE_SECONDS.join(",")),
   ACQUIRER_TIMEOUT_MS: Joi.number().integer().min(100).max(60_000).default(5_000),
-  // `{lm}`: a Redis Cluster hash tag, so every key of a queue lands in one slot as BullMQ's scripts require.
+  // Braces would make the prefix the hash tag of every key, all in one slot of a cluster; each queue brings its own.
   QUEUE_PREFIX: Joi.string()
     .pattern(/^(?:[a-z0-9_-]{1,40}|\{[a-z0-9_-]{1,38}\})$/)
     .custom((value: string, helpers) =>
-      helpers.state.ancestors[0]?.REDIS_CLUSTER_NODES !== undefined && !value.startsWith("{")
+      helpers.state.ancestors[0]?.REDIS_CLUSTER_NODES !== undefined && value.startsWith("{")
         ? helpers.error("any.cluster")
         : value,
     )
     .messages({
-      "string.pattern.base":
-        '"QUEUE_PREFIX" must be 1-40 of a-z 0-9 _ -, or such a name in braces (`{lm}`) for Redis Cluster',
+      "string.pattern.base": '"QUEUE_PREFIX" must be 1-40 of a-z 0-9 _ - (or such a name in braces, outside a cluster)',
       "any.cluster":
-        '"QUEUE_PREFIX" must be a hash tag in braces (like {lm}) when REDIS_CLUSTER_NODES is set: BullMQ needs every key of a queue in one slot',
+        '"QUEUE_PREFIX" must not be in braces when REDIS_CLUSTER_NODES is set: each queue carries its own hash tag, and a braced prefix would put every key in one slot of one node (use e.g. lm)',
     })
-    .default((env: { REDIS_CLUSTER_NODES?: string }) => (env.REDIS_CLUSTER_NODES === undefined ? "lm" : "{lm}")),
+    .default("lm"),
+  DELIVERY_QUEUE_SHARDS: Joi.number().integer().min(1).max(64).default(8),
   BCRYPT_COST: Joi.number()
     .integer()
     .max(15)
@@ -280,6 +307,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   if (error) throw new ConfigError(error.details.map((d) => d.message));
   return {
     databaseUrl: value.DATABASE_URL,
+    databasePooling: value.DATABASE_POOLING,
+    databaseDirectUrl: value.DATABASE_DIRECT_URL,
     redisUrl: value.REDIS_URL,
     redisClusterNodes: value.REDIS_CLUSTER_NODES === undefined ? undefined : splitList(value.REDIS_CLUSTER_NODES),
     port: value.PORT,
@@ -293,6 +322,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     stepUpWindowSeconds: value.STEP_UP_WINDOW_SECONDS,
     webhookAllowLocalDestinations: value.WEBHOOK_ALLOW_LOCAL_DESTINATIONS,
     workerConcurrency: value.WORKER_CONCURRENCY,
+    deliveryQueueShards: value.DELIVERY_QUEUE_SHARDS,
     smtpUrl: value.SMTP_URL,
     mailOutboxDir: value.MAIL_OUTBOX_DIR,
     retryScheduleSeconds: value.RETRY_SCHEDULE_SECONDS.split(",").map(Number),
