@@ -24,27 +24,34 @@ describe("loadConfig", () => {
     expect(config.mailOutboxDir).toBe("var/mail");
   });
 
-  test("when QUEUE_PREFIX is a Redis Cluster hash tag, then it is accepted as is; a half-open brace is refused", () => {
+  test("when QUEUE_PREFIX is in braces outside a cluster, then it is accepted as is; a half-open brace is refused", () => {
     expect(loadConfig({ QUEUE_PREFIX: "{lm}" }).queuePrefix).toBe("{lm}");
     expect(problemsOf({ QUEUE_PREFIX: "{lm" }).join("\n")).toMatch(/QUEUE_PREFIX/);
+  });
+
+  test("when DELIVERY_QUEUE_SHARDS is unset, then 8; outside 1..64, then start-up is refused naming it", () => {
+    expect(loadConfig({}).deliveryQueueShards).toBe(8);
+    expect(loadConfig({ DELIVERY_QUEUE_SHARDS: "64" }).deliveryQueueShards).toBe(64);
+    expect(problemsOf({ DELIVERY_QUEUE_SHARDS: "0" })).toEqual([expect.stringMatching(/DELIVERY_QUEUE_SHARDS/)]);
+    expect(problemsOf({ DELIVERY_QUEUE_SHARDS: "65" })).toEqual([expect.stringMatching(/DELIVERY_QUEUE_SHARDS/)]);
   });
 
   describe("Redis Cluster", () => {
     const nodes = "redis://:secret@10.0.0.1:6379, redis://:secret@10.0.0.2:6380";
 
-    test("when REDIS_CLUSTER_NODES is set without QUEUE_PREFIX, then the nodes are listed and the prefix is the hash tag {lm}", () => {
+    test("when REDIS_CLUSTER_NODES is set without QUEUE_PREFIX, then the nodes are listed and the prefix is lm", () => {
       const config = loadConfig({ REDIS_CLUSTER_NODES: nodes });
 
       expect(config.redisClusterNodes).toEqual(["redis://:secret@10.0.0.1:6379", "redis://:secret@10.0.0.2:6380"]);
-      expect(config.queuePrefix).toBe("{lm}");
+      expect(config.queuePrefix).toBe("lm");
       expect(loadConfig({}).redisClusterNodes).toBeUndefined();
     });
 
-    test("when REDIS_CLUSTER_NODES is set with a prefix that is not a hash tag, then start-up is refused", () => {
-      expect(problemsOf({ REDIS_CLUSTER_NODES: nodes, QUEUE_PREFIX: "lm" })).toEqual([
-        expect.stringMatching(/"QUEUE_PREFIX" must be a hash tag in braces/),
+    test("when REDIS_CLUSTER_NODES is set with a prefix in braces, then start-up is refused: each queue has its own hash tag", () => {
+      expect(problemsOf({ REDIS_CLUSTER_NODES: nodes, QUEUE_PREFIX: "{lm}" })).toEqual([
+        expect.stringMatching(/"QUEUE_PREFIX" must not be in braces when REDIS_CLUSTER_NODES is set/),
       ]);
-      expect(loadConfig({ REDIS_CLUSTER_NODES: nodes, QUEUE_PREFIX: "{pix}" }).queuePrefix).toBe("{pix}");
+      expect(loadConfig({ REDIS_CLUSTER_NODES: nodes, QUEUE_PREFIX: "pix" }).queuePrefix).toBe("pix");
     });
 
     test.each([
@@ -53,7 +60,7 @@ describe("loadConfig", () => {
       ["mixed schemes", "redis://10.0.0.1:6379,rediss://10.0.0.2:6379"],
       ["empty", " , "],
     ])("when REDIS_CLUSTER_NODES is %s, then start-up is refused naming it", (_label, value) => {
-      expect(problemsOf({ REDIS_CLUSTER_NODES: value, QUEUE_PREFIX: "{lm}" })).toEqual([
+      expect(problemsOf({ REDIS_CLUSTER_NODES: value, QUEUE_PREFIX: "lm" })).toEqual([
         expect.stringMatching(/"REDIS_CLUSTER_NODES" must be comma-separated redis/),
       ]);
     });
