@@ -4,6 +4,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { Pool } from "pg";
 import { type Prisma, PrismaClient } from "./generated/client";
+import { runStatementsUnnamed, type DatabasePooling } from "./sql";
 
 /** Longest a new pool connection may take to open, ms. */
 const CONNECTION_TIMEOUT_MS = 5_000;
@@ -21,8 +22,18 @@ export type DbClient = PrismaClient | Prisma.TransactionClient;
 /**
  * Creates a client for `databaseUrl`. It connects lazily; call `$disconnect()` on shutdown.
  * @param options.maxConnections - size of the `pg` pool (default 10)
+ * @param options.pooling - how `databaseUrl` shares server connections (`DATABASE_POOLING`, default `session`):
+ *   `transaction` runs every statement unnamed, for PgBouncer in transaction mode (DESIGN §10)
+ * @throws Error naming the accepted values when `pooling` is neither
  */
-export function createDb(databaseUrl: string, options: { maxConnections?: number } = {}): Db {
+export function createDb(
+  databaseUrl: string,
+  options: { maxConnections?: number; pooling?: DatabasePooling } = {},
+): Db {
+  const pooling = options.pooling ?? "session";
+  if (pooling !== "session" && pooling !== "transaction") {
+    throw new Error(`pooling must be "session" or "transaction", not ${JSON.stringify(pooling)}`);
+  }
   // A connection attempt that never completes (a server restarting mid-handshake) must fail, not hold a pool slot and
   // its waiting queries forever; keep-alive finds connections whose server went away without closing them.
   const pool = new Pool({
@@ -35,6 +46,7 @@ export function createDb(databaseUrl: string, options: { maxConnections?: number
   // pool, and the next query opens a new one: no query failed. Unheard, the pool's `error` event would end the
   // process; Prisma listens for it only once it has connected, and a process may use only the pool.
   pool.on("error", () => undefined);
+  if (pooling === "transaction") runStatementsUnnamed(pool);
   // One pool for both: `$disconnect()` ends it (disposeExternalPool), but Prisma disposes of its adapter only once it
   // has connected, so a client used only through `pool` (the hot paths, a worker's batches) ends the pool itself.
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });

@@ -53,6 +53,40 @@ const MAX_PREPARED_STATEMENTS = 200;
 const preparedNames = new Map<string, string>();
 
 /**
+ * How the server connections under a pool are shared (DESIGN §10 "PostgreSQL through a pooler"): `session` when each
+ * connection is a session of its own until it closes (PostgreSQL itself, or a pooler in session mode), `transaction`
+ * when a pooler (PgBouncer in transaction mode) may run each transaction on another server connection.
+ */
+export type DatabasePooling = "session" | "transaction";
+
+/** Pools whose statements run unnamed (see {@link runStatementsUnnamed}), and the clients they opened. */
+const unnamedPools = new WeakSet<Pool>();
+const unnamedClients = new WeakSet<PoolClient>();
+
+/**
+ * Makes {@link sqlQuery} run every statement on `pool`, or on a client it opens from now on, unnamed: for a pool
+ * behind a transaction-mode pooler, where a statement prepared by name stays on one server connection while the
+ * process's next use of that name may reach another (`prepared statement "lm_0" does not exist`), or another
+ * client's (`… already exists`). PgBouncer before 1.21 does not track prepared statements at all. Call it before the
+ * pool opens its first connection (`createDb` does, for `pooling: "transaction"`).
+ */
+export function runStatementsUnnamed(pool: Pool): void {
+  unnamedPools.add(pool);
+  pool.on("connect", (client) => unnamedClients.add(client));
+}
+
+/** The name `text` is prepared under on `client`, or `undefined` to run it unnamed. */
+function statementName(client: Pool | PoolClient, text: string): string | undefined {
+  if (unnamedPools.has(client as Pool) || unnamedClients.has(client as PoolClient)) return undefined;
+  let name = preparedNames.get(text);
+  if (name === undefined && preparedNames.size < MAX_PREPARED_STATEMENTS) {
+    name = `lm_${preparedNames.size}`;
+    preparedNames.set(text, name);
+  }
+  return name;
+}
+
+/**
  * Runs one statement and returns its rows. Rows read through `pg` and through Prisma have the same shape for the
  * column types the repositories use (text, integer, boolean, enums as strings, `timestamptz` as `Date`, `jsonb`
  * parsed). Enum and `jsonb` parameters need an explicit cast (`${mode}::mode`, `${data}::jsonb`), which Prisma requires.
@@ -61,19 +95,16 @@ const preparedNames = new Map<string, string>();
  * parses it once instead of on every call, which made charge creation a quarter faster on the development machine
  * (the hot statements are few, fixed texts: a {@link sql} template yields the same text for the same shape, whatever
  * its values). Hence: select named columns, never `*` (a column added by a migration would change a prepared
- * statement's result type, which PostgreSQL refuses until the connection closes), and a connection pooler in front of
- * PostgreSQL must keep prepared statements (PgBouncer in session mode, or 1.21+ with `max_prepared_statements`).
+ * statement's result type, which PostgreSQL refuses until the connection closes). Behind a transaction-mode pooler
+ * the pool is marked by {@link runStatementsUnnamed} and every statement runs unnamed (parsed on every call), as
+ * Prisma's statements always do.
  * @param query - a {@link sql} template
  * @throws the driver's error; see {@link isUniqueViolation} for conflicts
  */
 export async function sqlQuery<Row>(client: SqlClient, query: Sql): Promise<Row[]> {
   const { text, values } = query;
   if ("$queryRawUnsafe" in client) return client.$queryRawUnsafe<Row[]>(text, ...values);
-  let name = preparedNames.get(text);
-  if (name === undefined && preparedNames.size < MAX_PREPARED_STATEMENTS) {
-    name = `lm_${preparedNames.size}`;
-    preparedNames.set(text, name);
-  }
+  const name = statementName(client, text);
   const { fields, rows } = await client.query<unknown[]>({ name, text, values, rowMode: "array" });
   return rowObjects<Row>(text, fields, rows);
 }
