@@ -1,7 +1,9 @@
 /**
  * Prisma CLI configuration: the JavaScript schema engine over the `pg` driver adapter, so that no native engine is
  * downloaded (see PRISMA-OFFLINE.md beside the project). `DATABASE_URL` defaults to the development database, so the
- * CLI always has a readable schema (an unreadable one makes it try to download an engine).
+ * CLI always has a readable schema (an unreadable one makes it try to download an engine). The CLI connects to
+ * `DATABASE_DIRECT_URL` when it is set (DESIGN §10 "PostgreSQL through a pooler"): migrations take a session-level
+ * advisory lock, which a transaction-mode pooler at `DATABASE_URL` would hand to whichever client came next.
  */
 import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -16,6 +18,6 @@ export default {
   schema: path.join("prisma", "schema.prisma"),
   migrations: { path: path.join("prisma", "migrations") },
   async adapter() {
-    return new PrismaPg({ connectionString: process.env.DATABASE_URL });
+    return new PrismaPg({ connectionString: process.env.DATABASE_DIRECT_URL ?? process.env.DATABASE_URL });
   },
 } satisfies PrismaConfig;

@@ -1,6 +1,7 @@
 /**
- * `npm run migrate`: creates the database named by `DATABASE_URL` when it does not exist (the JavaScript schema engine
- * does not), then applies pending migrations with `prisma migrate deploy`.
+ * `npm run migrate`: creates the database named by `DATABASE_DIRECT_URL` (default `DATABASE_URL`) when it does not
+ * exist (the JavaScript schema engine does not), then applies pending migrations there with `prisma migrate deploy`.
+ * Never through a transaction-mode pooler (DESIGN §10): the migration engine holds a session-level advisory lock.
  */
 import { execFileSync } from "node:child_process";
 import path from "node:path";
@@ -26,10 +27,10 @@ export async function ensureDatabaseExists(databaseUrl: string): Promise<void> {
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit(process.env);
-  await ensureDatabaseExists(config.databaseUrl);
+  await ensureDatabaseExists(config.databaseDirectUrl);
   execFileSync(path.join(REPO_ROOT, "node_modules", ".bin", "prisma"), ["migrate", "deploy"], {
     cwd: REPO_ROOT,
-    env: { ...process.env, DATABASE_URL: config.databaseUrl },
+    env: { ...process.env, DATABASE_URL: config.databaseDirectUrl, DATABASE_DIRECT_URL: config.databaseDirectUrl },
     stdio: "inherit",
   });
 }

@@ -27,7 +27,7 @@ describe("migrations", () => {
 
   test("when every migration is applied to an empty database, then the database matches schema.prisma", async () => {
     // Every CLI call, the datamodel-to-datamodel diff included, opens the adapter's database: name one that exists.
-    const env = { DATABASE_URL: databaseUrl(name) };
+    const env = { DATABASE_URL: databaseUrl(name), DATABASE_DIRECT_URL: databaseUrl(name) };
     await prismaCli(["migrate", "deploy"], env);
 
     const pulled = await prismaCli(["db", "pull", "--print"], env);

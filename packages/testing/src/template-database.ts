@@ -67,7 +67,7 @@ export async function ensureTemplateDatabase(): Promise<string> {
       await client.query(`CREATE DATABASE "${building}"`);
       execFileSync(path.join(REPO_ROOT, "node_modules", ".bin", "prisma"), ["migrate", "deploy"], {
         cwd: REPO_ROOT,
-        env: { ...process.env, DATABASE_URL: databaseUrl(building) },
+        env: { ...process.env, DATABASE_URL: databaseUrl(building), DATABASE_DIRECT_URL: databaseUrl(building) },
         stdio: "pipe",
       });
       // Renaming last makes the template appear only once it is complete.
