@@ -1,14 +1,14 @@
 /**
  * Per-key rate limit of the merchant API (DESIGN §3): 100 requests per second per API key, counted in Redis with
  * rate-limiter-flexible so every API process shares the count. Over the limit: 429 `rate_limited` with `Retry-After`.
- * Keys live under `QUEUE_PREFIX`. When Redis cannot answer, requests are let through: the limit protects the
- * service, and refusing every merchant because Redis is down would be the larger outage.
+ * Keys are `<QUEUE_PREFIX>:rl:api-key:<API key id>`: this module adds no hash tag, so in a Redis Cluster each key
+ * hashes on its own. When Redis cannot answer, requests are let through: the limit protects the service, and refusing
+ * every merchant because Redis is down would be the larger outage.
  *
- * A process takes a key's requests from Redis in leases of {@link API_KEY_LEASE} instead of one at a time (a
- * round trip per request cost about a sixth of a charge read's throughput in `bench:api`). Redis still counts
- * every request any process admits, so a key never gets more than its limit in a second. With several API processes
- * it may get a little less: a process refuses a key once Redis has nothing left for it, while another process may
- * still hold unused requests of its lease, at most `API_KEY_LEASE - 1` per process and second.
+ * A process takes a key's requests from Redis in leases of up to {@link API_KEY_MAX_LEASE} instead of one at a time
+ * (a round trip per request cost about a sixth of a charge read's throughput in `bench:api`), sized by its own demand
+ * so that the limit holds in sum whatever the number of API processes (DESIGN §10 "Rate limits across processes"):
+ * see {@link LeasedRateLimit}.
  */
 import type { NextFunction, Request, Response } from "express";
 import { RateLimiterRes, type RateLimiterRedis } from "rate-limiter-flexible";
@@ -18,39 +18,69 @@ import { createRateLimiter, rateLimited } from "./rate-limit";
 
 /** Requests each API key may make per second. */
 export const API_KEY_REQUESTS_PER_SECOND = 100;
-/** Requests a process takes at once from a key's count in Redis: a tenth of the limit. */
-export const API_KEY_LEASE = 10;
-/** Leases kept before the expired ones are dropped (each is a few dozen bytes; leases last a second at most). */
-const MAX_LEASES = 10_000;
+/** The most requests a process takes at once from a key's count in Redis: a tenth of the limit. */
+export const API_KEY_MAX_LEASE = 10;
+/** Keys kept before the stale ones are dropped (each is a few dozen bytes; a key's state matters for two windows). */
+const MAX_KEYS = 10_000;
 
-/** What this process may still admit for one key in the limiter's current window, without asking Redis. */
-interface Lease {
-  /** Requests left to admit. */
+/** This process's state of one key in the limiter's window it last took a lease in. */
+interface KeyState {
+  /** Requests of the current lease not yet admitted. */
   left: number;
   /** End of the window, epoch ms: the lease is void from then. */
   until: number;
   /** Whether Redis had nothing left once this lease was taken: when `left` is 0, refuse until `until`. */
   last: boolean;
+  /** What Redis had left in the window after the last lease: the next one in the window takes no more. */
+  remaining: number;
+  /** Points this process asked of the window's count, granted or not. */
+  taken: number;
+  /** Requests this process admitted in the window. */
+  admitted: number;
+  /** Requests it admitted in the window just before (0 when it had none, or that window was not the one before). */
+  admittedBefore: number;
+  /** Whether, at a lease that was not its first in a window, the window's whole count was this process's own. */
+  alone: boolean;
+}
+
+/** A lease being taken, and how many requests of the key wait for it. */
+interface Renewal {
+  done: Promise<void>;
+  waiting: number;
 }
 
 /**
  * A limit counted in Redis by a rate-limiter-flexible limiter (fixed windows of its `duration`, `points` per window
- * and key), which this process takes `lease` points at a time and hands out one per request. Concurrent requests of
- * a key wait on one Redis call. A lease that would pass the limit gives this process what was left before it, so the
- * count in Redis is never exceeded and, with one process, exactly `points` requests are admitted per window.
+ * and key), which this process takes several points at a time and hands out one per request. Concurrent requests of
+ * a key wait on one Redis call. The count in Redis is never exceeded: a lease that would pass it gives this process
+ * what was left before it, so one process alone admits exactly `points` per window.
+ *
+ * A lease is sized so that many processes sharing a key do not strand its points in leases they will not use
+ * (a process refuses a key once Redis has nothing left, while others may still hold unused points):
+ * - at least the requests waiting for it (they use it at once);
+ * - a process alone on the key (seen at its last lease: the window's count was all its own, and not only its first
+ *   lease) takes up to what it admitted in its last window, so one busy process keeps leases of `maxLease`;
+ * - a process sharing the key takes `maxLease × demand ÷ points`, rounded up, where `demand` is what it admitted in its
+ *   last window (or this one, if more): with processes of about steady demand, their unused points total less than
+ *   `maxLease` whatever their number, and a process seeing a request a second takes one point at a time (exact);
+ * - never more than `maxLease`, nor more than the window had left at its last lease.
+ * So a key is refused only past about `points − maxLease` requests in a window, however many processes share it.
  */
 export class LeasedRateLimit {
-  private readonly leases = new Map<string, Lease>();
-  private readonly renewals = new Map<string, Promise<void>>();
+  private readonly keys = new Map<string, KeyState>();
+  private readonly renewals = new Map<string, Renewal>();
+  private readonly windowMs: number;
 
   /**
-   * @param limiter - the shared count; its `points` is the limit per window
-   * @param lease - points taken from it at once (1 to `points`)
+   * @param limiter - the shared count; its `points` is the limit per window of `duration` seconds
+   * @param maxLease - the most points taken from it at once (1 to `points`)
    */
   constructor(
     private readonly limiter: RateLimiterRedis,
-    private readonly lease: number,
-  ) {}
+    private readonly maxLease: number,
+  ) {
+    this.windowMs = limiter.duration * 1000;
+  }
 
   /**
    * Admits one request of `key`, or refuses it.
@@ -59,14 +89,15 @@ export class LeasedRateLimit {
    */
   async admit(key: string): Promise<number | null> {
     for (;;) {
-      const lease = this.leases.get(key);
+      const state = this.keys.get(key);
       const now = Date.now();
-      if (lease !== undefined && lease.until > now) {
-        if (lease.left > 0) {
-          lease.left--;
+      if (state !== undefined && state.until > now) {
+        if (state.left > 0) {
+          state.left--;
+          state.admitted++;
           return null;
         }
-        if (lease.last) return lease.until - now;
+        if (state.last) return state.until - now;
       }
       await this.renew(key);
     }
@@ -74,45 +105,85 @@ export class LeasedRateLimit {
 
   /** Takes a new lease of `key` from Redis, or waits for the one being taken. */
   private renew(key: string): Promise<void> {
-    let renewal = this.renewals.get(key);
-    if (renewal === undefined) {
-      renewal = this.take(key)
-        .then((lease) => this.keep(key, lease))
-        .finally(() => this.renewals.delete(key));
-      this.renewals.set(key, renewal);
+    const pending = this.renewals.get(key);
+    if (pending !== undefined) {
+      pending.waiting++;
+      return pending.done;
     }
-    return renewal;
+    const renewal: Renewal = { done: Promise.resolve(), waiting: 1 };
+    renewal.done = (async () => {
+      // Sized a microtask later, once the requests of the key started in the same tick wait for it too.
+      await Promise.resolve();
+      const state = this.keys.get(key);
+      const points = this.size(state, renewal.waiting);
+      const lease = await this.take(key, points);
+      this.keep(key, this.next(state, points, lease));
+    })().finally(() => this.renewals.delete(key));
+    this.renewals.set(key, renewal);
+    return renewal.done;
   }
 
-  private async take(key: string): Promise<Lease> {
+  /** Points to ask for `key` (see the class), with `waiting` requests waiting for them. */
+  private size(state: KeyState | undefined, waiting: number): number {
+    const now = Date.now();
+    let demand = 0;
+    if (state !== undefined && now < state.until) demand = Math.max(state.admitted, state.admittedBefore);
+    else if (state !== undefined && now < state.until + this.windowMs) demand = state.admitted;
+    const byDemand = state?.alone ? demand : Math.ceil((this.maxLease * demand) / this.limiter.points);
+    let points = Math.min(this.maxLease, Math.max(1, waiting, byDemand));
+    if (state !== undefined && now < state.until) points = Math.min(points, Math.max(1, state.remaining));
+    return points;
+  }
+
+  /** Asks Redis for `points` of `key`: what it granted, and the window's count and end. */
+  private async take(key: string, points: number): Promise<{ granted: number; count: RateLimiterRes }> {
     try {
-      const taken = await this.limiter.consume(key, this.lease);
-      return { left: this.lease, until: Date.now() + taken.msBeforeNext, last: taken.remainingPoints === 0 };
+      return { granted: points, count: await this.limiter.consume(key, points) };
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       // The count, this lease included, passed the limit: what was left before the lease is this process's.
-      const leftBefore = this.limiter.points - (rejection.consumedPoints - this.lease);
-      return {
-        left: Math.min(this.lease, Math.max(0, leftBefore)),
-        until: Date.now() + rejection.msBeforeNext,
-        last: true,
-      };
+      const leftBefore = this.limiter.points - (rejection.consumedPoints - points);
+      return { granted: Math.min(points, Math.max(0, leftBefore)), count: rejection };
     }
   }
 
-  private keep(key: string, lease: Lease): void {
-    if (this.leases.size >= MAX_LEASES) {
-      const now = Date.now();
-      for (const [held, { until }] of this.leases) if (until <= now) this.leases.delete(held);
+  /** The state of a key after asking `asked` points of it from `state` and getting `lease`. */
+  private next(
+    state: KeyState | undefined,
+    asked: number,
+    { granted, count }: { granted: number; count: RateLimiterRes },
+  ): KeyState {
+    const until = Date.now() + count.msBeforeNext;
+    // Windows follow one another at least `windowMs` apart; replies within one window differ by latency only.
+    const sameWindow = state !== undefined && until < state.until + this.windowMs / 2;
+    const windowBefore = state !== undefined && !sameWindow && until < state.until + (this.windowMs * 3) / 2;
+    const taken = (sameWindow ? state.taken : 0) + asked;
+    const others = count.consumedPoints > taken;
+    return {
+      left: granted,
+      until,
+      last: count.remainingPoints === 0,
+      remaining: count.remainingPoints,
+      taken,
+      admitted: sameWindow ? state.admitted : 0,
+      admittedBefore: sameWindow ? state.admittedBefore : windowBefore ? state.admitted : 0,
+      alone: !others && (sameWindow || (state?.alone ?? false)),
+    };
+  }
+
+  private keep(key: string, state: KeyState): void {
+    if (this.keys.size >= MAX_KEYS) {
+      const stale = Date.now() - this.windowMs;
+      for (const [held, { until }] of this.keys) if (until <= stale) this.keys.delete(held);
     }
-    this.leases.set(key, lease);
+    this.keys.set(key, state);
   }
 }
 
 /** Middleware limiting each authenticated key; mount it after `requireApiKey`. */
 export function apiKeyRateLimit(deps: Pick<AppDeps, "redis" | "config" | "logger">) {
   const limiter = createRateLimiter(deps.redis, deps.config.queuePrefix, "api-key", API_KEY_REQUESTS_PER_SECOND, 1);
-  const limit = new LeasedRateLimit(limiter, API_KEY_LEASE);
+  const limit = new LeasedRateLimit(limiter, API_KEY_MAX_LEASE);
   return async (_req: Request, res: Response, next: NextFunction): Promise<void> => {
     let refusedFor: number | null = null;
     try {

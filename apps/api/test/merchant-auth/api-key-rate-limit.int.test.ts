@@ -1,11 +1,12 @@
 /**
  * The merchant API's per-key limit taken from Redis in leases: never more than the limit per window,
  * whatever the number of processes and concurrent requests; exactly the limit with one process; one Redis call per
- * lease, not per request. The class tests use a 60 s window, so that no window ends while a test runs.
+ * lease, not per request. The class tests use a 60 s window, so that no window ends while a test runs (the behaviour
+ * over several windows and many processes is in api-key-rate-limit-processes.int.test.ts).
  */
 import type { RateLimiterRedis } from "rate-limiter-flexible";
 import { createApiKey } from "@lm/domain";
-import { API_KEY_LEASE, LeasedRateLimit } from "../../src/http/api-rate-limit";
+import { API_KEY_MAX_LEASE, LeasedRateLimit } from "../../src/http/api-rate-limit";
 import { createRateLimiter } from "../../src/http/rate-limit";
 import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
@@ -41,7 +42,7 @@ describe("the per-key rate limit, taken in leases", () => {
 
   test("when one process gets more requests than the limit, then it admits exactly the limit and Redis counts them", async () => {
     const count = sharedCount();
-    const limit = new LeasedRateLimit(count, API_KEY_LEASE);
+    const limit = new LeasedRateLimit(count, API_KEY_MAX_LEASE);
 
     expect(await admitted([limit], "key", LIMIT + 30, 1)).toBe(LIMIT);
     // The refusals asked Redis nothing: the last lease took the last points.
@@ -51,28 +52,31 @@ describe("the per-key rate limit, taken in leases", () => {
     expect(refusal).toBeLessThanOrEqual(60_000);
   });
 
-  test("when 25 requests of a new key arrive at once, then they share three leases: 30 points in Redis, not 250", async () => {
+  test("when 25 requests of a new key arrive at once, then they share three leases: three Redis calls, not 25", async () => {
     const count = sharedCount();
-    const limit = new LeasedRateLimit(count, API_KEY_LEASE);
+    const consume = jest.spyOn(count, "consume");
+    const limit = new LeasedRateLimit(count, API_KEY_MAX_LEASE);
 
     expect(await admitted([limit], "key", 25, 25)).toBe(25);
+    // The first two are sized by the requests waiting; by the third this process knows it is alone on the key.
+    expect(consume.mock.calls.map(([, points]) => points)).toEqual([10, 10, 10]);
     expect(await consumed(count, "key")).toBe(30);
   });
 
   test("when three processes share a key, then together they never admit more than the limit, nor fewer than it less their unused leases", async () => {
     const count = sharedCount();
-    const processes = [1, 2, 3].map(() => new LeasedRateLimit(count, API_KEY_LEASE));
+    const processes = [1, 2, 3].map(() => new LeasedRateLimit(count, API_KEY_MAX_LEASE));
 
     const total = await admitted(processes, "key", 3 * LIMIT, 7);
 
     expect(total).toBeLessThanOrEqual(LIMIT);
-    expect(total).toBeGreaterThanOrEqual(LIMIT - 2 * (API_KEY_LEASE - 1));
+    expect(total).toBeGreaterThanOrEqual(LIMIT - 2 * (API_KEY_MAX_LEASE - 1));
   });
 
   test("when others have used 95 of the key's 100, then this process takes the 5 left, no more", async () => {
     const count = sharedCount();
     await count.consume("key", 95);
-    const limit = new LeasedRateLimit(count, API_KEY_LEASE);
+    const limit = new LeasedRateLimit(count, API_KEY_MAX_LEASE);
 
     expect(await admitted([limit], "key", 20, 4)).toBe(5);
   });
@@ -95,7 +99,7 @@ describe("the per-key rate limit, taken in leases", () => {
     const closed = new Redis(ctx.config.redisUrl, { lazyConnect: true, enableOfflineQueue: false });
     const limit = new LeasedRateLimit(
       createRateLimiter(closed, ctx.config.queuePrefix, "unreachable", LIMIT, 1),
-      API_KEY_LEASE,
+      API_KEY_MAX_LEASE,
     );
 
     await expect(limit.admit("key")).rejects.toThrow();
