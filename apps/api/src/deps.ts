@@ -26,7 +26,10 @@ export interface AppDeps {
   metrics: ApiMetrics;
   /** The API keys this process has authenticated, kept while {@link AppDeps.apiKeyChanges} is online. */
   apiKeyCache: ApiKeyCache;
-  /** The feed of committed key changes that empties {@link AppDeps.apiKeyCache}. */
+  /**
+   * The feed of committed key changes that empties {@link AppDeps.apiKeyCache}: it listens on `DATABASE_DIRECT_URL`
+   * and proves it hears (DESIGN §10 "PostgreSQL through a pooler"); `/ready` reports it as `change_feed`.
+   */
   apiKeyChanges: ChangeFeed;
 }
 
@@ -36,20 +39,24 @@ export function createAppDeps(config: Config, options: { logger?: Logger } = {})
   const logger = options.logger ?? createLogger({ level: config.logLevel, service: "api" });
   // Connection errors surface through /ready and failed requests; logged here once per event, never thrown.
   redis.on("error", (err) => logger.warn("redis connection error", { err: err.message }));
+  const db = createDb(config.databaseUrl, { pooling: config.databasePooling });
   const apiKeyCache = new ApiKeyCache();
-  const apiKeyChanges = listenForChanges(config.databaseUrl, API_KEY_CHANGES_CHANNEL, {
-    onChange: () => apiKeyCache.forgetAll(),
-    onOnline: () => apiKeyCache.setOnline(true),
-    onOffline: (err) => {
-      apiKeyCache.setOnline(false);
-      logger.warn("api key change feed offline; keys are read from the database until it is back", {
-        err: err?.message,
-      });
+  const apiKeyChanges = listenForChanges(
+    { listenUrl: config.databaseDirectUrl, channel: API_KEY_CHANGES_CHANNEL, probeThrough: db.pool },
+    {
+      onChange: () => apiKeyCache.forgetAll(),
+      onOnline: () => apiKeyCache.setOnline(true),
+      onOffline: (reason) => {
+        apiKeyCache.setOnline(false);
+        logger.warn("api key change feed offline; every key is read from the database until it is back", {
+          err: reason.message,
+        });
+      },
     },
-  });
+  );
   return {
     config,
-    db: createDb(config.databaseUrl),
+    db,
     redis,
     producer: createProducer(redis, config.queuePrefix, (err) => logger.warn("queue error", { err: err.message })),
     logger,

@@ -11,7 +11,7 @@ import { runOps } from "./run";
 
 async function main(): Promise<number> {
   const config = loadConfigOrExit(process.env);
-  const db = createDb(config.databaseUrl, { maxConnections: 2 });
+  const db = createDb(config.databaseUrl, { maxConnections: 2, pooling: config.databasePooling });
   // Redis and the mailer only for the commands that run use cases (acquirer:reconcile), made on their first need.
   let made: { redis: RedisClient; producer: Producer; deps: UseCaseDeps } | undefined;
   const logger = createLogger({ level: config.logLevel, service: "ops" });

@@ -61,7 +61,10 @@ export function createWorkerDeps(
 ): WorkerDeps {
   const producerRedis = createRedis(config.redisClusterNodes ?? config.redisUrl, "worker");
   const logger = options.logger ?? createLogger({ level: config.logLevel, service: "worker" });
-  const db = createDb(config.databaseUrl, { maxConnections: Math.min(50, config.workerConcurrency + 5) });
+  const db = createDb(config.databaseUrl, {
+    maxConnections: Math.min(50, config.workerConcurrency + 5),
+    pooling: config.databasePooling,
+  });
   const producer = createProducer(producerRedis, config.queuePrefix, (err) =>
     logger.warn("queue error", { err: err.message }),
   );

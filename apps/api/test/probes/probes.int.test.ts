@@ -18,11 +18,11 @@ describe("probes", () => {
     expect(Number.isInteger(res.body.uptime_s)).toBe(true);
   });
 
-  test("when PostgreSQL and Redis answer, then /ready is 200 ok with both checks ok", async () => {
+  test("when PostgreSQL, Redis and the change feed answer, then /ready is 200 ok with every check ok", async () => {
     const res = await request(ctx.app).get("/ready");
 
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: "ok", checks: { database: "ok", redis: "ok" } });
+    expect(res.body).toEqual({ status: "ok", checks: { database: "ok", redis: "ok", change_feed: "ok" } });
   });
 
   test("when REDIS_URL points at a closed port, then /ready is 503 degraded naming redis, within 2 s", async () => {
@@ -52,7 +52,7 @@ describe("probes", () => {
       expect(res.status).toBe(503);
       expect(res.body).toEqual({
         status: "degraded",
-        checks: { database: { error: expect.any(String) }, redis: "ok" },
+        checks: { database: { error: expect.any(String) }, redis: "ok", change_feed: { error: expect.any(String) } },
       });
     } finally {
       await closeAppDeps(deps);

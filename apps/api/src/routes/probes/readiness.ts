@@ -1,5 +1,9 @@
 /**
  * Readiness checks of the dependencies, each bounded by a timeout so that a hung dependency cannot hang the probe.
+ *
+ * PostgreSQL and Redis are needed by every request: either failing makes the process unready (503 `degraded`). The
+ * API key change feed (DESIGN §10 "PostgreSQL through a pooler") is not: while it is offline the process serves all
+ * the same, reading every key from the database, so `/ready` stays 200 and says `degraded`, naming `change_feed`.
  */
 import { pingDatabase } from "@lm/db";
 import type { AppDeps } from "../../deps";
@@ -54,12 +58,24 @@ async function pingRedis(redis: AppDeps["redis"]): Promise<void> {
   await redis.ping();
 }
 
-/** Checks PostgreSQL (`SELECT 1`) and Redis (`PING`) in parallel. */
-export async function checkReadiness(deps: Pick<AppDeps, "db" | "redis">): Promise<Readiness> {
-  const [database, redis] = await Promise.all([
+/** The checks without which no request can be served: one failing makes `/ready` 503. */
+const REQUIRED_CHECKS = ["database", "redis"] as const;
+
+/**
+ * Checks PostgreSQL (`SELECT 1`), Redis (`PING`) and the API key change feed (online: it hears its own probes) in
+ * parallel; `status` is `ok` when every check is.
+ */
+export async function checkReadiness(deps: Pick<AppDeps, "db" | "redis" | "apiKeyChanges">): Promise<Readiness> {
+  const [database, redis, changeFeed] = await Promise.all([
     runCheck(() => pingDatabase(deps.db)),
     runCheck(() => pingRedis(deps.redis)),
+    runCheck(() => deps.apiKeyChanges.check()),
   ]);
-  const checks = { database, redis };
-  return { status: database === "ok" && redis === "ok" ? "ok" : "degraded", checks };
+  const checks = { database, redis, change_feed: changeFeed };
+  return { status: Object.values(checks).every((check) => check === "ok") ? "ok" : "degraded", checks };
+}
+
+/** 503 when a check every request needs (PostgreSQL, Redis) failed, else 200, `degraded` or not (SPEC "Probe results"). */
+export function readinessHttpStatus(readiness: Readiness): 200 | 503 {
+  return REQUIRED_CHECKS.every((name) => readiness.checks[name] === "ok") ? 200 : 503;
 }
