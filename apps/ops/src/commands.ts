@@ -13,6 +13,7 @@ import { apiKeyCreate } from "./api-key-create";
 import type { Command } from "./command";
 import { documentsEncrypt } from "./documents-encrypt";
 import { inviteCreate } from "./invite-create";
+import { retentionRun } from "./retention-run";
 import { userCreate } from "./user-create";
 import { sellerCreate } from "./seller-create";
 import { sellerKyc } from "./seller-kyc";
@@ -33,4 +34,5 @@ export const COMMANDS: Record<string, Command> = {
   "acquirer:reconcile": acquirerReconcile,
   "documents:encrypt": documentsEncrypt,
   "withdrawal:list": withdrawalList,
+  "retention:run": retentionRun,
 };

@@ -23,6 +23,7 @@ import {
   FINISHED_JOBS,
   KEY_REVOCATION_INTERVAL_MS,
   RECONCILER_INTERVAL_MS,
+  RETENTION_INTERVAL_MS,
   type QueueName,
 } from "@lm/queue";
 import type { WorkerDeps } from "./deps";
@@ -35,6 +36,7 @@ const SCHEDULES = [
   { queue: "charge-expiry", every: CHARGE_EXPIRY_INTERVAL_MS },
   { queue: "key-revocation", every: KEY_REVOCATION_INTERVAL_MS },
   { queue: "acquirer-reconciliation", every: ACQUIRER_RECONCILIATION_INTERVAL_MS },
+  { queue: "retention", every: RETENTION_INTERVAL_MS },
 ] as const satisfies ReadonlyArray<{ queue: QueueName; every: number }>;
 
 /** How long a running job's lock lasts without renewal (renewed every half of it), ms. */

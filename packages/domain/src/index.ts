@@ -73,3 +73,4 @@ export * from "./withdrawals/withdrawal-flow";
 export * from "./withdrawals/find-withdrawals";
 export * from "./acquirers/acquirer-attempt";
 export * from "./deliveries";
+export * from "./retention";

@@ -33,6 +33,8 @@ export interface JobPayloads {
    * payments no notification reported, refunds and payouts still in flight.
    */
   "acquirer-reconciliation": Record<string, never>;
+  /** Repeatable job that applies retention (DESIGN §10 "Retention"): weeks made ahead, old weeks and rows removed. */
+  retention: Record<string, never>;
 }
 
 /** Name of a queue. */
@@ -49,7 +51,11 @@ export const QUEUE_NAMES = [
   "key-revocation",
   "reconciler",
   "acquirer-reconciliation",
+  "retention",
 ] as const satisfies readonly QueueName[];
+
+/** How often the `retention` job applies retention, ms (DESIGN §10 "Retention": hourly). */
+export const RETENTION_INTERVAL_MS = 60 * 60_000;
 
 /** How often the reconciler sweeps, ms (DESIGN §1: every 30 s). */
 export const RECONCILER_INTERVAL_MS = 30_000;

@@ -41,10 +41,11 @@ describe("delivery operations beyond the spec", () => {
     async function oneMoreDeadChain(owner: EndpointOwner, endpointId: string) {
       const api = await ownerMerchantClient(ctx, owner, "test");
       const charge = await api.post("/v1/transactions", chargeBody()).expect(201);
+      const event = await waitUntil("the charge's event", () =>
+        ctx.db.event.findFirst({ where: { data: { path: ["id"], equals: charge.body.id } } }),
+      );
       const first = await waitUntil("the charge's delivery row", () =>
-        ctx.db.webhookDelivery.findFirst({
-          where: { endpoint_id: endpointId, attempt: 1, event: { data: { path: ["id"], equals: charge.body.id } } },
-        }),
+        ctx.db.webhookDelivery.findFirst({ where: { endpoint_id: endpointId, attempt: 1, event_id: event.id } }),
       );
       await waitForChainEnd(ctx.db, first.chain_id);
     }

@@ -12,6 +12,7 @@ import { chargeExpiryProcessor } from "./charge-expiry.processor";
 import { inboxProcessingProcessor } from "./inbox-processing.processor";
 import { keyRevocationProcessor } from "./key-revocation.processor";
 import { refundSubmissionProcessor } from "./refund-submission.processor";
+import { retentionProcessor } from "./retention.processor";
 import { withdrawalSubmissionProcessor } from "./withdrawal-submission.processor";
 
 /** The job a processor runs, beyond its payload: its id, and what it may do besides finishing or throwing. */
@@ -43,4 +44,5 @@ export const PROCESSORS: { [N in QueueName]?: Processor<N> } = {
   "acquirer-reconciliation": async (deps) => {
     await reconcileServingBankAcquirers(deps);
   },
+  retention: retentionProcessor,
 };

@@ -8,7 +8,7 @@
 import type { DbClient } from "../client";
 import type { PageArgs } from "../page";
 import type { Event, Prisma, WebhookDelivery, WebhookEndpoint } from "../generated/client";
-import { rawSql, rowStatusIs, sql, sqlQuery, type Sql, type SqlClient } from "../sql";
+import { emptySql, rawSql, rowStatusIs, sql, sqlQuery, type Sql, type SqlClient } from "../sql";
 
 /** A pending delivery row with what its attempt needs, as {@link loadPendingDeliveries} reads it. */
 export type LoadedDelivery = WebhookDelivery & {
@@ -223,25 +223,35 @@ export type WebhookDeliveryWithEndpoint = WebhookDelivery & {
   endpoint: Pick<WebhookEndpoint, "url" | "deleted_at"> | null;
 };
 
+/** The columns of a delivery row `d`, by name (a prepared statement must not select `*`, see `sqlQuery`). */
+const DELIVERY_ROW_COLUMNS = rawSql(DELIVERY_COLUMNS.map((c) => `d.${c}`).join(", "));
+
 /**
- * The delivery row `id` of a store of `sellerId` with its endpoint's current URL and deletion, as a resend needs them.
- * @returns null when there is no such row or it is another seller's
+ * The delivery row `id` of an event of a store of `sellerId`, created at or after `eventsKeptSince` (an older event
+ * is gone, DESIGN §10 "Retention"), with its endpoint's current URL and deletion, as a resend needs them. Deliveries
+ * name their event without a foreign key (events are partitioned), so the event is joined by id.
+ * @returns null when there is no such row, it is another seller's, or its event is gone
  */
-export function findSellerWebhookDelivery(
+export async function findSellerWebhookDelivery(
   client: DbClient,
   sellerId: string,
   id: string,
+  eventsKeptSince: Date,
 ): Promise<WebhookDeliveryWithEndpoint | null> {
-  return client.webhookDelivery.findFirst({
-    where: { id, event: { store: { seller_id: sellerId } } },
-    include: { endpoint: { select: { url: true, deleted_at: true } } },
-  });
-}
-
-/** The `endpoint_id` of delivery row `id`: null for a postback's row, undefined when there is no such row. */
-export async function findWebhookDeliveryEndpointId(client: DbClient, id: string): Promise<string | null | undefined> {
-  const row = await client.webhookDelivery.findUnique({ where: { id }, select: { endpoint_id: true } });
-  return row?.endpoint_id;
+  const [row] = await sqlQuery<Record<string, unknown>>(
+    client,
+    sql`SELECT ${DELIVERY_ROW_COLUMNS}, w.id AS "endpoint.id", w.url AS "endpoint.url",
+          w.deleted_at AS "endpoint.deleted_at"
+        FROM webhook_deliveries d
+        JOIN events e ON e.id = d.event_id AND e.created_at >= ${eventsKeptSince}::timestamptz
+        JOIN stores s ON s.id = e.store_id AND s.seller_id = ${sellerId}
+        LEFT JOIN webhook_endpoints w ON w.id = d.endpoint_id
+        WHERE d.id = ${id}`,
+  );
+  if (row === undefined) return null;
+  const delivery = Object.fromEntries(DELIVERY_COLUMNS.map((c) => [c, row[c]])) as WebhookDelivery;
+  const endpoint = row["endpoint.id"] === null ? null : nested<WebhookEndpoint>(row, "endpoint", ["url", "deleted_at"]);
+  return { ...delivery, endpoint };
 }
 
 /** Filters of an endpoint's delivery list; each is optional and they combine with AND. */
@@ -281,31 +291,38 @@ export interface WebhookDeliverySearch {
   status?: WebhookDelivery["status"];
 }
 
-/** One page of `sellerId`'s delivery rows, account endpoints' and postbacks' alike, matching `filters`. */
+/**
+ * One page of `sellerId`'s delivery rows, account endpoints' and postbacks' alike, matching `filters`: the rows of
+ * events of the seller's stores (joined by id: deliveries name their event without a foreign key, events being
+ * partitioned), so a delivery whose event is gone is not listed.
+ */
 export function searchWebhookDeliveriesPage(
   client: DbClient,
   sellerId: string,
   filters: WebhookDeliverySearch,
   page: PageArgs,
 ): Promise<WebhookDelivery[]> {
-  const where: Prisma.WebhookDeliveryWhereInput = {
-    event: {
-      store: { seller_id: sellerId },
-      ...(filters.mode === undefined ? {} : { mode: filters.mode }),
-    },
-    ...(filters.destination === undefined ? {} : { destination_type: filters.destination }),
-    ...(filters.event_id === undefined ? {} : { event_id: filters.event_id }),
-    ...(filters.status === undefined ? {} : { status: filters.status }),
-    ...(page.id === undefined ? {} : { id: page.id }),
-  };
-  if (filters.transaction_id !== undefined) {
-    // A charge's events name it in `data.object.id`; its postback rows name it in `transaction_id`.
-    where.OR = [
-      { transaction_id: filters.transaction_id },
-      { event: { data: { path: ["id"], equals: filters.transaction_id } } },
-    ];
-  }
-  return client.webhookDelivery.findMany({ where, orderBy: page.orderBy, take: page.take });
+  const when = (value: unknown, condition: Sql) => (value === undefined ? emptySql : sql`AND ${condition}`);
+  const cursor =
+    page.id === undefined ? emptySql : "lt" in page.id ? sql`AND d.id < ${page.id.lt}` : sql`AND d.id > ${page.id.gt}`;
+  return sqlQuery<WebhookDelivery>(
+    client,
+    sql`SELECT ${DELIVERY_ROW_COLUMNS}
+        FROM webhook_deliveries d
+        JOIN events e ON e.id = d.event_id
+        JOIN stores s ON s.id = e.store_id AND s.seller_id = ${sellerId}
+        WHERE true ${when(filters.mode, sql`e.mode = ${filters.mode}::mode`)}
+          ${when(filters.destination, sql`d.destination_type = ${filters.destination}::destination_type`)}
+          ${when(filters.event_id, sql`d.event_id = ${filters.event_id}`)}
+          ${when(filters.status, sql`d.status = ${filters.status}::delivery_status`)}
+          ${when(
+            filters.transaction_id,
+            // A charge's events name it in `data.object.id`; its postback rows name it in `transaction_id`.
+            sql`(d.transaction_id = ${filters.transaction_id} OR e.data ->> 'id' = ${filters.transaction_id})`,
+          )}
+          ${cursor}
+        ORDER BY d.id ${rawSql(page.orderBy.id === "asc" ? "ASC" : "DESC")} LIMIT ${page.take}`,
+  );
 }
 
 /**

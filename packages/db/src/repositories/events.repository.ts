@@ -147,13 +147,19 @@ export function writtenDeliveryIds(batch: EventsToWrite, count: number): string[
   return batch.deliveryIds.slice(0, count);
 }
 
-/** Event `id` when it belongs to `store_id` and `mode`, else null. */
+/**
+ * Event `id` when it belongs to `store_id` and `mode` and was created at or after `keptSince` (an older one is gone,
+ * DESIGN §10 "Retention"), else null.
+ */
 export function findStoreEvent(
   db: DbClient,
   scope: { storeId: string; mode: Event["mode"] },
   id: string,
+  keptSince: Date,
 ): Promise<Event | null> {
-  return db.event.findFirst({ where: { id, store_id: scope.storeId, mode: scope.mode } });
+  return db.event.findFirst({
+    where: { id, store_id: scope.storeId, mode: scope.mode, created_at: { gte: keptSince } },
+  });
 }
 
 /** Filters of an event list; they combine with AND. */
@@ -164,6 +170,8 @@ export interface EventListFilters {
   createdAfter?: Date;
   /** Only events created strictly before this instant. */
   createdBefore?: Date;
+  /** Only events created at or after this instant: older ones are gone (DESIGN §10 "Retention"). */
+  keptSince: Date;
 }
 
 /** One page of a store's events of `mode` matching `filters`, in the page's order. */
@@ -174,6 +182,7 @@ export function listStoreEvents(
   page: PageArgs,
 ): Promise<Event[]> {
   const createdAt: Prisma.DateTimeFilter = {
+    gte: filters.keptSince,
     ...(filters.createdAfter === undefined ? {} : { gt: filters.createdAfter }),
     ...(filters.createdBefore === undefined ? {} : { lt: filters.createdBefore }),
   };
@@ -182,7 +191,7 @@ export function listStoreEvents(
       store_id: scope.storeId,
       mode: scope.mode,
       ...(filters.type === undefined ? {} : { type: filters.type }),
-      ...(Object.keys(createdAt).length === 0 ? {} : { created_at: createdAt }),
+      created_at: createdAt,
       ...(page.id === undefined ? {} : { id: page.id }),
     },
     orderBy: page.orderBy,

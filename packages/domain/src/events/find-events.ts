@@ -2,18 +2,24 @@
  * Reading events for the merchant API's polling safety net (`GET /v1/events`, DESIGN §5): within the caller's store
  * and mode only.
  */
-import { findStoreEvent, listStoreEvents, type DbClient, type Event } from "@lm/db";
-import type { MerchantScope } from "../deps";
+import { findStoreEvent, listStoreEvents, type Event } from "@lm/db";
+import type { MerchantScope, UseCaseDeps } from "../deps";
 import { notFound } from "../errors";
 import { isId } from "../ids";
 import type { PageArgs } from "../paging";
+import { historyKeptSince } from "../retention/retention-window";
+
+/** What reading events needs: the database, `RETENTION_DAYS` and the clock. */
+export type EventReadDeps = Pick<UseCaseDeps, "db" | "config" | "now">;
 
 /**
  * The event `id` of `scope`.
- * @throws ApiError `resource_not_found` when it is malformed, unknown, or of another store or mode
+ * @throws ApiError `resource_not_found` when it is malformed, unknown, of another store or mode, or older than
+ *   `RETENTION_DAYS` (DESIGN §10 "Retention": gone, even while its week is not dropped yet)
  */
-export async function findEvent(db: DbClient, scope: MerchantScope, id: string): Promise<Event> {
-  const found = isId("event", id) ? await findStoreEvent(db, scope, id) : null;
+export async function findEvent(deps: EventReadDeps, scope: MerchantScope, id: string): Promise<Event> {
+  const keptSince = historyKeptSince(deps.config.retentionDays, deps.now());
+  const found = isId("event", id) ? await findStoreEvent(deps.db, scope, id, keptSince) : null;
   if (!found) throw notFound("event");
   return found;
 }
@@ -28,17 +34,18 @@ export interface EventFilters {
   created_before?: Date;
 }
 
-/** One page of `scope`'s events matching `filters`, in the page's order. */
+/** One page of `scope`'s events matching `filters`, in the page's order; events older than retention are gone. */
 export function listEvents(
-  db: DbClient,
+  deps: EventReadDeps,
   scope: MerchantScope,
   filters: EventFilters,
   page: PageArgs,
 ): Promise<Event[]> {
+  const keptSince = historyKeptSince(deps.config.retentionDays, deps.now());
   return listStoreEvents(
-    db,
+    deps.db,
     scope,
-    { type: filters.type, createdAfter: filters.created_after, createdBefore: filters.created_before },
+    { type: filters.type, createdAfter: filters.created_after, createdBefore: filters.created_before, keptSince },
     page,
   );
 }

@@ -22,6 +22,7 @@ import { notFound } from "../errors";
 import { PING_EVENT_TYPE } from "../events/event-types";
 import { enqueueDeliveries, firstDeliveryRow, recordEvent, type DeliveryDestination } from "../events/record-event";
 import { isId } from "../ids";
+import { historyKeptSince } from "../retention/retention-window";
 import type { PageArgs } from "../paging";
 import { endpointPingObject, findWebhookEndpoint } from "./find-webhook-endpoints";
 
@@ -55,15 +56,18 @@ export async function pingWebhookEndpoint(deps: UseCaseDeps, sellerId: string, i
  * (DESIGN §4). Any attempt of any chain can be resent, whatever its status; an endpoint's chain goes to the
  * endpoint's current URL, a postback's to the charge's `postback_url`.
  * @returns the new chain's first row
- * @throws ApiError `resource_not_found` when the delivery is malformed, unknown, another seller's, or of a deleted
- *   endpoint
+ * @throws ApiError `resource_not_found` when the delivery is malformed, unknown, another seller's, of a deleted
+ *   endpoint, or of an event older than `RETENTION_DAYS` (DESIGN §10 "Retention": such an event cannot be resent)
  */
 export async function resendDelivery(
   deps: UseCaseDeps,
   sellerId: string,
   deliveryId: string,
 ): Promise<WebhookDelivery> {
-  const original = isId("delivery", deliveryId) ? await findSellerWebhookDelivery(deps.db, sellerId, deliveryId) : null;
+  const keptSince = historyKeptSince(deps.config.retentionDays, deps.now());
+  const original = isId("delivery", deliveryId)
+    ? await findSellerWebhookDelivery(deps.db, sellerId, deliveryId, keptSince)
+    : null;
   if (!original || original.endpoint?.deleted_at) throw notFound("webhook delivery");
   const destination: DeliveryDestination =
     original.endpoint_id !== null && original.endpoint !== null

@@ -19,11 +19,11 @@ export function eventsRouter(deps: AppDeps): Router {
     const { type, created_after, created_before, ...page } = validate(listEventsSchema, req.query);
     const filters = { type, created_after, created_before };
     const scope = merchantOf(res);
-    res.json(await listPage(page, "event", (args) => listEvents(deps.db, scope, filters, args), buildEventEnvelope));
+    res.json(await listPage(page, "event", (args) => listEvents(deps, scope, filters, args), buildEventEnvelope));
   });
 
   router.get("/:id", async (req, res) => {
-    res.json(buildEventEnvelope(await findEvent(deps.db, merchantOf(res), req.params.id)));
+    res.json(buildEventEnvelope(await findEvent(deps, merchantOf(res), req.params.id)));
   });
 
   return router;

@@ -1,0 +1,2 @@
+export * from "./apply-retention";
+export * from "./retention-window";
