@@ -66,7 +66,7 @@ export async function applyRetention(deps: Pick<UseCaseDeps, "db" | "config">, n
       if (await createHistoryPartition(db.pool, history.table, week)) report.partitionsCreated.push(week.name);
     }
     const cutoff = history.table === "events" ? new Date(keptSince.getTime() - chainMs) : keptSince;
-    for (const old of partitionsToDrop(existing, cutoff)) {
+    for (const old of partitionsToDrop(await listHistoryPartitions(db.pool, history.table), cutoff)) {
       const rows = await dropHistoryPartition(db.pool, history.table, old.name);
       if (rows === null) continue;
       report.removed[history.table] += rows;
