@@ -58,13 +58,17 @@ interface Renewal {
  * A lease is sized so that many processes sharing a key do not strand its points in leases they will not use
  * (a process refuses a key once Redis has nothing left, while others may still hold unused points):
  * - at least the requests waiting for it (they use it at once);
- * - a process alone on the key (seen at its last lease: the window's count was all its own, and not only its first
- *   lease) takes up to what it admitted in its last window, so one busy process keeps leases of `maxLease`;
+ * - a process alone on the key takes up to what it admitted in its last window, so one process keeps leases of
+ *   `maxLease` from `maxLease` requests a window up (as `bench:api`, one API process, needs). Alone means: at a lease that was
+ *   not its first in a window, the window's whole count in Redis was its own, and no lease since showed otherwise;
  * - a process sharing the key takes `maxLease × demand ÷ points`, rounded up, where `demand` is what it admitted in its
  *   last window (or this one, if more): with processes of about steady demand, their unused points total less than
  *   `maxLease` whatever their number, and a process seeing a request a second takes one point at a time (exact);
  * - never more than `maxLease`, nor more than the window had left at its last lease.
- * So a key is refused only past about `points − maxLease` requests in a window, however many processes share it.
+ * So a key is refused only past about `points − maxLease` requests in a window, however many processes share it. The
+ * price is Redis calls where a key's requests are spread thin: a process seeing a few a second asks for each, so a key
+ * shared by many processes costs Redis about a command per request (at most `points` a window, plus one a process
+ * once the window is used up), where one busy process costs one per `maxLease`.
  */
 export class LeasedRateLimit {
   private readonly keys = new Map<string, KeyState>();
