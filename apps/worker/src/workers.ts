@@ -28,6 +28,7 @@ import {
 } from "@lm/queue";
 import type { WorkerDeps } from "./deps";
 import { MAX_JOB_TRIES } from "./sweepers/offer-rows";
+import { upsertSweepSchedule } from "./sweepers/sweep-schedule";
 import { PROCESSORS, type JobControl, type Processor } from "./processors";
 
 /** The repeatable jobs and how often each runs, ms. */
@@ -133,7 +134,7 @@ async function schedule(deps: WorkerDeps): Promise<void> {
   const lost = (await reconciler.getJobScheduler("reconciler")) === undefined;
   await Promise.all(
     SCHEDULES.map(({ queue, every }) =>
-      deps.producer.queue(queue).upsertJobScheduler(queue, { every }, { name: queue, data: {} }),
+      upsertSweepSchedule(deps.producer.queue(queue), queue, every),
     ),
   );
   if (lost) {

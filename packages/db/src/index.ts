@@ -22,5 +22,6 @@ export * from "./repositories/refunds.repository";
 export * from "./repositories/disputes.repository";
 export * from "./repositories/sellers.repository";
 export * from "./repositories/webhook-endpoints.repository";
+export * from "./repositories/webhook-recoveries.repository";
 export * from "./repositories/retention.repository";
 export * from "./repositories/withdrawals.repository";

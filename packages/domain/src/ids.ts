@@ -2,7 +2,7 @@
  * Public identifiers: a type prefix and a ULID body, so ids sort by creation time (DESIGN §2).
  */
 import { randomFillSync } from "node:crypto";
-import { factory } from "ulid";
+import { encodeTime, factory } from "ulid";
 
 /** Prefix of each resource kind's public id (DESIGN §2). */
 export const ID_PREFIX = {
@@ -22,6 +22,7 @@ export const ID_PREFIX = {
   balanceTransaction: "btx",
   dispute: "dsp",
   request: "req",
+  webhookRecovery: "whr",
 } as const;
 
 /** A resource kind that has a prefixed public id. */
@@ -54,6 +55,14 @@ const ulid = factory(cryptoUnit);
  */
 export function newId(kind: IdKind, time?: number): string {
   return `${ID_PREFIX[kind]}_${ulid(time)}`;
+}
+
+/**
+ * The smallest id of `kind` that can be made at `time` (ms since the epoch): every id made earlier sorts below it, every
+ * id made then or later at or above it. A watermark over ids, e.g. the ledger's checkpoints (DESIGN §10 "Sweeps").
+ */
+export function idFloor(kind: IdKind, time: number): string {
+  return `${ID_PREFIX[kind]}_${encodeTime(time, 10)}${"0".repeat(16)}`;
 }
 
 /**

@@ -11,11 +11,8 @@ export interface JobPayloads {
    * delivery.
    */
   "webhook-delivery": Record<string, never>;
-  /**
-   * Enqueue the delivery jobs of one recovery (DESIGN §8), in pages: the rows are written, `firstDeliveryId` is the
-   * smallest of their ids.
-   */
-  "webhook-recovery": { firstDeliveryId: string };
+  /** Run one recovery of an endpoint (DESIGN §8) in pages, from its cursor: a `webhook_recoveries` row. */
+  "webhook-recovery": { recoveryId: string };
   /** Process one stored inbound acquirer notification. */
   "inbox-processing": { inboxItemId: string };
   /** Hand one refund (a `refunds` row not yet accepted by the acquirer) to the acquirer. */

@@ -1,7 +1,7 @@
 /**
- * `charge-expiry` job (repeatable, every second, DESIGN §5): expires the pending charges whose `expires_at` has
- * passed. Sweeps that overlap (several workers, a sweep slower than its period) expire each charge once (see
- * `expireDueTransactions`).
+ * `charge-expiry` job (repeatable, every second, DESIGN §5, §10 "Sweeps"): expires every pending charge whose
+ * `expires_at` had passed when the tick started, in batches, with no cap per tick. Ticks never overlap, across every
+ * worker (`sweep-schedule.ts`); a sweep run by hand meanwhile expires each charge once (see `expireDueTransactions`).
  */
 import { expireDueTransactions } from "@lm/domain";
 import type { Processor } from ".";

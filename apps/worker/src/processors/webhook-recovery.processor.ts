@@ -1,12 +1,18 @@
 /**
- * `webhook-recovery` job (DESIGN §8 "Recover"): the API wrote a recovery's delivery rows and handed their enqueueing
- * to the worker, which enqueues them in pages of 1,000, so a 10,000-event recovery costs the API one job.
+ * `webhook-recovery` job (DESIGN §8 "Recover", §10 "Sweeps"): the API recorded a recovery, and the worker walks its
+ * window in pages, each page its own transaction (`continueWebhookRecovery`). A run that dies mid-way is run again by
+ * BullMQ (a stalled job) or offered again by the reconciler, and resumes at the recovery's cursor.
  */
-import { enqueueRecoveredDeliveries } from "../sweepers/due-deliveries";
+import { continueWebhookRecovery } from "@lm/domain";
 import type { Processor } from ".";
 
-/** Enqueues the delivery jobs of the recovery whose first row is `firstDeliveryId`. */
-export const processWebhookRecovery: Processor<"webhook-recovery"> = async (deps, { firstDeliveryId }) => {
-  const enqueued = await enqueueRecoveredDeliveries(deps, firstDeliveryId);
-  deps.logger.info("recovery enqueued", { first_delivery_id: firstDeliveryId, deliveries: enqueued });
+/** Runs recovery `recoveryId` to its end and logs what this run wrote. */
+export const processWebhookRecovery: Processor<"webhook-recovery"> = async (deps, { recoveryId }) => {
+  const progress = await continueWebhookRecovery(deps, recoveryId);
+  deps.logger.info("recovery paged", {
+    recovery_id: recoveryId,
+    pages: progress.pages,
+    deliveries: progress.events,
+    completed: progress.completed,
+  });
 };

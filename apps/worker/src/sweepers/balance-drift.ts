@@ -2,10 +2,11 @@
  * Reconciler check of the ledger (DESIGN §7): every running balance must equal the sum of its balance transactions,
  * and its `reserved` the open refunds and withdrawals. A drift is a bug: it is logged at error level with the figures
  * (never fixed silently), and `lm_ledger_drift_centavos{mode}` is set to the tick's total drift per mode (0 when all
- * agree). Each tick checks the balances changed in the last {@link WINDOW_MS}, so a change is checked on many ticks and
- * the cost follows the activity.
+ * agree). Each tick checks the balances changed in the last {@link WINDOW_MS}, so a change is checked on many ticks, and
+ * sums only their entries since their checkpoints (`findRecentBalanceDrift`), so the cost follows the activity, never
+ * the ledger's history (DESIGN §10 "Sweeps").
  */
-import { findBalanceDrift } from "@lm/domain";
+import { findRecentBalanceDrift } from "@lm/domain";
 import { setLedgerDrift } from "@lm/metrics";
 import type { WorkerDeps } from "../deps";
 
@@ -17,7 +18,8 @@ const WINDOW_MS = 10 * 60_000;
  * @returns how many balances drifted
  */
 export async function checkBalanceDrift(deps: Pick<WorkerDeps, "db" | "logger" | "now" | "metrics">): Promise<number> {
-  const drifts = await findBalanceDrift(deps.db, { since: new Date(deps.now().getTime() - WINDOW_MS) });
+  const now = deps.now();
+  const drifts = await findRecentBalanceDrift(deps.db, { since: new Date(now.getTime() - WINDOW_MS), now });
   const total = { live: 0, test: 0 };
   for (const drift of drifts) {
     total[drift.mode] += Math.abs(drift.available - drift.entriesSum) + Math.abs(drift.reserved - drift.openSum);

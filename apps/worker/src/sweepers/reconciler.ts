@@ -1,8 +1,9 @@
 /**
  * The reconciler (DESIGN §1): a repeatable job, every 30 s, that enqueues every due row that has no job, covering a
  * crash between commit and enqueue and a Redis flush, and purges rows past their life. Each sweep is a function of
- * the database alone, so running it twice, or on several workers at once, enqueues nothing twice (job ids are row
- * ids).
+ * the database alone, so running it twice enqueues nothing twice (job ids are row ids), and it reads only its due rows
+ * through an index built for them, so a tick costs the same whatever the history (DESIGN §10 "Sweeps"). Ticks never
+ * overlap, across every worker (`sweep-schedule.ts`).
  */
 import { purgeExpiredIdempotencyKeys } from "@lm/domain";
 import type { WorkerDeps } from "../deps";
@@ -10,10 +11,12 @@ import { enqueueDueDeliveries } from "./due-deliveries";
 import { enqueueStrandedInboxItems } from "./stranded-inbox-items";
 import { enqueueStrandedRefunds, enqueueStrandedWithdrawals } from "./acquirer-submissions";
 import { checkBalanceDrift } from "./balance-drift";
+import { enqueueRunningRecoveries } from "./running-recoveries";
 
 /** The sweeps run on every reconciler tick. */
 const SWEEPS: Array<{ name: string; run: (deps: WorkerDeps) => Promise<number> }> = [
   { name: "due-deliveries", run: enqueueDueDeliveries },
+  { name: "running-recoveries", run: enqueueRunningRecoveries },
   { name: "stranded-inbox-items", run: enqueueStrandedInboxItems },
   { name: "stranded-refunds", run: enqueueStrandedRefunds },
   { name: "stranded-withdrawals", run: enqueueStrandedWithdrawals },

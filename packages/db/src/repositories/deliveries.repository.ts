@@ -368,38 +368,38 @@ export async function insertRecoveryDeliveries(client: DbClient, rows: RecoveryD
         JOIN events e ON e.id = v.event_id`);
 }
 
-/**
- * Which pending rows a page of {@link listPendingDeliveryIdsPage} reads: those due by `dueBy` (the reconciler's
- * sweep), or the chains a recovery wrote for endpoint `endpointId` from its first row `fromDeliveryId` on.
- */
-export type PendingDeliveryScope = { dueBy: Date } | { endpointId: string; fromDeliveryId: string };
+/** Where a page of {@link listDueDeliveriesPage} starts: after this row, in `(scheduled_at, id)` order. */
+export interface DueDeliveryCursor {
+  scheduledAt: Date;
+  id: string;
+}
 
-/** The SQL condition on `webhook_deliveries` of `scope`. */
-function pendingScopeCondition(scope: PendingDeliveryScope): Sql {
-  if ("dueBy" in scope) return sql`scheduled_at <= ${scope.dueBy}`;
-  // Attempt 1 of manual chains only: a recovery's rows are that, and due at once on the API's clock, whatever the
-  // worker's; a retry row (attempt 2 and on) waits for its own time in its delayed job.
-  return sql`endpoint_id = ${scope.endpointId} AND id >= ${scope.fromDeliveryId} AND attempt = 1 AND manual`;
+/** A pending delivery whose time has come: its id and its `scheduled_at` (the next page's cursor). */
+export interface DueDelivery {
+  id: string;
+  scheduled_at: Date;
 }
 
 /**
- * The ids of up to `limit` pending deliveries in `scope` whose job was not given up, in id order after `after` (`""`
- * for the first page). The status is written out in the text, not passed as a parameter, so that the partial index
- * of exactly these rows (`webhook_deliveries_pending_id_idx`, see `schema.prisma`) answers every page, whatever the
- * planner's statistics say: each pending row is read once a sweep.
+ * Up to `limit` pending deliveries due by `dueBy` whose job was not given up, in `(scheduled_at, id)` order after
+ * `after` (null for the first page): the reconciler's sweep (DESIGN §1, §10 "Sweeps"). The status is written out in
+ * the text, not passed as a parameter, so that the partial index of exactly the pending rows by that key
+ * (`webhook_deliveries_pending_due_idx`, see `schema.prisma`) answers every page whatever the planner's statistics say:
+ * a sweep reads the due rows once each, and never a row that waits for its time.
  */
-export async function listPendingDeliveryIdsPage(
+export function listDueDeliveriesPage(
   client: SqlClient,
-  scope: PendingDeliveryScope,
-  after: string,
+  dueBy: Date,
+  after: DueDeliveryCursor | null,
   limit: number,
-): Promise<string[]> {
-  const rows = await sqlQuery<{ id: string }>(
+): Promise<DueDelivery[]> {
+  const from =
+    after === null ? emptySql : sql`AND (scheduled_at, id) > (${after.scheduledAt}::timestamptz, ${after.id}::text)`;
+  return sqlQuery<DueDelivery>(
     client,
     sql`
-      SELECT id FROM webhook_deliveries
-      WHERE status = 'pending' AND job_given_up_at IS NULL AND id > ${after} AND ${pendingScopeCondition(scope)}
-      ORDER BY id LIMIT ${limit}`,
+      SELECT id, scheduled_at FROM webhook_deliveries
+      WHERE status = 'pending' AND job_given_up_at IS NULL AND scheduled_at <= ${dueBy}::timestamptz ${from}
+      ORDER BY scheduled_at, id LIMIT ${limit}`,
   );
-  return rows.map(({ id }) => id);
 }

@@ -17,10 +17,13 @@ export const PROCESSING_FAILED_ERROR = "processing_failed";
 /**
  * SQL true for an item `i` that processing can still settle: validly signed, not processed, and no error but a
  * retried failure of processing. A retry's job lost with Redis leaves its item with `processing_failed` recorded, and
- * the payment would otherwise never settle.
+ * the payment would otherwise never settle. It is written out as text, without parameters, and is exactly the predicate
+ * of the partial index `inbox_items_processable_id_idx` (see `schema.prisma`), so the planner can prove that the index
+ * holds every row it asks for whatever its statistics say: the reconciler's sweep reads only these items, never the
+ * duplicates, badly signed and refuted items that stay unprocessed for good (DESIGN §10 "Sweeps").
  */
-const PROCESSABLE = sql`i.signature_valid AND i.processed_at IS NULL
-  AND (i.error IS NULL OR starts_with(i.error, ${`${PROCESSING_FAILED_ERROR}:`}))`;
+const PROCESSABLE = rawSql(`i.signature_valid AND i.processed_at IS NULL
+  AND (i.error IS NULL OR starts_with(i.error, '${PROCESSING_FAILED_ERROR}:'))`);
 
 /**
  * The anomaly of a notified payment, refund or payout the bank did not confirm when read back (DESIGN §9: a standard
@@ -66,7 +69,7 @@ export function findProcessableInboxItems(client: SqlClient, ids: string[]): Pro
 
 /**
  * The ids of up to `limit` items processing can still settle ({@link PROCESSABLE}), oldest first: ids are ULIDs, made
- * when an item is stored, and the partial index of unprocessed items serves this.
+ * when an item is stored, and the partial index of exactly these items (`inbox_items_processable_id_idx`) serves this.
  */
 export async function findProcessableInboxItemIds(client: SqlClient, limit: number): Promise<string[]> {
   const rows = await sqlQuery<{ id: string }>(

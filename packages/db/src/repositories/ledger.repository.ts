@@ -9,7 +9,7 @@
 import type { DbClient } from "../client";
 import type { PageArgs } from "../page";
 import type { BalanceTransaction, Balance, Prisma } from "../generated/client";
-import { sql, sqlQuery } from "../sql";
+import { rawSql, sql, sqlQuery, type Sql } from "../sql";
 
 /** Which mode's balance of which seller. */
 export interface LedgerScope {
@@ -148,30 +148,95 @@ export interface BalanceReconciliationRow {
 }
 
 /**
- * Every running total with the sum of its entries and of its open refunds and withdrawals, for the reconciler's drift
- * check (DESIGN §7): a scan of the ledger, never a request's work.
- * @param since - only the balances changed since then (its cost then follows the activity, not the ledger's size);
- *   null for every balance, and the entries that have no balance row
+ * Every running total with the sum of its entries and of its open refunds and withdrawals, and the entries that have no
+ * balance row: a scan of the whole ledger for an operator or a bench (DESIGN §7), never a request's or a sweep's work
+ * (the sweep's is {@link listRecentBalanceReconciliation}).
  */
-export function listBalanceReconciliation(db: DbClient, since: Date | null): Promise<BalanceReconciliationRow[]> {
+export function listBalanceReconciliation(db: DbClient): Promise<BalanceReconciliationRow[]> {
   return sqlQuery<BalanceReconciliationRow>(
     db,
     sql`
     WITH scopes AS (
-      SELECT seller_id, mode FROM balances WHERE ${since}::timestamptz IS NULL OR updated_at >= ${since}::timestamptz
+      SELECT seller_id, mode FROM balances
       UNION
-      SELECT DISTINCT seller_id, mode FROM balance_transactions WHERE ${since}::timestamptz IS NULL
+      SELECT DISTINCT seller_id, mode FROM balance_transactions
     )
     SELECT s.seller_id, s.mode,
       COALESCE(b.available, 0) AS available,
       (SELECT COALESCE(SUM(amount), 0)::bigint FROM balance_transactions e WHERE e.seller_id = s.seller_id AND e.mode = s.mode) AS entries_sum,
       COALESCE(b.reserved, 0) AS reserved,
-      (SELECT COALESCE(SUM(amount), 0)::bigint FROM (
-         SELECT amount FROM refunds r WHERE r.seller_id = s.seller_id AND r.mode = s.mode AND r.status IN ('pending', 'processing')
-         UNION ALL
-         SELECT amount FROM withdrawals w WHERE w.seller_id = s.seller_id AND w.mode = s.mode AND w.status IN ('pending', 'processing')
-       ) o) AS open_sum
+      ${openSum("s")} AS open_sum
     FROM scopes s
     LEFT JOIN balances b ON b.seller_id = s.seller_id AND b.mode = s.mode`,
+  );
+}
+
+/**
+ * The centavos of the refunds and withdrawals still pending or processing of the scope of row `alias`. The statuses
+ * are written out as text, exactly the predicate of the partial indexes `refunds_open_seller_idx` and
+ * `withdrawals_open_seller_idx`, so only open rows are read.
+ */
+function openSum(alias: string): Sql {
+  const scope = rawSql(alias);
+  return sql`(SELECT COALESCE(SUM(amount), 0)::bigint FROM (
+      SELECT amount FROM refunds r
+      WHERE r.seller_id = ${scope}.seller_id AND r.mode = ${scope}.mode AND r.status IN ('pending', 'processing')
+      UNION ALL
+      SELECT amount FROM withdrawals w
+      WHERE w.seller_id = ${scope}.seller_id AND w.mode = ${scope}.mode AND w.status IN ('pending', 'processing')
+    ) o)`;
+}
+
+/** What {@link listRecentBalanceReconciliation} checks, and how far it may move the checkpoints. */
+export interface RecentReconciliation {
+  /** Only the balances whose `updated_at` is at or after this. */
+  since: Date;
+  /**
+   * An entry id below which every entry has committed (made from a time older than any transaction still open): the
+   * checkpoints move up to it, never past it, since an entry committed later below a checkpoint would be missed.
+   */
+  settledBelow: string;
+  /** The checkpoints' `updated_at`. */
+  now: Date;
+}
+
+/**
+ * The running totals changed since `check.since`, each with the sum of its entries and of its open refunds and
+ * withdrawals, for the reconciler's drift check (DESIGN §7, §10 "Sweeps"). The sum of the entries is the balance's
+ * checkpoint (`ledger_checkpoints`: the sum of its entries below an id) plus the entries from that id on, read through
+ * `(seller_id, mode, id)`; the same statement moves the checkpoint up to `check.settledBelow`. Its cost follows the
+ * activity since the last checks, never the ledger's history (a balance's first check sums its history once). One
+ * statement, so the balance row and its entries are read in one snapshot: an entry and its balance change commit
+ * together, and a check never sees one without the other.
+ */
+export function listRecentBalanceReconciliation(
+  db: DbClient,
+  check: RecentReconciliation,
+): Promise<BalanceReconciliationRow[]> {
+  const { since, settledBelow, now } = check;
+  return sqlQuery<BalanceReconciliationRow>(
+    db,
+    sql`
+    WITH touched AS (
+      SELECT b.seller_id, b.mode, b.available, b.reserved,
+             COALESCE(c.entry_id, '') AS checked_below, COALESCE(c.entries_sum, 0)::bigint AS checked_sum
+      FROM balances b LEFT JOIN ledger_checkpoints c ON c.seller_id = b.seller_id AND c.mode = b.mode
+      WHERE b.updated_at >= ${since}::timestamptz
+    ), summed AS (
+      SELECT t.*, tail.settled, tail.recent, ${openSum("t")} AS open_sum
+      FROM touched t CROSS JOIN LATERAL (
+        SELECT COALESCE(SUM(e.amount) FILTER (WHERE e.id < ${settledBelow}::text), 0)::bigint AS settled,
+               COALESCE(SUM(e.amount) FILTER (WHERE e.id >= ${settledBelow}::text), 0)::bigint AS recent
+        FROM balance_transactions e
+        WHERE e.seller_id = t.seller_id AND e.mode = t.mode AND e.id >= t.checked_below) tail
+    ), advanced AS (
+      INSERT INTO ledger_checkpoints (seller_id, mode, entry_id, entries_sum, updated_at)
+      SELECT seller_id, mode, ${settledBelow}::text, checked_sum + settled, ${now}::timestamptz
+      FROM summed WHERE checked_below < ${settledBelow}::text
+      ON CONFLICT (seller_id, mode) DO UPDATE
+      SET entry_id = EXCLUDED.entry_id, entries_sum = EXCLUDED.entries_sum, updated_at = EXCLUDED.updated_at
+      WHERE ledger_checkpoints.entry_id < EXCLUDED.entry_id
+    )
+    SELECT seller_id, mode, available, checked_sum + settled + recent AS entries_sum, reserved, open_sum FROM summed`,
   );
 }

@@ -6,8 +6,9 @@
  */
 import type { DbClient } from "../client";
 import type { PageArgs } from "../page";
-import type { Event, Prisma, User, WebhookEndpoint } from "../generated/client";
+import type { Prisma, User, WebhookEndpoint } from "../generated/client";
 import { emptySql, sql, sqlQuery, type SqlClient } from "../sql";
+import { missedByEndpoint } from "./webhook-recoveries.repository";
 
 /**
  * The endpoint `id` of a store of `sellerId`, unless it is deleted.
@@ -219,37 +220,29 @@ export interface MissedEventsQuery {
   types: string[] | null;
   /** A type never recovered (pings). */
   excludedType: string;
-  /** Most ids returned. */
+  /** Most events counted. */
   limit: number;
 }
 
 /**
- * The ids of the events of the endpoint's store and mode created in the window, of the subscribed types, whose latest
- * chain to the endpoint did not succeed or that never had one, in id order, at most `limit`.
+ * How many events of the endpoint's store and mode created in the window, of the subscribed types, the endpoint missed
+ * (their latest chain to it did not succeed, or they never had one: `missedByEndpoint`), counting up to `limit`. One
+ * read of the window, in no transaction: the worker writes the chains later, in pages.
  */
-export async function listWebhookEndpointMissedEventIds(
-  client: SqlClient,
-  query: MissedEventsQuery,
-): Promise<Array<Event["id"]>> {
+export async function countWebhookEndpointMissedEvents(client: SqlClient, query: MissedEventsQuery): Promise<number> {
   const { endpoint, since, until, types, excludedType, limit } = query;
-  const rows = await sqlQuery<{ id: string }>(
+  const [row] = await sqlQuery<{ missed: number }>(
     client,
     sql`
-      SELECT e.id
-      FROM events e
-      WHERE e.store_id = ${endpoint.store_id} AND e.mode = ${endpoint.mode}::mode
-        AND e.created_at >= ${since} AND e.created_at <= ${until}
-        AND e.type <> ${excludedType}
-        ${types === null ? emptySql : sql`AND e.type = ANY(${types}::text[])`}
-        AND NOT EXISTS (
-          SELECT 1 FROM webhook_deliveries d
-          WHERE d.event_id = e.id AND d.endpoint_id = ${endpoint.id} AND d.status = 'succeeded'
-            AND d.chain_id = (
-              SELECT latest.chain_id FROM webhook_deliveries latest
-              WHERE latest.event_id = e.id AND latest.endpoint_id = ${endpoint.id}
-              ORDER BY latest.chain_id DESC LIMIT 1))
-      ORDER BY e.id
-      LIMIT ${limit}`,
+      SELECT count(*)::int AS missed FROM (
+        SELECT 1
+        FROM events e
+        WHERE e.store_id = ${endpoint.store_id} AND e.mode = ${endpoint.mode}::mode
+          AND e.created_at >= ${since} AND e.created_at <= ${until}
+          AND e.type <> ${excludedType}
+          ${types === null ? emptySql : sql`AND e.type = ANY(${types}::text[])`}
+          AND ${missedByEndpoint(endpoint.id)}
+        LIMIT ${limit}) m`,
   );
-  return rows.map(({ id }) => id);
+  return row?.missed ?? 0;
 }

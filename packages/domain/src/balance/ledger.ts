@@ -16,14 +16,16 @@ import {
   insertBalanceTransaction,
   insertBalanceTransactionUnlessExists,
   listBalanceReconciliation,
+  listRecentBalanceReconciliation,
   releaseReservedBalance,
+  type BalanceReconciliationRow,
   type BalanceTransaction,
   type DbClient,
   type LedgerScope,
   type Prisma,
 } from "@lm/db";
 import { ApiError } from "../errors";
-import { newId } from "../ids";
+import { idFloor, newId } from "../ids";
 
 /** Kind of a balance transaction (DESIGN §7). */
 export type BalanceTransactionType = BalanceTransaction["type"];
@@ -104,14 +106,14 @@ export interface BalanceDrift extends BalanceScope {
 }
 
 /**
- * Compares running totals with the sum of their entries (and `reserved` with their open refunds and withdrawals), for
- * the reconciler's drift check (DESIGN §7). Never a request's work.
- * @param options.since - only the balances changed since then (the reconciler's periodic check: its cost follows the
- *   activity, not the ledger's size); without it, every balance, and entries that have no balance row
- * @returns the balances that drifted (empty when all agree)
+ * How old a balance transaction must be before the drift check folds it into its balance's checkpoint, ms: longer than
+ * any database transaction lasts and any clock between processes is off, so that no entry still to commit can sort
+ * below a checkpoint (ids carry their writer's clock).
  */
-export async function findBalanceDrift(db: DbClient, options: { since?: Date } = {}): Promise<BalanceDrift[]> {
-  const rows = await listBalanceReconciliation(db, options.since ?? null);
+export const LEDGER_SETTLE_MS = 5 * 60_000;
+
+/** Maps reconciliation rows (bigint centavos) to the balances that drifted. */
+function drifted(rows: BalanceReconciliationRow[]): BalanceDrift[] {
   return rows
     .map((row) => ({
       sellerId: row.seller_id,
@@ -122,4 +124,28 @@ export async function findBalanceDrift(db: DbClient, options: { since?: Date } =
       openSum: Number(row.open_sum),
     }))
     .filter((row) => row.available !== row.entriesSum || row.reserved !== row.openSum);
+}
+
+/**
+ * Compares every running total with the sum of all its entries (and `reserved` with its open refunds and withdrawals),
+ * entries without a balance row included: a scan of the whole ledger, for operators and benches (DESIGN §7), never a
+ * sweep's work (see {@link findRecentBalanceDrift}).
+ * @returns the balances that drifted (empty when all agree)
+ */
+export async function findBalanceDrift(db: DbClient): Promise<BalanceDrift[]> {
+  return drifted(await listBalanceReconciliation(db));
+}
+
+/**
+ * The reconciler's drift check (DESIGN §7, §10 "Sweeps"): compares the running totals changed since `check.since` with
+ * the sum of their entries (and `reserved` with their open refunds and withdrawals). The sum is kept per balance as a
+ * checkpoint over the entries older than {@link LEDGER_SETTLE_MS} plus the entries after it, and the check moves the
+ * checkpoint, so a tick's cost follows the activity since the last ticks, not the ledger's size.
+ * @param check.since - only the balances whose `updated_at` is at or after it
+ * @param check.now - the current time: entries made before `now - LEDGER_SETTLE_MS` enter the checkpoints
+ * @returns the balances that drifted (empty when all agree)
+ */
+export async function findRecentBalanceDrift(db: DbClient, check: { since: Date; now: Date }): Promise<BalanceDrift[]> {
+  const settledBelow = idFloor("balanceTransaction", check.now.getTime() - LEDGER_SETTLE_MS);
+  return drifted(await listRecentBalanceReconciliation(db, { since: check.since, settledBelow, now: check.now }));
 }

@@ -1,15 +1,29 @@
 /**
- * Recover (DESIGN §8): re-send to an endpoint what it missed in a window, as new manual chains. Every event of the
- * window that the endpoint subscribes to now, of its store and mode, whose latest chain to this endpoint did not
- * succeed (or that never had one: the endpoint was disabled, or failing), gets attempt 1 of a new manual chain. One
- * statement writes them all (at most {@link MAX_RECOVERED_EVENTS}); after commit one `webhook-recovery` job hands
- * their enqueueing to the worker, which enqueues them in pages. The rows are due at once, so if that job is lost the
- * reconciler's sweep of due deliveries offers them.
+ * Recover (DESIGN §8, §10 "Sweeps"): re-send to an endpoint what it missed in a window, as new manual chains. Every
+ * event of the window that the endpoint subscribes to now, of its store and mode, whose latest chain to this endpoint
+ * did not succeed (or that never had one: the endpoint was disabled, or failing), gets attempt 1 of a new manual chain,
+ * at most {@link MAX_RECOVERED_EVENTS}. The API counts them (one read, in no transaction), records the recovery and
+ * enqueues one `webhook-recovery` job; the worker walks the window in pages of {@link RECOVERY_PAGE_SIZE} events
+ * ({@link continueWebhookRecovery}), each page one short transaction that writes its chains and moves the recovery's
+ * cursor, and enqueues the page's delivery jobs after it commits. No transaction grows with the window, a worker that
+ * dies mid-way leaves the cursor at its last page (the job's next run, or the reconciler's offer of it, resumes there),
+ * and a page whose enqueue was lost is due at once, so the reconciler's sweep of due deliveries offers it.
  */
-import { inTransaction, insertRecoveryDeliveries, listWebhookEndpointMissedEventIds } from "@lm/db";
+import {
+  advanceWebhookRecovery,
+  completeWebhookRecovery,
+  countWebhookEndpointMissedEvents,
+  findWebhookRecovery,
+  inTransaction,
+  insertRecoveryDeliveries,
+  insertWebhookRecovery,
+  listRecoveryPage,
+  type RecoveryCursor,
+} from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { validationFailed } from "../errors";
 import { ALL_EVENT_TYPES, PING_EVENT_TYPE } from "../events/event-types";
+import { enqueueDeliveries } from "../events/record-event";
 import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
 import { newId } from "../ids";
 import { findWebhookEndpoint } from "../webhook-endpoints/find-webhook-endpoints";
@@ -18,6 +32,8 @@ import { findWebhookEndpoint } from "../webhook-endpoints/find-webhook-endpoints
 export const RECOVERY_WINDOW_MS = 14 * 24 * 60 * 60 * 1000;
 /** Most events one recovery re-sends (DESIGN §8). */
 export const MAX_RECOVERED_EVENTS = 10_000;
+/** Events of the window examined per page (each page one transaction). */
+export const RECOVERY_PAGE_SIZE = 2_000;
 
 /** What a recovery started (`webhook_recovery` on the wire). */
 export interface WebhookRecovery {
@@ -29,7 +45,8 @@ export interface WebhookRecovery {
 }
 
 /**
- * Starts a recovery of endpoint `endpointId` of `sellerId` over `[since, until]` (`until` defaults to now).
+ * Starts a recovery of endpoint `endpointId` of `sellerId` over `[since, until]` (`until` defaults to now): counts
+ * the missed events, records the recovery and enqueues its `webhook-recovery` job (job id = the recovery's id).
  * @throws ApiError `validation_failed` (param `since`) when `since` is more than 14 days back or after `until`;
  *   `resource_not_found` for an endpoint that is not the seller's or is deleted
  */
@@ -48,25 +65,118 @@ export async function recoverWebhookEndpoint(
   const endpoint = await findWebhookEndpoint(deps.db, sellerId, endpointId);
   const subscribed = endpoint.events.includes(ALL_EVENT_TYPES) ? null : endpoint.events;
 
-  const ids = await inTransaction(deps.db, async (tx) => {
-    const eventIds = await listWebhookEndpointMissedEventIds(tx, {
-      endpoint,
+  const events = await countWebhookEndpointMissedEvents(deps.db.pool, {
+    endpoint,
+    since,
+    until,
+    types: subscribed,
+    excludedType: PING_EVENT_TYPE,
+    limit: MAX_RECOVERED_EVENTS,
+  });
+  if (events > 0) {
+    const id = newId("webhookRecovery", now.getTime());
+    await insertWebhookRecovery(deps.db, {
+      id,
+      endpointId: endpoint.id,
       since,
       until,
-      types: subscribed,
-      excludedType: PING_EVENT_TYPE,
-      limit: MAX_RECOVERED_EVENTS,
+      eventTypes: subscribed ?? [],
+      maxEvents: events,
+      createdAt: now,
     });
-    const deliveryIds = eventIds.map(() => newId("delivery", now.getTime()));
-    if (eventIds.length > 0) {
-      await insertRecoveryDeliveries(tx, { endpointId: endpoint.id, url: endpoint.url, deliveryIds, eventIds, now });
-    }
-    return deliveryIds;
-  });
-  const first = ids.reduce<string | null>((min, id) => (min === null || id < min ? id : min), null);
-  if (first !== null) {
-    // The job id is the recovery's first row: a repeat of this enqueue is a no-op.
-    await enqueueAfterCommit(deps, "webhook-recovery", [{ data: { firstDeliveryId: first }, jobId: first }]);
+    // The job id is the recovery's: a repeat of this enqueue, or the reconciler's offer, is a no-op while it runs.
+    await enqueueAfterCommit(deps, "webhook-recovery", [{ data: { recoveryId: id }, jobId: id }]);
   }
-  return { endpointId: endpoint.id, since, until, events: ids.length };
+  return { endpointId: endpoint.id, since, until, events };
 }
+
+/** What one run of {@link continueWebhookRecovery} did. */
+export interface RecoveryProgress {
+  /** Pages this run wrote. */
+  pages: number;
+  /** Chains this run wrote. */
+  events: number;
+  /** Whether the recovery is complete (false when another run moved it meanwhile, or there is no such recovery). */
+  completed: boolean;
+}
+
+/**
+ * Runs recovery `recoveryId` from its cursor to its end, a page at a time (the `webhook-recovery` job). Each page is one
+ * transaction that writes attempt 1 of a manual chain for each missed event of the page (up to what is left of the
+ * recovery's `max_events`) and moves the cursor past the page, and the page's delivery jobs are enqueued after it
+ * commits. Safe to run again at any point, and at once with itself: a page whose cursor another run moved first is
+ * rolled back, and this run stops.
+ * @param options.maxPages - stop after this many pages (default: run to the end)
+ * @returns what this run did
+ */
+export async function continueWebhookRecovery(
+  deps: UseCaseDeps,
+  recoveryId: string,
+  options: { maxPages?: number } = {},
+): Promise<RecoveryProgress> {
+  const progress: RecoveryProgress = { pages: 0, events: 0, completed: false };
+  const recovery = await findWebhookRecovery(deps.db, recoveryId);
+  if (recovery === null) return progress;
+  if (recovery.completed_at !== null) return { ...progress, completed: true };
+  const types = recovery.event_types.length === 0 ? null : recovery.event_types;
+  let after: RecoveryCursor | null =
+    recovery.cursor_created_at === null || recovery.cursor_event_id === null
+      ? null
+      : { createdAt: recovery.cursor_created_at, eventId: recovery.cursor_event_id };
+  let written = recovery.events;
+  while (progress.pages < (options.maxPages ?? Infinity)) {
+    const page = await listRecoveryPage(deps.db.pool, {
+      endpointId: recovery.endpoint_id,
+      storeId: recovery.endpoint.store_id,
+      mode: recovery.endpoint.mode,
+      since: recovery.since,
+      until: recovery.until,
+      types,
+      excludedType: PING_EVENT_TYPE,
+      after,
+      limit: RECOVERY_PAGE_SIZE,
+    });
+    const last = page[page.length - 1];
+    const now = deps.now();
+    if (last === undefined) {
+      await completeWebhookRecovery(deps.db, recoveryId, now);
+      return { ...progress, completed: true };
+    }
+    const eventIds = page
+      .filter((event) => event.missed)
+      .slice(0, recovery.max_events - written)
+      .map((event) => event.id);
+    const done = page.length < RECOVERY_PAGE_SIZE || written + eventIds.length >= recovery.max_events;
+    const to = { createdAt: last.created_at, eventId: last.id };
+    const deliveryIds = eventIds.map(() => newId("delivery", now.getTime()));
+    const moved = await inTransaction(deps.db, async (tx) => {
+      if (deliveryIds.length > 0) {
+        await insertRecoveryDeliveries(tx, {
+          endpointId: recovery.endpoint_id,
+          url: recovery.endpoint.url,
+          deliveryIds,
+          eventIds,
+          now,
+        });
+      }
+      const advance = { id: recoveryId, from: after, to, written: deliveryIds.length, completedAt: done ? now : null };
+      if (await advanceWebhookRecovery(tx, advance)) return true;
+      // Another run moved the cursor first: this page's chains are its, roll them back.
+      throw new RecoveryMovedOn();
+    }).catch((err: unknown) => {
+      if (err instanceof RecoveryMovedOn) return false;
+      throw err;
+    });
+    if (!moved) return progress;
+    await enqueueDeliveries(deps, deliveryIds);
+    progress.pages += 1;
+    progress.events += deliveryIds.length;
+    written += deliveryIds.length;
+    if (done) return { ...progress, completed: true };
+    after = to;
+  }
+  return progress;
+}
+
+/** Thrown inside a page's transaction to roll it back when another run of the recovery moved its cursor first. */
+class RecoveryMovedOn extends Error {}

@@ -13,27 +13,23 @@ import { planTransactionEvents } from "./transaction-events";
 /** Charges expired by one statement; the sweep enqueues their deliveries after each. */
 const EXPIRY_BATCH_SIZE = 200;
 
-/** Most charges one sweep expires; the next sweep, a second later, takes the rest (oldest first). */
-export const MAX_CHARGES_PER_EXPIRY_SWEEP = 2_000;
-
 /**
- * Expires pending charges whose `expires_at` has passed, oldest first, in batches of {@link EXPIRY_BATCH_SIZE}: each
- * batch is one statement that writes the charges' change, their `transaction.expired` events and fan-out together
- * (the charge as `GET` returns it after the change), and its deliveries are enqueued after it commits. Sweeps that
- * run at once (several workers, a sweep slower than its period) may read the same charges; the conditional update
- * lets one of them expire each, and the others skip it.
- * @param maxCharges - stop after about this many (whole batches); defaults to {@link MAX_CHARGES_PER_EXPIRY_SWEEP}
+ * Expires the pending charges whose `expires_at` had passed when the call started, oldest first, in batches of
+ * {@link EXPIRY_BATCH_SIZE} until none is left (DESIGN §10 "Sweeps": no cap per tick, so expiry keeps up with any
+ * load; ticks never overlap, so a long one only delays the next). Each batch is one statement that writes the
+ * charges' change, their `transaction.expired` events and fan-out together (the charge as `GET` returns it after the
+ * change), and its deliveries are enqueued after it commits. Sweeps that run at once (a test, an operator) may read the
+ * same charges; the conditional update lets one of them expire each, and the others skip it.
+ * @param maxCharges - stop after about this many (whole batches); default no limit
  * @returns how many charges this call expired
  */
-export async function expireDueTransactions(
-  deps: UseCaseDeps,
-  maxCharges = MAX_CHARGES_PER_EXPIRY_SWEEP,
-): Promise<number> {
+export async function expireDueTransactions(deps: UseCaseDeps, maxCharges = Infinity): Promise<number> {
+  const dueBy = deps.now();
   let expiredCount = 0;
   for (let read = 0; read < maxCharges;) {
     const now = deps.now();
     const limit = Math.min(EXPIRY_BATCH_SIZE, maxCharges - read);
-    const due = await findDueCharges(deps.db.pool, now, limit);
+    const due = await findDueCharges(deps.db.pool, dueBy, limit);
     if (due.length === 0) break;
     const events = planTransactionEvents(
       due.map((charge): Transaction => ({
