@@ -10,3 +10,5 @@ export * from "./webhook.factory";
 export * from "./webhook-deliveries";
 export * from "./own-infrastructure";
 export * from "./services";
+export * from "./pgbouncer";
+export * from "./sweep-history";

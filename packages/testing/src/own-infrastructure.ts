@@ -12,8 +12,8 @@ import { promisify } from "node:util";
 import { waitUntil } from "./wait-until";
 
 const run = promisify(execFile);
-/** PostgreSQL refuses to run as root: as root, its tools run as the `postgres` user. */
-const AS_ROOT = process.getuid?.() === 0;
+/** PostgreSQL (and PgBouncer) refuse to run as root: as root, their tools run as the `postgres` user. */
+export const AS_ROOT = process.getuid?.() === 0;
 
 /** A free TCP port on 127.0.0.1 (the OS picks it; it is released at once for the server to take). */
 export async function freePort(): Promise<number> {
@@ -37,6 +37,21 @@ export interface OwnPostgres {
   destroy(): Promise<void>;
 }
 
+/**
+ * A new temporary folder named `<prefix><random>` that the user the PostgreSQL tools run as (see {@link AS_ROOT}) may
+ * write in.
+ */
+export async function postgresTempDir(prefix: string): Promise<string> {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  if (AS_ROOT)
+    chownSync(
+      dir,
+      Number((await run("id", ["-u", "postgres"])).stdout.trim()),
+      Number((await run("id", ["-g", "postgres"])).stdout.trim()),
+    );
+  return dir;
+}
+
 /** Runs a PostgreSQL tool, as `postgres` when we are root. */
 async function pgTool(tool: string, args: string[]): Promise<void> {
   const [command, commandArgs] = AS_ROOT ? ["runuser", ["-u", "postgres", "--", tool, ...args]] : [tool, args];
@@ -50,13 +65,7 @@ async function pgTool(tool: string, args: string[]): Promise<void> {
  *   benches that measure what a deployed server writes (WAL bytes)
  */
 export async function startPostgres(options: { durable?: boolean } = {}): Promise<OwnPostgres> {
-  const dir = mkdtempSync(path.join(tmpdir(), "lm-chaos-pg-"));
-  if (AS_ROOT)
-    chownSync(
-      dir,
-      Number((await run("id", ["-u", "postgres"])).stdout.trim()),
-      Number((await run("id", ["-g", "postgres"])).stdout.trim()),
-    );
+  const dir = await postgresTempDir("lm-chaos-pg-");
   const data = path.join(dir, "data");
   const port = await freePort();
   await pgTool("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8"]);

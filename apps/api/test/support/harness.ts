@@ -28,17 +28,23 @@ export interface ApiTestContext {
 export type Companion = (ctx: ApiTestContext) => Promise<() => Promise<void>>;
 
 /**
+ * Configuration overrides in environment form, or a function that makes them from the file's database once it exists
+ * (to name it through a pooler, say).
+ */
+export type TestEnv = Record<string, string> | ((database: TestDatabase) => Record<string, string>);
+
+/**
  * Registers `beforeAll`/`afterAll` that set up and tear down the file's infrastructure.
- * @param env - configuration overrides in environment form
+ * @param env - configuration overrides
  * @param companion - started after the API, stopped before it
  */
-export function useApiTestContext(env: Record<string, string> = {}, companion?: Companion): ApiTestContext {
+export function useApiTestContext(env: TestEnv = {}, companion?: Companion): ApiTestContext {
   const ctx = {} as ApiTestContext;
   let database: TestDatabase;
   let stopCompanion: (() => Promise<void>) | undefined;
   beforeAll(async () => {
     database = await createTestDatabase();
-    ctx.config = testConfig(database.url, env);
+    ctx.config = testConfig(database.url, typeof env === "function" ? env(database) : env);
     ctx.deps = createAppDeps(ctx.config, { logger: createLogger({ level: "error", service: "api", silent: true }) });
     ctx.db = ctx.deps.db;
     ctx.app = createApp(ctx.deps);

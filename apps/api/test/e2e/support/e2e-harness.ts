@@ -6,7 +6,7 @@
 import { createLogger } from "@lm/logging";
 import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from "../../../../worker/src/deps";
 import { startWorkers } from "../../../../worker/src/workers";
-import { useApiTestContext, type ApiTestContext } from "../../support/harness";
+import { useApiTestContext, type ApiTestContext, type TestEnv } from "../../support/harness";
 
 /** What an end-to-end file works with. */
 export interface E2eTestContext extends ApiTestContext {
@@ -16,9 +16,9 @@ export interface E2eTestContext extends ApiTestContext {
 
 /**
  * Registers `beforeAll`/`afterAll` that set up the API and the worker's consumers and schedules, and tear them down.
- * @param env - configuration overrides in environment form, for both the API and the worker
+ * @param env - configuration overrides, for both the API and the worker
  */
-export function useE2eTestContext(env: Record<string, string> = {}): E2eTestContext {
+export function useE2eTestContext(env: TestEnv = {}): E2eTestContext {
   const ctx = useApiTestContext(env, async (api) => {
     const worker = createWorkerDeps(api.config, {
       logger: createLogger({ level: "error", service: "worker", silent: true }),
