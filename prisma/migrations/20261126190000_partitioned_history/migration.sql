@@ -78,8 +78,10 @@ BEGIN
     WHERE i.schemaname = 'public' AND i.tablename = tab
       AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = ic.oid);
 
-  EXECUTE format('SELECT pg_temp.lm_ulid_ms(min(id), %L), pg_temp.lm_ulid_ms(max(id), %L) FROM public.%I',
-                 prefix, prefix, tab) INTO oldest_ms, newest_ms;
+  -- The oldest and newest ids that can be ULIDs of this era, read through the primary key.
+  EXECUTE format('SELECT pg_temp.lm_ulid_ms(min(id), %L), pg_temp.lm_ulid_ms(max(id), %L) FROM public.%I
+                  WHERE id >= %L AND id < %L', prefix, prefix, tab, prefix || '_0000000000', prefix || '_8')
+    INTO oldest_ms, newest_ms;
   first_week := pg_temp.lm_week_start(least(now(), to_timestamp(oldest_ms / 1000.0)));
   last_week := pg_temp.lm_week_start(greatest(now(), to_timestamp(newest_ms / 1000.0))) + interval '4 weeks';
 
