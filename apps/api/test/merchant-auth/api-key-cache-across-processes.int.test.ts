@@ -1,0 +1,59 @@
+/**
+ * Two API processes on one database (DESIGN §3 and §10): each keeps the keys it authenticated, and a key deleted
+ * through one is refused by the other within 1 s, told only by the change feed (no barrier crosses processes).
+ */
+import type { Express } from "express";
+import request from "supertest";
+import { hashApiKey } from "@lm/domain";
+import { createLogger } from "@lm/logging";
+import { waitUntil } from "@lm/testing";
+import { createApp } from "../../src/app";
+import { closeAppDeps, createAppDeps, type AppDeps } from "../../src/deps";
+import { useApiTestContext } from "../support/harness";
+import { merchantClient } from "../support/merchant-client";
+import { PANEL_ORIGIN } from "../support/panel";
+import { signUpSteppedUp } from "../support/two-factor";
+
+describe("API keys cached by two API processes", () => {
+  const ctx = useApiTestContext();
+  let other: { deps: AppDeps; app: Express };
+  beforeAll(async () => {
+    const deps = createAppDeps(ctx.config, { logger: createLogger({ level: "error", service: "api", silent: true }) });
+    other = { deps, app: createApp(deps) };
+    await deps.apiKeyChanges.check();
+  });
+  afterAll(async () => {
+    if (other) await closeAppDeps(other.deps);
+  });
+
+  test("when a key is deleted through one process, then the other, which had it cached, refuses it within 1 s", async () => {
+    const owner = await signUpSteppedUp(ctx);
+    const { id, key } = (
+      await request(ctx.app)
+        .post("/v1/me/api-keys")
+        .set("Cookie", owner.cookie)
+        .set("Origin", PANEL_ORIGIN)
+        .send({ name: "two processes", mode: "test" })
+        .expect(201)
+    ).body;
+    const transactions = () => merchantClient(other.app, key).get("/v1/transactions");
+    await waitUntil("the other process to keep the key", async () => {
+      expect((await transactions()).status).toBe(200);
+      return other.deps.apiKeyCache.get(hashApiKey(key));
+    });
+
+    await request(ctx.app)
+      .delete(`/v1/me/api-keys/${id}`)
+      .set("Cookie", owner.cookie)
+      .set("Origin", PANEL_ORIGIN)
+      .expect(204);
+    const deletedAt = performance.now();
+    const refused = await waitUntil(
+      "the other process to refuse the key",
+      async () => (await transactions()).status === 401 && { afterMs: performance.now() - deletedAt },
+      { timeoutMs: 3_000, intervalMs: 10 },
+    );
+
+    expect(refused.afterMs).toBeLessThan(1_000);
+  });
+});
