@@ -73,6 +73,28 @@ describe("loadConfig", () => {
     });
   });
 
+  test("when DATABASE_POOLING and DATABASE_DIRECT_URL are unset, then session pooling and the direct URL is DATABASE_URL", () => {
+    const config = loadConfig({ DATABASE_URL: "postgresql://app@pooler:6432/lm" });
+
+    expect(config.databasePooling).toBe("session");
+    expect(config.databaseDirectUrl).toBe("postgresql://app@pooler:6432/lm");
+  });
+
+  test("when DATABASE_POOLING is transaction and DATABASE_DIRECT_URL is set, then both are taken; other values are refused", () => {
+    const config = loadConfig({
+      DATABASE_URL: "postgresql://app@pooler:6432/lm",
+      DATABASE_POOLING: "transaction",
+      DATABASE_DIRECT_URL: "postgresql://app@db:5432/lm",
+    });
+
+    expect(config.databasePooling).toBe("transaction");
+    expect(config.databaseDirectUrl).toBe("postgresql://app@db:5432/lm");
+    expect(problemsOf({ DATABASE_POOLING: "statement" }).join("\n")).toMatch(
+      /DATABASE_POOLING" must be one of \[session, transaction\]/,
+    );
+    expect(problemsOf({ DATABASE_DIRECT_URL: "mysql://db/lm" }).join("\n")).toMatch(/DATABASE_DIRECT_URL/);
+  });
+
   test("when several variables are bad, then one error lists every one of them by name", () => {
     const problems = problemsOf({
       DATABASE_URL: "nonsense",
