@@ -11,3 +11,4 @@ export * from "./webhook-deliveries";
 export * from "./own-infrastructure";
 export * from "./services";
 export * from "./pgbouncer";
+export * from "./sweep-history";

@@ -1,0 +1,229 @@
+import type { Pool } from "pg";
+import {
+  findDueCharges,
+  findProcessableInboxItemIds,
+  listDueDeliveriesPage,
+  listRecentBalanceReconciliation,
+  listRecoveryPage,
+  listRunningWebhookRecoveryIds,
+  type DbClient,
+} from "@lm/db";
+import { idFloor, LEDGER_SETTLE_MS, newId } from "@lm/domain";
+import { createEndpointRow, createStoreRow, insertDueSweepRows, insertSweepHistory } from "@lm/testing";
+import { useApiTestContext } from "../support/harness";
+
+jest.setTimeout(120_000);
+
+/** One node of a JSON plan of `EXPLAIN (ANALYZE, FORMAT JSON)`. */
+interface PlanNode {
+  "Node Type": string;
+  "Relation Name"?: string;
+  "Index Name"?: string;
+  "Actual Rows": number;
+  "Actual Loops": number;
+  "Rows Removed by Filter"?: number;
+  "Rows Removed by Index Recheck"?: number;
+  Plans?: PlanNode[];
+}
+
+/** What a statement read of one table: its rows (returned by its scans, or read and filtered out) and its indexes. */
+interface TableReads {
+  rows: number;
+  /** The indexes scanned, by the name they have on the table itself (a partition's index by its parent's). */
+  indexes: Set<string>;
+  /** Whether any scan read the table without an index. */
+  seqScan: boolean;
+}
+
+/**
+ * DESIGN §10 "Sweeps": each sweep's statements read only due rows, through the index built for them, whatever the
+ * history. The file writes a history of 20,000 rows per swept table that no sweep must read (analysed, so the planner
+ * knows it), then 30 due rows, and runs each sweep's statements under `EXPLAIN (ANALYZE, FORMAT JSON)`: the rows its
+ * scans of each table returned or filtered out must be about the due rows, never the history, and the scans must go
+ * through the sweep's index. Partitioned tables are read partition by partition; their indexes count by their
+ * parent's name.
+ */
+describe("the sweeps read their due rows through their indexes, whatever the history", () => {
+  const ctx = useApiTestContext();
+  const HISTORY = 20_000;
+  const DUE = 30;
+  /** Rows a scan may read beyond the due ones: a page's boundary, a partition's first index tuple. */
+  const SLACK = 10;
+  const now = new Date();
+  const scope = { storeId: "sto_sweeps", sellerId: "sel_sweeps", endpointId: "we_sweeps", acquirerId: "acq_sweeps" };
+  let parents: Map<string, string>;
+
+  beforeAll(async () => {
+    await insertSweepHistory(ctx.db.pool, scope, HISTORY, now);
+    // The drift check's first tick sums the history once and keeps it in the balance's checkpoint.
+    await listRecentBalanceReconciliation(ctx.db, { since: new Date(0), settledBelow: settledBelow(), now });
+    await insertDueSweepRows(ctx.db.pool, scope, DUE, now);
+    const { rows } = await ctx.db.pool.query<{ child: string; parent: string }>(
+      `SELECT c.relname AS child, p.relname AS parent FROM pg_inherits i
+       JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent WHERE c.relkind = 'i'`,
+    );
+    parents = new Map(rows.map(({ child, parent }) => [child, parent]));
+  });
+
+  const settledBelow = () => idFloor("balanceTransaction", now.getTime() - LEDGER_SETTLE_MS);
+
+  /** A client that runs each statement given to it under EXPLAIN ANALYZE and keeps the plans (it returns no rows). */
+  function explaining(plans: PlanNode[]): Pool & DbClient {
+    const explain = async (text: string, values: unknown[]) => {
+      const { rows } = await ctx.db.pool.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, values);
+      plans.push((rows[0] as { "QUERY PLAN": Array<{ Plan: PlanNode }> })["QUERY PLAN"][0]!.Plan);
+    };
+    return {
+      query: async (config: { text: string; values: unknown[] }) => {
+        await explain(config.text, config.values);
+        return { fields: [], rows: [] };
+      },
+      $queryRawUnsafe: async (text: string, ...values: unknown[]) => {
+        await explain(text, values);
+        return [];
+      },
+    } as unknown as Pool & DbClient;
+  }
+
+  /** What the plans read of `table` (its partitions included). */
+  function reads(plans: PlanNode[], table: string): TableReads {
+    const found: TableReads = { rows: 0, indexes: new Set(), seqScan: false };
+    const visit = (node: PlanNode) => {
+      const relation = node["Relation Name"];
+      if (relation !== undefined && (relation === table || relation.startsWith(`${table}_`))) {
+        const removed = (node["Rows Removed by Filter"] ?? 0) + (node["Rows Removed by Index Recheck"] ?? 0);
+        found.rows += (node["Actual Rows"] + removed) * node["Actual Loops"];
+        const index = node["Index Name"];
+        if (index !== undefined) found.indexes.add(parents.get(index) ?? index);
+        if (node["Node Type"] === "Seq Scan") found.seqScan = true;
+      }
+      for (const child of node.Plans ?? []) visit(child);
+    };
+    for (const plan of plans) visit(plan);
+    return found;
+  }
+
+  test("when 10,000 pending deliveries wait for a retry a day away and 30 are due, then the sweep's page reads the 30 through the pending-due index", async () => {
+    const plans: PlanNode[] = [];
+
+    await listDueDeliveriesPage(explaining(plans), now, null, 1000);
+
+    const read = reads(plans, "webhook_deliveries");
+    expect(read.seqScan).toBe(false);
+    expect(read.indexes).toEqual(new Set(["webhook_deliveries_pending_due_idx"]));
+    expect(read.rows).toBeGreaterThanOrEqual(DUE);
+    expect(read.rows).toBeLessThanOrEqual(DUE + SLACK);
+  });
+
+  test("when the inbox holds 20,000 processed, duplicate and badly signed items and 30 to process, then the sweep reads the 30 through the processable index", async () => {
+    const plans: PlanNode[] = [];
+
+    await findProcessableInboxItemIds(explaining(plans), 1000);
+
+    const read = reads(plans, "inbox_items");
+    expect(read.seqScan).toBe(false);
+    expect(read.indexes).toEqual(new Set(["inbox_items_processable_id_idx"]));
+    expect(read.rows).toBeGreaterThanOrEqual(DUE);
+    expect(read.rows).toBeLessThanOrEqual(DUE + SLACK);
+  });
+
+  test("when a seller's ledger holds 20,000 entries below its checkpoint and 30 after it, then the drift check reads the 30 entries, the balances changed recently and the open refunds only", async () => {
+    const plans: PlanNode[] = [];
+
+    await listRecentBalanceReconciliation(explaining(plans), {
+      since: new Date(now.getTime() - 600_000),
+      settledBelow: settledBelow(),
+      now,
+    });
+
+    const entries = reads(plans, "balance_transactions");
+    expect(entries.seqScan).toBe(false);
+    expect(entries.indexes).toEqual(new Set(["balance_transactions_seller_id_mode_id_idx"]));
+    expect(entries.rows).toBeLessThanOrEqual(DUE + SLACK);
+    const balances = reads(plans, "balances");
+    expect(balances.seqScan).toBe(false);
+    // The one balance changed in the window, not the 2,000 older ones.
+    expect(balances.rows).toBeLessThanOrEqual(1 + SLACK);
+    const refunds = reads(plans, "refunds");
+    expect(refunds.seqScan).toBe(false);
+    expect(refunds.indexes).toEqual(new Set(["refunds_open_seller_idx"]));
+    expect(refunds.rows).toBeLessThanOrEqual(DUE / 2 + SLACK);
+  });
+
+  test("when 10,000 charges expired long ago and 10,000 are due tomorrow, then the expiry sweep's batch reads the 30 due ones", async () => {
+    const plans: PlanNode[] = [];
+
+    await findDueCharges(explaining(plans), now, 200);
+
+    const read = reads(plans, "transactions");
+    expect(read.seqScan).toBe(false);
+    expect(read.indexes).toEqual(new Set(["transactions_status_expires_at_idx"]));
+    expect(read.rows).toBeGreaterThanOrEqual(DUE);
+    expect(read.rows).toBeLessThanOrEqual(DUE + SLACK);
+  });
+
+  test("when 2,000 recoveries are complete and 2 run, then the reconciler reads the 2 through the running index", async () => {
+    const { store } = await createStoreRow(ctx.db, ctx.config.encryptionKey);
+    const { endpoint } = await createEndpointRow(ctx.db, ctx.config.encryptionKey, {
+      storeId: store.id,
+      url: "http://127.0.0.1:9/r",
+    });
+    const recovery = (completed: boolean) => ({
+      id: newId("webhookRecovery"),
+      endpoint_id: endpoint.id,
+      since: now,
+      until: now,
+      event_types: [],
+      max_events: 1,
+      created_at: new Date(now.getTime() - 3_600_000),
+      completed_at: completed ? now : null,
+    });
+    await ctx.db.webhookRecovery.createMany({ data: Array.from({ length: 2_000 }, () => recovery(true)) });
+    await ctx.db.webhookRecovery.createMany({ data: [recovery(false), recovery(false)] });
+    await ctx.db.pool.query("ANALYZE webhook_recoveries");
+    const plans: PlanNode[] = [];
+
+    await listRunningWebhookRecoveryIds(explaining(plans), now, 100);
+
+    const read = reads(plans, "webhook_recoveries");
+    expect(read.seqScan).toBe(false);
+    expect(read.indexes).toEqual(new Set(["webhook_recoveries_running_idx"]));
+    expect(read.rows).toBe(2);
+  });
+
+  test("when a recovery's window holds 20,000 events, then a page from the middle reads its own 500 events", async () => {
+    const { store } = await createStoreRow(ctx.db, ctx.config.encryptionKey);
+    const storeId = store.id;
+    const start = now.getTime() - 3_600_000;
+    await ctx.db.pool.query(
+      `INSERT INTO events (id, store_id, mode, type, data, created_at)
+       SELECT $3 || lpad(g::text, 12, '0'), $1, 'test', 'transaction.paid', '{}', $2::timestamptz + g * interval '1 ms'
+       FROM generate_series(1, 20000) g`,
+      [storeId, new Date(start), `${idFloor("event", start).slice(0, 18)}`],
+    );
+    await ctx.db.pool.query("ANALYZE events");
+    const [middle] = (
+      await ctx.db.pool.query<{ id: string; created_at: Date }>(
+        "SELECT id, created_at FROM events WHERE store_id = $1 ORDER BY created_at, id OFFSET 10000 LIMIT 1",
+        [storeId],
+      )
+    ).rows;
+    const plans: PlanNode[] = [];
+
+    await listRecoveryPage(explaining(plans), {
+      endpointId: "we_recovery_window",
+      storeId,
+      mode: "test",
+      since: new Date(start),
+      until: now,
+      types: null,
+      excludedType: "webhook_endpoint.ping",
+      after: { createdAt: middle!.created_at, eventId: middle!.id },
+      limit: 500,
+    });
+
+    const read = reads(plans, "events");
+    expect(read.seqScan).toBe(false);
+    expect(read.rows).toBeLessThanOrEqual(500 + SLACK);
+  });
+});
