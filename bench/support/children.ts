@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { REPO_ROOT, serviceCommand } from "@lm/testing";
+import { freePort, REPO_ROOT, serviceCommand } from "@lm/testing";
 import { buildServices } from "../../scripts/build";
 
 /**
@@ -52,6 +52,19 @@ export async function startWorker(children: ChildProcess[], env: Record<string, 
   await buildServices(["worker"]);
   const { nodeArgs, bundle } = serviceCommand("worker");
   return startNode(children, [...nodeArgs, ...extraNodeArgs, bundle], env, /worker consuming/);
+}
+
+/**
+ * Builds the API's bundle and starts it as `npm run start:api` does, with `env` on a free port, and waits until it
+ * listens.
+ * @returns the child and the API's base URL, `http://127.0.0.1:<port>`
+ */
+export async function startApi(children: ChildProcess[], env: Record<string, string>) {
+  await buildServices(["api"]);
+  const { nodeArgs, bundle } = serviceCommand("api");
+  const port = await freePort();
+  const { child } = await startNode(children, [...nodeArgs, bundle], { ...env, PORT: String(port) }, /api listening/);
+  return { child, base: `http://127.0.0.1:${port}` };
 }
 
 /** Resolves with the first match of `pattern` in the child's output; rejects if it exits first. */

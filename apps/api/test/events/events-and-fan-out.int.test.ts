@@ -1,5 +1,5 @@
-import { deliveryIdOfJob, deliveryJobId, MAX_WEBHOOK_ENDPOINTS_PER_MODE } from "@lm/domain";
-import { createEndpointRow, createTestMerchant, waitUntil } from "@lm/testing";
+import { deliveryIdOfJob, deliveryJobId, MAX_WEBHOOK_ENDPOINTS_PER_MODE, withoutQrImage } from "@lm/domain";
+import { createEndpointRow, createTestMerchant, deliveryJobsIn, waitUntil } from "@lm/testing";
 import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
 import { holdInTransaction, lockWaiters } from "../support/row-locks";
@@ -22,15 +22,18 @@ describe("events and fan-out of transaction state changes", () => {
   const eventsOf = (transactionId: string) =>
     ctx.db.event.findMany({ where: { data: { path: ["id"], equals: transactionId } }, orderBy: { id: "asc" } });
 
-  test("when a charge is created, then transaction.created is stored with data equal to the GET reply", async () => {
+  test("when a charge is created, then transaction.created is stored as the GET reply less the QR image, which GET /v1/events/{id} puts back from the charge", async () => {
     const created = (await merchant.client.post("/v1/transactions", chargeBody()).expect(201)).body;
 
     const [event] = await eventsOf(created.id);
     const read = (await merchant.client.get(`/v1/transactions/${created.id}`)).body;
 
     expect(event).toMatchObject({ type: "transaction.created", mode: "test", store_id: merchant.storeId });
-    expect(event?.data).toEqual(read);
+    expect(read.pix.qr_code_png_base64).toMatch(/^iVBOR/);
+    expect(event?.data).toEqual(withoutQrImage(read));
+    expect(event?.data).not.toHaveProperty(["pix", "qr_code_png_base64"]);
     expect(event?.created_at.toISOString()).toBe(created.created_at);
+    expect((await merchant.client.get(`/v1/events/${event?.id}`).expect(200)).body.data.object).toEqual(read);
   });
 
   test("when a charge is canceled, then 200 canceled and transaction.canceled carries the charge as the reply shows it", async () => {
@@ -42,7 +45,7 @@ describe("events and fan-out of transaction state changes", () => {
     expect(res.body).toMatchObject({ status: "canceled", canceled_at: expect.any(String) });
     const events = await eventsOf(created.id);
     expect(events.map((e) => e.type)).toEqual(["transaction.created", "transaction.canceled"]);
-    expect(events[1]?.data).toEqual(res.body);
+    expect(events[1]?.data).toEqual(withoutQrImage(res.body));
     expect((await merchant.client.get(`/v1/transactions/${created.id}`)).body).toEqual(res.body);
   });
 
@@ -119,7 +122,7 @@ describe("events and fan-out of transaction state changes", () => {
       transaction_id: charge.id,
     });
     expect(deliveries.find((d) => d.endpoint_id === all.id)?.url).toBe(all.url);
-    const jobs = await ctx.deps.producer.queue("webhook-delivery").getJobs(["waiting", "delayed", "prioritized"]);
+    const jobs = await deliveryJobsIn(ctx.deps.producer, ["waiting", "delayed", "prioritized"]);
     expect(jobs.map((j) => j.id).sort()).toEqual(
       expect.arrayContaining(deliveries.map((d) => deliveryJobId(d.id)).sort()),
     );
@@ -141,7 +144,7 @@ describe("events and fan-out of transaction state changes", () => {
       orderBy: { id: "asc" },
     });
     expect(deliveries.map((d) => d.endpoint_id).sort()).toEqual(endpoints.map((e) => e.id).sort());
-    const jobs = await ctx.deps.producer.queue("webhook-delivery").getJobs(["waiting", "delayed", "prioritized"]);
+    const jobs = await deliveryJobsIn(ctx.deps.producer, ["waiting", "delayed", "prioritized"]);
     const rows = await ctx.db.webhookDelivery.findMany({
       where: { id: { in: jobs.map((j) => deliveryIdOfJob(j.id ?? "")) } },
     });

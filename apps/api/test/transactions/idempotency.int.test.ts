@@ -44,6 +44,21 @@ describe("Idempotency-Key on POST /v1/transactions", () => {
     expect(Object.keys(JSON.parse(second.text)).slice(0, 3)).toEqual(["id", "object", "status"]);
   });
 
+  test("when a charge's reply is kept, then its QR image is not copied into the key's record and the replay has it back", async () => {
+    const body = chargeBody({ external_id: "idem-image", metadata: { qr_code_png_base64: "a metadata value" } });
+    const first = await merchant.client.post("/v1/transactions", body).set("Idempotency-Key", "key-image-1");
+    const image = first.body.pix.qr_code_png_base64 as string;
+
+    const [record] = await ctx.db.idempotencyKey.findMany({ where: { key: "key-image-1" } });
+    const second = await merchant.client.post("/v1/transactions", body).set("Idempotency-Key", "key-image-1");
+
+    expect(image).toMatch(/^iVBOR/);
+    expect(record?.response_body).not.toContain(image);
+    expect(record!.response_body!.length).toBeLessThan(first.text.length - image.length + 1);
+    expect(second.text).toBe(first.text);
+    expect(second.body.metadata).toEqual({ qr_code_png_base64: "a metadata value" });
+  });
+
   test("when the same key comes with another body, then 400 idempotency_key_reused", async () => {
     await merchant.client.post("/v1/transactions", chargeBody({ amount: 100 })).set("Idempotency-Key", "key-reused-1");
 

@@ -3,6 +3,7 @@
  * `endpoint_disabled`, `missing_secret`), and if so where, with which secrets and body (DESIGN §4 "Signature").
  */
 import { buildEventEnvelope } from "../events/envelope";
+import { withQrImage } from "../transactions/transaction.serializer";
 import { decryptSecret } from "../secret-box";
 import type { FinalDeliveryError } from "../webhooks/retry-policy";
 import type { LoadedDelivery } from "./delivery-rows";
@@ -20,7 +21,8 @@ export type PreparedAttempt =
  * asked for this chain (`manual`: a ping or a resend, which may test a disabled endpoint); it is sent to the
  * endpoint's CURRENT URL, so a seller who fixes a broken URL gets the pending retries there too. A postback goes to
  * the charge's URL of its row and needs the store's postback secret. The endpoint's previous secret signs too while
- * its grace window lasts. The body is the event envelope, serialised once so that the signed bytes are the bytes sent.
+ * its grace window lasts. The body is the event envelope, with a charge's QR image put back from the charge (DESIGN §10
+ * "No copies"), serialised once so that the signed bytes are the bytes sent.
  *
  * A stored secret that does not decrypt under `encryptionKey` (a wrong `ENCRYPTION_KEY`, a damaged row) can never
  * sign this attempt, however often it is retried: it stops the chain as `missing_secret` with a `detail` for the log
@@ -52,7 +54,8 @@ export function prepareAttempt(delivery: LoadedDelivery, encryptionKey: Buffer, 
     if (secret === null) return { send: false, error: "missing_secret", detail: "postback secret does not decrypt" };
     secrets.push(secret);
   }
-  return { send: true, url, body: JSON.stringify(buildEventEnvelope(delivery.event)), secrets };
+  const event = { ...delivery.event, data: withQrImage(delivery.event.data as object, delivery.chargeQrImage) };
+  return { send: true, url, body: JSON.stringify(buildEventEnvelope(event)), secrets };
 }
 
 /** The secret, or null when its envelope does not decrypt for `rowId` under `key`. */

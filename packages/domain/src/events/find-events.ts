@@ -1,13 +1,15 @@
 /**
  * Reading events for the merchant API's polling safety net (`GET /v1/events`, DESIGN §5): within the caller's store
- * and mode only.
+ * and mode only. A charge's events come back whole: the QR image their rows leave out is put back from the charge
+ * (DESIGN §10 "No copies").
  */
-import { findStoreEvent, listStoreEvents, type Event } from "@lm/db";
+import { findChargeQrImages, findStoreEvent, listStoreEvents, type Event } from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { notFound } from "../errors";
 import { isId } from "../ids";
 import type { PageArgs } from "../paging";
 import { historyKeptSince } from "../retention/retention-window";
+import { qrImageOwner, withQrImage } from "../transactions/transaction.serializer";
 
 /** What reading events needs: the database, `RETENTION_DAYS` and the clock. */
 export type EventReadDeps = Pick<UseCaseDeps, "db" | "config" | "now">;
@@ -21,7 +23,8 @@ export async function findEvent(deps: EventReadDeps, scope: MerchantScope, id: s
   const keptSince = historyKeptSince(deps.config.retentionDays, deps.now());
   const found = isId("event", id) ? await findStoreEvent(deps.db, scope, id, keptSince) : null;
   if (!found) throw notFound("event");
-  return found;
+  const [complete] = await withChargeQrImages(deps, [found]);
+  return complete ?? found;
 }
 
 /** Filters of `GET /v1/events`; they combine with AND. */
@@ -35,17 +38,32 @@ export interface EventFilters {
 }
 
 /** One page of `scope`'s events matching `filters`, in the page's order; events older than retention are gone. */
-export function listEvents(
+export async function listEvents(
   deps: EventReadDeps,
   scope: MerchantScope,
   filters: EventFilters,
   page: PageArgs,
 ): Promise<Event[]> {
   const keptSince = historyKeptSince(deps.config.retentionDays, deps.now());
-  return listStoreEvents(
+  const events = await listStoreEvents(
     deps.db,
     scope,
     { type: filters.type, createdAfter: filters.created_after, createdBefore: filters.created_before, keptSince },
     page,
   );
+  return withChargeQrImages(deps, events);
+}
+
+/** `events` with each charge's QR image put back in its object, read in one statement for them all. */
+async function withChargeQrImages(deps: Pick<EventReadDeps, "db">, events: Event[]): Promise<Event[]> {
+  const owners = events.map((event) => qrImageOwner(event.data));
+  const images = await findChargeQrImages(
+    deps.db.pool,
+    owners.filter((id): id is string => id !== null),
+  );
+  return events.map((event, i) => {
+    const owner = owners[i];
+    if (owner === null || owner === undefined) return event;
+    return { ...event, data: withQrImage(event.data as Record<string, unknown>, images.get(owner) ?? null) } as Event;
+  });
 }

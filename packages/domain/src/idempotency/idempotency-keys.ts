@@ -9,12 +9,14 @@
  * nothing (its process died before commit): after {@link IDEMPOTENCY_CLAIM_TIMEOUT_MS} a retry takes it over, and if
  * the first request was merely slow, its commit fails instead of making a second charge.
  *
- * The reply is kept as the exact text that was sent (a `text` column, not `jsonb`, which would reorder keys and
- * respace), so a replay is byte for byte the first reply.
+ * The reply is kept as the text that was sent (a `text` column, not `jsonb`, which would reorder keys and respace),
+ * less a charge's QR image, which is stored once, on the charge (DESIGN §10 "No copies"), and put back on replay in
+ * its place, so a replay is byte for byte the first reply.
  */
 import { randomUUID } from "node:crypto";
 import {
   deleteExpiredIdempotencyKey,
+  findChargeQrImages,
   findIdempotencyKey,
   idempotencyReplyWrite,
   insertIdempotencyClaim,
@@ -26,6 +28,7 @@ import {
 } from "@lm/db";
 import type { MerchantScope } from "../deps";
 import { ApiError } from "../errors";
+import { qrImageOwner, withoutQrImage, withQrImage } from "../transactions/transaction.serializer";
 
 /** How long a key and its reply are kept, ms. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -98,8 +101,26 @@ export async function claimIdempotencyKey(
       // Missing means the first request was just refused and released its key: it was running a moment ago.
       throw new ApiError("idempotency_key_in_progress", "A request with this Idempotency-Key is still in progress.");
     }
-    return { kind: "replay", status: existing.response_status, body: existing.response_body };
+    return { kind: "replay", status: existing.response_status, body: await replayedText(db, existing.response_body) };
   }
+}
+
+/**
+ * The text to keep of a reply: as sent, less a charge's QR image. Our replies are `JSON.stringify` of plain objects
+ * (integers, strings, in a fixed key order), which `JSON.parse` and `JSON.stringify` give back byte for byte.
+ */
+function storedText(sent: string): string {
+  const reply = JSON.parse(sent) as unknown;
+  return qrImageOwner(reply) === null ? sent : JSON.stringify(withoutQrImage(reply as object));
+}
+
+/** The reply as first sent, from the text {@link storedText} kept: the charge's QR image put back. */
+async function replayedText(db: Db, stored: string): Promise<string> {
+  const reply = JSON.parse(stored) as unknown;
+  const owner = qrImageOwner(reply);
+  if (owner === null) return stored;
+  const images = await findChargeQrImages(db.pool, [owner]);
+  return JSON.stringify(withQrImage(reply as object, images.get(owner) ?? null));
 }
 
 /**
@@ -107,12 +128,12 @@ export async function claimIdempotencyKey(
  * with the request's own writes (`runWrites`, in the same statement or database transaction), so that both commit or
  * neither does. It is conditional: when the claim was taken over (this request ran past the claim timeout), nothing
  * of the statement is written and ApiError `idempotency_key_in_progress` is thrown.
- * @param body - the reply's JSON text exactly as it will be sent
+ * @param body - the reply's JSON text exactly as it will be sent (kept less a charge's QR image, see the file's comment)
  */
 export function idempotentReplyWrite(claim: HeldClaim, status: number, body: string): SqlWrite {
   return idempotencyReplyWrite(
     { id: claim.claimId, claimedAt: claim.claimedAt },
-    { status, body },
+    { status, body: storedText(body) },
     () => new ApiError("idempotency_key_in_progress", "A request with this Idempotency-Key is still in progress."),
   );
 }

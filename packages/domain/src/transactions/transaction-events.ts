@@ -16,17 +16,20 @@ import {
 } from "@lm/db";
 import type { SubscribableEventType } from "../events/event-types";
 import { planEvents, recordEvent, type EventInput, type RecordedEvent } from "../events/record-event";
-import { serializeTransaction } from "./transaction.serializer";
+import { serializeTransaction, withoutQrImage } from "./transaction.serializer";
 
 /** The `transaction.*` types of the event catalog. */
 export type TransactionEventType = Extract<SubscribableEventType, `transaction.${string}`>;
 
-/** The `type` event of `transaction` as it reads at `now`, to its `postback_url` and subscribed endpoints. */
+/**
+ * The `type` event of `transaction` as it reads at `now`, to its `postback_url` and subscribed endpoints; its object is
+ * stored without the QR image, which readers take from the charge (DESIGN §10 "No copies").
+ */
 export function transactionEvent(transaction: Transaction, type: TransactionEventType, now: Date): EventInput {
   return {
     scope: { storeId: transaction.store_id, mode: transaction.mode },
     type,
-    object: serializeTransaction(transaction, now) as unknown as Record<string, unknown>,
+    object: withoutQrImage(serializeTransaction(transaction, now) as unknown as Record<string, unknown>),
     postback: { transactionId: transaction.id, url: transaction.postback_url },
     now,
   };

@@ -2,6 +2,10 @@
  * Wire form of a transaction (DESIGN §5 "Transaction"): the only place that knows it. The merchant API replies with
  * it and every `transaction.*` event stores it as `data.object`, so a webhook and a `GET` at the same moment agree.
  * It lives in the domain because the worker writes `transaction.paid` and `transaction.expired` events too.
+ *
+ * The QR image is stored once, on the charge (DESIGN §10 "No copies"): an event's stored object leaves it out
+ * ({@link withoutQrImage}) and every reader puts the charge's back ({@link withQrImage}), so the wire is unchanged. It
+ * was two thirds of each event row and of each stored idempotent reply.
  */
 import type { Transaction } from "@lm/db";
 
@@ -98,4 +102,31 @@ export function serializeTransaction(transaction: Transaction, now: Date): Trans
     created_at: transaction.created_at.toISOString(),
     updated_at: transaction.updated_at.toISOString(),
   };
+}
+
+/** The charge an object is the wire form of, when it carries a QR image: its id; otherwise null. */
+export function qrImageOwner(object: unknown): string | null {
+  if (typeof object !== "object" || object === null) return null;
+  const { object: kind, id, pix } = object as { object?: unknown; id?: unknown; pix?: unknown };
+  return kind === "transaction" && typeof id === "string" && typeof pix === "object" && pix !== null ? id : null;
+}
+
+/**
+ * `object` (a transaction's wire form, or any other resource, returned as is) without `pix.qr_code_png_base64`: the
+ * form an event stores (DESIGN §10 "No copies").
+ */
+export function withoutQrImage<T extends object>(object: T): T {
+  if (qrImageOwner(object) === null) return object;
+  const { qr_code_png_base64: _image, ...pix } = (object as unknown as TransactionWire).pix;
+  return { ...object, pix };
+}
+
+/**
+ * A stored object with its charge's QR image put back in `pix.qr_code_png_base64`, after `copy_paste` as
+ * {@link serializeTransaction} writes it; any other resource is returned as is.
+ * @param image - the charge's `qr_code_png_base64`, read with the object (see `qrImageOwner` for which charge)
+ */
+export function withQrImage<T extends object>(object: T, image: string | null): T {
+  if (qrImageOwner(object) === null || image === null) return object;
+  return { ...object, pix: { ...(object as unknown as TransactionWire).pix, qr_code_png_base64: image } };
 }
