@@ -78,7 +78,7 @@ describe('ops retention:run (DESIGN §10 "Retention")', () => {
     const later = new Date(now.getTime() + 140 * DAY_MS);
     const old = [await historyAt(new Date(now.getTime() - DAY_MS)), await historyAt(now)];
     await endedAt(new Date(now.getTime() - DAY_MS));
-    const charge = await createTransactionRow(db, { storeId });
+    const charge = await createTransactionRow(db, { storeId, postbackUrl: null });
     await db.$executeRaw`INSERT INTO balance_transactions (id, seller_id, mode, type, amount, source_id)
       VALUES (${newId("balanceTransaction")}, ${sellerId}, 'test', 'payment', 1990, ${charge.id})`;
     const financial = await financialCounts();
