@@ -13,6 +13,8 @@ import { AS_ROOT, freePort, postgresTempDir } from "./own-infrastructure";
 export interface OwnPgBouncer {
   /** Its port on 127.0.0.1. */
   port: number;
+  /** PgBouncer's own process id (for its CPU time). */
+  pid: number;
   /** `postgresql://<user>@127.0.0.1:<port>/<database>`: `database` on the server, through the pooler. */
   url(database: string): string;
   /** Stops it (SIGTERM: open client connections are cut) and removes its folder. */
@@ -130,6 +132,7 @@ export async function startPgBouncer(options: PgBouncerOptions): Promise<OwnPgBo
   }
   return {
     port,
+    pid,
     url: (database) => `postgresql://${encodeURIComponent(user)}@127.0.0.1:${port}/${encodeURIComponent(database)}`,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
