@@ -10,9 +10,13 @@
  * times the whole retention run that follows (`applyRetention` as of 90 days after that week, every week ahead
  * already made): it finds nothing more to drop.
  *
+ * Idempotency keys are deleted row by row instead (their unique key leaves no room for a partition key), in batches of
+ * 5,000 through `expires_at`: with `BENCH_RETENTION_KEYS` (300,000) expired keys among as many live ones, the bench
+ * times the retention run that deletes them, which must outpace the 1,000 creations a second the API can reach.
+ *
  * `measureRetention()` returns `{old_week_rows, runs: [{table_rows, fill_s, drop_old_week_ms, count_old_week_ms,
- * retention_run_ms, rows_removed}], settings}`; run alone (`npx tsx bench/scale/retention.ts`), it prints that as
- * JSON. Not a timed test.
+ * retention_run_ms, rows_removed}], idempotency_keys: {expired, live, run_ms, deleted_per_s}, settings}`; run alone
+ * (`npx tsx bench/scale/retention.ts`), it prints that as JSON. Not a timed test.
  */
 import { Client } from "pg";
 import { loadConfig } from "@lm/config";
@@ -32,6 +36,8 @@ const OLD_ROWS = Number(process.env.BENCH_RETENTION_OLD_ROWS ?? 20_000);
 /** Weeks after the oldest that hold the rest of the rows. */
 const NEWER_WEEKS = 12;
 const DAY_MS = 86_400_000;
+/** Expired idempotency keys deleted by the measured run, and as many live ones beside them. */
+const KEYS = Number(process.env.BENCH_RETENTION_KEYS ?? 300_000);
 
 /** Milliseconds since `start`, to 0.1 ms. */
 function since(start: bigint): number {
@@ -117,6 +123,36 @@ async function measureSize(url: string, tableRows: number): Promise<Record<strin
   }
 }
 
+/** Times the retention run that deletes {@link KEYS} expired idempotency keys among as many live ones. */
+async function measureIdempotencyPurge(url: string): Promise<Record<string, number>> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  const db = createDb(url, { maxConnections: 2 });
+  try {
+    await client.query(
+      `INSERT INTO idempotency_keys (id, store_id, mode, key, request_hash, created_at, expires_at)
+       SELECT 'key_' || g, 'sto_bench', 'test', 'k' || g, 'h', now() - interval '25 hours' + g * interval '1 ms',
+              now() - interval '1 hour' + (CASE WHEN g % 2 = 0 THEN interval '0' ELSE interval '2 hours' END)
+       FROM generate_series(1, $1::int * 2) AS g`,
+      [KEYS],
+    );
+    await client.query("VACUUM ANALYZE idempotency_keys");
+    const config = loadConfig({ NODE_ENV: "test", DATABASE_URL: url, RETENTION_DAYS: "90" });
+    const running = process.hrtime.bigint();
+    const report = await applyRetention({ db, config }, new Date());
+    const runMs = since(running);
+    return {
+      expired: report.removed.idempotency_keys,
+      live: KEYS,
+      run_ms: runMs,
+      deleted_per_s: Math.round((report.removed.idempotency_keys / runMs) * 1000),
+    };
+  } finally {
+    await client.end();
+    await db.$disconnect();
+  }
+}
+
 /** Measures the drop of an old week in tables of each size (see the file's comment). */
 export async function measureRetention(): Promise<Record<string, unknown>> {
   const postgres = await startPostgres();
@@ -129,9 +165,11 @@ export async function measureRetention(): Promise<Record<string, unknown>> {
       await admin.end();
       runs.push(await measureSize(postgres.url(`lm_retention_${i}`), size));
     }
+    const idempotencyKeys = await measureIdempotencyPurge(postgres.url("lm_retention_0"));
     return {
       old_week_rows: OLD_ROWS,
       runs,
+      idempotency_keys: idempotencyKeys,
       settings: { sizes: SIZES, newer_weeks: NEWER_WEEKS, postgres: "own initdb, fsync off" },
     };
   } finally {
