@@ -33,6 +33,7 @@ import {
   startRedis,
   TEST_ENCRYPTION_KEY,
   waitUntil,
+  type TestMerchant,
 } from "@lm/testing";
 import { ensureDatabaseExists } from "../../packages/db/src/migrate";
 import {
@@ -170,7 +171,7 @@ export async function measurePooler(): Promise<Record<string, unknown>> {
       direct: await startApi(children, base),
       pooled: await startApi(children, pooled),
     };
-    const merchants = [];
+    const merchants: TestMerchant[] = [];
     for (let i = 0; i < KEYS; i++) merchants.push(await createTestMerchant(db));
     let turn = 0;
     const nextKey = () => merchants[turn++ % KEYS]!.testKey;

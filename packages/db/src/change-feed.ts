@@ -92,6 +92,12 @@ export interface ChangeFeed {
   close(): Promise<void>;
 }
 
+/** A probe on its way: its payload, and once its `NOTIFY` committed, the timer that gives it up. */
+interface Probe {
+  payload: string;
+  deadline?: NodeJS.Timeout;
+}
+
 /** What the feed last concluded about itself. */
 type Verdict = { online: true } | { online: false; reason: Error };
 
@@ -117,7 +123,7 @@ export function listenForChanges(options: ChangeFeedOptions, handlers: ChangeFee
   let delay = FIRST_RECONNECT_DELAY_MS;
   let reconnectTimer: NodeJS.Timeout | undefined;
   let nextProbeTimer: NodeJS.Timeout | undefined;
-  let probe: { payload: string; deadline?: NodeJS.Timeout } | undefined;
+  let probe: Probe | undefined;
   const waitingForVerdict: Array<() => void> = [];
 
   const judge = (next: Verdict) => {
@@ -150,7 +156,7 @@ export function listenForChanges(options: ChangeFeedOptions, handlers: ChangeFee
 
   function sendProbe(on: Client): void {
     if (client !== on) return;
-    const sent = { payload: `${probePrefix}${++probesSent}` };
+    const sent: Probe = { payload: `${probePrefix}${++probesSent}` };
     probe = sent;
     sqlQuery(probeThrough, sql`SELECT pg_notify(${channel}, ${sent.payload})`).then(
       // Unless it was heard already: the notification may arrive before the statement's own reply.
