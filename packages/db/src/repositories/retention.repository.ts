@@ -58,8 +58,9 @@ export async function listHistoryPartitions(client: SqlClient, table: HistoryTab
 
 /**
  * Makes partition `partition` of `table` (its bounds both set), unless a partition of that name is already attached:
- * a table of the parent's columns and defaults, then attached (which takes only a SHARE UPDATE EXCLUSIVE lock on the
- * parent, so reads and writes go on) and given the parent's indexes and constraints while it is empty.
+ * a table like the parent in all but indexes (columns, defaults, checks, each column's storage and compression), then
+ * attached (which takes only a SHARE UPDATE EXCLUSIVE lock on the parent, so reads and writes go on) and given the
+ * parent's indexes and foreign keys while it is empty.
  * @returns whether it was made by this call
  * @throws Error on a malformed name or bound; the driver's error, such as `lock_timeout` or overlapping bounds
  */
@@ -74,7 +75,7 @@ export async function createHistoryPartition(
     if (await isAttached(client, table, name)) return false;
     const qualified = rawSql(`${PARTITIONS_SCHEMA}.${name}`);
     const parent = rawSql(`public.${table}`);
-    await run(client, sql`CREATE TABLE IF NOT EXISTS ${qualified} (LIKE ${parent} INCLUDING DEFAULTS)`);
+    await run(client, sql`CREATE TABLE IF NOT EXISTS ${qualified} (LIKE ${parent} INCLUDING ALL EXCLUDING INDEXES)`);
     await run(
       client,
       sql`ALTER TABLE ${parent} ATTACH PARTITION ${qualified} FOR VALUES
