@@ -35,8 +35,8 @@ export interface PgBouncerOptions {
   poolSize?: number;
 }
 
-/** Debian's binary, outside the PATH of users other than root; elsewhere, whatever the PATH finds. */
-const PGBOUNCER = existsSync("/usr/sbin/pgbouncer") ? "/usr/sbin/pgbouncer" : "pgbouncer";
+/** Debian's binary (outside the PATH of users other than root). */
+const PGBOUNCER = "/usr/sbin/pgbouncer";
 
 /** Longest PgBouncer may take to listen, ms. */
 const START_TIMEOUT_MS = 10_000;
@@ -49,17 +49,20 @@ function connectionValue(value: string): string {
 /**
  * Starts `pgbouncer` (as `postgres` when we are root: it refuses to run as root) with `pool_mode = transaction` and
  * `auth_type = trust` on a free port of 127.0.0.1, and resolves once it listens.
- * @throws Error when `serverUrl` is not a `postgres(ql)://` URL, or when PgBouncer exits or does not listen within
- *   10 s (with its output)
+ * @throws Error when `serverUrl` is not a `postgres(ql)://` URL, when Debian's `pgbouncer` is not installed, or when
+ *   PgBouncer exits or does not listen within 10 s (with its output)
  */
 export async function startPgBouncer(options: PgBouncerOptions): Promise<OwnPgBouncer> {
   const server = URL.canParse(options.serverUrl) ? new URL(options.serverUrl) : undefined;
   if (!server || !/^postgres(ql)?:$/.test(server.protocol) || server.hostname === "") {
     throw new Error("startPgBouncer: serverUrl must be a postgresql://user@host:port/database URL");
   }
+  if (!existsSync(PGBOUNCER)) {
+    throw new Error(`startPgBouncer: ${PGBOUNCER} is missing: apt-get install pgbouncer (as .ci/run does)`);
+  }
   const poolSize = options.poolSize ?? 5;
   if (!Number.isInteger(poolSize) || poolSize < 1)
-    throw new Error(`startPgBouncer: poolSize must be a positive integer`);
+    throw new Error(`startPgBouncer: poolSize must be a positive integer, not ${poolSize}`);
   const user = decodeURIComponent(server.username) || "postgres";
   const password = decodeURIComponent(server.password);
   const target = [
