@@ -191,7 +191,7 @@ describe("the sweeps read their due rows through their indexes, whatever the his
     expect(read.rows).toBe(2);
   });
 
-  test("when a recovery's window holds 20,000 events, then a page from the middle reads its own 500 events", async () => {
+  test("when a recovery's window holds 20,000 events, then a page from the middle reads its own 500 events and their deliveries only", async () => {
     const { store } = await createStoreRow(ctx.db, ctx.config.encryptionKey);
     const storeId = store.id;
     const start = now.getTime() - 3_600_000;
@@ -218,6 +218,7 @@ describe("the sweeps read their due rows through their indexes, whatever the his
       until: now,
       types: null,
       excludedType: "webhook_endpoint.ping",
+      deliveriesFrom: idFloor("delivery", start - 3_600_000),
       after: { createdAt: middle!.created_at, eventId: middle!.id },
       limit: 500,
     });
@@ -225,5 +226,9 @@ describe("the sweeps read their due rows through their indexes, whatever the his
     const read = reads(plans, "events");
     expect(read.seqScan).toBe(false);
     expect(read.rows).toBeLessThanOrEqual(500 + SLACK);
+    // The page's deliveries to the endpoint (none), never the 20,000 of the history.
+    const deliveries = reads(plans, "webhook_deliveries");
+    expect(deliveries.seqScan).toBe(false);
+    expect(deliveries.rows).toBeLessThanOrEqual(SLACK);
   });
 });

@@ -8,7 +8,7 @@ import type { DbClient } from "../client";
 import type { PageArgs } from "../page";
 import type { Prisma, User, WebhookEndpoint } from "../generated/client";
 import { emptySql, sql, sqlQuery, type SqlClient } from "../sql";
-import { missedByEndpoint } from "./webhook-recoveries.repository";
+import { deliveredEventIds } from "./webhook-recoveries.repository";
 
 /**
  * The endpoint `id` of a store of `sellerId`, unless it is deleted.
@@ -220,14 +220,17 @@ export interface MissedEventsQuery {
   types: string[] | null;
   /** A type never recovered (pings). */
   excludedType: string;
+  /** A delivery id below every delivery of the window's events (see `RecoveryPageQuery.deliveriesFrom`). */
+  deliveriesFrom: string;
   /** Most events counted. */
   limit: number;
 }
 
 /**
  * How many events of the endpoint's store and mode created in the window, of the subscribed types, the endpoint missed
- * (their latest chain to it did not succeed, or they never had one: `missedByEndpoint`), counting up to `limit`. One
- * read of the window, in no transaction: the worker writes the chains later, in pages.
+ * (their latest chain to it did not succeed, or they never had one: `deliveredEventIds`), counting up to `limit`. One
+ * statement, in no transaction: the window's events anti-joined with the endpoint's deliveries from
+ * `query.deliveriesFrom` on (a hash join, not a look-up per event); the worker writes the chains later, in pages.
  */
 export async function countWebhookEndpointMissedEvents(client: SqlClient, query: MissedEventsQuery): Promise<number> {
   const { endpoint, since, until, types, excludedType, limit } = query;
@@ -237,11 +240,12 @@ export async function countWebhookEndpointMissedEvents(client: SqlClient, query:
       SELECT count(*)::int AS missed FROM (
         SELECT 1
         FROM events e
+        LEFT JOIN (${deliveredEventIds(endpoint.id, query.deliveriesFrom, sql`true`)}) ok ON ok.event_id = e.id
         WHERE e.store_id = ${endpoint.store_id} AND e.mode = ${endpoint.mode}::mode
           AND e.created_at >= ${since} AND e.created_at <= ${until}
           AND e.type <> ${excludedType}
           ${types === null ? emptySql : sql`AND e.type = ANY(${types}::text[])`}
-          AND ${missedByEndpoint(endpoint.id)}
+          AND ok.event_id IS NULL
         LIMIT ${limit}) m`,
   );
   return row?.missed ?? 0;

@@ -73,41 +73,49 @@ export interface RecoveryPageQuery {
   types: string[] | null;
   /** A type never recovered (pings). */
   excludedType: string;
+  /**
+   * A delivery id below every delivery of the window's events (made before `since`): deliveries are written with or
+   * after their event, so older weeks of the partitioned table are not read.
+   */
+  deliveriesFrom: string;
   /** Null for the first page. */
   after: RecoveryCursor | null;
   limit: number;
 }
 
 /**
- * SQL true when the endpoint `endpointId` missed event `e`: its latest chain to the endpoint did not succeed, or it
- * never had one (DESIGN §8). The one definition of "missed", for the API's count and the worker's pages.
+ * The ids of the events, among those `events` selects (a condition on `d.event_id`), whose latest chain to endpoint
+ * `endpointId` succeeded: the one definition of "not missed" (DESIGN §8), for the API's count and the worker's pages.
+ * Deliveries from `deliveriesFrom` on only (see {@link RecoveryPageQuery.deliveriesFrom}).
  */
-export function missedByEndpoint(endpointId: string): Sql {
-  return sql`NOT EXISTS (
-          SELECT 1 FROM webhook_deliveries d
-          WHERE d.event_id = e.id AND d.endpoint_id = ${endpointId} AND d.status = 'succeeded'
-            AND d.chain_id = (
-              SELECT latest.chain_id FROM webhook_deliveries latest
-              WHERE latest.event_id = e.id AND latest.endpoint_id = ${endpointId}
-              ORDER BY latest.chain_id DESC LIMIT 1))`;
+export function deliveredEventIds(endpointId: string, deliveriesFrom: string, events: Sql): Sql {
+  return sql`SELECT c.event_id FROM (
+      SELECT d.event_id, bool_or(d.status = 'succeeded') AS succeeded,
+             row_number() OVER (PARTITION BY d.event_id ORDER BY d.chain_id DESC) AS latest
+      FROM webhook_deliveries d
+      WHERE d.endpoint_id = ${endpointId} AND d.id >= ${deliveriesFrom}::text AND ${events}
+      GROUP BY d.event_id, d.chain_id) c
+    WHERE c.latest = 1 AND c.succeeded`;
 }
 
 /**
  * Up to `query.limit` events of the window (its store and mode, the subscribed types, pings left out) after
- * `query.after` in `(created_at, id)` order, each with whether the endpoint missed it. Read through
- * `events (store_id, mode, created_at)`, so a page costs its own events whatever the window's size.
+ * `query.after` in `(created_at, id)` order, each with whether the endpoint missed it. Two statements: the page's
+ * events through `events (store_id, mode, created_at)`, then their deliveries to the endpoint through
+ * `webhook_deliveries (event_id)`, one index scan per partition for the whole page; a page costs its own events
+ * whatever the window's size.
  */
-export function listRecoveryPage(client: SqlClient, query: RecoveryPageQuery): Promise<RecoveryPageEvent[]> {
+export async function listRecoveryPage(client: SqlClient, query: RecoveryPageQuery): Promise<RecoveryPageEvent[]> {
   const { after } = query;
   const from =
     after === null
       ? sql`e.created_at >= ${query.since}::timestamptz`
       : sql`e.created_at >= ${after.createdAt}::timestamptz
           AND (e.created_at > ${after.createdAt}::timestamptz OR e.id > ${after.eventId}::text)`;
-  return sqlQuery<RecoveryPageEvent>(
+  const events = await sqlQuery<{ id: string; created_at: Date }>(
     client,
     sql`
-      SELECT e.id, e.created_at, ${missedByEndpoint(query.endpointId)} AS missed
+      SELECT e.id, e.created_at
       FROM events e
       WHERE e.store_id = ${query.storeId} AND e.mode = ${query.mode}::mode
         AND ${from} AND e.created_at <= ${query.until}::timestamptz
@@ -116,6 +124,14 @@ export function listRecoveryPage(client: SqlClient, query: RecoveryPageQuery): P
       ORDER BY e.created_at, e.id
       LIMIT ${query.limit}`,
   );
+  if (events.length === 0) return [];
+  const ids = events.map((event) => event.id);
+  const delivered = await sqlQuery<{ event_id: string }>(
+    client,
+    deliveredEventIds(query.endpointId, query.deliveriesFrom, sql`d.event_id = ANY(${ids}::text[])`),
+  );
+  const succeeded = new Set(delivered.map((row) => row.event_id));
+  return events.map((event) => ({ ...event, missed: !succeeded.has(event.id) }));
 }
 
 /** How a page moves a recovery on. */

@@ -2,7 +2,7 @@
  * Recover (DESIGN §8, §10 "Sweeps"): re-send to an endpoint what it missed in a window, as new manual chains. Every
  * event of the window that the endpoint subscribes to now, of its store and mode, whose latest chain to this endpoint
  * did not succeed (or that never had one: the endpoint was disabled, or failing), gets attempt 1 of a new manual chain,
- * at most {@link MAX_RECOVERED_EVENTS}. The API counts them (one read, in no transaction), records the recovery and
+ * at most {@link MAX_RECOVERED_EVENTS}. The API counts them (one statement, in no transaction), records the recovery and
  * enqueues one `webhook-recovery` job; the worker walks the window in pages of {@link RECOVERY_PAGE_SIZE} events
  * ({@link continueWebhookRecovery}), each page one short transaction that writes its chains and moves the recovery's
  * cursor, and enqueues the page's delivery jobs after it commits. No transaction grows with the window, a worker that
@@ -25,7 +25,7 @@ import { validationFailed } from "../errors";
 import { ALL_EVENT_TYPES, PING_EVENT_TYPE } from "../events/event-types";
 import { enqueueDeliveries } from "../events/record-event";
 import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
-import { newId } from "../ids";
+import { idFloor, newId } from "../ids";
 import { findWebhookEndpoint } from "../webhook-endpoints/find-webhook-endpoints";
 
 /** How far back a recovery may start (DESIGN §8: 14 days). */
@@ -34,6 +34,16 @@ export const RECOVERY_WINDOW_MS = 14 * 24 * 60 * 60 * 1000;
 export const MAX_RECOVERED_EVENTS = 10_000;
 /** Events of the window examined per page (each page one transaction). */
 export const RECOVERY_PAGE_SIZE = 2_000;
+/**
+ * How long before a window's start its events' deliveries may have been made, ms: deliveries are written with or after
+ * their event, so this only covers clocks that differ between processes.
+ */
+const DELIVERY_CLOCK_MARGIN_MS = 60 * 60_000;
+
+/** The smallest delivery id a delivery of an event made at or after `since` can have. */
+function deliveriesFrom(since: Date): string {
+  return idFloor("delivery", since.getTime() - DELIVERY_CLOCK_MARGIN_MS);
+}
 
 /** What a recovery started (`webhook_recovery` on the wire). */
 export interface WebhookRecovery {
@@ -71,6 +81,7 @@ export async function recoverWebhookEndpoint(
     until,
     types: subscribed,
     excludedType: PING_EVENT_TYPE,
+    deliveriesFrom: deliveriesFrom(since),
     limit: MAX_RECOVERED_EVENTS,
   });
   if (events > 0) {
@@ -133,6 +144,7 @@ export async function continueWebhookRecovery(
       until: recovery.until,
       types,
       excludedType: PING_EVENT_TYPE,
+      deliveriesFrom: deliveriesFrom(recovery.since),
       after,
       limit: RECOVERY_PAGE_SIZE,
     });
