@@ -1,6 +1,7 @@
 /**
- * Two API processes on one database (DESIGN §3 and §10): each keeps the keys it authenticated, and a key deleted
- * through one is refused by the other within 1 s, told only by the change feed (no barrier crosses processes).
+ * Two API processes on one database (DESIGN §3 and §10): each keeps the keys it authenticated, the other's feed probes
+ * do not make it forget them, and a key deleted through one is refused by the other within 1 s, told only by the
+ * change feed (no barrier crosses processes).
  */
 import type { Express } from "express";
 import request from "supertest";
@@ -24,6 +25,27 @@ describe("API keys cached by two API processes", () => {
   });
   afterAll(async () => {
     if (other) await closeAppDeps(other.deps);
+  });
+
+  test("when both processes' feeds probe themselves, then neither takes the other's probes for changes: a key stays kept", async () => {
+    const owner = await signUpSteppedUp(ctx);
+    const { key } = (
+      await request(ctx.app)
+        .post("/v1/me/api-keys")
+        .set("Cookie", owner.cookie)
+        .set("Origin", PANEL_ORIGIN)
+        .send({ name: "kept", mode: "test" })
+        .expect(201)
+    ).body;
+    expect((await merchantClient(other.app, key).get("/v1/transactions")).status).toBe(200);
+    const kept = await waitUntil("the other process to keep the key", () =>
+      other.deps.apiKeyCache.get(hashApiKey(key)),
+    );
+
+    // Several probes of each feed (one every 250 ms), each heard by both.
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+
+    expect(other.deps.apiKeyCache.get(hashApiKey(key))).toBe(kept);
   });
 
   test("when a key is deleted through one process, then the other, which had it cached, refuses it within 1 s", async () => {
