@@ -50,9 +50,22 @@ describe("batch statements and the reconciler read the rows they name, whatever 
   let deliveries: string[];
   let charges: { storeId: string; payable: string[] };
 
-  /** Keeps autovacuum off `tables`: it would refresh the statistics while a test runs and hide the plan under test. */
+  /**
+   * Keeps autovacuum off `tables` (each partition of a partitioned one, such as `webhook_deliveries`, DESIGN §10
+   * "Retention"): it would refresh the statistics while a test runs and hide the plan under test.
+   */
   async function withoutAutovacuum(...tables: string[]): Promise<void> {
-    for (const table of tables) await ctx.db.$executeRawUnsafe(`ALTER TABLE ${table} SET (autovacuum_enabled = false)`);
+    for (const table of tables) {
+      const leaves = await ctx.db.$queryRawUnsafe<Array<{ name: string }>>(
+        `SELECT c.oid::regclass::text AS name FROM pg_class c
+         WHERE c.relkind = 'r'
+           AND (c.oid = $1::regclass OR c.oid IN (SELECT relid FROM pg_partition_tree($1::regclass)))`,
+        table,
+      );
+      for (const { name } of leaves) {
+        await ctx.db.$executeRawUnsafe(`ALTER TABLE ${name} SET (autovacuum_enabled = false)`);
+      }
+    }
   }
 
   beforeAll(async () => {
@@ -62,12 +75,16 @@ describe("batch statements and the reconciler read the rows they name, whatever 
     charges = await chargeBacklog();
   }, 60_000);
 
-  /** Rows of `table` read so far by the measured connection (sequential reads and heap fetches through indexes). */
+  /**
+   * Rows of `table` (all its partitions, for a partitioned one) read so far by the measured connection (sequential
+   * reads and heap fetches through indexes).
+   */
   async function rowsRead(table: string): Promise<number> {
     // Its counters reach the shared statistics when the connection goes idle after this statement.
     await measured.pool.query("SELECT pg_stat_force_next_flush()");
     const { rows } = await measured.pool.query<{ n: string }>(
-      "SELECT seq_tup_read + coalesce(idx_tup_fetch, 0) AS n FROM pg_stat_user_tables WHERE relname = $1",
+      `SELECT sum(coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0)) AS n FROM pg_stat_user_tables
+       WHERE relid = $1::regclass OR relid IN (SELECT relid FROM pg_partition_tree($1::regclass))`,
       [table],
     );
     return Number(rows[0]?.n);
