@@ -258,3 +258,12 @@ describe("account settings", () => {
     expect(problemsOf({ METRICS_TOKEN: `${"m".repeat(20)} ${"m".repeat(20)}` }).join("\n")).toMatch(/METRICS_TOKEN/);
   });
 });
+
+describe("retention", () => {
+  test("when RETENTION_DAYS is unset, then 90; at least 30 is taken; below 30 or not a whole number, start-up is refused", () => {
+    expect(loadConfig({}).retentionDays).toBe(90);
+    expect(loadConfig({ RETENTION_DAYS: "30" }).retentionDays).toBe(30);
+    expect(problemsOf({ RETENTION_DAYS: "29" }).join("\n")).toMatch(/RETENTION_DAYS/);
+    expect(problemsOf({ RETENTION_DAYS: "45.5" }).join("\n")).toMatch(/RETENTION_DAYS/);
+  });
+});
