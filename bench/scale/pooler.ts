@@ -1,21 +1,22 @@
 /**
  * The service through PgBouncer in transaction pooling mode (DESIGN §10 "PostgreSQL through a pooler"): does every
  * charge creation and payment succeed with `DATABASE_POOLING=transaction`, and what does the pooler cost in creation
- * throughput?
+ * throughput and CPU?
  *
  * On a PostgreSQL, a Redis and a PgBouncer of the bench's own (Debian's 1.18, `default_pool_size` {@link POOL_SIZE}),
  * two API processes run as deployed (the bundles `npm run build` writes): one straight to PostgreSQL (session pooling,
  * prepared statements), one through PgBouncer (`DATABASE_POOLING=transaction`, every statement unnamed; its change
  * feed listens on `DATABASE_DIRECT_URL`), beside one worker that also goes through PgBouncer. Creations
- * (`POST /v1/transactions`, {@link CONCURRENCY} at a time, by {@link KEYS} merchants in turn) alternate between the two APIs in {@link ROUNDS} rounds of
- * `BENCH_POOLER_CREATIONS` (300) each, after a warm-up of each; the CPU of each API process, of PostgreSQL's backends
- * and of PgBouncer is read around each round. Then `BENCH_POOLER_PAYMENTS` (200) charges are created and paid through
- * the pooled API, and the bench waits until each is `paid` and its `transaction.paid` webhook reached a local
- * receiver.
+ * (`POST /v1/transactions`, {@link CONCURRENCY} at a time, by {@link KEYS} merchants in turn) alternate between the
+ * two APIs in {@link ROUNDS} rounds of `BENCH_POOLER_CREATIONS` (300) each, after a warm-up of each; the CPU of each
+ * API process, of PostgreSQL's backends and of PgBouncer is read around each round. Then `BENCH_POOLER_PAYMENTS` (200)
+ * charges are created and paid through the pooled API, and the bench waits until each is `paid` and its
+ * `transaction.paid` webhook reached a local receiver.
  *
  * `measurePooler()` returns `{creations_per_round, rounds, concurrency, direct: {...}, pooled: {...},
  * creation_throughput_ratio, payments: {...}, errors, settings}` (throughput in creations per second, CPU in ms per
- * creation); run alone (`npx tsx bench/scale/pooler.ts`), it prints that as JSON. About 40 s on the 2-core machine.
+ * creation); run alone (`npx tsx bench/scale/pooler.ts`), it prints that as JSON. It takes about a minute on the
+ * 2-core machine (66 s with a load average of 6 to 9).
  */
 import type { ChildProcess } from "node:child_process";
 import { execFile } from "node:child_process";
