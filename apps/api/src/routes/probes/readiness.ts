@@ -75,7 +75,10 @@ export async function checkReadiness(deps: Pick<AppDeps, "db" | "redis" | "apiKe
   return { status: Object.values(checks).every((check) => check === "ok") ? "ok" : "degraded", checks };
 }
 
-/** 503 when a check every request needs (PostgreSQL, Redis) failed, else 200, `degraded` or not (SPEC "Probe results"). */
+/**
+ * The HTTP status of `readiness` (SPEC "Probe results"): 503 when a check every request needs (PostgreSQL, Redis)
+ * failed, else 200, `degraded` or not.
+ */
 export function readinessHttpStatus(readiness: Readiness): 200 | 503 {
   return REQUIRED_CHECKS.every((name) => readiness.checks[name] === "ok") ? 200 : 503;
 }
