@@ -7,10 +7,9 @@
  * Partition DDL takes no bound parameters (PostgreSQL has none for utility statements), so its text is built here from
  * names and bounds of ours ({@link rawSql}), checked against {@link PARTITION_NAME} and {@link PARTITION_BOUND}, and it
  * runs on a pool client with {@link run} rather than through `sqlQuery`, whose prepared statements are for repeated
- * texts. Each
- * change runs in its own short transaction under one advisory lock, so the worker's hourly job and an operator's
- * `retention:run` never change partitions at once, and waits at most {@link PARTITION_LOCK_TIMEOUT} for the parent's
- * lock: a busy table makes the change fail and the next run do it, rather than queue every query behind it.
+ * texts. Each change runs in its own short transaction under one advisory lock, so the worker's hourly job and an
+ * operator's `retention:run` never change partitions at once, and waits at most {@link PARTITION_LOCK_TIMEOUT} for the
+ * parent's lock: a busy table makes the change fail and the next run do it, rather than queue every query behind it.
  */
 import type { Pool, PoolClient } from "pg";
 import { rawSql, sql, sqlQuery, type Sql, type SqlClient } from "../sql";
