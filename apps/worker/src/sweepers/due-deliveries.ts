@@ -5,7 +5,7 @@
  * whose job was lost (a crash between commit and enqueue, a Redis flush) gets one again. A row that waits for its time
  * (a retry hours away) is not read: its delayed job holds it, and if that job is lost the row is offered once due.
  */
-import { listDueDeliveriesPage, type DueDeliveryCursor } from "@lm/db";
+import { forEachDueDeliveryPage } from "@lm/db";
 import { deliveryJob } from "@lm/domain";
 import type { WorkerDeps } from "../deps";
 import { offerRows, putFailedJobsBack } from "./offer-rows";
@@ -14,26 +14,20 @@ import { offerRows, putFailedJobsBack } from "./offer-rows";
 const PAGE_SIZE = 1000;
 
 /**
- * The reconciler's sweep: offers every due pending delivery to the `webhook-delivery` queue, oldest due first. Failed
+ * The reconciler's sweep: offers every due pending delivery to the `webhook-delivery` queue, each read once. Failed
  * jobs of that queue (a processor that threw, e.g. on a database outage) are put back first: while a failed job keeps a
  * row's id, the offer of that row would be ignored.
  * @returns how many due rows were offered (rows already queued included)
  */
 export async function enqueueDueDeliveries(deps: WorkerDeps): Promise<number> {
   await putFailedJobsBack(deps, "webhook-delivery");
-  const dueBy = deps.now();
   let offered = 0;
-  let after: DueDeliveryCursor | null = null;
-  for (;;) {
-    const due = await listDueDeliveriesPage(deps.db.pool, dueBy, after, PAGE_SIZE);
-    const last = due[due.length - 1];
-    if (last === undefined) return offered;
+  await forEachDueDeliveryPage(deps.db.pool, deps.now(), PAGE_SIZE, async (due) => {
     offered += await offerRows(
       deps,
       "webhook-delivery",
-      due.map(({ id }) => deliveryJob(id)),
+      due.map((row) => deliveryJob(row.id)),
     );
-    if (due.length < PAGE_SIZE) return offered;
-    after = { scheduledAt: last.scheduled_at, id: last.id };
-  }
+  });
+  return offered;
 }

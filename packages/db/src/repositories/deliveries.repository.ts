@@ -5,6 +5,7 @@
  * into one statement; every write is conditional on the row still being `pending`, so a job that runs twice writes
  * once. The panel's reads and a seller's manual chains are Prisma.
  */
+import type { Pool } from "pg";
 import type { DbClient } from "../client";
 import type { PageArgs } from "../page";
 import type { Event, Prisma, WebhookDelivery, WebhookEndpoint } from "../generated/client";
@@ -375,40 +376,48 @@ export async function insertRecoveryDeliveries(client: DbClient, rows: RecoveryD
         JOIN events e ON e.id = v.event_id`);
 }
 
-/** Where a page of {@link listDueDeliveriesPage} starts: after this row, in `(scheduled_at, id)` order. */
-export interface DueDeliveryCursor {
-  scheduledAt: Date;
-  id: string;
-}
-
-/** A pending delivery whose time has come: its id and its `scheduled_at` (the next page's cursor). */
+/** A pending delivery whose time has come: its id and where it goes (a job's destination). */
 export interface DueDelivery {
   id: string;
-  scheduled_at: Date;
+  endpoint_id: string | null;
+  url: string;
 }
 
 /**
- * Up to `limit` pending deliveries due by `dueBy` whose job was not given up, in `(scheduled_at, id)` order after
- * `after` (null for the first page): the reconciler's sweep (DESIGN §1, §10 "Sweeps"). The status is written out in
- * the text, not passed as a parameter, so that the partial index of exactly the pending rows by that key
- * (`webhook_deliveries_pending_due_idx`, see `schema.prisma`) answers every page whatever the planner's statistics say:
- * a sweep reads the due rows once each, and never a row that waits for its time.
+ * Calls `onPage` with the pending deliveries due by `dueBy` whose job was not given up, `pageSize` at a time, until
+ * none is left: the reconciler's sweep (DESIGN §1, §10 "Sweeps"). One statement reads them, through a cursor in a
+ * read-only transaction on a connection of its own, so each due row is read once whatever the plan (pages taken by
+ * `LIMIT` from a partitioned table were sorted anew from every remaining due row), and only due rows are read: the
+ * partial index `webhook_deliveries_pending_due_idx` (see `schema.prisma`) holds the pending rows by `scheduled_at`,
+ * and a retry that waits for its time is never read. The status is written out in the text, as the index's predicate.
+ * @param onPage - offers a page; the cursor waits for it
+ * @throws what the database or `onPage` throws (the transaction is rolled back)
  */
-export function listDueDeliveriesPage(
-  client: SqlClient,
+export async function forEachDueDeliveryPage(
+  pool: Pool,
   dueBy: Date,
-  after: DueDeliveryCursor | null,
-  limit: number,
-): Promise<DueDelivery[]> {
-  const from =
-    after === null ? emptySql : sql`AND (scheduled_at, id) > (${after.scheduledAt}::timestamptz, ${after.id}::text)`;
-  return sqlQuery<DueDelivery>(
-    client,
-    sql`
-      SELECT id, scheduled_at FROM webhook_deliveries
-      WHERE status = 'pending' AND job_given_up_at IS NULL AND scheduled_at <= ${dueBy}::timestamptz ${from}
-      ORDER BY scheduled_at, id LIMIT ${limit}`,
-  );
+  pageSize: number,
+  onPage: (page: DueDelivery[]) => Promise<void>,
+): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN READ ONLY");
+    // A literal time (an ISO string), not a parameter: DECLARE takes none through the simple protocol.
+    await client.query(`DECLARE due_deliveries NO SCROLL CURSOR FOR
+      SELECT id, endpoint_id, url FROM webhook_deliveries
+      WHERE status = 'pending' AND job_given_up_at IS NULL AND scheduled_at <= '${dueBy.toISOString()}'::timestamptz`);
+    for (;;) {
+      const { rows } = await client.query<DueDelivery>(`FETCH FORWARD ${pageSize} FROM due_deliveries`);
+      if (rows.length > 0) await onPage(rows);
+      if (rows.length < pageSize) break;
+    }
+    await client.query("COMMIT");
+  } catch (err) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
 }
 
 /** What routes a delivery's job to its queue shard (DESIGN §10 "Redis"): its id and its destination's columns. */
