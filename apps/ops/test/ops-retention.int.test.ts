@@ -132,4 +132,19 @@ describe('ops retention:run (DESIGN §10 "Retention")', () => {
     expect(await db.webhookDelivery.count({ where: { id: young.deliveryId } })).toBe(1);
     expect(await db.inboxItem.count({ where: { id: young.inboxId } })).toBe(1);
   });
+
+  test("when two runs need the same new weeks at once, then both succeed and each week is made once", async () => {
+    const muchLater = new Date(Date.now() + 200 * DAY_MS);
+
+    const [first, second] = await Promise.all([
+      ops(muchLater, "retention:run", "--json"),
+      ops(muchLater, "retention:run", "--json"),
+    ]);
+
+    expect([first.exitCode, second.exitCode]).toEqual([0, 0]);
+    const partitions = await listHistoryPartitions(db.pool, "events");
+    expect(new Set(partitions.map((p) => p.from)).size).toBe(partitions.length);
+    const ends = partitions.map(({ to }) => boundTime(to!));
+    expect(Math.max(...ends)).toBe(weekStart(muchLater.getTime()) + (WEEKS_AHEAD + 1) * WEEK_MS);
+  }, 30_000);
 });
