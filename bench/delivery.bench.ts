@@ -29,13 +29,14 @@
  * (2); BENCH_PROFILE_DIR writes a CPU profile of the worker process there.
  */
 import type { ChildProcess } from "node:child_process";
-import { Worker } from "bullmq";
+import { Queue, Worker } from "bullmq";
 import { createDb, type Db } from "@lm/db";
 import {
   buildEventEnvelope,
   deliveryHeaders,
   deliveryIdOfJob,
-  deliveryJob,
+  deliveryJobId,
+  deliveryJobsOf,
   newId,
   recordEvent,
   signatureHeader,
@@ -44,7 +45,7 @@ import {
 } from "@lm/domain";
 import { createLogger } from "@lm/logging";
 import { createMailer } from "@lm/mail";
-import { closeRedis, createProducer, createRedis } from "@lm/queue";
+import { JOB_ATTEMPTS, closeRedis, createProducer, createRedis } from "@lm/queue";
 import {
   createEndpointRow,
   createStoreRow,
@@ -148,8 +149,8 @@ async function main(): Promise<void> {
 async function measureEngine(children: ChildProcess[], config: ReturnType<typeof testConfig>, receiverUrl: string) {
   const db = createDb(config.databaseUrl, { maxConnections: FANOUT_CONCURRENCY + 2 });
   const redis = createRedis(config.redisUrl, "producer");
-  const producer = createProducer(redis, config.queuePrefix, () => undefined);
-  const queue = producer.queue("webhook-delivery");
+  const producer = createProducer(redis, config, () => undefined);
+  const shards = producer.shards("webhook-delivery");
   try {
     const worker = await startWorker(
       children,
@@ -164,7 +165,7 @@ async function measureEngine(children: ChildProcess[], config: ReturnType<typeof
     await waitForAttempts(db, live);
 
     const drain = await storeWithEndpoints(db, config.encryptionKey, receiverUrl);
-    await queue.pause();
+    await Promise.all(shards.map((shard) => shard.pause()));
     const memoryBefore = await redisUsedMemory(redis);
     const recordingStarted = Date.now();
     await fanOutAll(db, producer, drain);
@@ -172,7 +173,7 @@ async function measureEngine(children: ChildProcess[], config: ReturnType<typeof
     const redisBytesPerPendingDelivery =
       Math.round((await redisUsedMemory(redis)) - memoryBefore) / (EVENTS * ENDPOINTS);
     const drainStarted = Date.now();
-    await queue.resume();
+    await Promise.all(shards.map((shard) => shard.resume()));
     const drainMs = (await waitForAttempts(db, drain)) - drainStarted;
 
     const deps: UseCaseDeps = {
@@ -246,10 +247,7 @@ async function fanOutAll(db: Db, producer: ReturnType<typeof createProducer>, st
       while (next < EVENTS) {
         next += 1;
         const deliveryIds = await fanOut(db, store);
-        await producer.enqueueBulk(
-          "webhook-delivery",
-          deliveryIds.map((deliveryId) => deliveryJob(deliveryId)),
-        );
+        await producer.enqueueBulk("webhook-delivery", await deliveryJobsOf(db.pool, deliveryIds));
       }
     }),
   );
@@ -452,7 +450,8 @@ async function liveFigures(db: Db, store: BenchStore) {
 async function measureBaseline(children: ChildProcess[], redisUrl: string, prefix: string, receiverUrl: string) {
   const total = EVENTS * ENDPOINTS;
   const redis = createRedis(redisUrl, "producer");
-  const producer = createProducer(redis, prefix, () => undefined);
+  // One plain BullMQ queue, as a bare service would have, with the engine's job shape.
+  const queue = new Queue("webhook-delivery", { connection: redis, prefix });
   try {
     const worker = await startChild(
       children,
@@ -461,11 +460,10 @@ async function measureBaseline(children: ChildProcess[], redisUrl: string, prefi
       /baseline ready/,
       workerNodeFlags(),
     );
-    const queue = producer.queue("webhook-delivery");
     await queue.pause();
     for (let i = 0; i < total; i += 1000) {
-      const jobs = Array.from({ length: Math.min(1000, total - i) }, () => deliveryJob(newId("delivery")));
-      await producer.enqueueBulk("webhook-delivery", jobs);
+      const ids = Array.from({ length: Math.min(1000, total - i) }, () => deliveryJobId(newId("delivery")));
+      await queue.addBulk(ids.map((jobId) => ({ name: "", data: {}, opts: { jobId, attempts: JOB_ATTEMPTS } })));
     }
     const started = Date.now();
     await queue.resume();
@@ -473,7 +471,7 @@ async function measureBaseline(children: ChildProcess[], redisUrl: string, prefi
     const ms = Number(done[1]) - started;
     return { deliveries: total, window_ms: ms, deliveries_per_s: round((total / ms) * 1000, 0) };
   } finally {
-    await producer.close();
+    await queue.close();
     await closeRedis(redis);
   }
 }

@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   const config = testConfig(database.url);
   const db = createDb(config.databaseUrl);
   const redis = createRedis(config.redisUrl, "producer");
-  const producer = createProducer(redis, config.queuePrefix, () => undefined);
+  const producer = createProducer(redis, config, () => undefined);
   try {
     const { store } = await createStoreRow(db, config.encryptionKey);
     for (const path of ["/a", "/b"]) {

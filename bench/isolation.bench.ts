@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   const children: ChildProcess[] = [];
   const db = createDb(config.databaseUrl, { maxConnections: 40 });
   const redis = createRedis(config.redisUrl, "producer");
-  const producer = createProducer(redis, config.queuePrefix, () => undefined);
+  const producer = createProducer(redis, config, () => undefined);
   try {
     const receiver = await startChild(children, ["bench/isolation.bench.ts", "receiver"], {}, /listening (\d+)/);
     const receiverUrl = `http://127.0.0.1:${receiver.match[1]}`;
@@ -132,7 +132,7 @@ async function destinations(
  * @returns how many events were recorded (an event whose transaction could not start is left out)
  */
 async function openLoop(db: Db, producer: Producer, targets: Destination[], seconds: number): Promise<number> {
-  const deps = { producer, logger: createLogger({ level: "error", service: "bench", silent: true }) };
+  const deps = { db, producer, logger: createLogger({ level: "error", service: "bench", silent: true }) };
   const total = RATE * seconds;
   const started = Date.now();
   const running = new Set<Promise<void>>();

@@ -58,7 +58,7 @@ export function createAppDeps(config: Config, options: { logger?: Logger } = {})
     config,
     db,
     redis,
-    producer: createProducer(redis, config.queuePrefix, (err) => logger.warn("queue error", { err: err.message })),
+    producer: createProducer(redis, config, (err) => logger.warn("queue error", { err: err.message })),
     logger,
     mailer: createMailer(config),
     now: () => new Date(),

@@ -18,7 +18,7 @@ async function main(): Promise<number> {
   const useCaseDeps = (): UseCaseDeps => {
     if (made === undefined) {
       const redis = createRedis(config.redisClusterNodes ?? config.redisUrl, "producer");
-      const producer = createProducer(redis, config.queuePrefix, (err) => logger.warn("queue error", { err }));
+      const producer = createProducer(redis, config, (err) => logger.warn("queue error", { err }));
       const deps = { config, db, producer, logger, mailer: createMailer(config), now: () => new Date() };
       made = { redis, producer, deps };
     }

@@ -65,13 +65,11 @@ export function createWorkerDeps(
     maxConnections: Math.min(50, config.workerConcurrency + 5),
     pooling: config.databasePooling,
   });
-  const producer = createProducer(producerRedis, config.queuePrefix, (err) =>
-    logger.warn("queue error", { err: err.message }),
-  );
+  const producer = createProducer(producerRedis, config, (err) => logger.warn("queue error", { err: err.message }));
   const webhookClient = createWebhookHttpClient();
   const metrics = createWorkerMetrics({
     queues: QUEUE_NAMES,
-    jobCounts: (queue, states) => producer.queue(queue).getJobCounts(...states),
+    jobCounts: (queue, states) => Promise.all(producer.shards(queue).map((shard) => shard.getJobCounts(...states))),
   });
   const deps: WorkerDeps = {
     config,

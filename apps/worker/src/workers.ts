@@ -1,6 +1,6 @@
 /**
- * Starts one BullMQ `Worker` per queue that has a processor, and schedules the repeatable jobs (the reconciler, the
- * charge expiry and the key revocation).
+ * Starts one BullMQ `Worker` per queue that has a processor (per shard of the delivery queue, DESIGN §10 "Redis"), and
+ * schedules the repeatable jobs (the reconciler, the charge expiry and the key revocation).
  *
  * Failures, by kind: a job that finds PostgreSQL or Redis unreachable goes back to the queue after a short delay that
  * grows while the outage lasts (half the outage so far, 0.2 s to 5 s) and is not counted as a failed try, so a
@@ -26,6 +26,7 @@ import {
   RETENTION_INTERVAL_MS,
   type QueueName,
 } from "@lm/queue";
+import { createConcurrencyGate } from "./concurrency-gate";
 import type { WorkerDeps } from "./deps";
 import { MAX_JOB_TRIES } from "./sweepers/offer-rows";
 import { upsertSweepSchedule } from "./sweepers/sweep-schedule";
@@ -58,25 +59,34 @@ export interface RunningWorkers {
 }
 
 /**
- * Starts consuming every queue of {@link PROCESSORS} with `WORKER_CONCURRENCY` jobs at once per queue, and upserts the
- * job schedulers of {@link SCHEDULES} (idempotent: any number of workers may run this).
+ * Starts consuming every queue of {@link PROCESSORS} with `WORKER_CONCURRENCY` jobs at once per queue (in total over
+ * the shards of the delivery queue, see `concurrency-gate.ts`), and upserts the job schedulers of {@link SCHEDULES}
+ * (idempotent: any number of workers may run this).
  */
 export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
   const outage = trackOutage(deps);
   const entries = Object.entries(PROCESSORS) as Array<[QueueName, Processor<QueueName>]>;
-  const workers = entries.map(([name, processor]) => {
-    const worker = new Worker(name, (job, token) => runJob(deps, outage, processor, job, token), {
-      connection: deps.redis,
-      prefix: deps.config.queuePrefix,
-      concurrency: deps.config.workerConcurrency,
-      lockDuration: LOCK_DURATION_MS,
-      stalledInterval: STALLED_INTERVAL_MS,
-      maxStalledCount: MAX_STALLED_COUNT,
-      ...FINISHED_JOBS,
+  const workers = entries.flatMap(([name, processor]) => {
+    // One worker per shard, all through one gate: `WORKER_CONCURRENCY` is the queue's total in this process.
+    const gate = createConcurrencyGate(deps.config.workerConcurrency);
+    return deps.producer.shards(name).map((queue) => {
+      const worker = new Worker(
+        queue.name,
+        (job, token) => gate.run(() => runJob(deps, outage, processor, job, token)),
+        {
+          connection: deps.redis,
+          prefix: deps.config.queuePrefix,
+          concurrency: deps.config.workerConcurrency,
+          lockDuration: LOCK_DURATION_MS,
+          stalledInterval: STALLED_INTERVAL_MS,
+          maxStalledCount: MAX_STALLED_COUNT,
+          ...FINISHED_JOBS,
+        },
+      );
+      worker.on("failed", (job, err) => void noteFailedJob(deps, name, job, err));
+      worker.on("error", (err) => deps.logger.error("worker error", { queue: queue.name, err }));
+      return worker;
     });
-    worker.on("failed", (job, err) => void noteFailedJob(deps, name, job, err));
-    worker.on("error", (err) => deps.logger.error("worker error", { queue: name, err }));
-    return worker;
   });
   await schedule(deps);
   // Schedulers live in Redis: re-upserting them (idempotent) brings the jobs back soon after Redis lost its keys.
@@ -86,7 +96,11 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
   keepScheduled.unref();
   await Promise.all(workers.map((w) => w.waitUntilReady()));
   const queues = entries.map(([name]) => name);
-  deps.logger.info("worker consuming", { queues, concurrency: deps.config.workerConcurrency });
+  deps.logger.info("worker consuming", {
+    queues,
+    concurrency: deps.config.workerConcurrency,
+    delivery_shards: deps.config.deliveryQueueShards,
+  });
   return {
     queues,
     async close() {
@@ -132,14 +146,10 @@ const SCHEDULE_REFRESH_MS = 3_000;
 async function schedule(deps: WorkerDeps): Promise<void> {
   const reconciler = deps.producer.queue("reconciler");
   const lost = (await reconciler.getJobScheduler("reconciler")) === undefined;
-  await Promise.all(
-    SCHEDULES.map(({ queue, every }) =>
-      upsertSweepSchedule(deps.producer.queue(queue), queue, every),
-    ),
-  );
+  await Promise.all(SCHEDULES.map(({ queue, every }) => upsertSweepSchedule(deps.producer.queue(queue), queue, every)));
   if (lost) {
     deps.logger.warn("reconciler schedule missing (Redis empty or flushed); reconciling now");
-    await deps.producer.enqueue("reconciler", {}, { jobId: `reconcile-now-${Date.now()}` });
+    await deps.producer.enqueue("reconciler", { data: {}, jobId: `reconcile-now-${Date.now()}` });
   }
 }
 

@@ -18,8 +18,11 @@ const FIRST_ATTEMPT_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300,
 export interface QueueDepthSource<Q extends string = string> {
   /** Names of the queues to report. */
   queues: readonly Q[];
-  /** Job counts of `queue` by state; states missing from the answer read as 0. */
-  jobCounts(queue: Q, states: QueueDepthState[]): Promise<Record<string, number>>;
+  /**
+   * Job counts of `queue` by state, one record per BullMQ queue it is made of (the shards of the delivery queue, DESIGN
+   * §10 "Redis"), which are summed; states missing from a record read as 0.
+   */
+  jobCounts(queue: Q, states: QueueDepthState[]): Promise<Array<Record<string, number>>>;
 }
 
 /** The metrics a worker process exposes. */
@@ -81,7 +84,12 @@ export function createWorkerMetrics<Q extends string>(queueDepth: QueueDepthSour
             queueDepth.queues.map((q) => queueDepth.jobCounts(q, [...QUEUE_DEPTH_STATES])),
           );
           queueDepth.queues.forEach((queue, i) => {
-            for (const state of QUEUE_DEPTH_STATES) this.set({ queue, state }, counts[i]?.[state] ?? 0);
+            for (const state of QUEUE_DEPTH_STATES) {
+              this.set(
+                { queue, state },
+                (counts[i] ?? []).reduce((sum, shard) => sum + (shard[state] ?? 0), 0),
+              );
+            }
           });
         } catch {
           // Redis is unreachable: report no depth rather than fail the whole scrape or repeat stale numbers.

@@ -3,11 +3,16 @@ import { createWorkerMetrics, setLedgerDrift, type QueueDepthSource } from "../s
 const queues = ["webhook-delivery", "inbox-processing"] as const;
 
 describe("createWorkerMetrics", () => {
-  test("when the queue depth is collected, then each queue reports waiting, delayed, active and failed, missing states as 0", async () => {
+  test("when the queue depth is collected, then each queue reports waiting, delayed, active and failed summed over its shards, missing states as 0", async () => {
     const source: QueueDepthSource<(typeof queues)[number]> = {
       queues,
-      jobCounts: async (queue): Promise<Record<string, number>> =>
-        queue === "webhook-delivery" ? { waiting: 3, delayed: 7, active: 2, failed: 1 } : {},
+      jobCounts: async (queue): Promise<Array<Record<string, number>>> =>
+        queue === "webhook-delivery"
+          ? [
+              { waiting: 1, delayed: 7, active: 2 },
+              { waiting: 2, failed: 1 },
+            ]
+          : [{}],
     };
     const metrics = createWorkerMetrics(source);
 
@@ -26,7 +31,7 @@ describe("createWorkerMetrics", () => {
       queues,
       jobCounts: async () => {
         if (!redisUp) throw new Error("connect ECONNREFUSED 127.0.0.1:6379");
-        return { waiting: 5 };
+        return [{ waiting: 5 }];
       },
     });
     expect(await metrics.registry.metrics()).toContain('lm_queue_jobs{queue="webhook-delivery",state="waiting"} 5\n');
@@ -42,7 +47,7 @@ describe("createWorkerMetrics", () => {
 
 describe("setLedgerDrift", () => {
   test("when the drift is a non-negative integer of centavos, then the gauge of that mode shows it", async () => {
-    const metrics = createWorkerMetrics({ queues: [], jobCounts: async () => ({}) });
+    const metrics = createWorkerMetrics({ queues: [], jobCounts: async () => [] });
 
     setLedgerDrift(metrics, "live", 1990);
 
@@ -50,7 +55,7 @@ describe("setLedgerDrift", () => {
   });
 
   test("when the drift is negative or fractional, then RangeError and the gauge is unchanged", async () => {
-    const metrics = createWorkerMetrics({ queues: [], jobCounts: async () => ({}) });
+    const metrics = createWorkerMetrics({ queues: [], jobCounts: async () => [] });
     setLedgerDrift(metrics, "test", 0);
 
     expect(() => setLedgerDrift(metrics, "test", -1)).toThrow(RangeError);

@@ -13,8 +13,8 @@ export type RedisClient = Redis | Cluster;
  *
  * Given several URLs (`REDIS_CLUSTER_NODES`), it opens a `Cluster` seeded with those nodes: the client discovers the
  * others and follows slot moves. User name, password and TLS (`rediss:`) are taken from the first URL and used for
- * every node. Every key of ours must then share one hash slot per command, which a hash-tagged `QUEUE_PREFIX` (`{lm}`)
- * ensures (the configuration refuses any other prefix in cluster mode).
+ * every node. The keys of one command must then share a hash slot: each BullMQ queue's name is its own hash tag
+ * (`bullQueueNames`), and a rate-limit command touches one key.
  * @param target - `REDIS_URL`, or the cluster's seed node URLs
  * @param role - `worker` (blocking consumers) or `producer` (API side: fail fast)
  */

@@ -1,22 +1,39 @@
 /**
- * The typed producer: one BullMQ `Queue` per name, sharing a connection, under one key prefix.
+ * The typed producer: the BullMQ queues of every queue name (one, or one per shard of the delivery queue), sharing a
+ * connection, under one key prefix, each under its own hash tag (DESIGN §10 "Redis").
  */
 import { Queue, type JobsOptions } from "bullmq";
 import type { RedisClient } from "./connection";
-import { QUEUE_NAMES, type JobPayloads, type QueueName } from "./queues";
+import {
+  QUEUE_NAMES,
+  deliveryShardOf,
+  bullQueueNames,
+  type JobPayloads,
+  type JobRoute,
+  type QueueName,
+  type ShardedQueueName,
+} from "./queues";
 
 /**
  * Tries of a job that throws (other than on a database or Redis outage, which the worker delays without counting),
- * run back to back; then it is failed and the reconciler decides whether to revive it (every 30 s).
+ * run back to back; then it is failed and the reconciler decides whether to revive it (every 30 s). Delivery jobs
+ * have one try a run (see {@link defaultJobOptions}).
  */
 export const JOB_ATTEMPTS = 5;
 
 /**
- * Default job options. They are copied into every job's `opts`, so they stay this small: with the job id, `opts` fits
- * Redis's 64-byte listpack value, and a waiting job costs a compact hash instead of a hash table (measured: 851 → 359
- * bytes of Redis per waiting delivery job). Removal of finished jobs is the worker's setting ({@link FINISHED_JOBS}).
+ * Default job options of each queue. They are copied into every job's `opts`, so they stay this small: with the job id,
+ * `opts` must fit Redis's 64-byte listpack value, or a waiting job costs a hash table instead of a compact hash (about
+ * 800 instead of 300 bytes of Redis). A delivery job therefore has no `attempts` (one try a run): its `opts` is its id
+ * and, for a retry, its delay in ms, `{"jobId":"<26>","delay":43200000}`, which `attempts` would take to 69 bytes. A
+ * delivery job that throws (a bug, never an unreachable database or endpoint) is failed at once and revived by the
+ * reconciler's sweep, every 30 s, up to its tries in all. Removal of finished jobs is the worker's setting
+ * ({@link FINISHED_JOBS}).
  */
-const DEFAULT_JOB_OPTIONS: JobsOptions = { attempts: JOB_ATTEMPTS };
+function defaultJobOptions(name: QueueName): JobsOptions {
+  // BullMQ writes `attempts: 0` into a job's opts unless the option is present and undefined.
+  return { attempts: name === "webhook-delivery" ? undefined : JOB_ATTEMPTS };
+}
 
 /**
  * What the worker keeps of finished jobs: completed ones are dropped (rows in PostgreSQL are the record), failed ones
@@ -28,7 +45,7 @@ export const FINISHED_JOBS = { removeOnComplete: { count: 0 }, removeOnFail: { c
  * Length of each queue's BullMQ event stream (default 10,000 entries). Nothing of ours reads it (the rows are the
  * record), and at the default it holds an entry per recent job, a large share of Redis's memory per waiting delivery.
  */
-const EVENTS_STREAM_LENGTH = 100;
+export const EVENTS_STREAM_LENGTH = 100;
 
 /**
  * BullMQ's name of every job we add: empty, because the queue already says what a job is, and a job stores its name
@@ -36,81 +53,113 @@ const EVENTS_STREAM_LENGTH = 100;
  */
 const JOB_NAME = "";
 
+/**
+ * One job to add to queue `N`: its ids-only payload, its id (the row id, so a repeat is a no-op while the job
+ * exists), a delay in ms (run no earlier than this from now; 0 or absent runs at once), and for a sharded queue its
+ * destination ({@link JobRoute}).
+ */
+export type QueuedJob<N extends QueueName> = { data: JobPayloads[N]; jobId?: string; delayMs?: number } & JobRoute<N>;
+
+/** Where the producer's keys go: `QUEUE_PREFIX` and `DELIVERY_QUEUE_SHARDS` (packages/config). */
+export interface QueueLayout {
+  queuePrefix: string;
+  deliveryQueueShards: number;
+}
+
 /** Enqueues jobs by queue name with the payload type of that queue. */
 export interface Producer {
+  /** Adds one job ({@link QueuedJob}). */
+  enqueue<N extends QueueName>(name: N, job: QueuedJob<N>): Promise<void>;
   /**
-   * Adds a job. Give `jobId` (the row id) to make a repeat a no-op while the job exists.
-   * @param options.delayMs - run no earlier than this many ms from now
+   * Enqueues many jobs of one queue: one round trip per shard they fall in. Options as {@link Producer.enqueue}'s.
    */
-  enqueue<N extends QueueName>(
-    name: N,
-    data: JobPayloads[N],
-    options?: { jobId?: string; delayMs?: number },
-  ): Promise<void>;
-  /** Enqueues many jobs of one queue in one round trip. Options as {@link Producer.enqueue}'s. */
-  enqueueBulk<N extends QueueName>(
-    name: N,
-    jobs: Array<{ data: JobPayloads[N]; jobId?: string; delayMs?: number }>,
-  ): Promise<void>;
+  enqueueBulk<N extends QueueName>(name: N, jobs: Array<QueuedJob<N>>): Promise<void>;
   /**
-   * How many of `jobIds` have no job in queue `name` (in no state: never added, finished and removed, or lost with
-   * Redis's data), in one round trip.
+   * How many of `jobs` have no job in queue `name` (in no state: never added, finished and removed, or lost with
+   * Redis's data): one round trip per shard they fall in.
    */
-  countMissingJobs(name: QueueName, jobIds: string[]): Promise<number>;
-  /** The BullMQ queue behind a name (for repeatable jobs, metrics and tests). */
-  queue<N extends QueueName>(name: N): Queue<JobPayloads[N]>;
+  countMissingJobs<N extends QueueName>(name: N, jobs: Array<{ jobId: string } & JobRoute<N>>): Promise<number>;
+  /** The BullMQ queue of an unsharded queue (for repeatable jobs and tests). */
+  queue<N extends Exclude<QueueName, ShardedQueueName>>(name: N): Queue<JobPayloads[N]>;
+  /** The BullMQ queue of `destination` in the delivery queue's shards. */
+  deliveryQueueFor(destination: string): Queue<JobPayloads["webhook-delivery"]>;
+  /** Every BullMQ queue of `name`: its shards in order, or the one queue (for workers, metrics, revivals, tests). */
+  shards<N extends QueueName>(name: N): Array<Queue<JobPayloads[N]>>;
   /** Closes every queue (not the shared connection). */
   close(): Promise<void>;
 }
 
 /**
- * Creates the producer over `connection` with keys under `prefix` (`QUEUE_PREFIX`).
+ * Creates the producer over `connection` ({@link QueueLayout}).
  * @param onError - called with a queue's connection errors (which would otherwise be unhandled events)
  */
-export function createProducer(connection: RedisClient, prefix: string, onError: (err: Error) => void): Producer {
-  const queues = new Map<QueueName, Queue>(
-    QUEUE_NAMES.map((name) => {
-      const queue = new Queue(name, {
-        connection,
-        prefix,
-        defaultJobOptions: DEFAULT_JOB_OPTIONS,
-        streams: { events: { maxLen: EVENTS_STREAM_LENGTH } },
-      });
-      queue.on("error", onError);
-      return [name, queue];
-    }),
+export function createProducer(connection: RedisClient, layout: QueueLayout, onError: (err: Error) => void): Producer {
+  const queues = new Map<QueueName, Queue[]>(
+    QUEUE_NAMES.map((name) => [
+      name,
+      bullQueueNames(name, layout.deliveryQueueShards).map((bullName) => {
+        const queue = new Queue(bullName, {
+          connection,
+          prefix: layout.queuePrefix,
+          defaultJobOptions: defaultJobOptions(name),
+          streams: { events: { maxLen: EVENTS_STREAM_LENGTH } },
+        });
+        queue.on("error", onError);
+        return queue;
+      }),
+    ]),
   );
-  const get = <N extends QueueName>(name: N) => queues.get(name) as Queue<JobPayloads[N]>;
-  const jobOptions = (jobId?: string, delayMs?: number): JobsOptions => ({
-    ...(jobId === undefined ? {} : { jobId }),
-    ...(delayMs === undefined || delayMs <= 0 ? {} : { delay: Math.ceil(delayMs) }),
+  const shards = <N extends QueueName>(name: N) => queues.get(name) as Array<Queue<JobPayloads[N]>>;
+  const deliveryQueueFor = (destination: string) =>
+    shards("webhook-delivery")[deliveryShardOf(destination, layout.deliveryQueueShards)] as Queue;
+  /** The queue of one job: its destination's shard, or the queue's only one. */
+  const queueOf = (name: QueueName, job: object): Queue =>
+    "destination" in job && typeof job.destination === "string"
+      ? deliveryQueueFor(job.destination)
+      : (shards(name)[0] as Queue);
+  const byQueue = <J extends object>(name: QueueName, jobs: J[]) => {
+    const groups = new Map<Queue, J[]>();
+    for (const job of jobs) {
+      const queue = queueOf(name, job);
+      const group = groups.get(queue);
+      if (group) group.push(job);
+      else groups.set(queue, [job]);
+    }
+    return groups;
+  };
+  const jobOptions = (job: { jobId?: string; delayMs?: number }): JobsOptions => ({
+    ...(job.jobId === undefined ? {} : { jobId: job.jobId }),
+    ...(job.delayMs === undefined || job.delayMs <= 0 ? {} : { delay: Math.ceil(job.delayMs) }),
   });
-  const enqueue: Producer["enqueue"] = async (name, data, options = {}) => {
-    // BullMQ's generic job names are typed loosely; the payload is typed by our map.
-    await (get(name) as Queue).add(JOB_NAME, data, jobOptions(options.jobId, options.delayMs));
+  const enqueue: Producer["enqueue"] = async (name, job) => {
+    await queueOf(name, job).add(JOB_NAME, job.data, jobOptions(job));
   };
   return {
     enqueue,
     async enqueueBulk(name, jobs) {
-      if (jobs.length === 0) return;
-      // One job is added without a pipeline: ioredis copies every Lua script BullMQ defines onto each pipeline it
-      // makes, which cost more than the job itself (a charge's creation adds one: its postback's only delivery).
-      const [only] = jobs;
-      if (jobs.length === 1 && only) return enqueue(name, only.data, only);
-      await (get(name) as Queue).addBulk(
-        jobs.map((job) => ({ name: JOB_NAME, data: job.data, opts: jobOptions(job.jobId, job.delayMs) })),
+      await Promise.all(
+        [...byQueue(name, jobs)].map(async ([queue, group]) => {
+          // One job is added without a pipeline: ioredis copies every Lua script BullMQ defines onto each pipeline it
+          // makes, which cost more than the job itself (a charge's creation adds one: its postback's only delivery).
+          const [only] = group;
+          if (group.length === 1 && only) return queue.add(JOB_NAME, only.data, jobOptions(only));
+          await queue.addBulk(group.map((job) => ({ name: JOB_NAME, data: job.data, opts: jobOptions(job) })));
+        }),
       );
     },
-    async countMissingJobs(name, jobIds) {
-      if (jobIds.length === 0) return 0;
-      const queue = get(name);
-      // A job's hash lives at the queue's key + its id for as long as the job exists, whatever its state.
-      const existing = await connection.exists(...jobIds.map((id) => queue.toKey(id)));
-      return jobIds.length - existing;
+    async countMissingJobs(name, jobs) {
+      const existing = await Promise.all(
+        // A job's hash lives at the queue's key + its id for as long as the job exists, whatever its state; one
+        // EXISTS per shard, whose keys share its slot.
+        [...byQueue(name, jobs)].map(([queue, group]) => connection.exists(...group.map((j) => queue.toKey(j.jobId)))),
+      );
+      return jobs.length - existing.reduce((sum, n) => sum + n, 0);
     },
-    queue: get,
+    queue: (name) => shards(name)[0] as Queue<JobPayloads[typeof name]>,
+    deliveryQueueFor,
+    shards,
     async close() {
-      await Promise.all([...queues.values()].map((q) => q.close()));
+      await Promise.all([...queues.values()].flat().map((q) => q.close()));
     },
   };
 }

@@ -37,6 +37,71 @@ export interface JobPayloads {
 /** Name of a queue. */
 export type QueueName = keyof JobPayloads;
 
+/**
+ * The queue split into shards by destination (DESIGN §10 "Redis"): `DELIVERY_QUEUE_SHARDS` BullMQ queues, each under
+ * a hash tag of its own, so a Redis Cluster spreads the most numerous jobs over its masters.
+ */
+export type ShardedQueueName = "webhook-delivery";
+
+/**
+ * What a job of queue `N` needs besides its payload to find its BullMQ queue: for a sharded queue, its destination
+ * key (an endpoint id, or `postback:<host>`: `destinationKey` in packages/domain), so every job of one destination
+ * lands in the same shard; nothing for the others.
+ */
+export type JobRoute<N extends QueueName> = N extends ShardedQueueName ? { destination: string } : unknown;
+
+/** Largest `DELIVERY_QUEUE_SHARDS` (packages/config enforces it). */
+export const MAX_DELIVERY_QUEUE_SHARDS = 64;
+
+/** Hash slots of a Redis Cluster. */
+const CLUSTER_SLOTS = 16384;
+
+/** The Redis Cluster hash slot of a hash tag: CRC16 (XMODEM) of its bytes, modulo 16384 (Redis Cluster spec). */
+export function hashSlotOf(tag: string): number {
+  let crc = 0;
+  for (const byte of Buffer.from(tag)) {
+    crc ^= byte << 8;
+    for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  }
+  return crc % CLUSTER_SLOTS;
+}
+
+/**
+ * The BullMQ queue names of `name`, each its own Redis Cluster hash tag (in braces), so all keys of one queue share a
+ * slot (BullMQ's scripts need that) and different queues spread over the masters: `{reconciler}` for an unsharded
+ * queue; for shard i of the delivery queue, `{wd<i><suffix>}`, the shortest suffix (base 36, from none) that puts its
+ * slot in the i-th of `shards` equal parts of the slot space. Masters own contiguous, equal slot ranges (as
+ * `redis-cli --cluster create` and managed clusters lay them out), so the shards are spread evenly over them by design
+ * rather than by chance; and the short name keeps a job's key within a smaller allocation.
+ * @param shards - `DELIVERY_QUEUE_SHARDS`, 1 to 64
+ */
+export function bullQueueNames(name: QueueName, shards: number): string[] {
+  if (name !== "webhook-delivery") return [`{${name}}`];
+  return Array.from({ length: shards }, (_, shard) => {
+    const inPlace = (tag: string) => Math.floor((hashSlotOf(tag) * shards) / CLUSTER_SLOTS) === shard;
+    for (let k = 0; ; k++) {
+      const tag = `wd${shard}${k === 0 ? "" : (k - 1).toString(36)}`;
+      if (inPlace(tag)) return `{${tag}}`;
+    }
+  });
+}
+
+/**
+ * The shard (0 … `shards - 1`) of the delivery queue that holds the jobs of `destination`: FNV-1a (32 bits) of the
+ * key, modulo `shards`. Stable across processes and restarts for one `shards`. Changing `DELIVERY_QUEUE_SHARDS` moves
+ * destinations to other shards: change it with the workers stopped; the reconciler offers the pending rows again in
+ * their new shards (jobs left in a shard past the new count are never run).
+ * @param destination - a destination key (see {@link JobRoute})
+ */
+export function deliveryShardOf(destination: string, shards: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < destination.length; i++) {
+    hash ^= destination.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0) % shards;
+}
+
 /** All queue names, in the order the worker starts them. */
 export const QUEUE_NAMES = [
   "webhook-delivery",

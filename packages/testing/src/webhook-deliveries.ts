@@ -6,6 +6,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Db, WebhookDelivery } from "@lm/db";
 import { deliveryJob } from "@lm/domain";
 import type { Producer } from "@lm/queue";
+import type { Job, JobType } from "bullmq";
 import { startWebhookReceiver, type WebhookReceiver } from "./webhook-receiver";
 import { waitUntil } from "./wait-until";
 
@@ -26,7 +27,13 @@ export function useWebhookReceiver(): { current: WebhookReceiver } {
  * the producer of the worker's or the API's dependencies.
  */
 export async function enqueueDelivery(worker: { producer: Producer }, delivery: WebhookDelivery): Promise<void> {
-  await worker.producer.enqueueBulk("webhook-delivery", [deliveryJob(delivery.id)]);
+  await worker.producer.enqueueBulk("webhook-delivery", [deliveryJob(delivery)]);
+}
+
+/** The `webhook-delivery` jobs in `states`, over every shard of the queue. */
+export async function deliveryJobsIn(producer: Pick<Producer, "shards">, states: JobType[]): Promise<Job[]> {
+  const perShard = await Promise.all(producer.shards("webhook-delivery").map((queue) => queue.getJobs(states)));
+  return perShard.flat();
 }
 
 /** Every row of a chain, by attempt. */

@@ -1,7 +1,7 @@
 import request from "supertest";
 import { deliveryJobId, processInboxItem, sandboxAcquirerSecret, settlePayments, signatureHeader } from "@lm/domain";
 import { createLogger } from "@lm/logging";
-import { createEndpointRow, createTestMerchant } from "@lm/testing";
+import { createEndpointRow, createTestMerchant, deliveryJobsIn } from "@lm/testing";
 import { createPaymentSettlement } from "../../../worker/src/inbox/payment-settlement";
 import { useApiTestContext } from "../support/harness";
 import { paymentOf } from "../support/pix-payments";
@@ -71,7 +71,7 @@ describe("settling a batch of inbound payments in one statement (settlePayments)
       ]);
       expect(deliveries.find((d) => d.destination_type === "postback")?.transaction_id).toBe(txn.id);
     }
-    const queued = await ctx.deps.producer.queue("webhook-delivery").getJobs(["waiting", "delayed", "prioritized"]);
+    const queued = await deliveryJobsIn(ctx.deps.producer, ["waiting", "delayed", "prioritized"]);
     const deliveryIds = (
       await ctx.db.webhookDelivery.findMany({ where: { store_id: store.storeId, event_type: "transaction.paid" } })
     ).map((d) => d.id);

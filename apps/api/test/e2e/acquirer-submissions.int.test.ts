@@ -10,7 +10,7 @@ describe("the reconciler's sweeps of requests to the acquirer", () => {
     db: ctx.db,
     producer: ctx.deps.producer,
     now: () => new Date(),
-    metrics: createWorkerMetrics({ queues: [], jobCounts: async () => ({}) }),
+    metrics: createWorkerMetrics({ queues: [], jobCounts: async () => [] }),
   });
 
   test("when a refund's and a withdrawal's jobs are lost, then the sweep offers them again with their row ids as job ids", async () => {

@@ -81,7 +81,7 @@ describe("API key rotation", () => {
     await ctx.db.apiKey.update({ where: { id: old.id }, data: { revoke_at: ended } });
 
     const refused = await transactions(old.key);
-    await ctx.worker.producer.enqueue("key-revocation", {});
+    await ctx.worker.producer.enqueue("key-revocation", { data: {} });
     const revoked = await waitUntil("the old key revoked", async () => {
       const row = await ctx.db.apiKey.findUniqueOrThrow({ where: { id: old.id } });
       return row.revoked_at;

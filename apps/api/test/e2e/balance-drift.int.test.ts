@@ -18,7 +18,7 @@ describe("the reconciler's ledger drift check", () => {
     await paidCharge(ctx, merchant.client, 1500);
     const logger = createLogger({ level: "info", service: "worker", silent: true });
     const logs = captureLogs(logger);
-    const metrics = createWorkerMetrics({ queues: [], jobCounts: async () => ({}) });
+    const metrics = createWorkerMetrics({ queues: [], jobCounts: async () => [] });
     const deps = { db: ctx.db, logger, now: () => new Date(), metrics };
     expect(await checkBalanceDrift(deps)).toBe(0);
     expect(await drift(metrics, "test")).toBe(0);
@@ -48,7 +48,7 @@ describe("the reconciler's ledger drift check", () => {
   test("when the entries below a balance's checkpoint were summed by earlier ticks, then a later tick sums only newer entries and still finds a total that moved without an entry", async () => {
     await paidCharge(ctx, merchant.client, 2000);
     const logger = createLogger({ level: "info", service: "worker", silent: true });
-    const metrics = createWorkerMetrics({ queues: [], jobCounts: async () => ({}) });
+    const metrics = createWorkerMetrics({ queues: [], jobCounts: async () => [] });
     // A tick late enough that the entries above have settled into the checkpoint.
     const later = () => new Date(Date.now() + LEDGER_SETTLE_MS + 60_000);
     const deps = { db: ctx.db, logger, now: later, metrics };

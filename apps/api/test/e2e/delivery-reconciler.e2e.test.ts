@@ -1,4 +1,4 @@
-import { deliveryJob, deliveryJobId } from "@lm/domain";
+import { deliveryJob, deliveryJobId, destinationKey } from "@lm/domain";
 import {
   createDeliveryRow,
   createEndpointRow,
@@ -35,7 +35,7 @@ describe("reconciler sweep of due deliveries", () => {
     // Their jobs exist but are held back an hour, so only the flush below can lose them.
     await ctx.worker.producer.enqueueBulk(
       "webhook-delivery",
-      deliveries.map((delivery) => deliveryJob(delivery.id, 3_600_000)),
+      deliveries.map((delivery) => deliveryJob(delivery, 3_600_000)),
     );
     expect(await reconcile(ctx.worker)).toBe(5);
     expect(receiver.requestsTo("/lost")).toHaveLength(0);
@@ -61,7 +61,9 @@ describe("reconciler sweep of due deliveries", () => {
 
     await reconcile(ctx.worker);
 
-    expect(await ctx.worker.producer.queue("webhook-delivery").getJob(deliveryJobId(delivery.id))).toBeUndefined();
+    expect(
+      await ctx.worker.producer.deliveryQueueFor(destinationKey(delivery)).getJob(deliveryJobId(delivery.id)),
+    ).toBeUndefined();
   });
 
   test("when a delivery's secret does not decrypt, then the chain stops as missing_secret on its row and nothing is sent", async () => {

@@ -31,31 +31,36 @@ describe("reviving failed jobs", () => {
   });
 
   /**
-   * Adds a job to `queue` and fails it once with `err`, as a processor that threw on its last try would; then sets its
-   * tries made.
+   * Adds a job to `queue` (for the delivery queue, its shard of `destination`) and fails it once with `err`, as a
+   * processor that threw on its last try would; then sets its tries made.
    */
   async function failedJob<N extends QueueName>(
-    queue: N,
+    name: N,
     data: JobPayloads[N],
     id: string,
     triesMade: number,
     err = new Error("boom"),
+    destination = "",
   ): Promise<Job> {
-    const scratch = new Worker(queue, null, {
+    const queue: Queue =
+      name === "webhook-delivery"
+        ? deps.producer.deliveryQueueFor(destination)
+        : deps.producer.queue(name as Exclude<QueueName, "webhook-delivery">);
+    const scratch = new Worker(queue.name, null, {
       connection: scratchRedis,
       prefix: ctx.config.queuePrefix,
       autorun: false,
     });
     scratches.push(scratch);
     // One try per run, so that the failure below fails the job instead of retrying it.
-    await (deps.producer.queue(queue) as Queue).add(queue, data, { jobId: id, attempts: 1 });
+    await queue.add(name, data, { jobId: id, attempts: 1 });
     const token = randomUUID();
     const job = await scratch.getNextJob(token);
     if (job?.id !== id) throw new Error("the scratch worker took another job");
     await job.moveToFailed(err, token);
-    const client = await deps.producer.queue(queue).client;
-    await client.hset(deps.producer.queue(queue).toKey(id), { atm: String(triesMade) });
-    return (await deps.producer.queue(queue).getJob(id)) as Job;
+    const client = await queue.client;
+    await client.hset(queue.toKey(id), { atm: String(triesMade) });
+    return (await queue.getJob(id)) as Job;
   }
 
   /**
@@ -68,7 +73,7 @@ describe("reviving failed jobs", () => {
     const ids = Array.from({ length: count }, () => `rfd_${randomUUID()}`);
     await queue.addBulk(ids.map((id) => ({ name, data: { refundId: id }, opts: { jobId: id, attempts: 1 } })));
     const failing = new Worker(
-      name,
+      queue.name,
       () => {
         throw new Error("boom");
       },
@@ -132,9 +137,9 @@ describe("reviving failed jobs", () => {
     });
     const event = await createEventRow(ctx.db, { storeId: store.id });
     const delivery = await createDeliveryRow(ctx.db, { event, destination: { endpoint } });
-    const { jobId } = deliveryJob(delivery.id);
+    const { jobId, destination } = deliveryJob(delivery);
     const err = new Error("relation does not exist\nat line 2");
-    const job = await failedJob("webhook-delivery", {}, jobId, MAX_JOB_TRIES, err);
+    const job = await failedJob("webhook-delivery", {}, jobId, MAX_JOB_TRIES, err, destination);
 
     await noteFailedJob(deps, "webhook-delivery", job, err);
 
@@ -143,7 +148,7 @@ describe("reviving failed jobs", () => {
     expect(row.job_given_up_at).toBeInstanceOf(Date);
     await job.remove();
     await enqueueDueDeliveries(deps);
-    expect(await deps.producer.queue("webhook-delivery").getJob(jobId)).toBeUndefined();
+    expect(await deps.producer.deliveryQueueFor(destination).getJob(jobId)).toBeUndefined();
   });
 
   test("when a delivery's job fails with tries left, then its row is left as it was", async () => {
@@ -156,7 +161,8 @@ describe("reviving failed jobs", () => {
       event: await createEventRow(ctx.db, { storeId: store.id }),
       destination: { endpoint },
     });
-    const job = await failedJob("webhook-delivery", {}, deliveryJob(delivery.id).jobId, MAX_JOB_TRIES - 1);
+    const { jobId, destination } = deliveryJob(delivery);
+    const job = await failedJob("webhook-delivery", {}, jobId, MAX_JOB_TRIES - 1, undefined, destination);
 
     await noteFailedJob(deps, "webhook-delivery", job, new Error("boom"));
 

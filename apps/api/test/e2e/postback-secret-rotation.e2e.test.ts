@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import request from "supertest";
-import { waitUntil, type ReceivedRequest, useWebhookReceiver } from "@lm/testing";
+import { deliveryJobsIn, waitUntil, type ReceivedRequest, useWebhookReceiver } from "@lm/testing";
 import { useE2eTestContext } from "./support/e2e-harness";
 import { chargeBody, merchantClient } from "../support/merchant-client";
 import { PANEL_ORIGIN } from "../support/panel";
@@ -38,7 +38,7 @@ describe("postback secret rotation and deliveries", () => {
     await merchant.post(`/v1/transactions/${charge.id}/simulate-payment`).expect(202);
     const failedPaid = (await receiver.current.waitForRequests(2, { path: "/postback" }))[1]!;
     const retry = await waitUntil("the retry of transaction.paid scheduled", async () => {
-      const [job] = await ctx.worker.producer.queue("webhook-delivery").getDelayed();
+      const [job] = await deliveryJobsIn(ctx.worker.producer, ["delayed"]);
       return job;
     });
 

@@ -1,25 +1,43 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
+import { bullQueueNames, deliveryShardOf } from "@lm/queue";
 import {
   createEndpointRow,
+  createTestMerchant,
   startRedisCluster,
   startWebhookReceiver,
+  waitUntil,
   type OwnRedisCluster,
   type WebhookReceiver,
 } from "@lm/testing";
-import { chargeBody, useTestMerchant } from "../support/merchant-client";
+import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useE2eTestContext } from "./support/e2e-harness";
 
-jest.setTimeout(60_000);
+jest.setTimeout(90_000);
 
-describe("the service on a Redis Cluster (REDIS_CLUSTER_NODES)", () => {
-  // Filled in before the harness reads it: the cluster's nodes and a hash-tagged prefix of this file's own.
+/** Commands each master has processed so far (`INFO stats`). */
+async function commandsPerMaster(nodes: string[]): Promise<number[]> {
+  return Promise.all(
+    nodes.map(async (node) => {
+      const redis = new Redis(node);
+      try {
+        return Number(/total_commands_processed:(\d+)/.exec(await redis.info("stats"))?.[1]);
+      } finally {
+        redis.disconnect();
+      }
+    }),
+  );
+}
+
+describe("the service on a Redis Cluster (REDIS_CLUSTER_NODES, DESIGN §10 Redis)", () => {
+  // Filled in before the harness reads it: the cluster's nodes and a prefix of this file's own (no braces: each
+  // queue carries its own hash tag).
   const env: Record<string, string> = {};
   let cluster: OwnRedisCluster;
   beforeAll(async () => {
     cluster = await startRedisCluster(3);
     env.REDIS_CLUSTER_NODES = cluster.nodes.join(",");
-    env.QUEUE_PREFIX = `{t${randomBytes(5).toString("hex")}}`;
+    env.QUEUE_PREFIX = `t${randomBytes(5).toString("hex")}`;
   });
   const ctx = useE2eTestContext(env);
   const merchant = useTestMerchant(ctx);
@@ -34,12 +52,13 @@ describe("the service on a Redis Cluster (REDIS_CLUSTER_NODES)", () => {
     await cluster?.destroy();
   });
 
-  test("when a charge is created and paid, then its webhooks are delivered and every queue key lives on one node", async () => {
-    await createEndpointRow(ctx.db, ctx.config.encryptionKey, {
+  test("when a charge is created and paid, then its webhooks are delivered, from the shard of their endpoint", async () => {
+    const { endpoint } = await createEndpointRow(ctx.db, ctx.config.encryptionKey, {
       storeId: merchant.storeId,
       url: `${receiver.url}/endpoint`,
       events: ["transaction.created", "transaction.paid"],
     });
+    const shard = ctx.worker.producer.deliveryQueueFor(endpoint.id);
 
     const charge = (await merchant.client.post("/v1/transactions", chargeBody()).expect(201)).body;
     await merchant.client.post(`/v1/transactions/${charge.id}/simulate-payment`).expect(202);
@@ -49,16 +68,39 @@ describe("the service on a Redis Cluster (REDIS_CLUSTER_NODES)", () => {
       expect.arrayContaining(["transaction.created", "transaction.paid"]),
     );
     expect((await merchant.client.get(`/v1/transactions/${charge.id}`).expect(200)).body.status).toBe("paid");
-    const holders = await Promise.all(
-      cluster.nodes.map(async (node) => {
-        const redis = new Redis(node);
-        try {
-          return (await redis.keys(`${env.QUEUE_PREFIX}:*`)).length;
-        } finally {
-          redis.disconnect();
-        }
-      }),
+    expect(shard.name).toBe(bullQueueNames("webhook-delivery", 8)[deliveryShardOf(endpoint.id, 8)]);
+    // BullMQ's event stream of that shard recorded its jobs (completed ones are removed).
+    expect(await ctx.worker.producerRedis.xlen(shard.keys.events as string)).toBeGreaterThan(0);
+  });
+
+  test("when paid charges fan out to 20 destinations, then no master processes more than 60 % of the commands", async () => {
+    const merchants = await Promise.all(Array.from({ length: 4 }, () => createTestMerchant(ctx.db)));
+    for (const [s, store] of merchants.entries()) {
+      for (let e = 0; e < 5; e++) {
+        await createEndpointRow(ctx.db, ctx.config.encryptionKey, {
+          storeId: store.storeId,
+          url: `${receiver.url}/spread-${s}-${e}`,
+        });
+      }
+    }
+    const before = await commandsPerMaster(cluster.nodes);
+
+    for (const store of merchants) {
+      const client = merchantClient(ctx.app, store.testKey);
+      for (let i = 0; i < 5; i++) {
+        const charge = (await client.post("/v1/transactions", chargeBody()).expect(201)).body;
+        await client.post(`/v1/transactions/${charge.id}/simulate-payment`).expect(202);
+      }
+    }
+    await waitUntil(
+      "200 attempts to the 20 destinations",
+      async () => receiver.requests.filter((request) => request.path.startsWith("/spread-")).length >= 200,
+      { timeoutMs: 60_000 },
     );
-    expect(holders.filter((count) => count > 0)).toHaveLength(1);
+
+    const after = await commandsPerMaster(cluster.nodes);
+    const processed = after.map((count, i) => count - (before[i] ?? 0));
+    const total = processed.reduce((sum, n) => sum + n, 0);
+    expect(Math.max(...processed) / total).toBeLessThanOrEqual(0.6);
   });
 });

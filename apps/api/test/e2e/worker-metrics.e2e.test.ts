@@ -96,7 +96,7 @@ describe("worker metrics", () => {
     const before = await scrape();
     const lost = await firstDelivery("/metrics-lost");
     const held = await firstDelivery("/metrics-held");
-    await ctx.worker.producer.enqueueBulk("webhook-delivery", [deliveryJob(held.id, 3_600_000)]);
+    await ctx.worker.producer.enqueueBulk("webhook-delivery", [deliveryJob(held, 3_600_000)]);
 
     await reconcile(ctx.worker);
     await waitForChainEnd(ctx.db, lost.chain_id);
@@ -113,7 +113,7 @@ describe("worker metrics", () => {
   test("when an inbox job finds nothing to do, then it is counted under the skipped outcome", async () => {
     const before = await scrape();
 
-    await ctx.worker.producer.enqueue("inbox-processing", { inboxItemId: "inb_01J00000000000000000000000" });
+    await ctx.worker.producer.enqueue("inbox-processing", { data: { inboxItemId: "inb_01J00000000000000000000000" } });
     const series = 'lm_inbox_items_processed_total{outcome="skipped"}';
     const counted = (text: string) => sample(text, series) ?? 0;
     const after = await waitUntil("the inbox job to be counted", async () => {

@@ -4,7 +4,7 @@
  * destination has room (isolation), and let the domain send, decide and record; the slot is freed as soon as the
  * destination is done, before the recording.
  */
-import { deliverAttempt, deliveryIdOfJob, type LoadedDelivery } from "@lm/domain";
+import { deliverAttempt, deliveryIdOfJob, destinationKey } from "@lm/domain";
 import type { Processor } from ".";
 
 /**
@@ -16,7 +16,7 @@ export const processWebhookDelivery: Processor<"webhook-delivery"> = async (deps
   const delivery = await deps.deliveryRows.loadPending(deliveryIdOfJob(job.id));
   if (delivery === null) return;
 
-  const destination = destinationOf(delivery);
+  const destination = destinationKey(delivery);
   const slot = deps.destinationSlots.tryAcquire(destination);
   if (slot === null) return job.defer(deps.destinationSlots.deferralMs(destination));
   try {
@@ -25,13 +25,3 @@ export const processWebhookDelivery: Processor<"webhook-delivery"> = async (deps
     slot.release();
   }
 };
-
-/** What isolation counts attempts by: the endpoint, or the host of a charge's postback URL. */
-function destinationOf(delivery: LoadedDelivery): string {
-  if (delivery.endpoint_id !== null) return delivery.endpoint_id;
-  try {
-    return `postback:${new URL(delivery.url).host}`;
-  } catch {
-    return `postback:${delivery.url}`;
-  }
-}

@@ -26,7 +26,7 @@ export async function enqueueDueDeliveries(deps: WorkerDeps): Promise<number> {
     offered += await offerRows(
       deps,
       "webhook-delivery",
-      due.map((row) => deliveryJob(row.id)),
+      due.map((row) => deliveryJob(row)),
     );
   });
   return offered;

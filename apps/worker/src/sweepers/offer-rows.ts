@@ -4,7 +4,7 @@
  * untouched, while a row whose job was lost gets one again. A failed job also keeps its id, and would make the offer a
  * no-op, so a sweep first puts its queue's failed jobs back with {@link putFailedJobsBack}.
  */
-import { JOB_ATTEMPTS, type JobPayloads, type QueueName } from "@lm/queue";
+import { JOB_ATTEMPTS, type QueuedJob, type QueueName } from "@lm/queue";
 import type { WorkerDeps } from "../deps";
 
 /**
@@ -19,48 +19,46 @@ export const MAX_JOB_TRIES = JOB_ATTEMPTS * 4;
 const PAGE = 500;
 
 /**
- * Moves the failed jobs of queue `name` that have tries left back to waiting, to be run again (the worker logs a job
- * that failed its last try as given up).
+ * Moves the failed jobs of queue `name` (of each of its shards) that have tries left back to waiting, to be run again
+ * (the worker logs a job that failed its last try as given up).
  * @returns how many jobs were put back
  */
 export async function putFailedJobsBack(deps: Pick<WorkerDeps, "producer">, name: QueueName): Promise<number> {
-  const queue = deps.producer.queue(name);
   let revived = 0;
-  let start = 0;
-  for (;;) {
-    const failed = await queue.getFailed(start, start + PAGE - 1);
-    if (failed.length === 0) return revived;
-    let kept = 0;
-    for (const job of failed) {
-      if (job.attemptsMade < MAX_JOB_TRIES) {
-        await job.retry("failed");
-        revived += 1;
-      } else {
-        kept += 1;
+  for (const queue of deps.producer.shards(name)) {
+    let start = 0;
+    for (;;) {
+      const failed = await queue.getFailed(start, start + PAGE - 1);
+      let kept = 0;
+      for (const job of failed) {
+        if (job.attemptsMade < MAX_JOB_TRIES) {
+          await job.retry("failed");
+          revived += 1;
+        } else {
+          kept += 1;
+        }
       }
+      // Retried jobs left the failed set, so the kept ones of this page now sit just after those of earlier pages:
+      // the next page starts after all of them. (Starting at this page's count alone reread one page of kept jobs
+      // forever once a queue held a page of them.)
+      start += kept;
+      if (failed.length < PAGE) break;
     }
-    // Retried jobs left the failed set, so the kept ones of this page now sit just after those of earlier pages:
-    // the next page starts after all of them. (Starting at this page's count alone reread one page of kept jobs
-    // forever once a queue held a page of them.)
-    start += kept;
-    if (failed.length < PAGE) return revived;
   }
+  return revived;
 }
 
 /**
  * Offers rows to queue `name`, each as its job, whose id names the row (the row id, or for deliveries its body).
- * @param jobs - one job per row: its payload and its id
+ * @param jobs - one job per row: its payload, its id and, for the delivery queue, its destination
  * @returns how many rows were offered
  */
 export async function offerRows<N extends QueueName>(
   deps: Pick<WorkerDeps, "producer" | "metrics">,
   name: N,
-  jobs: Array<{ data: JobPayloads[N]; jobId: string }>,
+  jobs: Array<QueuedJob<N> & { jobId: string }>,
 ): Promise<number> {
-  const missing = await deps.producer.countMissingJobs(
-    name,
-    jobs.map((job) => job.jobId),
-  );
+  const missing = await deps.producer.countMissingJobs(name, jobs);
   deps.metrics.reconcilerRevivals.inc({ queue: name }, missing);
   await deps.producer.enqueueBulk(name, jobs);
   return jobs.length;

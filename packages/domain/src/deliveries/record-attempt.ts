@@ -57,7 +57,7 @@ export async function recordAttempt(
   if (delivery.endpoint_id !== null) await mailDeadChainOutcome(deps, delivery.endpoint_id, outcome.health);
   if (outcome.next !== null) {
     const delayMs = outcome.next.scheduled_at.getTime() - deps.now().getTime();
-    await enqueueAfterCommit(deps, "webhook-delivery", [deliveryJob(outcome.next.id, delayMs)]);
+    await enqueueAfterCommit(deps, "webhook-delivery", [deliveryJob(outcome.next, delayMs)]);
   }
   return true;
 }

@@ -16,7 +16,7 @@ import {
   type WebhookEndpoint,
 } from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
-import { deliveryJob } from "../deliveries/delivery-jobs";
+import { deliveryJobsOf } from "../deliveries/delivery-jobs";
 import { newId } from "../ids";
 import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
 import { MAX_WEBHOOK_ENDPOINTS_PER_MODE } from "../webhook-endpoints/manage-webhook-endpoints";
@@ -141,16 +141,12 @@ export async function recordEvent(tx: SqlClient, input: EventInput): Promise<Rec
 }
 
 /**
- * Enqueues the `webhook-delivery` jobs of freshly committed delivery rows ({@link deliveryJob}) with
- * {@link enqueueAfterCommit}: never throws, the reconciler covers a failure.
+ * Enqueues the `webhook-delivery` jobs of freshly committed delivery rows ({@link deliveryJobsOf}: each in its
+ * destination's shard) with {@link enqueueAfterCommit}: never throws, the reconciler covers a failure.
  */
 export async function enqueueDeliveries(
-  deps: Pick<UseCaseDeps, "producer" | "logger">,
+  deps: Pick<UseCaseDeps, "db" | "producer" | "logger">,
   deliveryIds: string[],
 ): Promise<void> {
-  await enqueueAfterCommit(
-    deps,
-    "webhook-delivery",
-    deliveryIds.map((deliveryId) => deliveryJob(deliveryId)),
-  );
+  await enqueueAfterCommit(deps, "webhook-delivery", () => deliveryJobsOf(deps.db.pool, deliveryIds));
 }

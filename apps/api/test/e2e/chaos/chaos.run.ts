@@ -1,8 +1,8 @@
 /**
  * `npm run test:chaos`: the delivery engine under load while its infrastructure fails. It starts
  * its OWN PostgreSQL (initdb in a temporary folder) and Redis on free loopback ports, the api and the worker as child
- * processes run as `npm start` runs them (the bundles `npm run build` writes; QUEUE_PREFIX `{lm}`, the Redis Cluster
- * form), and a local receiver; it pays charges through the inbound
+ * processes run as `npm start` runs them (the bundles `npm run build` writes; QUEUE_PREFIX `lm`, every queue under
+ * its own hash tag as on a Redis Cluster), and a local receiver; it pays charges through the inbound
  * path at a steady rate and, in three phases, kills the worker with SIGKILL (and restarts it, as a supervisor
  * would), FLUSHALLs Redis, and stops PostgreSQL for 0.5 s. After each phase it checks, from the rows and the
  * receiver: every event delivered (0 lost), every charge paid, no attempt row doubled or missing from its chain,
@@ -85,7 +85,7 @@ async function main(): Promise<void> {
     const env: Record<string, string> = {
       DATABASE_URL: databaseUrl,
       REDIS_URL: redis.url,
-      QUEUE_PREFIX: "{lm}",
+      QUEUE_PREFIX: "lm",
       PORT: String(port),
       ENCRYPTION_KEY: randomBytes(32).toString("base64"),
       NODE_ENV: "development",

@@ -1,0 +1,309 @@
+/**
+ * What each paid charge costs Redis, and how a Redis Cluster shares it (DESIGN §10 "Redis": no master with more than
+ * 60 % of the commands when deliveries go to 20 or more destinations; ≤ 300 bytes per waiting delivery).
+ *
+ * The service runs as deployed: the API and the worker in their own processes (the bundles `npm run build` writes) on
+ * a 3-master Redis Cluster of the bench's own (`startRedisCluster`) and a database cloned from the tests' template.
+ * `BENCH_REDIS_STORES` (4) merchants, each with 5 endpoints on a local receiver answering 200 (20 destinations),
+ * create charges as an integrator does (`POST /v1/transactions` with a test key and an `Idempotency-Key`) and pay
+ * them (`POST /v1/transactions/{id}/simulate-payment`). After a warm-up, every master's statistics are reset, then
+ * `BENCH_REDIS_CHARGES` (1,000) charges are paid and their 10 first attempts awaited; the figures are the deltas of
+ * `INFO commandstats` (commands, Lua scripts' inner calls included) and `used_cpu_sys + used_cpu_user` over the
+ * masters. Then `BENCH_REDIS_WAITING` (20,000) delivery jobs are added over the same destinations under a prefix no
+ * worker consumes, due at once, then as many an hour into the future (a retry's wait), and Redis's `used_memory`
+ * growth, summed over the masters, is divided by their count (`bytes_per_waiting_delivery: {due, delayed}`). Last,
+ * the baseline: as many bare BullMQ jobs (one queue, a no-op worker in this process, completed jobs removed) as the
+ * service ran jobs, Redis CPU per job's whole life, in the same run.
+ *
+ * `measureRedis()` returns `{charges, stores, destinations, commands_per_master, largest_share,
+ * redis_cpu_ms_per_paid_charge, commands_per_paid_charge, scripts_per_paid_charge, top_commands_per_paid_charge,
+ * bytes_per_waiting_delivery, baseline: {jobs, redis_cpu_ms_per_job}}`; run alone (`npx tsx bench/scale/redis.ts`), it
+ * prints that as JSON. Not a timed test.
+ */
+import type { ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { Queue, Worker } from "bullmq";
+import { Redis } from "ioredis";
+import { createDb } from "@lm/db";
+import { deliveryJob, newId } from "@lm/domain";
+import { closeRedis, createProducer, createRedis } from "@lm/queue";
+import {
+  createEndpointRow,
+  createTestDatabase,
+  createTestMerchant,
+  ensureTemplateDatabase,
+  startRedisCluster,
+  TEST_ENCRYPTION_KEY,
+  waitUntil,
+} from "@lm/testing";
+import { round, runReceiver, startApi, startChild, startWorker, workerEnv } from "../support/children";
+
+/** Paid charges measured. */
+const CHARGES = Number(process.env.BENCH_REDIS_CHARGES ?? 1_000);
+/** Paid charges before the measurement (connections, scripts loaded, first keys). */
+const WARM_UP_CHARGES = 40;
+/** Merchants, each with {@link ENDPOINTS} endpoints: the destinations are their endpoints. */
+const STORES = Number(process.env.BENCH_REDIS_STORES ?? 4);
+/** Account endpoints of each merchant, all subscribed to every event. */
+const ENDPOINTS = 5;
+/** Charges created and paid at once. */
+const CONCURRENCY = 8;
+/** Delivery jobs added into the future to weigh one waiting delivery. */
+const WAITING = Number(process.env.BENCH_REDIS_WAITING ?? 20_000);
+/** `DELIVERY_QUEUE_SHARDS` of the service. */
+const SHARDS = Number(process.env.DELIVERY_QUEUE_SHARDS ?? 8);
+/** The key prefix of the service (and of the baseline's queue). */
+const PREFIX = "lm";
+
+/** A charge as an integrator sends it (no `postback_url`: the deliveries are the endpoints'). */
+const CHARGE_BODY = {
+  amount: 1990,
+  description: "Pedido 4512 - Loja Benchmark",
+  expires_in: 3600,
+  customer: { name: "Maria da Silva", document: "52998224725", email: "maria@example.com" },
+  metadata: { order_id: "4512", source: "bench" },
+};
+
+/** A progress line on stderr (stdout carries the figures). */
+function progress(message: string): void {
+  process.stderr.write(`[bench:redis] ${message}\n`);
+}
+
+/** One master's counters: commands by name (`INFO commandstats`), CPU seconds and `used_memory`. */
+interface MasterReading {
+  commands: Map<string, number>;
+  cpuSeconds: number;
+  usedMemory: number;
+}
+
+async function readMaster(redis: Redis): Promise<MasterReading> {
+  const [stats, cpu, memory] = await Promise.all([redis.info("commandstats"), redis.info("cpu"), redis.info("memory")]);
+  const commands = new Map<string, number>();
+  for (const match of stats.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) commands.set(match[1] ?? "", Number(match[2]));
+  const number = (text: string, name: string) => Number(new RegExp(`^${name}:([\\d.]+)`, "m").exec(text)?.[1] ?? NaN);
+  return {
+    commands,
+    cpuSeconds: number(cpu, "used_cpu_sys") + number(cpu, "used_cpu_user"),
+    usedMemory: number(memory, "used_memory"),
+  };
+}
+
+/** Per master, `after - before`: commands by name, CPU ms and memory bytes. */
+function deltas(before: MasterReading[], after: MasterReading[]) {
+  return after.map((reading, i) => {
+    const was = before[i] as MasterReading;
+    const commands = new Map<string, number>();
+    for (const [name, calls] of reading.commands) {
+      const grown = calls - (was.commands.get(name) ?? 0);
+      if (grown > 0) commands.set(name, grown);
+    }
+    return {
+      commands,
+      total: [...commands.values()].reduce((sum, n) => sum + n, 0),
+      cpuMs: (reading.cpuSeconds - was.cpuSeconds) * 1000,
+      memory: reading.usedMemory - was.usedMemory,
+    };
+  });
+}
+
+/** Creates and pays `count` charges through the API, `CONCURRENCY` at a time, round-robin over `keys`. */
+async function payCharges(apiBase: string, keys: string[], count: number): Promise<void> {
+  let started = 0;
+  const one = async (key: string) => {
+    const created = await fetch(`${apiBase}/v1/transactions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "idempotency-key": randomUUID() },
+      body: JSON.stringify(CHARGE_BODY),
+    });
+    if (created.status !== 201) throw new Error(`creation answered ${created.status}: ${await created.text()}`);
+    const { id } = (await created.json()) as { id: string };
+    const paid = await fetch(`${apiBase}/v1/transactions/${id}/simulate-payment`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: "{}",
+    });
+    if (paid.status >= 300) throw new Error(`simulate-payment answered ${paid.status}: ${await paid.text()}`);
+  };
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (started < count) {
+        started += 1;
+        await one(keys[started % keys.length] as string);
+      }
+    }),
+  );
+}
+
+/** Redis CPU of `jobs` bare BullMQ jobs' whole lives (add, run by a no-op worker, removed on completion), ms per job. */
+async function measureBareJobs(nodes: string[], masters: Redis[], jobs: number): Promise<number> {
+  const connection = createRedis(nodes, "worker");
+  const queue = new Queue("{bench-bare}", { connection, prefix: PREFIX });
+  let done = 0;
+  const worker = new Worker("{bench-bare}", async () => undefined, {
+    connection,
+    prefix: PREFIX,
+    concurrency: 50,
+    removeOnComplete: { count: 0 },
+    autorun: false,
+  });
+  worker.on("completed", () => (done += 1));
+  try {
+    const before = await Promise.all(masters.map(readMaster));
+    void worker.run();
+    for (let i = 0; i < jobs; i += 500) {
+      const count = Math.min(500, jobs - i);
+      await queue.addBulk(Array.from({ length: count }, () => ({ name: "", data: {}, opts: { attempts: 5 } })));
+    }
+    await waitUntil(`${jobs} bare jobs completed`, async () => done >= jobs, { timeoutMs: 120_000, intervalMs: 50 });
+    const used = deltas(before, await Promise.all(masters.map(readMaster)));
+    return used.reduce((sum, master) => sum + master.cpuMs, 0) / jobs;
+  } finally {
+    await worker.close();
+    await queue.obliterate({ force: true });
+    await queue.close();
+    await closeRedis(connection);
+  }
+}
+
+/** Measures Redis per paid charge and per waiting delivery on a 3-master cluster (see the file's comment). */
+export async function measureRedis(): Promise<Record<string, unknown>> {
+  const children: ChildProcess[] = [];
+  progress("starting");
+  await ensureTemplateDatabase();
+  const database = await createTestDatabase();
+  const cluster = await startRedisCluster(3);
+  const masters = cluster.nodes.map((node) => new Redis(node));
+  const db = createDb(database.url);
+  try {
+    progress("database and cluster ready");
+    const receiver = await startChild(children, [__filename, "receiver"], {}, /listening (\d+)/);
+    progress("receiver ready");
+    const receiverUrl = `http://127.0.0.1:${receiver.match[1]}`;
+    const env = {
+      ...workerEnv({ databaseUrl: database.url, redisUrl: cluster.nodes[0] as string, queuePrefix: PREFIX }, 50),
+      REDIS_CLUSTER_NODES: cluster.nodes.join(","),
+      DELIVERY_QUEUE_SHARDS: String(SHARDS),
+      ENCRYPTION_KEY: TEST_ENCRYPTION_KEY.toString("base64"),
+    };
+    await startWorker(children, env);
+    const api = await startApi(children, env);
+    progress("api and worker started on a 3-master cluster");
+
+    const keys: string[] = [];
+    const endpoints: Array<{ id: string; url: string }> = [];
+    for (let s = 0; s < STORES; s++) {
+      const merchant = await createTestMerchant(db);
+      keys.push(merchant.testKey);
+      for (let i = 0; i < ENDPOINTS; i++) {
+        const url = `${receiverUrl}/s${s}e${i}`;
+        const { endpoint } = await createEndpointRow(db, TEST_ENCRYPTION_KEY, { storeId: merchant.storeId, url });
+        endpoints.push({ id: endpoint.id, url });
+      }
+    }
+    const succeeded = async () =>
+      (await db.pool.query<{ n: string }>("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'succeeded'"))
+        .rows[0]?.n;
+    const waitForDeliveries = (charges: number) =>
+      waitUntil(
+        `${charges * 2 * ENDPOINTS} succeeded deliveries`,
+        async () => Number(await succeeded()) >= charges * 2 * ENDPOINTS,
+        { timeoutMs: 5 * 60_000, intervalMs: 200 },
+      );
+
+    await payCharges(api.base, keys, WARM_UP_CHARGES);
+    await waitForDeliveries(WARM_UP_CHARGES);
+    progress(`warm-up done; paying ${CHARGES} charges`);
+    const before = await Promise.all(masters.map(readMaster));
+    await payCharges(api.base, keys, CHARGES);
+    await waitForDeliveries(WARM_UP_CHARGES + CHARGES);
+    const run = deltas(before, await Promise.all(masters.map(readMaster)));
+    progress(`${CHARGES} charges paid and delivered; adding ${WAITING} waiting deliveries`);
+
+    const totals = run.map((master) => master.total);
+    const all = totals.reduce((sum, n) => sum + n, 0);
+    const byCommand = new Map<string, number>();
+    for (const master of run)
+      for (const [name, calls] of master.commands) byCommand.set(name, (byCommand.get(name) ?? 0) + calls);
+    const top = Object.fromEntries(
+      [...byCommand]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 15)
+        .map(([name, calls]) => [name, round(calls / CHARGES, 2)]),
+    );
+    const scripts = ["evalsha", "eval", "fcall"].reduce((sum, name) => sum + (byCommand.get(name) ?? 0), 0);
+
+    // Waiting deliveries, under a prefix no worker consumes: jobs due now (waiting) and an hour away (a retry's wait).
+    const producerRedis = createRedis(cluster.nodes, "producer");
+    const idle = createProducer(
+      producerRedis,
+      { queuePrefix: `${PREFIX}w`, deliveryQueueShards: SHARDS },
+      () => undefined,
+    );
+    const bytesPerWaiting = async (delayMs: number | undefined) => {
+      const before = await Promise.all(masters.map(readMaster));
+      for (let i = 0; i < WAITING; i += 1000) {
+        const jobs = Array.from({ length: Math.min(1000, WAITING - i) }, (_, j) => {
+          const endpoint = endpoints[(i + j) % endpoints.length] as { id: string; url: string };
+          return deliveryJob({ id: newId("delivery"), endpoint_id: endpoint.id, url: endpoint.url }, delayMs);
+        });
+        await idle.enqueueBulk("webhook-delivery", jobs);
+      }
+      const grown = deltas(before, await Promise.all(masters.map(readMaster)));
+      return grown.reduce((sum, master) => sum + master.memory, 0) / WAITING;
+    };
+    let waiting: number;
+    let delayed: number;
+    try {
+      waiting = await bytesPerWaiting(undefined);
+      delayed = await bytesPerWaiting(3_600_000);
+    } finally {
+      await Promise.all(idle.shards("webhook-delivery").map((queue) => queue.obliterate({ force: true })));
+      await idle.close();
+      await closeRedis(producerRedis);
+    }
+
+    const bareJobs = CHARGES * (2 * ENDPOINTS + 1);
+    progress(`running ${bareJobs} bare BullMQ jobs`);
+    const bareCpuMs = await measureBareJobs(cluster.nodes, masters, bareJobs);
+    const cpuMs = run.reduce((sum, master) => sum + master.cpuMs, 0);
+    return {
+      charges: CHARGES,
+      stores: STORES,
+      delivery_queue_shards: SHARDS,
+      destinations: STORES * ENDPOINTS,
+      commands_per_master: totals,
+      largest_share: round(Math.max(...totals) / all, 3),
+      redis_cpu_ms_per_paid_charge: round(cpuMs / CHARGES, 3),
+      redis_cpu_ms_per_master: run.map((master) => round(master.cpuMs, 0)),
+      commands_per_paid_charge: round(all / CHARGES, 1),
+      scripts_per_paid_charge: round(scripts / CHARGES, 2),
+      top_commands_per_paid_charge: top,
+      bytes_per_waiting_delivery: { due: round(waiting, 0), delayed: round(delayed, 0) },
+      baseline: {
+        jobs: bareJobs,
+        redis_cpu_ms_per_job: round(bareCpuMs, 4),
+        paid_charge_in_bare_jobs: round(cpuMs / CHARGES / bareCpuMs, 1),
+      },
+    };
+  } finally {
+    for (const child of children) child.kill("SIGKILL");
+    for (const master of masters) master.disconnect();
+    await db.$disconnect();
+    await cluster.destroy();
+    await database.drop();
+  }
+}
+
+if (require.main === module) {
+  if (process.argv[2] === "receiver") {
+    void runReceiver();
+  } else {
+    measureRedis().then(
+      (figures) => process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`),
+      (err: unknown) => {
+        process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+        process.exit(1);
+      },
+    );
+  }
+}
