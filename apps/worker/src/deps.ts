@@ -69,7 +69,12 @@ export function createWorkerDeps(
   const webhookClient = createWebhookHttpClient();
   const metrics = createWorkerMetrics({
     queues: QUEUE_NAMES,
-    jobCounts: (queue, states) => Promise.all(producer.shards(queue).map((shard) => shard.getJobCounts(...states))),
+    // Parked delivery jobs (retries that wait long) count as delayed, as they are.
+    jobCounts: (queue, states) =>
+      Promise.all([
+        ...producer.shards(queue).map((shard) => shard.getJobCounts(...states)),
+        ...(queue === "webhook-delivery" ? [producer.countParked().then((delayed) => ({ delayed }))] : []),
+      ]),
   });
   const deps: WorkerDeps = {
     config,

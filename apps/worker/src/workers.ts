@@ -22,6 +22,7 @@ import {
   CHARGE_EXPIRY_INTERVAL_MS,
   FINISHED_JOBS,
   KEY_REVOCATION_INTERVAL_MS,
+  PROMOTE_INTERVAL_MS,
   RECONCILER_INTERVAL_MS,
   RETENTION_INTERVAL_MS,
   type QueueName,
@@ -94,6 +95,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
     schedule(deps).catch((err: unknown) => deps.logger.warn("job scheduling failed", { err }));
   }, SCHEDULE_REFRESH_MS);
   keepScheduled.unref();
+  const promoting = keepPromotingParked(deps);
   await Promise.all(workers.map((w) => w.waitUntilReady()));
   const queues = entries.map(([name]) => name);
   deps.logger.info("worker consuming", {
@@ -105,6 +107,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
     queues,
     async close() {
       clearInterval(keepScheduled);
+      clearInterval(promoting);
       await Promise.all(workers.map((w) => w.close()));
     },
   };
@@ -134,6 +137,27 @@ export async function noteFailedJob(
   } catch (writeErr) {
     deps.logger.error("could not write a given-up job on its row", { queue, job_id: job.id, err: writeErr });
   }
+}
+
+/**
+ * Moves the parked delivery jobs (retries that wait long, see packages/queue `parking.ts`) into their shards shortly
+ * before their time, every `PROMOTE_INTERVAL_MS`, one round at a time; any number of workers may do this at once.
+ * @returns the timer, for `clearInterval`
+ */
+function keepPromotingParked(deps: WorkerDeps): NodeJS.Timeout {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    deps.producer
+      .promoteParked()
+      .catch((err: unknown) => deps.logger.warn("promoting parked delivery jobs failed", { err }))
+      .finally(() => {
+        running = false;
+      });
+  }, PROMOTE_INTERVAL_MS);
+  timer.unref();
+  return timer;
 }
 
 /** How often the schedulers are checked and re-upserted, ms: after a Redis flush the reconciler runs within this. */

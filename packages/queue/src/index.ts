@@ -1,3 +1,4 @@
 export * from "./connection";
+export * from "./parking";
 export * from "./producer";
 export * from "./queues";

@@ -4,6 +4,7 @@
  */
 import { Queue, type JobsOptions } from "bullmq";
 import type { RedisClient } from "./connection";
+import { PARK_AFTER_MS, PARK_LOOKAHEAD_MS, claimDueParked, countParked, parkJobs } from "./parking";
 import {
   QUEUE_NAMES,
   deliveryShardOf,
@@ -68,7 +69,10 @@ export interface QueueLayout {
 
 /** Enqueues jobs by queue name with the payload type of that queue. */
 export interface Producer {
-  /** Adds one job ({@link QueuedJob}). */
+  /**
+   * Adds one job ({@link QueuedJob}). A delivery job delayed longer than `PARK_AFTER_MS` is parked instead, to run at
+   * its time all the same (see `parking.ts`).
+   */
   enqueue<N extends QueueName>(name: N, job: QueuedJob<N>): Promise<void>;
   /**
    * Enqueues many jobs of one queue: one round trip per shard they fall in. Options as {@link Producer.enqueue}'s.
@@ -79,6 +83,14 @@ export interface Producer {
    * Redis's data): one round trip per shard they fall in.
    */
   countMissingJobs<N extends QueueName>(name: N, jobs: Array<{ jobId: string } & JobRoute<N>>): Promise<number>;
+  /**
+   * Moves the parked delivery jobs due within `PARK_LOOKAHEAD_MS` into their shards as delayed jobs that run at their
+   * time (see `parking.ts`); the worker calls it every `PROMOTE_INTERVAL_MS`.
+   * @returns how many jobs were moved
+   */
+  promoteParked(): Promise<number>;
+  /** How many delivery jobs are parked (see `parking.ts`): they wait for their time as delayed jobs do. */
+  countParked(): Promise<number>;
   /** The BullMQ queue of an unsharded queue (for repeatable jobs and tests). */
   queue<N extends Exclude<QueueName, ShardedQueueName>>(name: N): Queue<JobPayloads[N]>;
   /** The BullMQ queue of `destination` in the delivery queue's shards. */
@@ -131,21 +143,53 @@ export function createProducer(connection: RedisClient, layout: QueueLayout, onE
     ...(job.jobId === undefined ? {} : { jobId: job.jobId }),
     ...(job.delayMs === undefined || job.delayMs <= 0 ? {} : { delay: Math.ceil(job.delayMs) }),
   });
-  const enqueue: Producer["enqueue"] = async (name, job) => {
-    await queueOf(name, job).add(JOB_NAME, job.data, jobOptions(job));
+  /** Adds `jobs` to `queue`: one job without a pipeline, several in one. */
+  const addTo = async (queue: Queue, jobs: Array<{ data: unknown; jobId?: string; delayMs?: number }>) => {
+    // ioredis copies every Lua script BullMQ defines onto each pipeline it makes, which cost more than one job (a
+    // charge's creation adds one: its postback's only delivery).
+    const [only] = jobs;
+    if (jobs.length === 1 && only) return void (await queue.add(JOB_NAME, only.data, jobOptions(only)));
+    if (jobs.length > 0)
+      await queue.addBulk(jobs.map((job) => ({ name: JOB_NAME, data: job.data, opts: jobOptions(job) })));
+  };
+  const enqueueBulk: Producer["enqueueBulk"] = async (name, jobs) => {
+    const now = Date.now();
+    await Promise.all(
+      [...byQueue(name, jobs)].map(async ([queue, group]) => {
+        const parked: Array<{ jobId: string; dueAt: number }> = [];
+        const added: typeof group = [];
+        for (const job of group) {
+          const delayMs = job.delayMs ?? 0;
+          if (name === "webhook-delivery" && job.jobId !== undefined && delayMs > PARK_AFTER_MS)
+            parked.push({ jobId: job.jobId, dueAt: now + delayMs });
+          else added.push(job);
+        }
+        await Promise.all([parkJobs(connection, queue, parked), addTo(queue, added)]);
+      }),
+    );
   };
   return {
-    enqueue,
-    async enqueueBulk(name, jobs) {
-      await Promise.all(
-        [...byQueue(name, jobs)].map(async ([queue, group]) => {
-          // One job is added without a pipeline: ioredis copies every Lua script BullMQ defines onto each pipeline it
-          // makes, which cost more than the job itself (a charge's creation adds one: its postback's only delivery).
-          const [only] = group;
-          if (group.length === 1 && only) return queue.add(JOB_NAME, only.data, jobOptions(only));
-          await queue.addBulk(group.map((job) => ({ name: JOB_NAME, data: job.data, opts: jobOptions(job) })));
+    enqueue: (name, job) => enqueueBulk(name, [job]),
+    enqueueBulk,
+    async promoteParked() {
+      const now = Date.now();
+      const moved = await Promise.all(
+        shards("webhook-delivery").map(async (queue) => {
+          const claimed = await claimDueParked(connection, queue as Queue, now + PARK_LOOKAHEAD_MS);
+          await addTo(
+            queue as Queue,
+            claimed.map(({ jobId, dueAt }) => ({ data: {}, jobId, delayMs: dueAt - now })),
+          );
+          return claimed.length;
         }),
       );
+      return moved.reduce((sum, n) => sum + n, 0);
+    },
+    async countParked() {
+      const counts = await Promise.all(
+        shards("webhook-delivery").map((queue) => countParked(connection, queue as Queue)),
+      );
+      return counts.reduce((sum, n) => sum + n, 0);
     },
     async countMissingJobs(name, jobs) {
       const existing = await Promise.all(

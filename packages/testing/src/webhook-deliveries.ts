@@ -5,7 +5,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Db, WebhookDelivery } from "@lm/db";
 import { deliveryJob } from "@lm/domain";
-import type { Producer } from "@lm/queue";
+import { parkJobs, type Producer, type RedisClient } from "@lm/queue";
 import type { Job, JobType } from "bullmq";
 import { startWebhookReceiver, type WebhookReceiver } from "./webhook-receiver";
 import { waitUntil } from "./wait-until";
@@ -28,6 +28,21 @@ export function useWebhookReceiver(): { current: WebhookReceiver } {
  */
 export async function enqueueDelivery(worker: { producer: Producer }, delivery: WebhookDelivery): Promise<void> {
   await worker.producer.enqueueBulk("webhook-delivery", [deliveryJob(delivery)]);
+}
+
+/**
+ * Makes every parked delivery job (a retry that waits long, see packages/queue `parking.ts`) due now, so that a test
+ * need not wait for it: the worker moves it into its queue within a second.
+ */
+export async function makeParkedDueNow(worker: { producer: Producer; producerRedis: RedisClient }): Promise<void> {
+  for (const queue of worker.producer.shards("webhook-delivery")) {
+    const ids = await worker.producerRedis.zrange(queue.toKey("parked"), 0, -1);
+    await parkJobs(
+      worker.producerRedis,
+      queue,
+      ids.map((jobId) => ({ jobId, dueAt: Date.now() })),
+    );
+  }
 }
 
 /** The `webhook-delivery` jobs in `states`, over every shard of the queue. */

@@ -10,6 +10,7 @@ import {
   waitForChainEnd,
   type WebhookReceiver,
 } from "@lm/testing";
+import { PARK_AFTER_MS } from "@lm/queue";
 import { reconcile } from "../../../worker/src/sweepers/reconciler";
 import { useE2eTestContext } from "./support/e2e-harness";
 
@@ -32,10 +33,11 @@ describe("reconciler sweep of due deliveries", () => {
       const event = await createEventRow(ctx.db, { storeId: store.id });
       deliveries.push(await createDeliveryRow(ctx.db, { event, destination: { endpoint } }));
     }
-    // Their jobs exist but are held back an hour, so only the flush below can lose them.
+    // Their jobs exist but are held back (as delayed jobs: the longest delay that is not parked), so only the flush
+    // below can lose them.
     await ctx.worker.producer.enqueueBulk(
       "webhook-delivery",
-      deliveries.map((delivery) => deliveryJob(delivery, 3_600_000)),
+      deliveries.map((delivery) => deliveryJob(delivery, PARK_AFTER_MS)),
     );
     expect(await reconcile(ctx.worker)).toBe(5);
     expect(receiver.requestsTo("/lost")).toHaveLength(0);

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import request from "supertest";
-import { deliveryJobsIn, waitUntil, type ReceivedRequest, useWebhookReceiver } from "@lm/testing";
+import { makeParkedDueNow, waitUntil, type ReceivedRequest, useWebhookReceiver } from "@lm/testing";
 import { useE2eTestContext } from "./support/e2e-harness";
 import { chargeBody, merchantClient } from "../support/merchant-client";
 import { PANEL_ORIGIN } from "../support/panel";
@@ -17,7 +17,7 @@ function signedBy(secret: string, received: ReceivedRequest): boolean {
 }
 
 describe("postback secret rotation and deliveries", () => {
-  // Retries wait 10 minutes, so the test decides when the next attempt runs (by promoting its delayed job).
+  // Retries wait 10 minutes (their jobs parked), so the test decides when the next attempt runs (by making it due).
   const ctx = useE2eTestContext({ RETRY_SCHEDULE_SECONDS: "600,600,600,600,600" });
   const receiver = useWebhookReceiver();
 
@@ -37,13 +37,13 @@ describe("postback secret rotation and deliveries", () => {
     const [created] = await receiver.current.waitForRequests(1, { path: "/postback" });
     await merchant.post(`/v1/transactions/${charge.id}/simulate-payment`).expect(202);
     const failedPaid = (await receiver.current.waitForRequests(2, { path: "/postback" }))[1]!;
-    const retry = await waitUntil("the retry of transaction.paid scheduled", async () => {
-      const [job] = await deliveryJobsIn(ctx.worker.producer, ["delayed"]);
-      return job;
-    });
+    await waitUntil(
+      "the retry of transaction.paid parked",
+      async () => (await ctx.worker.producer.countParked()) === 1,
+    );
 
     const newSecret = (await panelPost("/v1/me/postback-secret/rotate").expect(200)).body.secret as string;
-    await retry.promote();
+    await makeParkedDueNow(ctx.worker);
     const retried = (await receiver.current.waitForRequests(3, { path: "/postback" }))[2]!;
 
     expect(created!.headers["x-event-type"]).toBe("transaction.created");

@@ -5,6 +5,7 @@
  */
 import { deliveryJob } from "@lm/domain";
 import { serveMetrics, setLedgerDrift, type MetricsServer } from "@lm/metrics";
+import { PARK_AFTER_MS } from "@lm/queue";
 import {
   createDeliveryRow,
   createEndpointRow,
@@ -96,7 +97,7 @@ describe("worker metrics", () => {
     const before = await scrape();
     const lost = await firstDelivery("/metrics-lost");
     const held = await firstDelivery("/metrics-held");
-    await ctx.worker.producer.enqueueBulk("webhook-delivery", [deliveryJob(held, 3_600_000)]);
+    await ctx.worker.producer.enqueueBulk("webhook-delivery", [deliveryJob(held, PARK_AFTER_MS)]);
 
     await reconcile(ctx.worker);
     await waitForChainEnd(ctx.db, lost.chain_id);

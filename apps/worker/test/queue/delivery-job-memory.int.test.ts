@@ -1,5 +1,5 @@
 import { deliveryJob, newId } from "@lm/domain";
-import { closeRedis, createProducer, createRedis } from "@lm/queue";
+import { closeRedis, createProducer, createRedis, parkJobs } from "@lm/queue";
 import { deleteQueueKeys, testConfig, uniqueQueuePrefix } from "@lm/testing";
 
 /**
@@ -31,5 +31,34 @@ describe("a waiting delivery job in Redis", () => {
     expect(JSON.parse(hash.opts ?? "")).toEqual({ jobId: deliveryId.slice(4) });
     expect(await redis.object("ENCODING", key)).toBe("listpack");
     expect(await redis.memory("USAGE", key)).toBeLessThanOrEqual(232);
+  });
+
+  test("when a retry waits an hour, then it is parked as one member of its shard's set, with no job until near its time", async () => {
+    const jobs = Array.from({ length: 200 }, () =>
+      deliveryJob({ id: newId("delivery"), endpoint_id: "we_parked", url: "https://a.example/hook" }, 3_600_000),
+    );
+    const queue = producer.deliveryQueueFor("we_parked");
+    const parkedKey = queue.toKey("parked");
+
+    await producer.enqueueBulk("webhook-delivery", jobs);
+
+    expect(await queue.getJob(jobs[0]?.jobId ?? "")).toBeUndefined();
+    expect(await redis.zcard(parkedKey)).toBe(200);
+    expect(await producer.countParked()).toBe(200);
+    expect((await redis.memory("USAGE", parkedKey)) ?? Infinity).toBeLessThanOrEqual(200 * 150);
+  });
+
+  test("when a parked job's time is near, then promotion makes it a delayed job of its shard that runs at its time", async () => {
+    const jobId = newId("delivery").slice(4);
+    const queue = producer.deliveryQueueFor("we_soon");
+    await parkJobs(redis, queue, [{ jobId, dueAt: Date.now() + 1_500 }]);
+
+    await producer.promoteParked();
+
+    expect(await queue.getJobState(jobId)).toBe("delayed");
+    const job = await queue.getJob(jobId);
+    expect(job?.delay).toBeGreaterThan(1_000);
+    expect(job?.delay).toBeLessThanOrEqual(1_500);
+    expect(await redis.zscore(queue.toKey("parked"), jobId)).toBeNull();
   });
 });
