@@ -76,20 +76,27 @@ describe("the sweeps read their due rows through their indexes, whatever the his
       const { rows } = await ctx.db.pool.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, values);
       plans.push((rows[0] as { "QUERY PLAN": Array<{ Plan: PlanNode }> })["QUERY PLAN"][0]!.Plan);
     };
-    const connection = {
-      query: async (text: string) => {
-        const cursor = /^DECLARE \w+ NO SCROLL CURSOR FOR([\s\S]*)$/.exec(text.trim());
-        if (cursor) await explain(cursor[1]!);
-        return { fields: [], rows: [] };
-      },
-      release: () => undefined,
+    // A connection of its own: the cursor's transaction and its settings apply to the explained query.
+    const connect = async () => {
+      const client = await ctx.db.pool.connect();
+      return {
+        query: async (text: string) => {
+          const cursor = /^DECLARE \w+ NO SCROLL CURSOR FOR([\s\S]*)$/.exec(text.trim());
+          if (text.startsWith("FETCH")) return { fields: [], rows: [] };
+          if (!cursor) return client.query(text);
+          const { rows } = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${cursor[1]!}`);
+          plans.push((rows[0] as { "QUERY PLAN": Array<{ Plan: PlanNode }> })["QUERY PLAN"][0]!.Plan);
+          return { fields: [], rows: [] };
+        },
+        release: () => client.release(),
+      };
     };
     return {
       query: async (config: { text: string; values: unknown[] }) => {
         await explain(config.text, config.values);
         return { fields: [], rows: [] };
       },
-      connect: async () => connection,
+      connect,
       $queryRawUnsafe: async (text: string, ...values: unknown[]) => {
         await explain(text, values);
         return [];
