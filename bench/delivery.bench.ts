@@ -273,6 +273,7 @@ async function measureOpenLoop(deps: UseCaseDeps, receiverUrl: string, workerPid
   const running: Array<Promise<unknown>> = [];
   let paid = 0;
   let failed = 0;
+  let firstFailure: unknown;
   while (paid < payments.length) {
     const due = Math.min(payments.length, Math.floor(((Date.now() - started) / 1000) * OPEN_LOOP_RATE));
     for (; paid < due; paid++) {
@@ -287,12 +288,18 @@ async function measureOpenLoop(deps: UseCaseDeps, receiverUrl: string, workerPid
       }
       const { storeId, id } = payments[paid] as { storeId: string; id: string };
       const payment = simulatePayment(deps, { storeId, mode: "test" }, id);
-      running.push(payment.catch(() => (failed += 1)));
+      running.push(
+        payment.catch((err: unknown) => {
+          failed += 1;
+          firstFailure ??= err;
+        }),
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   await Promise.all(running);
-  if (failed > 0) throw new Error(`${failed} of ${payments.length} open-loop payments failed`);
+  if (failed > 0)
+    throw new Error(`${failed} of ${payments.length} open-loop payments failed, the first: ${String(firstFailure)}`);
   const payingMs = Date.now() - before.at;
   const receiptCpuMsPerEvent = round((cpuMs(process.pid) - before.receipt) / total, 2);
   await waitForFirstAttempts(deps.db, store, total * OPEN_LOOP_ENDPOINTS);
