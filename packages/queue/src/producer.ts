@@ -46,7 +46,7 @@ export const FINISHED_JOBS = { removeOnComplete: { count: 0 }, removeOnFail: { c
  * Length of each queue's BullMQ event stream (default 10,000 entries). Nothing of ours reads it (the rows are the
  * record), and at the default it holds an entry per recent job, a large share of Redis's memory per waiting delivery.
  */
-export const EVENTS_STREAM_LENGTH = 100;
+const EVENTS_STREAM_LENGTH = 100;
 
 /**
  * BullMQ's name of every job we add: empty, because the queue already says what a job is, and a job stores its name

@@ -50,9 +50,6 @@ export type ShardedQueueName = "webhook-delivery";
  */
 export type JobRoute<N extends QueueName> = N extends ShardedQueueName ? { destination: string } : unknown;
 
-/** Largest `DELIVERY_QUEUE_SHARDS` (packages/config enforces it). */
-export const MAX_DELIVERY_QUEUE_SHARDS = 64;
-
 /** Hash slots of a Redis Cluster. */
 const CLUSTER_SLOTS = 16384;
 
