@@ -389,8 +389,8 @@ export interface DueDelivery {
  * read-only transaction on a connection of its own, so each due row is read once whatever the plan (pages taken by
  * `LIMIT` from a partitioned table were sorted anew from every remaining due row), and only due rows are read: the
  * partial index `webhook_deliveries_pending_due_idx` (see `schema.prisma`) holds the pending rows by `scheduled_at`,
- * the transaction reads no table without an index, and a retry that waits for its time is never read. The status is
- * written out in the text, as the index's predicate.
+ * the transaction reads no table without an index nor compiles its plan, and a retry that waits for its time is never
+ * read. The status is written out in the text, as the index's predicate.
  * @param onPage - offers a page; the cursor waits for it
  * @throws what the database or `onPage` throws (the transaction is rolled back)
  */
@@ -404,8 +404,10 @@ export async function forEachDueDeliveryPage(
   try {
     await client.query("BEGIN READ ONLY");
     // The statistics see pending rows and rows scheduled in the past, but not that the pending ones are mostly in the
-    // future (retries), so they expect a quarter of the table to be due and would read all of it without an index.
+    // future (retries), so they expect a quarter of the table to be due: they would read all of it without an index,
+    // and compile the plan (JIT) for rows that are not there.
     await client.query("SET LOCAL enable_seqscan = off");
+    await client.query("SET LOCAL jit = off");
     // A literal time (an ISO string), not a parameter: DECLARE takes none through the simple protocol.
     await client.query(`DECLARE due_deliveries NO SCROLL CURSOR FOR
       SELECT id, endpoint_id, url FROM webhook_deliveries
