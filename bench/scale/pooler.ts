@@ -42,7 +42,7 @@ import {
   backendCpuSince,
   cpuMs,
   round,
-  runReceiver,
+  runBenchPart,
   startApi,
   startChild,
   startWorker,
@@ -274,16 +274,4 @@ export async function measurePooler(): Promise<Record<string, unknown>> {
   }
 }
 
-if (require.main === module) {
-  if (process.argv[2] === "receiver") {
-    void runReceiver();
-  } else {
-    measurePooler().then(
-      (figures) => process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`),
-      (err: unknown) => {
-        process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-        process.exit(1);
-      },
-    );
-  }
-}
+if (require.main === module) runBenchPart(measurePooler);

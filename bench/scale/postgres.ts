@@ -32,7 +32,7 @@ import {
   waitUntil,
 } from "@lm/testing";
 import { ensureDatabaseExists } from "../../packages/db/src/migrate";
-import { round, runReceiver, startApi, startChild, startWorker, workerEnv } from "../support/children";
+import { round, runBenchPart, startApi, startChild, startWorker, workerEnv } from "../support/children";
 
 const run = promisify(execFile);
 
@@ -209,16 +209,4 @@ export async function measurePostgres(): Promise<Record<string, unknown>> {
   }
 }
 
-if (require.main === module) {
-  if (process.argv[2] === "receiver") {
-    void runReceiver();
-  } else {
-    measurePostgres().then(
-      (figures) => process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`),
-      (err: unknown) => {
-        process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-        process.exit(1);
-      },
-    );
-  }
-}
+if (require.main === module) runBenchPart(measurePostgres);

@@ -25,6 +25,7 @@ import {
   LeasedRateLimit,
 } from "../../apps/api/src/http/api-rate-limit";
 import { createRateLimiter } from "../../apps/api/src/http/rate-limit";
+import { runBenchPart } from "../support/children";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const SECONDS = Number(process.env.BENCH_RL_SECONDS ?? 4);
@@ -150,12 +151,4 @@ export async function measureRateLimits(): Promise<Record<string, unknown>> {
   }
 }
 
-if (require.main === module) {
-  measureRateLimits().then(
-    (figures) => process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`),
-    (err: unknown) => {
-      process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) runBenchPart(measureRateLimits);

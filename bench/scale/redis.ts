@@ -36,7 +36,7 @@ import {
   TEST_ENCRYPTION_KEY,
   waitUntil,
 } from "@lm/testing";
-import { round, runReceiver, startApi, startChild, startWorker, workerEnv } from "../support/children";
+import { round, runBenchPart, startApi, startChild, startWorker, workerEnv } from "../support/children";
 
 /** Paid charges measured. */
 const CHARGES = Number(process.env.BENCH_REDIS_CHARGES ?? 1_000);
@@ -294,16 +294,4 @@ export async function measureRedis(): Promise<Record<string, unknown>> {
   }
 }
 
-if (require.main === module) {
-  if (process.argv[2] === "receiver") {
-    void runReceiver();
-  } else {
-    measureRedis().then(
-      (figures) => process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`),
-      (err: unknown) => {
-        process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-        process.exit(1);
-      },
-    );
-  }
-}
+if (require.main === module) runBenchPart(measureRedis);

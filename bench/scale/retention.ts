@@ -26,6 +26,7 @@ import { REPO_ROOT, startPostgres } from "@lm/testing";
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
+import { runBenchPart } from "../support/children";
 
 const run = promisify(execFile);
 
@@ -177,12 +178,4 @@ export async function measureRetention(): Promise<Record<string, unknown>> {
   }
 }
 
-if (require.main === module) {
-  measureRetention().then(
-    (figures) => process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`),
-    (err: unknown) => {
-      process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) runBenchPart(measureRetention);

@@ -47,6 +47,7 @@ import {
 import type { WorkerDeps } from "../../apps/worker/src/deps";
 import { enqueueDueDeliveries } from "../../apps/worker/src/sweepers/due-deliveries";
 import { enqueueStrandedInboxItems } from "../../apps/worker/src/sweepers/stranded-inbox-items";
+import { runBenchPart } from "../support/children";
 
 const run = promisify(execFile);
 
@@ -241,12 +242,4 @@ export async function measureSweeps(options: SweepBenchOptions = {}): Promise<Re
   }
 }
 
-if (require.main === module) {
-  measureSweeps().then(
-    (figures) => process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`),
-    (err: unknown) => {
-      process.stderr.write(`${String((err as Error)?.stack ?? err)}\n`);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) runBenchPart(() => measureSweeps());

@@ -104,6 +104,25 @@ export async function runReceiver(): Promise<void> {
   process.stdout.write(`listening ${(server.address() as AddressInfo).port}\n`);
 }
 
+/**
+ * The entry point of a bench part run alone (`npx tsx bench/scale/<part>.ts`): started as `<file> receiver` (as a part
+ * starts its own receiver, see {@link runReceiver}) it runs the receiver; otherwise it prints the part's figures as
+ * JSON, or the error's stack and exits 1.
+ */
+export function runBenchPart(measure: () => Promise<Record<string, unknown>>): void {
+  if (process.argv[2] === "receiver") {
+    void runReceiver();
+    return;
+  }
+  measure().then(
+    (figures) => process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`),
+    (err: unknown) => {
+      process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exit(1);
+    },
+  );
+}
+
 /** CPU time (user + system) process `pid` has used so far, ms, from /proc (clock ticks of 10 ms). */
 export function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
