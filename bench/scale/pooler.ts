@@ -48,6 +48,7 @@ import {
   startWorker,
   workerEnv,
 } from "../support/children";
+import { INTEGRATOR_CHARGE } from "../support/charges";
 
 const run = promisify(execFile);
 
@@ -69,13 +70,7 @@ const POOL_SIZE = 20;
 const DATABASE = "lm_pooler";
 
 /** A charge as an integrator sends it. */
-const CHARGE_BODY = JSON.stringify({
-  amount: 1990,
-  description: "Pedido 4512 - Loja Benchmark",
-  expires_in: 3600,
-  customer: { name: "Maria da Silva", document: "52998224725", email: "maria@example.com" },
-  metadata: { order_id: "4512", source: "bench" },
-});
+const CHARGE_BODY = JSON.stringify(INTEGRATOR_CHARGE);
 
 /** The requests that did not answer as expected, by kind, with the first few answers for the report. */
 interface Failures {

@@ -33,6 +33,7 @@ import {
 } from "@lm/testing";
 import { ensureDatabaseExists } from "../../packages/db/src/migrate";
 import { round, runBenchPart, startApi, startChild, startWorker, workerEnv } from "../support/children";
+import { INTEGRATOR_CHARGE } from "../support/charges";
 
 const run = promisify(execFile);
 
@@ -44,15 +45,6 @@ const WARM_UP_CHARGES = 100;
 const ENDPOINTS = 5;
 /** Charges created and paid at once. */
 const CONCURRENCY = 8;
-
-/** A charge as an integrator sends it (no `postback_url`: the deliveries are the 5 endpoints'). */
-const CHARGE_BODY = {
-  amount: 1990,
-  description: "Pedido 4512 - Loja Benchmark",
-  expires_in: 3600,
-  customer: { name: "Maria da Silva", document: "52998224725", email: "maria@example.com" },
-  metadata: { order_id: "4512", source: "bench" },
-};
 
 /** One table's counters, as `pg_stat_user_tables` and the size functions give them (partitions under their root). */
 interface TableReading {
@@ -103,7 +95,7 @@ async function payCharges(apiBase: string, key: string, count: number): Promise<
     }
   };
   const one = async () => {
-    const created = await post("/v1/transactions", CHARGE_BODY, { "idempotency-key": randomUUID() });
+    const created = await post("/v1/transactions", INTEGRATOR_CHARGE, { "idempotency-key": randomUUID() });
     if (created.status !== 201) throw new Error(`creation answered ${created.status}: ${await created.text()}`);
     const { id } = (await created.json()) as { id: string };
     const paid = await post(`/v1/transactions/${id}/simulate-payment`, {});

@@ -37,6 +37,7 @@ import {
   waitUntil,
 } from "@lm/testing";
 import { round, runBenchPart, startApi, startChild, startWorker, workerEnv } from "../support/children";
+import { INTEGRATOR_CHARGE } from "../support/charges";
 
 /** Paid charges measured. */
 const CHARGES = Number(process.env.BENCH_REDIS_CHARGES ?? 1_000);
@@ -54,15 +55,6 @@ const WAITING = Number(process.env.BENCH_REDIS_WAITING ?? 20_000);
 const SHARDS = Number(process.env.DELIVERY_QUEUE_SHARDS ?? 8);
 /** The key prefix of the service (and of the baseline's queue). */
 const PREFIX = "lm";
-
-/** A charge as an integrator sends it (no `postback_url`: the deliveries are the endpoints'). */
-const CHARGE_BODY = {
-  amount: 1990,
-  description: "Pedido 4512 - Loja Benchmark",
-  expires_in: 3600,
-  customer: { name: "Maria da Silva", document: "52998224725", email: "maria@example.com" },
-  metadata: { order_id: "4512", source: "bench" },
-};
 
 /** A progress line on stderr (stdout carries the figures). */
 function progress(message: string): void {
@@ -113,7 +105,7 @@ async function payCharges(apiBase: string, keys: string[], count: number): Promi
     const created = await fetch(`${apiBase}/v1/transactions`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "idempotency-key": randomUUID() },
-      body: JSON.stringify(CHARGE_BODY),
+      body: JSON.stringify(INTEGRATOR_CHARGE),
     });
     if (created.status !== 201) throw new Error(`creation answered ${created.status}: ${await created.text()}`);
     const { id } = (await created.json()) as { id: string };

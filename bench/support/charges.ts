@@ -41,3 +41,15 @@ export async function pendingCharges(
   await db.$executeRawUnsafe("ANALYZE transactions");
   return rows.map((row) => row.id);
 }
+
+/**
+ * A charge as an integrator sends it to `POST /v1/transactions` (1990 centavos, a customer, metadata), without a
+ * `postback_url`: the benches that pay it count the deliveries to their endpoints.
+ */
+export const INTEGRATOR_CHARGE = {
+  amount: 1990,
+  description: "Pedido 4512 - Loja Benchmark",
+  expires_in: 3600,
+  customer: { name: "Maria da Silva", document: "52998224725", email: "maria@example.com" },
+  metadata: { order_id: "4512", source: "bench" },
+};
