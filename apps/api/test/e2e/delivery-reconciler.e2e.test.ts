@@ -8,6 +8,7 @@ import {
   enqueueDelivery,
   useWebhookReceiver,
   waitForChainEnd,
+  waitUntil,
   type WebhookReceiver,
 } from "@lm/testing";
 import { PARK_AFTER_MS } from "@lm/queue";
@@ -25,6 +26,13 @@ describe("reconciler sweep of due deliveries", () => {
   });
 
   test("when Redis lost every key of the queue prefix, then the next sweep gets every pending delivery attempted", async () => {
+    // The worker reconciles once as it starts (its Redis has no schedule yet): let that run end first, or it may offer
+    // a row below before its job is held back, and the row is sent.
+    const reconciler = ctx.worker.producer.queue("reconciler");
+    await waitUntil("the worker's start-up reconciliation to end", async () => {
+      const counts = await reconciler.getJobCounts("waiting", "active", "prioritized");
+      return Object.values(counts).every((count) => count === 0);
+    });
     const { store } = await createStoreRow(ctx.db, ctx.config.encryptionKey);
     const url = `${receiver.url}/lost`;
     const { endpoint } = await createEndpointRow(ctx.db, ctx.config.encryptionKey, { storeId: store.id, url });
