@@ -1,10 +1,10 @@
 import {
+  applyRetention,
   claimIdempotencyKey,
   cancelTransaction,
   createTransaction,
   IDEMPOTENCY_CLAIM_TIMEOUT_MS,
   idempotentReplyWrite,
-  purgeExpiredIdempotencyKeys,
 } from "@lm/domain";
 import { requestFingerprint } from "../../src/http/idempotency";
 import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
@@ -224,7 +224,7 @@ describe("Idempotency-Key on POST /v1/transactions", () => {
     expect((await ctx.db.transaction.findUniqueOrThrow({ where: { id: created.body.id } })).status).toBe("pending");
   });
 
-  test("when records are past their 24 h, then the purge deletes them and keeps the others", async () => {
+  test("when records are past their 24 h, then retention deletes them and keeps the others", async () => {
     await merchant.client.post("/v1/transactions", chargeBody()).set("Idempotency-Key", "key-purge-old").expect(201);
     await merchant.client.post("/v1/transactions", chargeBody()).set("Idempotency-Key", "key-purge-new").expect(201);
     await ctx.db.idempotencyKey.updateMany({
@@ -232,9 +232,9 @@ describe("Idempotency-Key on POST /v1/transactions", () => {
       data: { expires_at: new Date(Date.now() - 1) },
     });
 
-    const purged = await purgeExpiredIdempotencyKeys(ctx.db, new Date());
+    const { removed } = await applyRetention(ctx.deps, new Date());
 
-    expect(purged).toBeGreaterThanOrEqual(1);
+    expect(removed.idempotency_keys).toBeGreaterThanOrEqual(1);
     const left = await ctx.db.idempotencyKey.findMany({
       where: { key: { startsWith: "key-purge-" } },
       select: { key: true },

@@ -1,11 +1,11 @@
 /**
  * The reconciler (DESIGN §1): a repeatable job, every 30 s, that enqueues every due row that has no job, covering a
- * crash between commit and enqueue and a Redis flush, and purges rows past their life. Each sweep is a function of
+ * crash between commit and enqueue and a Redis flush, and checks balances against their ledger (rows past their life
+ * are retention's, `retention.processor.ts`). Each sweep is a function of
  * the database alone, so running it twice enqueues nothing twice (job ids are row ids), and it reads only its due rows
  * through an index built for them, so a tick costs the same whatever the history (DESIGN §10 "Sweeps"). Ticks never
  * overlap, across every worker (`sweep-schedule.ts`).
  */
-import { purgeExpiredIdempotencyKeys } from "@lm/domain";
 import type { WorkerDeps } from "../deps";
 import { enqueueDueDeliveries } from "./due-deliveries";
 import { enqueueStrandedInboxItems } from "./stranded-inbox-items";
@@ -21,11 +21,10 @@ const SWEEPS: Array<{ name: string; run: (deps: WorkerDeps) => Promise<number> }
   { name: "stranded-refunds", run: enqueueStrandedRefunds },
   { name: "stranded-withdrawals", run: enqueueStrandedWithdrawals },
   { name: "balance-drift", run: checkBalanceDrift },
-  { name: "expired-idempotency-keys", run: (deps) => purgeExpiredIdempotencyKeys(deps.db, deps.now()) },
 ];
 
 /**
- * Runs every sweep and logs how many rows each offered to a queue or purged.
+ * Runs every sweep and logs how many rows each offered to a queue.
  * @returns total rows swept
  */
 export async function reconcile(deps: WorkerDeps): Promise<number> {

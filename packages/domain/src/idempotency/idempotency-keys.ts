@@ -20,7 +20,6 @@ import {
   findIdempotencyKey,
   idempotencyReplyWrite,
   insertIdempotencyClaim,
-  purgeExpiredIdempotencyKeyRows,
   releaseIdempotencyClaim,
   takeOverIdempotencyClaim,
   type Db,
@@ -136,14 +135,6 @@ export function idempotentReplyWrite(claim: HeldClaim, status: number, body: str
     { status, body: storedText(body) },
     () => new ApiError("idempotency_key_in_progress", "A request with this Idempotency-Key is still in progress."),
   );
-}
-
-/**
- * Deletes up to `limit` records past their 24 h, oldest first (a reconciler sweep keeps the table small).
- * @returns how many were deleted
- */
-export function purgeExpiredIdempotencyKeys(db: Db, now: Date, limit = 1000): Promise<number> {
-  return purgeExpiredIdempotencyKeyRows(db.pool, now, limit);
 }
 
 /** Releases `claim` after a refused request, so the key can be used again (unless another request took it over). */
