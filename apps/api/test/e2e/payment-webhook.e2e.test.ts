@@ -1,17 +1,8 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
 import { encryptSecret, generateWebhookSecret } from "@lm/domain";
 import { createEndpointRow, startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from "@lm/testing";
 import { chargeBody, useTestMerchant } from "../support/merchant-client";
 import { useE2eTestContext } from "./support/e2e-harness";
-
-/** The receiver's own check of `X-Signature` (SPEC "Receiver obligations"), written here without the project's code. */
-function signedBy(secret: string, request: ReceivedRequest): boolean {
-  const header = String(request.headers["x-signature"]);
-  const parts = header.split(",").map((part) => part.split("=") as [string, string]);
-  const t = parts.find(([k]) => k === "t")?.[1];
-  const expected = createHmac("sha256", secret).update(`${t}.`).update(request.rawBody).digest();
-  return parts.some(([k, v]) => k === "v1" && v.length === 64 && timingSafeEqual(Buffer.from(v, "hex"), expected));
-}
+import { signedBy } from "../support/receiver-signature";
 
 describe("a paid charge is told to its integrator by signed webhooks", () => {
   const ctx = useE2eTestContext();

@@ -6,29 +6,17 @@
  * whether any was prepared by name (with `DATABASE_POOLING=session` it holds dozens, and some statements may be
  * refused: `prepared statement "lm_0" already exists`, or `does not exist`).
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
 import { Client } from "pg";
 import {
   adminDatabaseUrl,
   createEndpointRow,
   startPgBouncer,
-  startWebhookReceiver,
   type OwnPgBouncer,
-  type ReceivedRequest,
-  type WebhookReceiver,
+  useWebhookReceiver,
 } from "@lm/testing";
 import { chargeBody, useTestMerchant } from "../support/merchant-client";
 import { useE2eTestContext } from "./support/e2e-harness";
-
-/** The receiver's own check of `X-Signature` (SPEC "Receiver obligations"), written here without the project's code. */
-function signedBy(secret: string, request: ReceivedRequest): boolean {
-  const parts = String(request.headers["x-signature"])
-    .split(",")
-    .map((part) => part.split("=") as [string, string]);
-  const t = parts.find(([k]) => k === "t")?.[1];
-  const expected = createHmac("sha256", secret).update(`${t}.`).update(request.rawBody).digest();
-  return parts.some(([k, v]) => k === "v1" && v.length === 64 && timingSafeEqual(Buffer.from(v, "hex"), expected));
-}
+import { signedBy } from "../support/receiver-signature";
 
 describe("the service through PgBouncer in transaction pooling mode", () => {
   let bouncer: OwnPgBouncer;
@@ -41,13 +29,9 @@ describe("the service through PgBouncer in transaction pooling mode", () => {
     DATABASE_DIRECT_URL: database.url,
   }));
   const merchant = useTestMerchant(ctx);
-  let receiver: WebhookReceiver;
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-  });
+  const receiver = useWebhookReceiver();
   // Declared after the harness, so run after it has closed the API and the worker.
   afterAll(async () => {
-    await receiver?.close();
     await bouncer?.stop();
   });
 
@@ -65,7 +49,7 @@ describe("the service through PgBouncer in transaction pooling mode", () => {
   test("when a charge is created and paid, then its signed webhook arrives, and nothing was prepared by name", async () => {
     const { secret } = await createEndpointRow(ctx.db, ctx.config.encryptionKey, {
       storeId: merchant.storeId,
-      url: `${receiver.url}/endpoint`,
+      url: `${receiver.current.url}/endpoint`,
       events: ["transaction.paid"],
     });
     const created = await merchant.client.post("/v1/transactions", chargeBody());
@@ -73,7 +57,7 @@ describe("the service through PgBouncer in transaction pooling mode", () => {
 
     await merchant.client.post(`/v1/transactions/${created.body.id}/simulate-payment`).expect(202);
 
-    const [delivered] = await receiver.waitForRequests(1, { path: "/endpoint", timeoutMs: 20_000 });
+    const [delivered] = await receiver.current.waitForRequests(1, { path: "/endpoint", timeoutMs: 20_000 });
     const paid = await merchant.client.get(`/v1/transactions/${created.body.id}`);
     expect(paid.status).toBe(200);
     expect(paid.body.status).toBe("paid");

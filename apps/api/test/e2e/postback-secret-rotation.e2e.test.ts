@@ -1,20 +1,10 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
 import request from "supertest";
-import { makeParkedDueNow, waitUntil, type ReceivedRequest, useWebhookReceiver } from "@lm/testing";
+import { makeParkedDueNow, waitUntil, useWebhookReceiver } from "@lm/testing";
 import { useE2eTestContext } from "./support/e2e-harness";
+import { signedBy } from "../support/receiver-signature";
 import { chargeBody, merchantClient } from "../support/merchant-client";
 import { PANEL_ORIGIN } from "../support/panel";
 import { signUpSteppedUp } from "../support/two-factor";
-
-/** The receiver's own check of `X-Signature` (SPEC "Receiver obligations"), written here without the project's code. */
-function signedBy(secret: string, received: ReceivedRequest): boolean {
-  const parts = String(received.headers["x-signature"])
-    .split(",")
-    .map((part) => part.split("=") as [string, string]);
-  const t = parts.find(([k]) => k === "t")?.[1];
-  const expected = createHmac("sha256", secret).update(`${t}.`).update(received.rawBody).digest();
-  return parts.some(([k, v]) => k === "v1" && v.length === 64 && timingSafeEqual(Buffer.from(v, "hex"), expected));
-}
 
 describe("postback secret rotation and deliveries", () => {
   // Retries wait 10 minutes (their jobs parked), so the test decides when the next attempt runs (by making it due).

@@ -5,10 +5,9 @@ import {
   createEndpointRow,
   createTestMerchant,
   startRedisCluster,
-  startWebhookReceiver,
   waitUntil,
   type OwnRedisCluster,
-  type WebhookReceiver,
+  useWebhookReceiver,
 } from "@lm/testing";
 import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useE2eTestContext } from "./support/e2e-harness";
@@ -41,13 +40,7 @@ describe("the service on a Redis Cluster (REDIS_CLUSTER_NODES, DESIGN §10 Redis
   });
   const ctx = useE2eTestContext(env);
   const merchant = useTestMerchant(ctx);
-  let receiver: WebhookReceiver;
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-  });
-  afterAll(async () => {
-    await receiver?.close();
-  });
+  const receiver = useWebhookReceiver();
   afterAll(async () => {
     await cluster?.destroy();
   });
@@ -55,7 +48,7 @@ describe("the service on a Redis Cluster (REDIS_CLUSTER_NODES, DESIGN §10 Redis
   test("when a charge is created and paid, then its webhooks are delivered, from the shard of their endpoint", async () => {
     const { endpoint } = await createEndpointRow(ctx.db, ctx.config.encryptionKey, {
       storeId: merchant.storeId,
-      url: `${receiver.url}/endpoint`,
+      url: `${receiver.current.url}/endpoint`,
       events: ["transaction.created", "transaction.paid"],
     });
     const shard = ctx.worker.producer.deliveryQueueFor(endpoint.id);
@@ -63,8 +56,8 @@ describe("the service on a Redis Cluster (REDIS_CLUSTER_NODES, DESIGN §10 Redis
     const charge = (await merchant.client.post("/v1/transactions", chargeBody()).expect(201)).body;
     await merchant.client.post(`/v1/transactions/${charge.id}/simulate-payment`).expect(202);
 
-    await receiver.waitForRequests(2, { path: "/endpoint", timeoutMs: 30_000 });
-    expect(receiver.requestsTo("/endpoint").map((request) => request.headers["x-event-type"])).toEqual(
+    await receiver.current.waitForRequests(2, { path: "/endpoint", timeoutMs: 30_000 });
+    expect(receiver.current.requestsTo("/endpoint").map((request) => request.headers["x-event-type"])).toEqual(
       expect.arrayContaining(["transaction.created", "transaction.paid"]),
     );
     expect((await merchant.client.get(`/v1/transactions/${charge.id}`).expect(200)).body.status).toBe("paid");
@@ -79,7 +72,7 @@ describe("the service on a Redis Cluster (REDIS_CLUSTER_NODES, DESIGN §10 Redis
       for (let e = 0; e < 5; e++) {
         await createEndpointRow(ctx.db, ctx.config.encryptionKey, {
           storeId: store.storeId,
-          url: `${receiver.url}/spread-${s}-${e}`,
+          url: `${receiver.current.url}/spread-${s}-${e}`,
         });
       }
     }
@@ -94,7 +87,7 @@ describe("the service on a Redis Cluster (REDIS_CLUSTER_NODES, DESIGN §10 Redis
     }
     await waitUntil(
       "200 attempts to the 20 destinations",
-      async () => receiver.requests.filter((request) => request.path.startsWith("/spread-")).length >= 200,
+      async () => receiver.current.requests.filter((request) => request.path.startsWith("/spread-")).length >= 200,
       { timeoutMs: 60_000 },
     );
 
