@@ -33,13 +33,12 @@ import { Queue, Worker } from "bullmq";
 import { createDb, type Db } from "@lm/db";
 import {
   buildEventEnvelope,
-  deliveryHeaders,
   deliveryIdOfJob,
   deliveryJobId,
   deliveryJobsOf,
   newId,
   recordEvent,
-  signatureHeader,
+  signedDeliveryHeaders,
   simulatePayment,
   type UseCaseDeps,
 } from "@lm/domain";
@@ -508,12 +507,15 @@ async function runBaselineWorker(): Promise<void> {
           created_at: created,
         }),
       );
-      const headers = deliveryHeaders({
+      const headers = signedDeliveryHeaders({
+        scheme: "stripe",
+        secrets: [SECRET],
         eventId: "evt_bench",
         eventType: "transaction.paid",
         deliveryId,
         attempt: 1,
-        signature: signatureHeader([SECRET], Math.floor(created.getTime() / 1000), body),
+        body,
+        timestampSeconds: Math.floor(created.getTime() / 1000),
       });
       const outcome = await client.post(`${receiverUrl}/endpoint-${endpoint}`, body, headers, policy);
       if (outcome.error !== null) throw new Error(outcome.error);

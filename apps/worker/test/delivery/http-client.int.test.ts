@@ -1,14 +1,17 @@
 import { closedPort, startWebhookReceiver, type WebhookReceiver } from "@lm/testing";
-import { deliveryHeaders } from "@lm/domain";
+import { signedDeliveryHeaders } from "@lm/domain";
 import { createWebhookHttpClient, type SendPolicy } from "../../src/delivery/http-client";
 
 const local: SendPolicy = { allowLocal: true, resolve: async () => ["127.0.0.1"] };
-const headers = deliveryHeaders({
+const headers = signedDeliveryHeaders({
+  scheme: "stripe",
+  secrets: ["whsec_test"],
   eventId: "evt_01JD3Z8W1Q2R3S4T5V6W7X8Y9Z",
   eventType: "transaction.paid",
   deliveryId: "whd_01JD3Z8W1Q2R3S4T5V6W7X8Y9Z",
   attempt: 2,
-  signature: "t=1,v1=00",
+  body: '{"a":"é"}',
+  timestampSeconds: 1,
 });
 
 describe("webhook HTTP client", () => {
@@ -35,7 +38,7 @@ describe("webhook HTTP client", () => {
     expect(request?.headers).toMatchObject({
       "content-type": "application/json",
       "user-agent": "Service-Webhooks/1.0",
-      "x-signature": "t=1,v1=00",
+      "x-signature": headers["x-signature"],
       "x-event-id": "evt_01JD3Z8W1Q2R3S4T5V6W7X8Y9Z",
       "x-event-type": "transaction.paid",
       "x-delivery-id": "whd_01JD3Z8W1Q2R3S4T5V6W7X8Y9Z",

@@ -3,10 +3,9 @@
  * (may it be sent, where, signed with what), send through the HTTP port with a fresh signature timestamp, decide with
  * the retry policy, record the outcome with the next attempt and the endpoint's health, and tell the observer.
  */
-import { signatureHeader } from "../webhooks/signature";
 import { decideAttemptOutcome } from "../webhooks/retry-policy";
 import type { DeliveryDeps } from "./delivery-deps";
-import { deliveryHeaders } from "./delivery-request";
+import { signedDeliveryHeaders } from "./delivery-request";
 import type { LoadedDelivery } from "./delivery-rows";
 import { prepareAttempt } from "./prepare-attempt";
 import { recordAttempt, type AttemptResult } from "./record-attempt";
@@ -72,13 +71,16 @@ async function send(deps: DeliveryDeps, delivery: LoadedDelivery, attemptedAt: D
       attemptedAt,
     };
   }
-  const headers = deliveryHeaders({
+  const headers = signedDeliveryHeaders({
+    scheme: prepared.scheme,
+    secrets: prepared.secrets,
     // From the event itself, so the headers always equal the body's `id` and `type`.
     eventId: delivery.event.id,
     eventType: delivery.event.type,
     deliveryId: delivery.id,
     attempt: delivery.attempt,
-    signature: signatureHeader(prepared.secrets, Math.floor(attemptedAt.getTime() / 1000), prepared.body),
+    body: prepared.body,
+    timestampSeconds: Math.floor(attemptedAt.getTime() / 1000),
   });
   const outcome = await deps.sendAttempt(prepared.url, prepared.body, headers);
   return { ...outcome, url: prepared.url, attemptedAt };

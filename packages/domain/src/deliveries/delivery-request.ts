@@ -1,28 +1,62 @@
 /**
- * The wire of one delivery attempt (SPEC "Delivery request"): its headers, and the port through which the worker's
- * HTTP client sends it. The domain decides what is sent; the worker only moves the bytes.
+ * The wire of one delivery attempt (SPEC "Delivery request", DESIGN §4 and §12 "Signature schemes"): its headers,
+ * signed by the endpoint's scheme, and the port through which the worker's HTTP client sends it. The domain decides
+ * what is sent; the worker only moves the bytes.
+ *
+ * This file imports only `node:crypto` (through ./signature) and types: command-line tools (`lm listen`) import it on
+ * its own to sign exactly as the worker signs, without Prisma or Redis.
  */
 import type { RetriedDeliveryError } from "../webhooks/retry-policy";
+import { signatureHeader, standardWebhooksSignatureHeader, type SignatureScheme } from "../webhooks/signature";
 
 /** `User-Agent` of every delivery (SPEC "Delivery request"). */
 export const DELIVERY_USER_AGENT = "Service-Webhooks/1.0";
 
-/** What identifies and authenticates one attempt, turned into the SPEC's headers by {@link deliveryHeaders}. */
+/** What identifies one attempt: the SPEC's headers besides the signature. */
 export interface DeliveryHeaderFields {
   eventId: string;
   eventType: string;
   deliveryId: string;
   attempt: number;
-  /** `t=…,v1=…` over the exact body sent. */
-  signature: string;
 }
 
-/** The headers of SPEC "Delivery request", exactly (lower-case names). */
-export function deliveryHeaders(fields: DeliveryHeaderFields): Record<string, string> {
+/** Everything {@link signedDeliveryHeaders} needs to build and sign the headers of one attempt. */
+export interface SignedDeliveryFields extends DeliveryHeaderFields {
+  /** The endpoint's scheme; a postback is always `stripe`. */
+  scheme: SignatureScheme;
+  /** Current secret first, then (during a rotation grace) the previous one; each signs. */
+  secrets: string[];
+  /** The exact bytes that are sent. */
+  body: string | Buffer;
+  /** Whole Unix seconds, fresh for every attempt. */
+  timestampSeconds: number;
+}
+
+/**
+ * The full header set of one delivery attempt (lower-case names): the SPEC's headers on both schemes (`content-type`,
+ * `user-agent`, `x-event-id`, `x-event-type`, `x-delivery-id`, `x-attempt`, `idempotency-key`), plus the signature:
+ * `x-signature: t=…,v1=…[,v1=…]` for `stripe`; `webhook-id` (the event id), `webhook-timestamp` and
+ * `webhook-signature: v1,<base64>[ v1,<base64>]` for `standard_webhooks`.
+ * @throws Error when `secrets` is empty or the timestamp is not whole non-negative seconds (see the signers)
+ */
+export function signedDeliveryHeaders(fields: SignedDeliveryFields): Record<string, string> {
+  const signature: Record<string, string> =
+    fields.scheme === "standard_webhooks"
+      ? {
+          "webhook-id": fields.eventId,
+          "webhook-timestamp": String(fields.timestampSeconds),
+          "webhook-signature": standardWebhooksSignatureHeader(
+            fields.secrets,
+            fields.eventId,
+            fields.timestampSeconds,
+            fields.body,
+          ),
+        }
+      : { "x-signature": signatureHeader(fields.secrets, fields.timestampSeconds, fields.body) };
   return {
     "content-type": "application/json",
     "user-agent": DELIVERY_USER_AGENT,
-    "x-signature": fields.signature,
+    ...signature,
     "x-event-id": fields.eventId,
     "x-event-type": fields.eventType,
     "x-delivery-id": fields.deliveryId,

@@ -6,14 +6,15 @@ import { buildEventEnvelope } from "../events/envelope";
 import { withQrImage } from "../transactions/transaction.serializer";
 import { decryptSecret } from "../secret-box";
 import type { FinalDeliveryError } from "../webhooks/retry-policy";
+import type { SignatureScheme } from "../webhooks/signature";
 import type { LoadedDelivery } from "./delivery-rows";
 
 /**
- * Ready to send: the URL, the exact body and the secrets that sign it (current first); or the final error that stops
- * it. `detail` says why for the log when the row's error alone would mislead (a secret that does not decrypt).
+ * Ready to send: the URL, the exact body, the scheme and the secrets that sign it (current first); or the final error
+ * that stops it. `detail` says why for the log when the row's error alone would mislead (a secret that does not decrypt).
  */
 export type PreparedAttempt =
-  | { send: true; url: string; body: string; secrets: string[] }
+  | { send: true; url: string; body: string; scheme: SignatureScheme; secrets: string[] }
   | { send: false; error: FinalDeliveryError; detail?: string };
 
 /**
@@ -33,6 +34,8 @@ export type PreparedAttempt =
 export function prepareAttempt(delivery: LoadedDelivery, encryptionKey: Buffer, now: Date): PreparedAttempt {
   const secrets: string[] = [];
   let url = delivery.url;
+  // A postback is always signed with the `stripe` scheme (DESIGN §12).
+  const scheme: SignatureScheme = "stripe";
   if (delivery.destination_type === "endpoint") {
     const endpoint = delivery.endpoint;
     if (!endpoint || endpoint.deleted_at !== null || endpoint.mode !== delivery.event.mode) {
@@ -55,7 +58,7 @@ export function prepareAttempt(delivery: LoadedDelivery, encryptionKey: Buffer, 
     secrets.push(secret);
   }
   const event = { ...delivery.event, data: withQrImage(delivery.event.data as object, delivery.chargeQrImage) };
-  return { send: true, url, body: JSON.stringify(buildEventEnvelope(event)), secrets };
+  return { send: true, url, body: JSON.stringify(buildEventEnvelope(event)), scheme, secrets };
 }
 
 /** The secret, or null when its envelope does not decrypt for `rowId` under `key`. */

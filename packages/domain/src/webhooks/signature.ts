@@ -1,10 +1,30 @@
 /**
- * The `t=<unix>,v1=<hex>` signature scheme of webhook deliveries (SPEC "Authentication" 8, DESIGN §4 "Signature") and
- * of inbound acquirer notifications (DESIGN §5, `X-Acquirer-Signature`). It is Stripe's scheme, so Stripe's libraries
- * verify our deliveries unchanged: `v1` = lower-case hex HMAC-SHA256, keyed with the secret string exactly as shown
- * (`whsec_…`, UTF-8), over `<t>.<raw body>`.
+ * The signature schemes of webhook deliveries (DESIGN §4 "Signature", §12 "Signature schemes").
+ *
+ * - `stripe` (the default, and the scheme of every postback and of inbound acquirer notifications, DESIGN §5
+ *   `X-Acquirer-Signature`): `X-Signature: t=<unix>,v1=<hex>`, `v1` = lower-case hex HMAC-SHA256, keyed with the secret
+ *   string exactly as shown (`whsec_…`, UTF-8), over `<t>.<raw body>`. Stripe's libraries verify it unchanged.
+ * - `standard_webhooks`: `webhook-signature: v1,<base64>` (space-separated entries), base64 HMAC-SHA256 keyed with the
+ *   base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>` (Standard Webhooks
+ *   specification 1.0, symmetric). The Standard Webhooks libraries verify it unchanged.
+ *
+ * This file imports only `node:crypto`: command-line tools import it on its own, without Prisma or Redis.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
+
+/** The signature schemes an endpoint may use (DESIGN §12); `stripe` is the default. */
+export const SIGNATURE_SCHEMES = ["stripe", "standard_webhooks"] as const;
+
+/** One of {@link SIGNATURE_SCHEMES}. */
+export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
+
+/** The scheme of an endpoint created without one, and of every postback. */
+export const DEFAULT_SIGNATURE_SCHEME: SignatureScheme = "stripe";
+
+/** Whether `value` names a signature scheme. */
+export function isSignatureScheme(value: unknown): value is SignatureScheme {
+  return typeof value === "string" && (SIGNATURE_SCHEMES as readonly string[]).includes(value);
+}
 
 /** The one signature scheme we produce and accept. */
 const SCHEME = "v1";
@@ -90,4 +110,50 @@ function parseSignatureHeader(header: string): { timestampSeconds: number; signa
   }
   if (timestamp === undefined || signatures.length === 0) return null;
   return { timestampSeconds: Number(timestamp), signatures };
+}
+
+/** The prefix of every signing secret; the Standard Webhooks libraries strip it and base64-decode the rest. */
+const SECRET_PREFIX = "whsec_";
+
+/**
+ * The HMAC key of a Standard Webhooks secret: the base64 (standard alphabet, padding optional) after `whsec_`.
+ * @throws Error when nothing decodes (an empty key would sign with no secret at all)
+ */
+export function standardWebhooksKey(secret: string): Buffer {
+  const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
+  const key = Buffer.from(encoded, "base64");
+  if (key.length === 0) throw new Error("a Standard Webhooks secret must base64-decode to at least one byte");
+  return key;
+}
+
+/**
+ * Builds the `webhook-signature` header of one delivery attempt (Standard Webhooks, symmetric `v1`).
+ * @param secrets - current secret first, then (during an endpoint's 24 h rotation grace) the previous one
+ * @param messageId - the `webhook-id` header: the event id, the same on every attempt
+ * @param timestampSeconds - the `webhook-timestamp` header: whole Unix seconds, fresh for every attempt
+ * @param rawBody - the exact bytes that are sent
+ * @returns e.g. `v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE= v1,K5oZ…` (entries separated by one space)
+ * @throws Error when `secrets` is empty, a secret decodes to nothing, the timestamp is not whole non-negative
+ *   seconds, or the id is empty or holds a `.` (which would make the signed content ambiguous)
+ */
+export function standardWebhooksSignatureHeader(
+  secrets: string[],
+  messageId: string,
+  timestampSeconds: number,
+  rawBody: string | Buffer,
+): string {
+  if (secrets.length === 0) throw new Error("at least one secret is needed to sign");
+  if (!Number.isSafeInteger(timestampSeconds) || timestampSeconds < 0) {
+    throw new Error("the signature timestamp must be whole non-negative Unix seconds");
+  }
+  if (messageId === "" || messageId.includes(".")) throw new Error("the webhook id must be non-empty, without '.'");
+  return secrets
+    .map((secret) => {
+      const digest = createHmac("sha256", standardWebhooksKey(secret))
+        .update(`${messageId}.${timestampSeconds}.`, "utf8")
+        .update(rawBody)
+        .digest("base64");
+      return `v1,${digest}`;
+    })
+    .join(" ");
 }

@@ -1,12 +1,24 @@
 /**
- * The form of every signing secret the service issues (DESIGN §4 "Secrets"): `whsec_` + 32 random bytes in base64url
- * (43 characters). Webhook endpoint secrets, the store postback secret and acquirer notification secrets share it.
+ * The form of every signing secret the service issues (DESIGN §4 "Secrets", §12 "Signature schemes"): `whsec_` + 43
+ * characters encoding 32 random bytes. The `stripe` scheme's secrets (the default; also the store postback secret and
+ * acquirer notification secrets) use base64url, and are used as the UTF-8 string itself. A `standard_webhooks`
+ * endpoint's secret uses unpadded standard base64 (may contain `+` and `/`), which the Standard Webhooks libraries
+ * decode into the 32-byte HMAC key.
+ *
+ * This file imports only `node:crypto` (and types): command-line tools import it on its own.
  */
 import { randomBytes } from "node:crypto";
+import type { SignatureScheme } from "./signature";
 
-/** A fresh `whsec_…` secret. */
-export function generateWebhookSecret(): string {
-  return `whsec_${randomBytes(32).toString("base64url")}`;
+/** Random bytes behind every secret. */
+const SECRET_BYTES = 32;
+
+/** A fresh `whsec_…` secret in the form of `scheme` (default `stripe`). */
+export function generateWebhookSecret(scheme: SignatureScheme = "stripe"): string {
+  const bytes = randomBytes(SECRET_BYTES);
+  const body =
+    scheme === "standard_webhooks" ? bytes.toString("base64").replace(/=+$/, "") : bytes.toString("base64url");
+  return `whsec_${body}`;
 }
 
 /** The part of a secret shown after it was issued: the 6 characters after `whsec_` (DESIGN §4 `secret_prefix`). */
