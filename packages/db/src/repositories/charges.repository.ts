@@ -115,6 +115,21 @@ export function updateCharge(db: DbClient, id: string, data: Prisma.TransactionU
   return db.transaction.update({ where: { id }, data });
 }
 
+/**
+ * Brings the deadline of charge `id` forward to `now` when it is still pending and not yet due, so that the expiry
+ * sweep expires it on its next tick (the test mode's simulated expiration).
+ * @returns the charge as written, or undefined when it was not pending or already due
+ */
+export async function moveChargeDeadlineTo(client: SqlClient, id: string, now: Date): Promise<Transaction | undefined> {
+  const [moved] = await sqlQuery<Transaction>(
+    client,
+    sql`UPDATE transactions SET expires_at = ${now}, updated_at = ${now}
+        WHERE id = ${id} AND status = 'pending' AND expires_at > ${now}
+        RETURNING ${CHARGE_COLUMNS}`,
+  );
+  return moved;
+}
+
 /** Up to `limit` charges still `pending` whose `expires_at` is at or before `now`, oldest deadline first. */
 export function findDueCharges(client: SqlClient, now: Date, limit: number): Promise<Transaction[]> {
   return sqlQuery<Transaction>(

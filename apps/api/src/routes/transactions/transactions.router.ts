@@ -1,6 +1,6 @@
 /**
- * The merchant API's charges (DESIGN §5): create (with `Idempotency-Key`), read, list, cancel, and simulate a
- * payment in test mode. Mounted behind API key authentication and the per-key rate limit.
+ * The merchant API's charges (DESIGN §5): create (with `Idempotency-Key`), read, list, cancel, and in test mode
+ * simulate a payment, a dispute (§11) or the deadline passing (§12). Mounted behind API key authentication and the per-key rate limit.
  */
 import { Router } from "express";
 import type { Transaction } from "@lm/db";
@@ -12,6 +12,7 @@ import {
   serializeTransaction,
   serializeDispute,
   simulateDispute,
+  simulateExpiration,
   simulatePayment,
 } from "@lm/domain";
 import type { AppDeps } from "../../deps";
@@ -75,6 +76,11 @@ export function transactionsRouter(deps: AppDeps): Router {
 
   router.post("/:id/simulate-payment", async (req, res) => {
     const transaction = await simulatePayment(deps, merchantOf(res), req.params.id);
+    res.status(202).json(serializeTransaction(transaction, deps.now()));
+  });
+
+  router.post("/:id/simulate-expiration", async (req, res) => {
+    const transaction = await simulateExpiration(deps, merchantOf(res), String(req.params.id));
     res.status(202).json(serializeTransaction(transaction, deps.now()));
   });
 
