@@ -15,7 +15,15 @@ const SECRET_BYTES = 32;
 
 /** A fresh `whsec_…` secret in the form of `scheme` (default `stripe`). */
 export function generateWebhookSecret(scheme: SignatureScheme = "stripe"): string {
-  const bytes = randomBytes(SECRET_BYTES);
+  return webhookSecretOf(randomBytes(SECRET_BYTES), scheme);
+}
+
+/**
+ * The `whsec_…` secret that encodes `bytes` in the form of `scheme`: base64url for `stripe`, unpadded standard base64
+ * for `standard_webhooks`. For secrets derived rather than drawn (the `lm listen` session's).
+ * @param bytes - 32 bytes, for the 43 characters every secret has
+ */
+export function webhookSecretOf(bytes: Buffer, scheme: SignatureScheme): string {
   const body =
     scheme === "standard_webhooks" ? bytes.toString("base64").replace(/=+$/, "") : bytes.toString("base64url");
   return `whsec_${body}`;
