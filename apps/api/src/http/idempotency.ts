@@ -2,7 +2,8 @@
  * `Idempotency-Key` for POST routes of the merchant API (DESIGN §5): the same key with the same request replays the
  * first reply (status and the body's exact bytes; header `Idempotent-Replayed: true`); with another request it is 400
  * `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_progress`. Records live in
- * PostgreSQL for 24 h, per store and mode. A request without the header simply runs.
+ * PostgreSQL for 24 h, per store and mode. A request without the header simply runs, except on the routes that move
+ * money out (refunds, withdrawals: DESIGN §12 "Safer defaults"), where a retry without a key would move it twice.
  */
 import { createHash } from "node:crypto";
 import type { Request, Response } from "express";
@@ -30,6 +31,20 @@ export interface Reply {
  */
 export type CommitReply = (reply: Reply) => SqlWrite | undefined;
 
+/** How a route uses `Idempotency-Key`. */
+export interface IdempotencyOptions {
+  /**
+   * The store and mode the key belongs to: the API key's by default; a panel route (withdrawals) gives the signed-in
+   * seller's store and the mode of its body.
+   */
+  scopeOf?: (req: Request, res: Response) => Promise<MerchantScope>;
+  /**
+   * What one request creates (`"refund"`, `"withdrawal"`), when the header is required: a request without it is
+   * refused before anything runs, since a client's retry without a key would create a second one.
+   */
+  requiredFor?: string;
+}
+
 /** Printable ASCII without spaces, 1 to 255 characters (Stripe accepts up to 255). */
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
@@ -46,17 +61,19 @@ export function requestFingerprint(method: string, path: string, rawBody: Buffer
  * pass the write `commitReply` makes to its use case, which runs it with its own writes, so that the reply is
  * stored atomically with them (see packages/domain/src/idempotency). Only successful replies are kept (refusals are
  * thrown); a refused request releases the key (Stripe's rule), so a fixed request may reuse it.
- * @param scopeOf - the store and mode the key belongs to: the API key's by default; a panel route (withdrawals) gives
- *   the signed-in seller's store and the mode of its body
- * @throws ApiError `validation_failed` (param `Idempotency-Key`) for a malformed key, and the claim's errors
+ * @param options - the key's scope, and whether the header is required (see {@link IdempotencyOptions})
+ * @throws ApiError `validation_failed` (param `Idempotency-Key`) for a malformed key, or a missing one where
+ *   `options.requiredFor` is set; and the claim's errors
  */
 export function idempotent(
   deps: Pick<AppDeps, "db" | "now">,
   handler: (req: Request, res: Response, commitReply: CommitReply) => Promise<Reply>,
-  scopeOf: (req: Request, res: Response) => Promise<MerchantScope> = async (_req, res) => merchantOf(res),
+  options: IdempotencyOptions = {},
 ) {
+  const scopeOf = options.scopeOf ?? (async (_req: Request, res: Response) => merchantOf(res));
   return async (req: Request, res: Response): Promise<void> => {
     const key = req.get("idempotency-key");
+    if (key === undefined && options.requiredFor !== undefined) throw missingKey(options.requiredFor);
     if (key === undefined) {
       const reply = await handler(req, res, () => undefined);
       sendJson(res, reply.status, reply.body);
@@ -88,4 +105,13 @@ export function idempotent(
     if (!committed) throw new Error("an idempotent handler returned without committing its reply");
     sendJsonText(res, committed.status, committed.text);
   };
+}
+
+/** The refusal of a request without `Idempotency-Key` on a route that requires one; `what` is what it creates. */
+function missingKey(what: string) {
+  return validationFailed(
+    `An Idempotency-Key header is required: send a unique key per ${what} (a UUID, say). A retry with the same key ` +
+      `is safe: it returns the first reply and never creates a second ${what}.`,
+    "Idempotency-Key",
+  );
 }

@@ -11,6 +11,7 @@ import { useApiTestContext } from "../support/harness";
 import { LIVE_BANK_SLUG, useLiveBank } from "../support/live-bank";
 import { merchantClient, useTestMerchant, type MerchantClient } from "../support/merchant-client";
 import { processInbox } from "../support/money";
+import { requestRefund } from "../support/money-requests";
 import { addPayoutKeyAgo } from "../support/money-owner";
 import { endpointOwner, ownerMerchantClient } from "../support/webhook-endpoints";
 
@@ -147,7 +148,7 @@ describe("a bank's notifications and its reconciliation", () => {
     await bank.current.payCharge(charge.txid, { callback: "drop" });
     await reconcileServingBankAcquirers(ctx.deps);
     await processInbox(ctx);
-    const refund = (await live.post(`/v1/transactions/${charge.id}/refunds`, { amount: 1_000 }).expect(201)).body;
+    const refund = (await requestRefund(live, charge.id, { amount: 1_000 }).expect(201)).body;
     expect(await submitRefund(ctx.deps, refund.id)).toBe("sent");
 
     const early = await reconcileServingBankAcquirers(later(MINUTE_MS));

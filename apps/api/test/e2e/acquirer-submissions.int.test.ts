@@ -2,6 +2,7 @@ import { createWorkerMetrics } from "@lm/metrics";
 import { enqueueStrandedRefunds, enqueueStrandedWithdrawals } from "../../../worker/src/sweepers/acquirer-submissions";
 import { useApiTestContext } from "../support/harness";
 import { paidCharge, settleRefunds, settleWithdrawals } from "../support/money";
+import { requestRefund, requestWithdrawal } from "../support/money-requests";
 import { moneyOwner } from "../support/money-owner";
 
 describe("the reconciler's sweeps of requests to the acquirer", () => {
@@ -16,9 +17,9 @@ describe("the reconciler's sweeps of requests to the acquirer", () => {
   test("when a refund's and a withdrawal's jobs are lost, then the sweep offers them again with their row ids as job ids", async () => {
     const owner = await moneyOwner(ctx, 0);
     const charge = await paidCharge(ctx, owner.api, 2_000);
-    const refund = (await owner.api.post(`/v1/transactions/${charge.id}/refunds`, { amount: 500 }).expect(201)).body;
+    const refund = (await requestRefund(owner.api, charge.id, { amount: 500 }).expect(201)).body;
     const withdrawal = (
-      await owner.panel.post("/v1/me/withdrawals", { amount: 500, payout_key_id: owner.payoutKeyId }).expect(201)
+      await requestWithdrawal(owner.panel, { amount: 500, payout_key_id: owner.payoutKeyId }).expect(201)
     ).body;
     const refunds = ctx.deps.producer.queue("refund-submission");
     const withdrawals = ctx.deps.producer.queue("withdrawal-submission");

@@ -8,6 +8,7 @@ import { useE2eTestContext } from "./support/e2e-harness";
 import { createEndpoint, endpointOwner, ownerMerchantClient, type EndpointOwner } from "../support/webhook-endpoints";
 import type { MerchantClient } from "../support/merchant-client";
 import { addPayoutKeyAgo } from "../support/money-owner";
+import { requestRefund, requestWithdrawal } from "../support/money-requests";
 
 /**
  * Live mode through a bank of the Central Bank's API Pix standard (DESIGN §9), end to end: the API listening on a
@@ -204,8 +205,8 @@ describe("live mode through an API Pix bank", () => {
     await bank.payCharge(created.txid);
     await waitUntil("the charge paid", async () => (await charge(created.id)).status === "paid");
 
-    const refund = (await live.post(`/v1/transactions/${created.id}/refunds`, { amount: 5_000 }).expect(201)).body;
-    const refused = (await live.post(`/v1/transactions/${created.id}/refunds`, { amount: 1_013 }).expect(201)).body;
+    const refund = (await requestRefund(live, created.id, { amount: 5_000 }).expect(201)).body;
+    const refused = (await requestRefund(live, created.id, { amount: 1_013 }).expect(201)).body;
 
     await waitUntil("the refunds settled", async () => {
       const [a, b] = await Promise.all([refund.id, refused.id].map((id) => live.get(`/v1/refunds/${id}`)));
@@ -246,7 +247,7 @@ describe("live mode through an API Pix bank", () => {
     const key = await ctx.db.payoutKey.findFirstOrThrow({ where: { seller_id: owner.seller.id } });
     const count = await ctx.db.withdrawal.count();
 
-    const res = await owner.panel.post("/v1/me/withdrawals", { amount: 100, payout_key_id: key.id, mode: "live" });
+    const res = await requestWithdrawal(owner.panel, { amount: 100, payout_key_id: key.id, mode: "live" });
 
     expect(res.status).toBe(503);
     expect(res.body.error.code).toBe("acquirer_not_configured");

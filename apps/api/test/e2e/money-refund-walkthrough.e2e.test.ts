@@ -1,6 +1,7 @@
 import { waitUntil, useWebhookReceiver } from "@lm/testing";
 import { useE2eTestContext } from "./support/e2e-harness";
 import { createEndpoint, endpointOwner, ownerMerchantClient } from "../support/webhook-endpoints";
+import { requestRefund } from "../support/money-requests";
 
 /** The test-mode money walkthrough, first half: charge → simulate payment → balance → refund half → refund.succeeded. */
 describe("a newcomer refunds half of a paid test charge and is told by webhook", () => {
@@ -20,7 +21,7 @@ describe("a newcomer refunds half of a paid test charge and is told by webhook",
     );
     expect((await api.get("/v1/balance")).body).toMatchObject({ available: 10_000, reserved: 0 });
 
-    const refund = (await api.post(`/v1/transactions/${charge.id}/refunds`, { amount: 5_000 }).expect(201)).body;
+    const refund = (await requestRefund(api, charge.id, { amount: 5_000 }).expect(201)).body;
     expect(refund.status).toBe("pending");
 
     const succeeded = await waitUntil("refund.succeeded at the endpoint", () =>

@@ -2,6 +2,7 @@ import { readSellerDocument } from "@lm/domain";
 import { waitUntil, useWebhookReceiver } from "@lm/testing";
 import { useE2eTestContext } from "./support/e2e-harness";
 import { createEndpoint, endpointOwner, ownerMerchantClient } from "../support/webhook-endpoints";
+import { requestWithdrawal } from "../support/money-requests";
 
 /**
  * The test-mode money walkthrough, second half: add a payout key → withdraw → withdrawal.completed, balance down. A
@@ -27,7 +28,7 @@ describe("a newcomer withdraws their test balance to a payout key and is told by
         .post("/v1/me/payout-keys", { type: "evp", key: "71c7d9be-4b85-4e43-9f1c-1f3b8b4e9a2d" })
         .expect(201)
     ).body;
-    const coolingOff = await owner.panel.post("/v1/me/withdrawals", {
+    const coolingOff = await requestWithdrawal(owner.panel, {
       amount: 15_000,
       payout_key_id: evp.id,
       mode: "test",

@@ -3,6 +3,7 @@ import { createTestMerchant } from "@lm/testing";
 import { useApiTestContext } from "../support/harness";
 import { chargeBody, merchantClient } from "../support/merchant-client";
 import { paidCharge, processInbox } from "../support/money";
+import { requestRefund } from "../support/money-requests";
 import { moneyOwner, type MoneyOwner } from "../support/money-owner";
 import { waitForMail } from "../support/panel";
 
@@ -149,7 +150,7 @@ describe("disputes (MED)", () => {
 
       const [disputed, refund] = await Promise.all([
         dispute(owner, charge.id, { amount: 2_000 }),
-        owner.api.post(`/v1/transactions/${charge.id}/refunds`, { amount: 3_000 }),
+        requestRefund(owner.api, charge.id, { amount: 3_000 }),
       ]);
 
       expect(disputed.status).toBe(201);
@@ -169,8 +170,8 @@ describe("disputes (MED)", () => {
     await paidCharge(ctx, owner.api, 5_000);
     await dispute(owner, charge.id, { amount: 2_000 }).expect(201);
 
-    const tooMuch = await owner.api.post(`/v1/transactions/${charge.id}/refunds`, { amount: 3_001 });
-    const rest = await owner.api.post(`/v1/transactions/${charge.id}/refunds`, {});
+    const tooMuch = await requestRefund(owner.api, charge.id, { amount: 3_001 });
+    const rest = await requestRefund(owner.api, charge.id, {});
 
     expect(tooMuch.status).toBe(409);
     expect(tooMuch.body.error.code).toBe("invalid_state");

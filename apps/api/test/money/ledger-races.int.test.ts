@@ -3,6 +3,7 @@ import { createTestMerchant } from "@lm/testing";
 import { useApiTestContext } from "../support/harness";
 import { merchantClient, type MerchantClient } from "../support/merchant-client";
 import { paidCharge, processInbox } from "../support/money";
+import { requestRefund } from "../support/money-requests";
 
 /** A fresh merchant (its own balance) and its test client. */
 async function freshMerchant(
@@ -20,7 +21,7 @@ describe("the ledger under concurrent writers (real PostgreSQL)", () => {
     const charge = await paidCharge(ctx, client, 5000);
 
     const replies = await Promise.all(
-      Array.from({ length: 50 }, () => client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 200 })),
+      Array.from({ length: 50 }, () => requestRefund(client, charge.id, { amount: 200 })),
     );
 
     const statuses = replies.map((r) => (r.status === 201 ? 201 : `${r.status} ${r.body.error.code}`));
@@ -34,9 +35,7 @@ describe("the ledger under concurrent writers (real PostgreSQL)", () => {
     const { client } = await freshMerchant(ctx);
     const charge = await paidCharge(ctx, client, 1234);
 
-    const replies = await Promise.all(
-      Array.from({ length: 50 }, () => client.post(`/v1/transactions/${charge.id}/refunds`, {})),
-    );
+    const replies = await Promise.all(Array.from({ length: 50 }, () => requestRefund(client, charge.id, {})));
 
     expect(replies.filter((r) => r.status === 201).map((r) => r.body.amount)).toEqual([1234]);
     expect(await ctx.db.refund.count({ where: { transaction_id: charge.id } })).toBe(1);
@@ -49,8 +48,8 @@ describe("the ledger under concurrent writers (real PostgreSQL)", () => {
     for (let round = 0; round < 10; round++) {
       const charge = await paidCharge(ctx, client, 1000);
       const [partial, rest] = await Promise.all([
-        client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 300 }),
-        client.post(`/v1/transactions/${charge.id}/refunds`, {}),
+        requestRefund(client, charge.id, { amount: 300 }),
+        requestRefund(client, charge.id, {}),
       ]);
       const refunded = (await client.get(`/v1/transactions/${charge.id}`)).body.amount_refunded;
       const reply = (r: typeof partial) =>
@@ -81,9 +80,7 @@ describe("the ledger under concurrent writers (real PostgreSQL)", () => {
     await client.post(`/v1/transactions/${second.id}/simulate-payment`).expect(202);
 
     const [replies] = await Promise.all([
-      Promise.all(
-        Array.from({ length: 20 }, () => client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 100 })),
-      ),
+      Promise.all(Array.from({ length: 20 }, () => requestRefund(client, charge.id, { amount: 100 }))),
       processInbox(ctx),
     ]);
 
@@ -113,13 +110,11 @@ describe("the ledger under concurrent writers (real PostgreSQL)", () => {
   test("when refunds race the failure of a full refund of the same charge, then the remainder frees up without ever refunding more than was paid", async () => {
     const { client } = await freshMerchant(ctx);
     const charge = await paidCharge(ctx, client, 1013);
-    const full = (await client.post(`/v1/transactions/${charge.id}/refunds`, {}).expect(201)).body;
+    const full = (await requestRefund(client, charge.id, {}).expect(201)).body;
     await submitRefund(ctx.deps, full.id);
 
     const [replies] = await Promise.all([
-      Promise.all(
-        Array.from({ length: 20 }, () => client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 100 })),
-      ),
+      Promise.all(Array.from({ length: 20 }, () => requestRefund(client, charge.id, { amount: 100 }))),
       processInbox(ctx),
     ]);
 

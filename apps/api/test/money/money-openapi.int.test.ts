@@ -1,6 +1,7 @@
 import { useApiTestContext } from "../support/harness";
 import { merchantClient, useTestMerchant } from "../support/merchant-client";
 import { paidCharge } from "../support/money";
+import { requestRefund, requestWithdrawal } from "../support/money-requests";
 import { useDocumentedReplies } from "../support/schema-conformance";
 import { moneyOwner } from "../support/money-owner";
 import { signInOps } from "../support/panel";
@@ -28,11 +29,11 @@ describe("openapi.json reply schemas of the money routes (DESIGN §7)", () => {
     expectDocumented("GET /v1/seller", await merchant.client.get("/v1/seller"), 200);
     expectDocumented("GET /v1/balance", await merchant.client.get("/v1/balance"), 200);
     expectDocumented("GET /v1/balance/transactions", await merchant.client.get("/v1/balance/transactions"), 200);
-    const created = await merchant.client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 400 });
+    const created = await requestRefund(merchant.client, charge.id, { amount: 400 });
     expectDocumented("POST /v1/transactions/{id}/refunds", created, 201);
     expectDocumented(
       "POST /v1/transactions/{id}/refunds",
-      await merchant.client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 601 }),
+      await requestRefund(merchant.client, charge.id, { amount: 601 }),
       409,
     );
     expectDocumented(
@@ -66,16 +67,16 @@ describe("openapi.json reply schemas of the money routes (DESIGN §7)", () => {
       await owner.panel.post("/v1/me/payout-keys", { type: "cpf", key: "52998224725" }),
       400,
     );
-    const created = await owner.panel.post("/v1/me/withdrawals", { amount: 500, payout_key_id: owner.payoutKeyId });
+    const created = await requestWithdrawal(owner.panel, { amount: 500, payout_key_id: owner.payoutKeyId });
     expectDocumented("POST /v1/me/withdrawals", created, 201);
     expectDocumented(
       "POST /v1/me/withdrawals",
-      await owner.panel.post("/v1/me/withdrawals", { amount: 5_000, payout_key_id: owner.payoutKeyId }),
+      await requestWithdrawal(owner.panel, { amount: 5_000, payout_key_id: owner.payoutKeyId }),
       409,
     );
     expectDocumented(
       "POST /v1/me/withdrawals",
-      await owner.panel.post("/v1/me/withdrawals", { amount: 5, payout_key_id: owner.payoutKeyId, mode: "live" }),
+      await requestWithdrawal(owner.panel, { amount: 5, payout_key_id: owner.payoutKeyId, mode: "live" }),
       403,
     );
     expectDocumented("GET /v1/me/withdrawals", await owner.panel.get("/v1/me/withdrawals?status=pending"), 200);

@@ -12,6 +12,7 @@ import { useLiveBank } from "../support/live-bank";
 import { createTestMerchant } from "@lm/testing";
 import { merchantClient, useTestMerchant } from "../support/merchant-client";
 import { paidCharge, processInbox, settleRefunds } from "../support/money";
+import { requestRefund } from "../support/money-requests";
 
 describe("refunds of paid charges and the balance ledger", () => {
   const ctx = useApiTestContext();
@@ -54,7 +55,7 @@ describe("refunds of paid charges and the balance ledger", () => {
     const charge = await paidCharge(ctx, merchant.client, 1000);
     const before = (await merchant.client.get("/v1/balance")).body;
 
-    const res = await merchant.client.post(`/v1/transactions/${charge.id}/refunds`, {
+    const res = await requestRefund(merchant.client, charge.id, {
       amount: 500,
       reason: "Cliente desistiu",
     });
@@ -90,8 +91,7 @@ describe("refunds of paid charges and the balance ledger", () => {
 
   test("when the sandbox returns a refund, then the inbox item settles it succeeded with the return's end-to-end id and the reserve is released", async () => {
     const charge = await paidCharge(ctx, merchant.client, 1000);
-    const refund = (await merchant.client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 400 }).expect(201))
-      .body;
+    const refund = (await requestRefund(merchant.client, charge.id, { amount: 400 }).expect(201)).body;
     const before = (await merchant.client.get("/v1/balance")).body;
 
     await settleRefunds(ctx);
@@ -116,8 +116,8 @@ describe("refunds of paid charges and the balance ledger", () => {
 
   test("when the refunds of a charge succeed up to its amount, then it turns refunded with transaction.refunded", async () => {
     const charge = await paidCharge(ctx, merchant.client, 800);
-    await merchant.client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 300 }).expect(201);
-    const rest = await merchant.client.post(`/v1/transactions/${charge.id}/refunds`, {});
+    await requestRefund(merchant.client, charge.id, { amount: 300 }).expect(201);
+    const rest = await requestRefund(merchant.client, charge.id, {});
     expect(rest.body.amount).toBe(500);
 
     await settleRefunds(ctx);
@@ -128,7 +128,7 @@ describe("refunds of paid charges and the balance ledger", () => {
       where: { type: "transaction.refunded", data: { path: ["id"], equals: charge.id } },
     });
     expect(events.map((e) => e.data)).toEqual([withoutQrImage(read)]);
-    const more = await merchant.client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 1 });
+    const more = await requestRefund(merchant.client, charge.id, { amount: 1 });
     expect([more.status, more.body.error.code]).toEqual([409, "invalid_state"]);
     expect(
       (await merchant.client.get("/v1/transactions?status=refunded")).body.data.map((t: { id: string }) => t.id),
@@ -138,8 +138,7 @@ describe("refunds of paid charges and the balance ledger", () => {
   test("when a refund's amount ends in 13, then the sandbox refuses it: failed rejected_by_acquirer, a refund_reversal, the remainder back", async () => {
     const charge = await paidCharge(ctx, merchant.client, 5000);
     const before = (await merchant.client.get("/v1/balance")).body;
-    const refund = (await merchant.client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 1013 }).expect(201))
-      .body;
+    const refund = (await requestRefund(merchant.client, charge.id, { amount: 1013 }).expect(201)).body;
 
     await settleRefunds(ctx);
 
@@ -170,8 +169,7 @@ describe("refunds of paid charges and the balance ledger", () => {
 
   test("when a settled refund's inbox item is reprocessed, then nothing moves twice", async () => {
     const charge = await paidCharge(ctx, merchant.client, 700);
-    const refund = (await merchant.client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 213 }).expect(201))
-      .body;
+    const refund = (await requestRefund(merchant.client, charge.id, { amount: 213 }).expect(201)).body;
     await settleRefunds(ctx);
     const item = await ctx.db.inboxItem.findFirstOrThrow({
       where: { event_type: "devolucao", transaction_id: charge.id },
@@ -188,8 +186,7 @@ describe("refunds of paid charges and the balance ledger", () => {
 
   test("when the acquirer later reports a failed refund as returned, then nothing moves and the inbox item records conflicting_outcome", async () => {
     const charge = await paidCharge(ctx, merchant.client, 2000);
-    const refund = (await merchant.client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 1313 }).expect(201))
-      .body;
+    const refund = (await requestRefund(merchant.client, charge.id, { amount: 1313 }).expect(201)).body;
     await settleRefunds(ctx);
     const before = (await merchant.client.get("/v1/balance")).body;
 
@@ -213,6 +210,21 @@ describe("refunds of paid charges and the balance ledger", () => {
     });
     expect((await merchant.client.get("/v1/balance")).body).toEqual(before);
     expect((await merchant.client.get(`/v1/refunds/${refund.id}`)).body.status).toBe("failed");
+  });
+
+  test("when a refund has no Idempotency-Key, then 400 validation_failed naming the header, and nothing is written", async () => {
+    const charge = await paidCharge(ctx, merchant.client, 800);
+    const before = (await merchant.client.get("/v1/balance")).body;
+
+    const res = await merchant.client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 100 });
+
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: "validation_failed", param: "Idempotency-Key" });
+    expect(res.body.error.message).toMatch(/Idempotency-Key header is required/);
+    expect(res.body.error.message).toMatch(/unique key per refund/);
+    expect(res.body.error.message).toMatch(/retry with the same key is safe/i);
+    expect(await ctx.db.refund.count({ where: { transaction_id: charge.id } })).toBe(0);
+    expect((await merchant.client.get("/v1/balance")).body).toEqual(before);
   });
 
   test("when a refund repeats its Idempotency-Key, then the first reply comes back and only one refund exists", async () => {
@@ -239,7 +251,7 @@ describe("refunds of paid charges and the balance ledger", () => {
     const charge = await paidCharge(ctx, merchant.client, 1000);
     const before = (await merchant.client.get("/v1/balance")).body;
 
-    const res = await merchant.client.post(`/v1/transactions/${charge.id}/refunds`, body);
+    const res = await requestRefund(merchant.client, charge.id, body);
 
     expect([400, 409]).toContain(res.status);
     expect(res.body.error.code).toBe(res.status === 400 ? "validation_failed" : "invalid_state");
@@ -250,7 +262,7 @@ describe("refunds of paid charges and the balance ledger", () => {
   test("when the charge is not paid, then 409 invalid_state", async () => {
     const pending = (await merchant.client.post("/v1/transactions", { amount: 100 }).expect(201)).body;
 
-    const res = await merchant.client.post(`/v1/transactions/${pending.id}/refunds`, {});
+    const res = await requestRefund(merchant.client, pending.id, {});
 
     expect([res.status, res.body.error.code]).toEqual([409, "invalid_state"]);
   });
@@ -271,7 +283,7 @@ describe("refunds of paid charges and the balance ledger", () => {
       }),
     );
 
-    const res = await merchant.client.post(`/v1/transactions/${charge.id}/refunds`, { amount: 500 });
+    const res = await requestRefund(merchant.client, charge.id, { amount: 500 });
 
     expect([res.status, res.body.error.code]).toEqual([409, "insufficient_funds"]);
     expect((await merchant.client.get(`/v1/transactions/${charge.id}`)).body.amount_refunded).toBe(0);
@@ -298,7 +310,7 @@ describe("refunds of paid charges and the balance ledger", () => {
       data: { acquirer_id: null, status: "paid", paid_at: new Date(), payment_end_to_end_id: `E-nobank-${charge.id}` },
     });
 
-    const res = await live.post(`/v1/transactions/${charge.id}/refunds`, {});
+    const res = await requestRefund(live, charge.id, {});
 
     expect(res.status).toBe(503);
     expect(res.body.error).toMatchObject({ type: "acquirer_error", code: "acquirer_not_configured" });
@@ -396,7 +408,7 @@ describe("refunds of paid charges and the balance ledger", () => {
     const other = await createTestMerchant(ctx.db);
     const otherClient = merchantClient(ctx.app, other.testKey);
     const charge = await paidCharge(ctx, merchant.client, 300);
-    const refund = (await merchant.client.post(`/v1/transactions/${charge.id}/refunds`, {}).expect(201)).body;
+    const refund = (await requestRefund(merchant.client, charge.id, {}).expect(201)).body;
 
     expect((await otherClient.get(`/v1/refunds/${refund.id}`)).status).toBe(404);
     expect((await otherClient.get(`/v1/transactions/${charge.id}/refunds`)).status).toBe(404);

@@ -9,6 +9,7 @@ import {
 import { runOps } from "../../../ops/src/run";
 import { useApiTestContext } from "../support/harness";
 import { processInbox, settleWithdrawals } from "../support/money";
+import { requestWithdrawal } from "../support/money-requests";
 import { addPayoutKeyAgo, moneyOwner } from "../support/money-owner";
 import { signInOps, signUpOwner } from "../support/panel";
 import { panelClient } from "../support/webhook-endpoints";
@@ -21,7 +22,7 @@ describe("withdrawals", () => {
   test("when a stepped-up owner withdraws, then 201 pending, the amount moves to reserved, and withdrawal.created is recorded", async () => {
     const owner = await moneyOwner(ctx, 10_000);
 
-    const res = await owner.panel.post("/v1/me/withdrawals", {
+    const res = await requestWithdrawal(owner.panel, {
       amount: 4_000,
       payout_key_id: owner.payoutKeyId,
       mode: "test",
@@ -53,7 +54,7 @@ describe("withdrawals", () => {
   test("when the sandbox pays it, then it completes with its end-to-end id, events for each step, the inbox item names it, the balance is down", async () => {
     const owner = await moneyOwner(ctx, 10_000);
     const created = (
-      await owner.panel.post("/v1/me/withdrawals", { amount: 2_500, payout_key_id: owner.payoutKeyId }).expect(201)
+      await requestWithdrawal(owner.panel, { amount: 2_500, payout_key_id: owner.payoutKeyId }).expect(201)
     ).body;
 
     await settleWithdrawals(ctx);
@@ -81,7 +82,7 @@ describe("withdrawals", () => {
   test("when the amount ends in 13, then the sandbox refuses it: failed rejected_by_acquirer and a withdrawal_reversal", async () => {
     const owner = await moneyOwner(ctx, 5_000);
     const created = (
-      await owner.panel.post("/v1/me/withdrawals", { amount: 1_013, payout_key_id: owner.payoutKeyId }).expect(201)
+      await requestWithdrawal(owner.panel, { amount: 1_013, payout_key_id: owner.payoutKeyId }).expect(201)
     ).body;
 
     await settleWithdrawals(ctx);
@@ -111,7 +112,7 @@ describe("withdrawals", () => {
 
     const replies = await Promise.all(
       Array.from({ length: 20 }, () =>
-        owner.panel.post("/v1/me/withdrawals", { amount: 3_000, payout_key_id: owner.payoutKeyId }),
+        requestWithdrawal(owner.panel, { amount: 3_000, payout_key_id: owner.payoutKeyId }),
       ),
     );
 
@@ -135,7 +136,7 @@ describe("withdrawals", () => {
       ...over,
     });
     const codeOf = async (over: Record<string, unknown>) => {
-      const res = await owner.panel.post("/v1/me/withdrawals", body(over));
+      const res = await requestWithdrawal(owner.panel, body(over));
       return `${res.status} ${res.body.error?.code}`;
     };
 
@@ -178,7 +179,7 @@ describe("withdrawals", () => {
     const almost = await addPayoutKeyAgo(ctx, owner.panel, { type: "phone", key: "+5511987654321" }, DAY_MS - 60_000);
     const dayOld = await addPayoutKeyAgo(ctx, owner.panel, { type: "email", key: "day-old@example.com" }, DAY_MS);
     const withdraw = (payoutKeyId: string) =>
-      owner.panel.post("/v1/me/withdrawals", { amount: 100, payout_key_id: payoutKeyId });
+      requestWithdrawal(owner.panel, { amount: 100, payout_key_id: payoutKeyId });
 
     const refused = [await withdraw(fresh.id), await withdraw(almost.id)];
     const balance = (await owner.panel.get("/v1/me/balance")).body;
@@ -198,7 +199,7 @@ describe("withdrawals", () => {
     const cpf = readSellerDocument(ctx.config.encryptionKey, owner.seller).digits;
     const key = (await owner.panel.post("/v1/me/payout-keys", { type: "cpf", key: cpf }).expect(201)).body;
 
-    const res = await owner.panel.post("/v1/me/withdrawals", { amount: 400, payout_key_id: key.id });
+    const res = await requestWithdrawal(owner.panel, { amount: 400, payout_key_id: key.id });
     await settleWithdrawals(ctx);
 
     expect(res.status).toBe(201);
@@ -211,7 +212,7 @@ describe("withdrawals", () => {
     const owner = await moneyOwner(ctx, 1_000);
     await owner.panel.delete(`/v1/me/payout-keys/${owner.payoutKeyId}`).expect(204);
 
-    const res = await owner.panel.post("/v1/me/withdrawals", { amount: 100, payout_key_id: owner.payoutKeyId });
+    const res = await requestWithdrawal(owner.panel, { amount: 100, payout_key_id: owner.payoutKeyId });
 
     expect([res.status, res.body.error.code]).toEqual([404, "resource_not_found"]);
   });
@@ -219,9 +220,23 @@ describe("withdrawals", () => {
   test("when the session has no step-up, then 403 mfa_required", async () => {
     const owner = await signUpOwner(ctx);
 
-    const res = await panelClient(ctx, owner.cookie).post("/v1/me/withdrawals", { amount: 100, payout_key_id: "pk_x" });
+    const res = await requestWithdrawal(panelClient(ctx, owner.cookie), { amount: 100, payout_key_id: "pk_x" });
 
     expect([res.status, res.body.error.code]).toEqual([403, "mfa_required"]);
+  });
+
+  test("when a withdrawal has no Idempotency-Key, then 400 validation_failed naming the header, and nothing is written", async () => {
+    const owner = await moneyOwner(ctx, 1_000);
+
+    const res = await owner.panel.post("/v1/me/withdrawals", { amount: 300, payout_key_id: owner.payoutKeyId });
+
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: "validation_failed", param: "Idempotency-Key" });
+    expect(res.body.error.message).toMatch(/Idempotency-Key header is required/);
+    expect(res.body.error.message).toMatch(/unique key per withdrawal/);
+    expect(res.body.error.message).toMatch(/retry with the same key is safe/i);
+    expect(await ctx.db.withdrawal.count({ where: { seller_id: owner.seller.id } })).toBe(0);
+    expect((await owner.panel.get("/v1/me/balance")).body).toMatchObject({ available: 1_000, reserved: 0 });
   });
 
   test("when a withdrawal repeats its Idempotency-Key, then the first reply comes back and only one withdrawal exists", async () => {
@@ -287,7 +302,7 @@ describe("withdrawals", () => {
   test("when a withdrawal is stuck, then the ops API and withdrawal:list show it", async () => {
     const owner = await moneyOwner(ctx, 1_000);
     const created = (
-      await owner.panel.post("/v1/me/withdrawals", { amount: 100, payout_key_id: owner.payoutKeyId }).expect(201)
+      await requestWithdrawal(owner.panel, { amount: 100, payout_key_id: owner.payoutKeyId }).expect(201)
     ).body;
     await ctx.db.withdrawal.update({
       where: { id: created.id },

@@ -1,6 +1,6 @@
 /**
- * Refunds of paid charges (DESIGN §7 "Refunds"): create (with `Idempotency-Key`), list a charge's, read one. Mounted
- * behind API key authentication and the per-key rate limit.
+ * Refunds of paid charges (DESIGN §7 "Refunds"): create (`Idempotency-Key` required, DESIGN §12 "Safer defaults"),
+ * list a charge's, read one. Mounted behind API key authentication and the per-key rate limit.
  */
 import { Router } from "express";
 import type { Refund } from "@lm/db";
@@ -21,13 +21,17 @@ export function transactionRefundsRouter(deps: AppDeps): Router {
 
   router.post(
     "/:id/refunds",
-    idempotent(deps, async (req, res, commitReply) => {
-      const input = validate(createRefundSchema, req.body);
-      const refund = await createRefund(deps, merchantOf(res), String(req.params.id), input, {
-        alsoWrite: (written) => commitReply(created(written)),
-      });
-      return created(refund);
-    }),
+    idempotent(
+      deps,
+      async (req, res, commitReply) => {
+        const input = validate(createRefundSchema, req.body);
+        const refund = await createRefund(deps, merchantOf(res), String(req.params.id), input, {
+          alsoWrite: (written) => commitReply(created(written)),
+        });
+        return created(refund);
+      },
+      { requiredFor: "refund" },
+    ),
   );
 
   router.get("/:id/refunds", async (req, res) => {

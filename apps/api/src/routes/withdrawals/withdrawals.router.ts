@@ -1,6 +1,7 @@
 /**
- * Withdrawals (DESIGN §7): request one in the panel (step-up always, `Idempotency-Key`), list and read them in the
- * panel and with an API key (the key's seller and mode), and the operators' list of stuck ones.
+ * Withdrawals (DESIGN §7): request one in the panel (step-up always; `Idempotency-Key` required, DESIGN §12 "Safer
+ * defaults"), list and read them in the panel and with an API key (the key's seller and mode), and the operators'
+ * list of stuck ones.
  */
 import { Router, type Request, type Response } from "express";
 import {
@@ -54,7 +55,7 @@ export function panelWithdrawalsRouter(deps: AppDeps): Router {
         });
         return created(withdrawal);
       },
-      (req, res) => panelIdempotencyScope(deps, req, res),
+      { scopeOf: (req, res) => panelIdempotencyScope(deps, req, res), requiredFor: "withdrawal" },
     ),
   );
 
