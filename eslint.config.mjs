@@ -31,5 +31,11 @@ export default defineConfig(
       "@typescript-eslint/no-require-imports": ["error", { allow: ["\\.json$"] }],
     },
   },
+  {
+    // Launchers such as the lm command line's bin: CommonJS run by Node, loading the TypeScript sources through tsx.
+    files: ["**/*.cjs"],
+    languageOptions: { sourceType: "commonjs", globals: { require: "readonly", module: "writable" } },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
   prettier,
 );

@@ -1,1 +1,151 @@
-process.stdout.write("lm\n");
+/**
+ * `lm`, the integrator's command line (DESIGN §12): `lm listen` forwards the store's test-mode events to a local
+ * receiver, signed as the worker signs them; `lm trigger <event type>` makes the service emit one. It talks to the
+ * service through the public merchant API only, with a test API key; the service's address is `--api-url`, else
+ * `LM_API_URL`, else `http://localhost:3000`.
+ */
+import { parseArgs } from "node:util";
+import { DEFAULT_SIGNATURE_SCHEME, isSignatureScheme, SIGNATURE_SCHEMES } from "@lm/domain/src/webhooks/signature";
+import { listenSecret, startListening } from "./listen";
+import { ApiRequestError, merchantApi } from "./merchant-api";
+import { isTriggerable, trigger, TRIGGERS } from "./trigger";
+
+const USAGE = `Usage:
+  lm listen --forward-to <url> [--events <type,type,…>] [--signature-scheme stripe|standard_webhooks]
+  lm listen --print-secret [--signature-scheme …]
+  lm trigger <event type>
+
+Every command takes --api-key <sk_test_…> (or LM_API_KEY) and --api-url <url> (or LM_API_URL; default
+http://localhost:3000). Live keys are refused: lm works on test mode only.
+
+lm listen     forwards the test-mode events created from now on, each signed with the session's secret exactly
+              as the service signs webhooks, so your receiver's verification code is the production code.
+              --print-secret prints that secret (the same on every run with a key) and exits.
+lm trigger    ${Object.entries(TRIGGERS)
+  .map(([type, what]) => `${type}: ${what}`)
+  .join("\n              ")}
+`;
+
+/** What `lm` writes and reads besides its arguments. */
+interface Io {
+  env: NodeJS.ProcessEnv;
+  out: (line: string) => void;
+  err: (line: string) => void;
+  /** Resolves when the user asks to stop (Ctrl-C). */
+  interrupted: Promise<void>;
+}
+
+/** Exit statuses: 0 done, 1 failed, 2 bad usage. */
+type ExitCode = 0 | 1 | 2;
+
+/**
+ * Runs one `lm` command.
+ * @param argv - the arguments after `lm`
+ * @returns the exit status; errors are written to `io.err`, never thrown
+ */
+export async function runLm(argv: string[], io: Io): Promise<ExitCode> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        "api-key": { type: "string" },
+        "api-url": { type: "string" },
+        "forward-to": { type: "string" },
+        events: { type: "string" },
+        "signature-scheme": { type: "string" },
+        "print-secret": { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (err) {
+    return usage(io, (err as Error).message);
+  }
+  const { values, positionals } = parsed;
+  const [command, ...rest] = positionals;
+  if (values.help || command === undefined || command === "help") {
+    io.out(USAGE);
+    return command === undefined && !values.help ? 2 : 0;
+  }
+  const apiKey = values["api-key"] ?? io.env.LM_API_KEY;
+  if (apiKey === undefined) return usage(io, "Give the API key with --api-key sk_test_… (or LM_API_KEY).");
+  if (!apiKey.startsWith("sk_test_")) {
+    io.err("lm works on test mode only: give a test key (sk_test_…), never a live one.");
+    return 2;
+  }
+  const apiUrl = values["api-url"] ?? io.env.LM_API_URL ?? "http://localhost:3000";
+  const api = merchantApi(apiUrl, apiKey);
+
+  try {
+    if (command === "trigger") {
+      const [type] = rest;
+      if (type === undefined || rest.length !== 1 || !isTriggerable(type)) {
+        return usage(io, `lm trigger takes one of: ${Object.keys(TRIGGERS).join(", ")}.`);
+      }
+      await trigger(api, type, io.out);
+      return 0;
+    }
+    if (command === "listen") {
+      const scheme = values["signature-scheme"] ?? DEFAULT_SIGNATURE_SCHEME;
+      if (!isSignatureScheme(scheme)) return usage(io, `--signature-scheme is one of ${SIGNATURE_SCHEMES.join(", ")}.`);
+      const secret = listenSecret(apiKey, scheme);
+      if (values["print-secret"]) {
+        io.out(secret);
+        return 0;
+      }
+      const forwardTo = values["forward-to"];
+      if (forwardTo === undefined || !/^https?:\/\//.test(forwardTo)) {
+        return usage(
+          io,
+          "Give the receiver's URL with --forward-to, e.g. --forward-to http://localhost:4000/webhooks.",
+        );
+      }
+      const events = values.events === undefined ? null : values.events.split(",").map((type) => type.trim());
+      // The events API names an unknown type, and the fix, better than a list kept here could.
+      for (const type of events ?? []) await api.get("/v1/events", { type, limit: 1 });
+      const listener = await startListening({ api, forwardTo, events, scheme, secret, print: io.out });
+      io.out(`Ready! Forwarding test-mode events to ${forwardTo}${events ? ` (${events.join(", ")})` : ""}.`);
+      io.out(`Your webhook signing secret is ${secret} (${scheme} scheme). Ctrl-C to stop.`);
+      await Promise.race([io.interrupted, listener.done]);
+      await listener.stop();
+      return 0;
+    }
+    return usage(io, `Unknown command "${command}".`);
+  } catch (err) {
+    io.err(failure(err, apiUrl));
+    return 1;
+  }
+}
+
+function usage(io: Io, problem: string): 2 {
+  io.err(`${problem}\n\n${USAGE}`);
+  return 2;
+}
+
+/** One line saying why a command failed, in the API's words when it answered. */
+function failure(err: unknown, apiUrl: string): string {
+  if (err instanceof ApiRequestError) {
+    const param = err.param === undefined ? "" : ` (${err.param})`;
+    return `The API refused: ${err.status} ${err.code}${param}: ${err.message}`;
+  }
+  const code = (err as { code?: unknown }).code;
+  if (code === "ECONNREFUSED" || code === "ENOTFOUND") {
+    return `Cannot reach the API at ${apiUrl} (${code}): is the service running (npm start)? Set --api-url or LM_API_URL.`;
+  }
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Runs `lm` with this process's arguments, environment and streams, then exits with its status. */
+export function main(): void {
+  const interrupted = new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+  void runLm(process.argv.slice(2), {
+    env: process.env,
+    out: (line) => process.stdout.write(`${line}\n`),
+    err: (line) => process.stderr.write(`${line}\n`),
+    interrupted,
+  }).then((code) => process.exit(code));
+}

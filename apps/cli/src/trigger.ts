@@ -1,0 +1,102 @@
+/**
+ * `lm trigger <event type>` (DESIGN §12): makes the service emit one event in test mode by doing, through the public
+ * merchant API, what a real integration would: create a charge, have the sandbox pay it, refund it, withdraw the
+ * balance, and so on. It waits for the object to reach the state the event announces, so that when it returns the
+ * event exists (and `lm listen` forwards it within a second).
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import type { MerchantApi } from "./merchant-api";
+
+/** The event types `lm trigger` can cause, with what it does for each. */
+export const TRIGGERS = {
+  "transaction.paid": "creates a charge and has the sandbox pay it",
+  "transaction.expired": "creates a charge and brings its deadline to now",
+  "transaction.canceled": "creates a charge and cancels it",
+  "refund.succeeded": "creates a charge, has it paid, and refunds it in full",
+  "withdrawal.completed": "creates a charge, has it paid, and withdraws its amount to the seller's own CPF/CNPJ key",
+  "dispute.created": "creates a charge, has it paid, and has the payer's bank open a MED dispute for it",
+} as const;
+
+/** An event type `lm trigger` can cause. */
+export type TriggerableEvent = keyof typeof TRIGGERS;
+
+/** True when `type` is one of {@link TRIGGERS}. */
+export function isTriggerable(type: string): type is TriggerableEvent {
+  return Object.hasOwn(TRIGGERS, type);
+}
+
+/** Centavos of every charge a trigger creates. */
+const AMOUNT = 1500;
+/** How long a trigger waits for the worker to settle what it asked, ms. */
+const SETTLE_TIMEOUT_MS = 30_000;
+
+interface Resource {
+  id: string;
+  status: string;
+}
+
+/**
+ * Causes one `type` event in the key's test-mode store, printing each request as it goes.
+ * @param print - receives each line of the log (no trailing newline)
+ * @throws ApiRequestError when the API refuses a step (its code and message say why); Error when the worker does
+ *   not settle a step within 30 s (is the worker running?)
+ */
+export async function trigger(api: MerchantApi, type: TriggerableEvent, print: (line: string) => void): Promise<void> {
+  const post = async (path: string, body: object = {}): Promise<Resource> => {
+    const { body: created } = await api.post<Resource>(path, body);
+    print(`POST ${path} -> ${created.id} (${created.status})`);
+    return created;
+  };
+  const settled = async (path: string, status: string): Promise<void> => {
+    const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+    for (;;) {
+      const { body } = await api.get<Resource>(path);
+      if (body.status === status) return print(`GET ${path} -> ${body.status}`);
+      if (Date.now() > deadline) {
+        throw new Error(`${path} is still ${body.status} after 30 s, not ${status}: is the worker running?`);
+      }
+      await sleep(100);
+    }
+  };
+  const charge = () => post("/v1/transactions", { amount: AMOUNT, description: `lm trigger ${type}` });
+  const paidCharge = async () => {
+    const created = await charge();
+    await post(`/v1/transactions/${created.id}/simulate-payment`);
+    await settled(`/v1/transactions/${created.id}`, "paid");
+    return created;
+  };
+
+  switch (type) {
+    case "transaction.paid":
+      await paidCharge();
+      break;
+    case "transaction.expired": {
+      const created = await charge();
+      await post(`/v1/transactions/${created.id}/simulate-expiration`);
+      break;
+    }
+    case "transaction.canceled": {
+      const created = await charge();
+      await post(`/v1/transactions/${created.id}/cancel`);
+      break;
+    }
+    case "refund.succeeded": {
+      const paid = await paidCharge();
+      const refund = await post(`/v1/transactions/${paid.id}/refunds`, { reason: "lm trigger refund.succeeded" });
+      await settled(`/v1/refunds/${refund.id}`, "succeeded");
+      break;
+    }
+    case "withdrawal.completed": {
+      await paidCharge();
+      const withdrawal = await post("/v1/withdrawals", { amount: AMOUNT });
+      await settled(`/v1/withdrawals/${withdrawal.id}`, "completed");
+      break;
+    }
+    case "dispute.created": {
+      const paid = await paidCharge();
+      await post(`/v1/transactions/${paid.id}/simulate-dispute`);
+      break;
+    }
+  }
+  print(`Trigger succeeded: ${type} is on its way to your webhook endpoints and listeners.`);
+}

@@ -1,0 +1,209 @@
+/**
+ * `lm listen` and `lm trigger` as an integrator runs them: the command line in its own process, against the API on a
+ * real port with the worker running, forwarding to a real local receiver; signatures checked by Stripe's and the
+ * Standard Webhooks' own libraries.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import type { Server } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import path from "node:path";
+import { Webhook } from "standardwebhooks";
+import Stripe from "stripe";
+import { createTestMerchant, startWebhookReceiver, waitUntil, type WebhookReceiver } from "@lm/testing";
+import { useE2eTestContext } from "../../api/test/e2e/support/e2e-harness";
+import { chargeBody, merchantClient } from "../../api/test/support/merchant-client";
+
+const LM = path.join(__dirname, "..", "bin", "lm.cjs");
+
+/** A running `lm` process and every line it printed so far. */
+interface LmProcess {
+  child: ChildProcessWithoutNullStreams;
+  lines: string[];
+  exited: Promise<number | null>;
+  waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
+}
+
+function runLm(args: string[], env: Record<string, string> = {}): LmProcess {
+  const child = spawn(process.execPath, [LM, ...args], { env: { ...process.env, ...env } });
+  const lines: string[] = [];
+  const collect = (chunk: Buffer) => lines.push(...chunk.toString("utf8").split("\n").filter(Boolean));
+  child.stdout.on("data", collect);
+  child.stderr.on("data", collect);
+  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+  return {
+    child,
+    lines,
+    exited,
+    async waitForLine(pattern, timeoutMs = 20_000) {
+      try {
+        return await waitUntil(`lm to print ${pattern}`, () => lines.find((line) => pattern.test(line)), { timeoutMs });
+      } catch (err) {
+        throw new Error(`${(err as Error).message}; it printed:\n${lines.join("\n")}`, { cause: err });
+      }
+    },
+  };
+}
+
+describe("lm, the integrator's command line", () => {
+  const ctx = useE2eTestContext();
+  let server: Server;
+  let apiUrl: string;
+  let port: number;
+  let testKey: string;
+  let liveKey: string;
+  let receiver: WebhookReceiver;
+  const sockets = new Set<Socket>();
+  const running: LmProcess[] = [];
+
+  const serve = async (onPort = 0) => {
+    server = ctx.app.listen(onPort, "127.0.0.1");
+    server.on("connection", (socket) => {
+      sockets.add(socket);
+      socket.on("close", () => sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => server.once("listening", resolve));
+    port = (server.address() as AddressInfo).port;
+  };
+  const stopServing = async () => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const socket of sockets) socket.destroy();
+    await closed;
+  };
+  const lm = (args: string[]) => {
+    const started = runLm([...args, "--api-url", apiUrl]);
+    running.push(started);
+    return started;
+  };
+  const listen = async (args: string[] = [], forwardPath = "/hooks") => {
+    const listener = lm(["listen", "--api-key", testKey, "--forward-to", `${receiver.url}${forwardPath}`, ...args]);
+    const ready = await listener.waitForLine(/signing secret is (whsec_\S+)/);
+    return { listener, secret: /signing secret is (whsec_\S+)/.exec(ready)![1]! };
+  };
+  const delivered = (forwardPath: string) =>
+    receiver.requestsTo(forwardPath).map((request) => JSON.parse(request.rawBody.toString("utf8")));
+
+  beforeAll(async () => {
+    await serve();
+    apiUrl = `http://127.0.0.1:${port}`;
+    ({ testKey, liveKey } = await createTestMerchant(ctx.db));
+    receiver = await startWebhookReceiver();
+  });
+
+  afterEach(async () => {
+    for (const started of running.splice(0)) {
+      started.child.kill("SIGINT");
+      await started.exited;
+    }
+  });
+
+  afterAll(async () => {
+    await receiver.close();
+    await stopServing();
+  });
+
+  test("when a charge is paid while lm listen runs, then each event arrives within 1 s, verified by Stripe's library with the printed secret", async () => {
+    const { secret } = await listen([], "/paid");
+    const printed = runLm(["listen", "--print-secret", "--api-key", testKey]);
+    expect(await printed.exited).toBe(0);
+
+    const merchant = merchantClient(ctx.app, testKey);
+    const txn = (await merchant.post("/v1/transactions", chargeBody()).expect(201)).body;
+    await merchant.post(`/v1/transactions/${txn.id}/simulate-payment`).expect(202);
+    await receiver.waitForRequests(2, { path: "/paid" });
+
+    expect(printed.lines).toEqual([secret]);
+    const stripe = new Stripe("sk_test_unused");
+    const requests = receiver.requestsTo("/paid");
+    expect(requests.map((r) => r.headers["x-event-type"])).toEqual(["transaction.created", "transaction.paid"]);
+    for (const request of requests) {
+      const body = request.rawBody.toString("utf8");
+      const event = stripe.webhooks.constructEvent(body, request.headers["x-signature"] as string, secret);
+      expect(event.id).toBe(request.headers["x-event-id"]);
+      expect((event.data.object as { id: string }).id).toBe(txn.id);
+      expect(
+        request.receivedAt.getTime() - Date.parse((event as unknown as { created_at: string }).created_at),
+      ).toBeLessThan(1_000);
+    }
+    expect(() => stripe.webhooks.constructEvent(requests[0]!.rawBody.toString(), "t=1,v1=00", secret)).toThrow();
+  });
+
+  test("when lm listen runs with --signature-scheme standard_webhooks, then the Standard Webhooks library verifies each event", async () => {
+    const { secret } = await listen(
+      ["--signature-scheme", "standard_webhooks", "--events", "transaction.canceled"],
+      "/std",
+    );
+
+    const merchant = merchantClient(ctx.app, testKey);
+    const txn = (await merchant.post("/v1/transactions", chargeBody()).expect(201)).body;
+    await merchant.post(`/v1/transactions/${txn.id}/cancel`).expect(200);
+    const [request] = await receiver.waitForRequests(1, { path: "/std" });
+
+    const verified = new Webhook(secret).verify(
+      request!.rawBody.toString("utf8"),
+      request!.headers as Record<string, string>,
+    );
+    expect(verified).toMatchObject({ type: "transaction.canceled", data: { object: { id: txn.id } } });
+    expect(delivered("/std").map((event) => event.type)).toEqual(["transaction.canceled"]);
+  });
+
+  test("when the API goes away and comes back, then lm listen forwards every event created meanwhile, once each", async () => {
+    const { listener } = await listen([], "/resume");
+    const merchant = merchantClient(ctx.app, testKey);
+
+    await stopServing();
+    await listener.waitForLine(/Lost the connection/);
+    const created = [];
+    for (let i = 0; i < 5; i += 1)
+      created.push((await merchant.post("/v1/transactions", chargeBody()).expect(201)).body);
+    await serve(port);
+    await listener.waitForLine(/Reconnected/);
+    await receiver.waitForRequests(5, { path: "/resume" });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+
+    const ids = delivered("/resume").map((event) => event.data.object.id);
+    expect(ids).toEqual(created.map((txn) => txn.id));
+  });
+
+  test.each([
+    ["transaction.paid"],
+    ["transaction.expired"],
+    ["transaction.canceled"],
+    ["refund.succeeded"],
+    ["withdrawal.completed"],
+    ["dispute.created"],
+  ])("when lm trigger %s runs, then lm listen forwards that event", async (type) => {
+    const forwardPath = `/trigger/${type}`;
+    await listen(["--events", type], forwardPath);
+
+    const triggered = lm(["trigger", type, "--api-key", testKey]);
+
+    expect(await triggered.exited).toBe(0);
+    const [request] = await receiver.waitForRequests(1, { path: forwardPath });
+    expect(request!.headers["x-event-type"]).toBe(type);
+    expect(triggered.lines.at(-1)).toMatch(/Trigger succeeded/);
+  });
+
+  test("when given a live key, then lm refuses it before any request", async () => {
+    const before = receiver.requests.length;
+    const refused = lm(["listen", "--api-key", liveKey, "--forward-to", `${receiver.url}/live`]);
+
+    expect(await refused.exited).toBe(2);
+    expect(refused.lines.join("\n")).toMatch(/test mode only/);
+    expect(receiver.requests.length).toBe(before);
+  });
+
+  test("when --events names an unknown type, then lm stops with the API's invalid_event_type", async () => {
+    const refused = lm([
+      "listen",
+      "--api-key",
+      testKey,
+      "--forward-to",
+      `${receiver.url}/x`,
+      "--events",
+      "transaction.payed",
+    ]);
+
+    expect(await refused.exited).toBe(1);
+    expect(refused.lines.join("\n")).toMatch(/invalid_event_type/);
+  });
+});
