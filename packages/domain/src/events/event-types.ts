@@ -1,8 +1,10 @@
 /**
  * The event-type catalog (SPEC "Events", DESIGN §4 "Event types (v1)"): the one list of what the service emits. It
- * validates endpoint subscriptions, types the code that records events and feeds `GET /v1/me/event-types`. New types
- * are additive (SPEC "Versioning"): add them here and every consumer follows.
+ * validates endpoint subscriptions and every filter that names a type (one check, {@link assertEventType}), types the
+ * code that records events and feeds `GET /v1/me/event-types`. New types are additive (SPEC "Versioning"): add them
+ * here and every consumer follows.
  */
+import { ApiError } from "../errors";
 
 /** Every subscribable type with the one-line description `GET /v1/me/event-types` shows. */
 export const SUBSCRIBABLE_EVENT_TYPES = {
@@ -38,4 +40,64 @@ export const ALL_EVENT_TYPES = "*";
 /** Whether `type` is in the subscribable catalog (`ping` and unknown names are not). */
 export function isSubscribableEventType(type: string): type is SubscribableEventType {
   return Object.hasOwn(SUBSCRIBABLE_EVENT_TYPES, type);
+}
+
+/** Whether `type` is one the service records: a subscribable type or `ping`. */
+export function isEventType(type: string): type is EventType {
+  return type === PING_EVENT_TYPE || isSubscribableEventType(type);
+}
+
+/**
+ * Refuses a request that names an event type the service does not have, so that a typo is told rather than matching
+ * nothing (DESIGN §12 "Safer defaults": `?type=transaction.payed` used to answer an empty list).
+ * @param type - the name as the request gave it
+ * @param param - the request field that gave it (`events`, `type`, `event_type`), reported as the error's `param`
+ * @param accepted - `"recorded"` for filters over events and deliveries (a `ping` is recorded too), `"subscribable"`
+ *   for an endpoint's subscriptions (`ping` is sent only on request)
+ * @throws ApiError `invalid_event_type` (400, param `param`) naming the closest valid type when one is a likely typo,
+ *   and `GET /v1/me/event-types`, which lists them
+ */
+export function assertEventType(type: string, param: string, accepted: "recorded" | "subscribable"): void {
+  const valid = accepted === "recorded" ? isEventType(type) : isSubscribableEventType(type);
+  if (valid) return;
+  const candidates: string[] = Object.keys(SUBSCRIBABLE_EVENT_TYPES);
+  if (accepted === "recorded") candidates.push(PING_EVENT_TYPE);
+  const closest = closestName(type, candidates);
+  const hint = closest === undefined ? "" : ` Did you mean "${closest}"?`;
+  const kind = accepted === "recorded" ? "an event type" : "a subscribable event type";
+  throw new ApiError(
+    "invalid_event_type",
+    `"${type}" is not ${kind}.${hint} GET /v1/me/event-types lists the valid types.`,
+    { param },
+  );
+}
+
+/**
+ * The candidate nearest to `name` by edit distance (case-insensitive), when it is close enough to be a typo: at most
+ * a third of the longer name's length, and never more than 4 edits; ties go to the first candidate.
+ */
+function closestName(name: string, candidates: readonly string[]): string | undefined {
+  const typed = name.toLowerCase();
+  let best: { name: string; distance: number } | undefined;
+  for (const candidate of candidates) {
+    const distance = editDistance(typed, candidate);
+    if (best === undefined || distance < best.distance) best = { name: candidate, distance };
+  }
+  if (best === undefined) return undefined;
+  const limit = Math.min(4, Math.floor(Math.max(typed.length, best.name.length) / 3));
+  return best.distance <= limit ? best.name : undefined;
+}
+
+/** Levenshtein distance (insertions, deletions, substitutions) between `a` and `b`, in one rolling row. */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      const substitution = (row[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      next.push(Math.min((row[j] ?? 0) + 1, (next[j - 1] ?? 0) + 1, substitution));
+    }
+    row = next;
+  }
+  return row[b.length] ?? 0;
 }

@@ -6,6 +6,7 @@
 import { findChargeQrImages, findStoreEvent, listStoreEvents, type Event } from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { notFound } from "../errors";
+import { assertEventType } from "./event-types";
 import { isId } from "../ids";
 import type { PageArgs } from "../paging";
 import { historyKeptSince } from "../retention/retention-window";
@@ -37,13 +38,18 @@ export interface EventFilters {
   created_before?: Date;
 }
 
-/** One page of `scope`'s events matching `filters`, in the page's order; events older than retention are gone. */
+/**
+ * One page of `scope`'s events matching `filters`, in the page's order; events older than retention are gone.
+ * @throws ApiError `invalid_event_type` (param `type`) when `filters.type` is no event type (DESIGN §12 "Safer
+ *   defaults": a typo is told, not answered with an empty list)
+ */
 export async function listEvents(
   deps: EventReadDeps,
   scope: MerchantScope,
   filters: EventFilters,
   page: PageArgs,
 ): Promise<Event[]> {
+  if (filters.type !== undefined) assertEventType(filters.type, "type", "recorded");
   const keptSince = historyKeptSince(deps.config.retentionDays, deps.now());
   const events = await listStoreEvents(
     deps.db,

@@ -19,7 +19,7 @@ import {
 } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { notFound } from "../errors";
-import { PING_EVENT_TYPE } from "../events/event-types";
+import { assertEventType, PING_EVENT_TYPE } from "../events/event-types";
 import { enqueueDeliveries, firstDeliveryRow, recordEvent, type DeliveryDestination } from "../events/record-event";
 import { isId } from "../ids";
 import { historyKeptSince } from "../retention/retention-window";
@@ -84,7 +84,8 @@ export type DeliveryFilters = EndpointDeliveryFilters;
 
 /**
  * One page of the endpoint's delivery rows (every attempt), in the page's order.
- * @throws ApiError `resource_not_found` for an endpoint that is not the seller's or is deleted
+ * @throws ApiError `invalid_event_type` (param `event_type`) when `filters.event_type` is no event type (DESIGN §12
+ *   "Safer defaults"); `resource_not_found` for an endpoint that is not the seller's or is deleted
  */
 export async function listEndpointDeliveries(
   db: DbClient,
@@ -93,6 +94,7 @@ export async function listEndpointDeliveries(
   filters: DeliveryFilters,
   page: PageArgs,
 ): Promise<WebhookDelivery[]> {
+  if (filters.event_type !== undefined) assertEventType(filters.event_type, "event_type", "recorded");
   const endpoint = await findWebhookEndpoint(db, sellerId, endpointId);
   return listEndpointWebhookDeliveriesPage(db, endpoint.id, filters, page);
 }

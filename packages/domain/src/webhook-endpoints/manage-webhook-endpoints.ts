@@ -18,7 +18,7 @@ import type { Mode } from "../api-keys/api-key";
 import { audited, type PanelActor } from "../audit/security-audit";
 import type { UseCaseDeps } from "../deps";
 import { ApiError, notFound } from "../errors";
-import { ALL_EVENT_TYPES, isSubscribableEventType } from "../events/event-types";
+import { ALL_EVENT_TYPES, assertEventType } from "../events/event-types";
 import { newId } from "../ids";
 import { encryptSecret } from "../secret-box";
 import { checkDestination } from "../webhooks/destination";
@@ -224,13 +224,6 @@ function subscriptions(events: string[]): string[] {
       param: "events",
     });
   }
-  const unknown = events.find((type) => !isSubscribableEventType(type));
-  if (unknown !== undefined) {
-    throw new ApiError(
-      "invalid_event_type",
-      `"${unknown}" is not a subscribable event type; see GET /v1/me/event-types.`,
-      { param: "events" },
-    );
-  }
+  for (const type of events) assertEventType(type, "events", "subscribable");
   return events;
 }
