@@ -24,6 +24,7 @@ import {
   findWithdrawalWithPayoutKeyOrThrow,
   inTransaction,
   insertWithdrawal,
+  listActivePayoutKeysOfSeller,
   listStoreIdsOfSeller,
   lockSellerForWithdrawal,
   markWithdrawalCompleted,
@@ -38,7 +39,8 @@ import { attemptAcquirerRequest } from "../acquirers/acquirer-attempt";
 import { ACQUIRER_REJECTED, acquirerOfRow, requireAcquirer } from "../acquirers/acquirer-port";
 import type { PayoutOutcome } from "../acquirers/pix-notification";
 import { appendBalanceTransaction, releaseReserved } from "../balance/ledger";
-import type { UseCaseDeps } from "../deps";
+import type { MerchantScope, UseCaseDeps } from "../deps";
+import { merchantSellerScope } from "../balance/find-balance";
 import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
 import { ApiError } from "../errors";
 import type { SubscribableEventType } from "../events/event-types";
@@ -149,6 +151,56 @@ export async function createWithdrawal(
   await enqueueDeliveries(deps, deliveryIds);
   await enqueueWithdrawalSubmissions(deps, [withdrawal.id]);
   return withdrawal;
+}
+
+/** Body of a test-mode withdrawal requested with an API key: `payout_key_id` defaults to the seller's own-document key. */
+export interface TestWithdrawalInput {
+  /** Centavos, at least 1. */
+  amount: number;
+  payout_key_id?: string;
+}
+
+/**
+ * A withdrawal requested with a test API key (DESIGN §12: `lm trigger withdrawal.completed` works through the public
+ * API): the panel's withdrawal with the same rules (balance, lock, cooling-off), in test mode. Without
+ * `payout_key_id` it goes to the seller's CPF/CNPJ payout key, the seller's own document, which needs no cooling-off.
+ * Live withdrawals stay in the panel, behind a step-up: an API key alone must never be able to empty a balance.
+ * @throws ApiError `test_mode_only` for a live key; `invalid_state` when no payout key was given and the seller has
+ *   none to its own document; and {@link createWithdrawal}'s errors
+ */
+export async function createTestWithdrawal(
+  deps: UseCaseDeps,
+  scope: MerchantScope,
+  input: TestWithdrawalInput,
+  options: { alsoWrite?: (withdrawal: WithdrawalWithKey) => SqlWrite | undefined } = {},
+): Promise<WithdrawalWithKey> {
+  if (scope.mode !== "test") {
+    throw new ApiError(
+      "test_mode_only",
+      "An API key can request test withdrawals only; live withdrawals are requested in the panel " +
+        "(POST /v1/me/withdrawals), behind a step-up.",
+    );
+  }
+  const { sellerId } = await merchantSellerScope(deps.db, scope);
+  let payoutKeyId = input.payout_key_id;
+  if (payoutKeyId === undefined) {
+    const keys = await listActivePayoutKeysOfSeller(deps.db, sellerId);
+    payoutKeyId = keys.find((key) => key.type === "cpf" || key.type === "cnpj")?.id;
+    if (payoutKeyId === undefined) {
+      throw new ApiError(
+        "invalid_state",
+        "This seller has no payout key to its own CPF/CNPJ: add one in the panel (POST /v1/me/payout-keys, type " +
+          "cpf or cnpj), or give payout_key_id.",
+        { param: "payout_key_id" },
+      );
+    }
+  }
+  return createWithdrawal(
+    deps,
+    { sellerId },
+    { amount: input.amount, payout_key_id: payoutKeyId, mode: "test" },
+    options,
+  );
 }
 
 /**

@@ -1,10 +1,11 @@
 /**
  * Withdrawals (DESIGN §7): request one in the panel (step-up always; `Idempotency-Key` required, DESIGN §12 "Safer
- * defaults"), list and read them in the panel and with an API key (the key's seller and mode), and the operators'
- * list of stuck ones.
+ * defaults") or, in test mode only, with an API key; list and read them in the panel and with an API key (the key's
+ * seller and mode), and the operators' list of stuck ones.
  */
 import { Router, type Request, type Response } from "express";
 import {
+  createTestWithdrawal,
   createWithdrawal,
   findSellerStore,
   findWithdrawal,
@@ -26,6 +27,7 @@ import { listPage } from "../../http/list";
 import { validate } from "../../http/validate";
 import {
   createWithdrawalSchema,
+  merchantCreateWithdrawalSchema,
   merchantListWithdrawalsSchema,
   opsListWithdrawalsSchema,
   panelListWithdrawalsSchema,
@@ -81,9 +83,28 @@ export function panelWithdrawalsRouter(deps: AppDeps): Router {
   return router;
 }
 
-/** Router of `GET /v1/withdrawals` and `GET /v1/withdrawals/{id}` (mounted behind API key authentication). */
+/**
+ * Router of `POST /v1/withdrawals` (test keys only; `Idempotency-Key` required), `GET /v1/withdrawals` and
+ * `GET /v1/withdrawals/{id}` (mounted behind API key authentication).
+ */
 export function merchantWithdrawalsRouter(deps: AppDeps): Router {
   const router = Router();
+  const created = (withdrawal: WithdrawalWithKey) => ({ status: 201, body: serializeWithdrawal(withdrawal) });
+
+  router.post(
+    "/",
+    idempotent(
+      deps,
+      async (req, res, commitReply) => {
+        const input = validate(merchantCreateWithdrawalSchema, req.body);
+        const withdrawal = await createTestWithdrawal(deps, merchantOf(res), input, {
+          alsoWrite: (written) => commitReply(created(written)),
+        });
+        return created(withdrawal);
+      },
+      { requiredFor: "withdrawal" },
+    ),
+  );
 
   router.get("/", async (req, res) => {
     const { status, ...page } = validate(merchantListWithdrawalsSchema, req.query);

@@ -3,7 +3,7 @@
  * the query of a list (`test` by default).
  */
 import Joi from "joi";
-import type { CreateWithdrawalInput, WithdrawalStatus } from "@lm/domain";
+import type { CreateWithdrawalInput, TestWithdrawalInput, WithdrawalStatus } from "@lm/domain";
 import { listQuerySchema, type ListQuery } from "../../http/list";
 import { MAX_AMOUNT } from "../transactions/transactions.schemas";
 
@@ -14,6 +14,12 @@ export const createWithdrawalSchema: Joi.ObjectSchema<CreateWithdrawalInput> = J
   amount: Joi.number().integer().min(1).max(MAX_AMOUNT).required(),
   payout_key_id: Joi.string().max(64).required(),
   mode: Joi.string().valid("live", "test").default("test"),
+}).prefs({ stripUnknown: false });
+
+/** Body of `POST /v1/withdrawals` (test API keys only, DESIGN §12); unknown fields refused. */
+export const merchantCreateWithdrawalSchema: Joi.ObjectSchema<TestWithdrawalInput> = Joi.object({
+  amount: Joi.number().integer().min(1).max(MAX_AMOUNT).required(),
+  payout_key_id: Joi.string().max(64),
 }).prefs({ stripUnknown: false });
 
 /** Query of `GET /v1/me/withdrawals`. */
