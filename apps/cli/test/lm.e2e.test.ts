@@ -7,6 +7,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import type { Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import path from "node:path";
+import { newId, readSellerDocument } from "@lm/domain";
 import { Webhook } from "standardwebhooks";
 import Stripe from "stripe";
 import { createTestMerchant, startWebhookReceiver, waitUntil, type WebhookReceiver } from "@lm/testing";
@@ -85,7 +86,14 @@ describe("lm, the integrator's command line", () => {
   beforeAll(async () => {
     await serve();
     apiUrl = `http://127.0.0.1:${port}`;
-    ({ testKey, liveKey } = await createTestMerchant(ctx.db));
+    const merchant = await createTestMerchant(ctx.db);
+    ({ testKey, liveKey } = merchant);
+    // The payout key a test withdrawal goes to by default, the seller's own document (added in the panel in life).
+    const seller = await ctx.db.seller.findUniqueOrThrow({ where: { id: merchant.sellerId } });
+    const document = readSellerDocument(ctx.config.encryptionKey, seller);
+    await ctx.db.payoutKey.create({
+      data: { id: newId("payoutKey"), seller_id: seller.id, type: document.kind, key: null, key_masked: "***" },
+    });
     receiver = await startWebhookReceiver();
   });
 
