@@ -5,8 +5,9 @@
  * The API runs as its own process, started from the bundle `npm run build` writes with the command of
  * `npm run start:api` (read from package.json, logs on), against a fresh database cloned from the migrated template
  * and a fresh queue prefix. The load comes from this process with autocannon. Every creation carries a unique
- * `Idempotency-Key` and a `postback_url`, so idempotency, the destination check and the `transaction.created` fan-out
- * (event, postback delivery row and its delivery job) all run. The postback host is `localhost` (resolved by the
+ * `Idempotency-Key` and a `postback_url`, so idempotency, the destination check, the read of the store's postback
+ * secret (a charge with a `postback_url` needs one) and the `transaction.created` fan-out (event, postback delivery
+ * row and its delivery job) all run. The postback host is `localhost` (resolved by the
  * system resolver like any host, through /etc/hosts) with `WEBHOOK_ALLOW_LOCAL_DESTINATIONS=true`, hence
  * `NODE_ENV=development`: the development machines resolve no public name. The per-key rate limit (100 requests/s)
  * stays at its value: the load is spread over `BENCH_KEYS` merchants' keys, in turn (default 50, so 5,000 requests/s
@@ -54,6 +55,7 @@ import {
   deleteQueueKeys,
   ensureTemplateDatabase,
   freePort,
+  givePostbackSecret,
   REPO_ROOT,
   serviceCommand,
   testConfig,
@@ -346,6 +348,8 @@ async function main(): Promise<void> {
     const liveKeys: string[] = [];
     for (let i = 0; i < KEYS; i++) {
       const merchant = await createTestMerchant(db, { name: `Loja Benchmark ${i}` });
+      // The charges name a postback_url, which a store may only do once it has a postback secret.
+      await givePostbackSecret(db, merchant.storeId, Buffer.from(encryptionKey, "base64"));
       keys.push(merchant.testKey);
       liveKeys.push(merchant.liveKey);
     }

@@ -12,3 +12,4 @@ export * from "./own-infrastructure";
 export * from "./services";
 export * from "./pgbouncer";
 export * from "./sweep-history";
+export * from "./postback-secret.factory";

@@ -8,7 +8,7 @@ import {
   withoutQrImage,
 } from "@lm/domain";
 import { createLogger } from "@lm/logging";
-import { createEndpointRow, createTestMerchant, deliveryJobsIn } from "@lm/testing";
+import { createEndpointRow, createTestMerchant, deliveryJobsIn, givePostbackSecret } from "@lm/testing";
 import { createPaymentSettlement } from "../../../worker/src/inbox/payment-settlement";
 import { useApiTestContext } from "../support/harness";
 import { paymentOf } from "../support/pix-payments";
@@ -53,6 +53,7 @@ describe("settling a batch of inbound payments in one statement (settlePayments)
 
   test("when 30 payments of one store are settled in one batch, then every charge, event, delivery, ledger entry and item is written as one by one", async () => {
     const store = await freshStore();
+    await givePostbackSecret(ctx.db, store.storeId);
     const charges = [];
     for (let i = 0; i < 30; i++) {
       charges.push(await charge(store.client, { amount: 1000 + i, postback_url: "http://127.0.0.1:9/postback" }));

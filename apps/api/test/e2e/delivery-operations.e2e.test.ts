@@ -1,6 +1,7 @@
 import {
   createDeliveryRow,
   createEventRow,
+  givePostbackSecret,
   useWebhookReceiver,
   waitForChainEnd,
   waitUntil,
@@ -136,12 +137,14 @@ describe("delivery operations beyond the spec", () => {
       const owner = await endpointOwner(ctx);
       const endpoint = await createEndpoint(owner, { url: `${receiver.url}/search` });
       const api = await ownerMerchantClient(ctx, owner, "test");
+      await givePostbackSecret(ctx.db, owner.storeId);
       const charge = await api
         .post("/v1/transactions", chargeBody({ postback_url: `${receiver.url}/postback` }))
         .expect(201);
       const stranger = await endpointOwner(ctx);
       await createEndpoint(stranger, { url: `${receiver.url}/stranger` });
       const strangerApi = await ownerMerchantClient(ctx, stranger, "test");
+      await givePostbackSecret(ctx.db, stranger.storeId);
       await strangerApi.post("/v1/transactions", chargeBody({ postback_url: `${receiver.url}/postback` })).expect(201);
 
       const all = await owner.panel.get("/v1/me/webhook-deliveries?mode=test");

@@ -1,5 +1,5 @@
 import { deliveryIdOfJob, deliveryJobId, MAX_WEBHOOK_ENDPOINTS_PER_MODE, withoutQrImage } from "@lm/domain";
-import { createEndpointRow, createTestMerchant, deliveryJobsIn, waitUntil } from "@lm/testing";
+import { createEndpointRow, createTestMerchant, deliveryJobsIn, givePostbackSecret, waitUntil } from "@lm/testing";
 import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
 import { holdInTransaction, lockWaiters } from "../support/row-locks";
@@ -85,6 +85,7 @@ describe("events and fan-out of transaction state changes", () => {
 
   test("when a charge has a postback_url and the store has endpoints, then one first delivery per subscribed destination", async () => {
     const store = await createTestMerchant(ctx.db, { name: "Loja Fan-out" });
+    await givePostbackSecret(ctx.db, store.storeId);
     const all = await endpoint(store.storeId, "test", ["*"]);
     const created = await endpoint(store.storeId, "test", ["transaction.created"]);
     await endpoint(store.storeId, "test", ["transaction.paid"]);

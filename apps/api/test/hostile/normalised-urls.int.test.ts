@@ -8,7 +8,7 @@ import { createEndpoint, endpointOwner } from "../support/webhook-endpoints";
 
 describe("normalised webhook URLs", () => {
   const ctx = useApiTestContext({ TRUST_PROXY: "loopback" });
-  const merchant = useTestMerchant(ctx);
+  const merchant = useTestMerchant(ctx, { postbackSecret: true });
   const typed = "HTTP://LocalHost:9\\@127.0.0.1/hooks/../in";
   const approved = "http://localhost:9/@127.0.0.1/in";
 

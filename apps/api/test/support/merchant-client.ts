@@ -3,7 +3,7 @@
  */
 import type { Express } from "express";
 import request from "supertest";
-import { createTestMerchant, type TestMerchant } from "@lm/testing";
+import { createTestMerchant, givePostbackSecret, type TestMerchant } from "@lm/testing";
 import type { ApiTestContext } from "./harness";
 
 /** Requests with `Authorization: Bearer <key>`. */
@@ -21,18 +21,27 @@ export function merchantClient(app: Express, key: string) {
 /** A merchant client. */
 export type MerchantClient = ReturnType<typeof merchantClient>;
 
-/** A test merchant (see `createTestMerchant`) with a client authenticated by its test key. */
-export type MerchantFixture = TestMerchant & { client: MerchantClient };
+/**
+ * A test merchant (see `createTestMerchant`) with a client authenticated by its test key, and its store's postback
+ * secret when it was given one.
+ */
+export type MerchantFixture = TestMerchant & { client: MerchantClient; postbackSecret?: string };
 
 /**
  * Registers a `beforeAll` that creates a merchant for the file; the returned object is filled in then.
  * @param options.name - the seller's and store's name
+ * @param options.postbackSecret - give the store a postback secret, which charges with a `postback_url` need
+ *   (DESIGN §12 "Safer defaults"); without it the store has none, as a new store has
  */
-export function useTestMerchant(ctx: ApiTestContext, options: { name?: string } = {}): MerchantFixture {
+export function useTestMerchant(
+  ctx: ApiTestContext,
+  options: { name?: string; postbackSecret?: boolean } = {},
+): MerchantFixture {
   const fixture = {} as MerchantFixture;
   beforeAll(async () => {
-    Object.assign(fixture, await createTestMerchant(ctx.db, options));
+    Object.assign(fixture, await createTestMerchant(ctx.db, { name: options.name }));
     fixture.client = merchantClient(ctx.app, fixture.testKey);
+    if (options.postbackSecret) fixture.postbackSecret = await givePostbackSecret(ctx.db, fixture.storeId);
   });
   return fixture;
 }

@@ -6,7 +6,7 @@ import { holdInTransaction, lockWaiters } from "../support/row-locks";
 
 describe("charge expiry", () => {
   const ctx = useApiTestContext();
-  const merchant = useTestMerchant(ctx);
+  const merchant = useTestMerchant(ctx, { postbackSecret: true });
   const charge = async (overrides: Record<string, unknown> = {}) =>
     (await merchant.client.post("/v1/transactions", chargeBody(overrides)).expect(201)).body;
   const makeOverdue = (id: string, secondsAgo = 5) =>

@@ -1,5 +1,6 @@
 import { isValidPixPayload, getPixPayloadInfo } from "@brazilian-utils/brazilian-utils";
 import { decryptDocument } from "@lm/domain";
+import { createTestMerchant, givePostbackSecret } from "@lm/testing";
 import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
 import { useLiveBank } from "../support/live-bank";
@@ -184,6 +185,31 @@ describe("POST /v1/transactions", () => {
 
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: "invalid_url", param: "postback_url" });
+  });
+
+  test("when a charge names a postback_url and the store has no postback secret, then 409 invalid_state saying how to make one, and nothing is written", async () => {
+    const store = await createTestMerchant(ctx.db, { name: "Loja Sem Segredo" });
+    const client = merchantClient(ctx.app, store.testKey);
+    const body = chargeBody({ postback_url: "http://localhost:9/pix" });
+
+    const refused = await client.post("/v1/transactions", body).set("Idempotency-Key", "no-secret-1");
+    const written = await ctx.db.transaction.count({ where: { store_id: store.storeId } });
+    await givePostbackSecret(ctx.db, store.storeId);
+    const accepted = await client.post("/v1/transactions", body).set("Idempotency-Key", "no-secret-1");
+
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({
+      type: "invalid_request_error",
+      code: "invalid_state",
+      param: "postback_url",
+    });
+    expect(refused.body.error.message).toContain("no postback secret");
+    expect(refused.body.error.message).toContain("POST /v1/me/postback-secret/rotate");
+    expect(refused.body.error.message).toContain("owner");
+    expect(refused.body.error.message).toContain("webhook endpoint");
+    expect(written).toBe(0);
+    expect(accepted.status).toBe(201);
+    expect(accepted.body.postback_url).toBe("http://localhost:9/pix");
   });
 
   test("when external_id repeats in the same store and mode, then 409 invalid_state; in the other mode it is free", async () => {

@@ -4,7 +4,7 @@
  * charge, its `transaction.created` event and the first delivery rows written together; after commit the deliveries
  * are enqueued. Expiry is the worker's sweep (`expire-transaction.ts`).
  */
-import { insertCharge, isUniqueViolation, type Transaction } from "@lm/db";
+import { getStoreById, insertCharge, isUniqueViolation, type Transaction } from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { chargeDocumentColumns } from "../document-at-rest";
 import { parseTaxDocument } from "../documents";
@@ -44,6 +44,8 @@ export interface CreateTransactionOptions extends TransactionWriteOptions {
  * Creates a `pending` charge for `scope`, with its txid, BR Code and QR image, registered at the mode's acquirer.
  * @param merchant.storeName - written in the sandbox's BR Code as the receiver's name
  * @throws ApiError `invalid_url` (param `postback_url`) when the postback URL fails the destination check;
+ *   `invalid_state` (param `postback_url`) when the store has no postback secret to sign its postbacks with (DESIGN
+ *   §12 "Safer defaults": every postback would end `missing_secret`);
  *   `validation_failed` (param `customer.document`) for a document that is not a CPF or CNPJ; `invalid_state`
  *   (param `external_id`) when the store already has a charge of this mode with that `external_id`, or when the
  *   idempotency key named a charge created before (its record expired); `acquirer_not_configured` (503) in a mode
@@ -61,6 +63,7 @@ export async function createTransaction(
     const check = await checkDestination(input.postback_url, { allowLocal: deps.config.webhookAllowLocalDestinations });
     if (!check.ok)
       throw new ApiError("invalid_url", `Invalid postback_url: ${check.reason}.`, { param: "postback_url" });
+    if ((await getStoreById(deps.db, merchant.storeId)).postback_secret_ciphertext === null) throw noPostbackSecret();
     postbackUrl = check.href;
   }
   const document = input.customer ? parseTaxDocument(input.customer.document) : null;
@@ -141,4 +144,19 @@ export async function createTransaction(
   }
   await enqueueDeliveries(deps, deliveryIds);
   return transaction;
+}
+
+/**
+ * The refusal of a `postback_url` while the store has no postback secret: its postbacks could not be signed, so every
+ * one would fail; the message says who makes the secret, and the alternative.
+ */
+function noPostbackSecret(): ApiError {
+  return new ApiError(
+    "invalid_state",
+    "This store has no postback secret yet, so postbacks to postback_url could not be signed. The store's owner " +
+      "creates one in the panel with POST /v1/me/postback-secret/rotate (it is shown once; verify postbacks with " +
+      "it). Or leave postback_url out and receive the charge's events at a webhook endpoint " +
+      "(POST /v1/me/webhook-endpoints).",
+    { param: "postback_url" },
+  );
 }
