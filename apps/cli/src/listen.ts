@@ -10,6 +10,9 @@
  * balancers and poolers that cut idle streams); and it costs 4 of the key's 100 requests a second. A quarter-second
  * poll keeps the delay within the 1 s the design asks for.
  *
+ * A listener starts {@link OVERLAP_MS} back, so that an event fired while it was starting (a trigger pasted right after
+ * it) is not missed; a receiver deduplicates by event id anyway, as it must for retries.
+ *
  * Nothing is lost: an event committed late (its transaction ran long, so its `created_at` is older than events already
  * seen) is still inside the {@link OVERLAP_MS} window every poll re-reads, and events are remembered by id so none is
  * forwarded twice. After a disconnect (the service restarting, a network cut), the cursor has not moved, so the next
@@ -67,13 +70,14 @@ export interface Listener {
 }
 
 /**
- * Starts forwarding the events created from now on (by the service's clock). The caller refuses live keys first.
+ * Starts forwarding the events created from {@link OVERLAP_MS} ago on (by the service's clock). The caller refuses live
+ * keys first.
  * @throws ApiRequestError when the API refuses the key at start (401); got's `RequestError` when it cannot be reached
  */
 export async function startListening(options: ListenOptions): Promise<Listener> {
   const { api, print } = options;
   const { serverTime } = await api.get("/v1/seller");
-  const startedAt = serverTime.getTime();
+  const startedAt = serverTime.getTime() - OVERLAP_MS;
   let newest = startedAt;
   const seen = new Map<string, number>();
   let stopping = false;

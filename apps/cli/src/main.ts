@@ -18,7 +18,8 @@ const USAGE = `Usage:
 Every command takes --api-key <sk_test_…> (or LM_API_KEY) and --api-url <url> (or LM_API_URL; default
 http://localhost:3000). Live keys are refused: lm works on test mode only.
 
-lm listen     forwards the test-mode events created from now on, each signed with the session's secret exactly
+lm listen     forwards the test-mode events created from now on (and in the 10 s before it started, so that
+              nothing fired while it starts is missed), each signed with the session's secret exactly
               as the service signs webhooks, so your receiver's verification code is the production code.
               --print-secret prints that secret (the same on every run with a key) and exits.
 lm trigger    ${Object.entries(TRIGGERS)
