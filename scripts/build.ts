@@ -11,6 +11,7 @@
  *
  * Usage: `npm run build [-- api|worker]` (both when neither is named).
  */
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { build, type Plugin } from "esbuild";
 
@@ -52,13 +53,15 @@ const hoistedPackagesExternal: Plugin = {
 };
 
 /**
- * Writes `dist/<service>.cjs` and its source map for each of `services`.
+ * Writes `dist/<service>.cjs` and its source map for each of `services`. Each file is written beside its place and
+ * renamed into it, so a process starting from `dist/` while another build runs (tests build too) reads a whole bundle.
  * @throws Error when esbuild cannot resolve or compile a source (its messages are printed first)
  */
 export async function buildServices(services: readonly Service[] = ["api", "worker"]): Promise<void> {
+  await mkdir(DIST_DIR, { recursive: true });
   await Promise.all(
-    services.map((service) =>
-      build({
+    services.map(async (service) => {
+      const { outputFiles } = await build({
         absWorkingDir: REPO_ROOT,
         entryPoints: [SERVICES[service]],
         outfile: path.join(DIST_DIR, `${service}.cjs`),
@@ -69,8 +72,14 @@ export async function buildServices(services: readonly Service[] = ["api", "work
         sourcemap: true,
         plugins: [hoistedPackagesExternal],
         logLevel: "warning",
-      }),
-    ),
+        write: false,
+      });
+      for (const file of outputFiles) {
+        const temporary = `${file.path}.${process.pid}.tmp`;
+        await writeFile(temporary, file.contents);
+        await rename(temporary, file.path);
+      }
+    }),
   );
 }
 
