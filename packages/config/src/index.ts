@@ -43,9 +43,12 @@ export interface Config {
   logLevel: "error" | "warn" | "info" | "http" | "verbose" | "debug" | "silly";
   /** 32-byte AES-256-GCM key for secrets at rest (DESIGN §3). */
   encryptionKey: Buffer;
-  /** Origin used to build links in mail and the sandbox BR Code host, never taken from a request. */
+  /**
+   * Origin used to build links in mail and the sandbox BR Code host, never taken from a request; outside production
+   * `http://localhost:<PORT>` when unset.
+   */
   publicBaseUrl: string;
-  /** Origins allowed to make cookie-authenticated state changes (CSRF, DESIGN §3). */
+  /** Origins allowed to make cookie-authenticated state changes (CSRF, DESIGN §3); unset, as `publicBaseUrl`'s. */
   panelOrigins: string[];
   /** Whether session cookies carry `Secure`. */
   cookieSecure: boolean;
@@ -210,7 +213,7 @@ const schema = Joi.object({
       const problem = brCodeHostProblem(new URL(value).hostname, helpers.state.ancestors[0]?.NODE_ENV === "production");
       return problem === null ? value : helpers.message({ custom: `"PUBLIC_BASE_URL" ${problem}` });
     })
-    .default("http://localhost:3000")
+    .optional()
     .when("NODE_ENV", { is: "production", then: Joi.required() }),
   PANEL_ORIGINS: Joi.string()
     .custom((value: string, helpers) => {
@@ -227,7 +230,7 @@ const schema = Joi.object({
       "any.unsafe":
         '"PANEL_ORIGINS" must be https origins other than localhost or loopback when NODE_ENV is production',
     })
-    .default("http://localhost:3000")
+    .optional()
     .when("NODE_ENV", { is: "production", then: Joi.required() }),
   COOKIE_SECURE: booleanString
     .default(true)
@@ -298,6 +301,15 @@ function parseTrustProxy(value: string | number): Config["trustProxy"] {
 }
 
 /**
+ * The default of `PUBLIC_BASE_URL` and `PANEL_ORIGINS` outside production (DESIGN §6): the API's own address on this
+ * machine, `http://localhost:<PORT>`, so that mailed links and the OpenAPI `servers` follow a moved port. `PORT` 0 (a
+ * free port, chosen after start-up) gives `http://localhost:3000`, the default port's.
+ */
+function localOrigin(port: number): string {
+  return `http://localhost:${port === 0 ? 3000 : port}`;
+}
+
+/**
  * Validates `env` and returns the typed configuration.
  * @param env - variables to read, usually `process.env`
  * @throws {ConfigError} listing every missing or invalid variable by name
@@ -315,8 +327,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     nodeEnv: value.NODE_ENV,
     logLevel: value.LOG_LEVEL,
     encryptionKey: Buffer.from(value.ENCRYPTION_KEY, "base64"),
-    publicBaseUrl: value.PUBLIC_BASE_URL.replace(/\/+$/, ""),
-    panelOrigins: splitList(value.PANEL_ORIGINS),
+    publicBaseUrl: (value.PUBLIC_BASE_URL ?? localOrigin(value.PORT)).replace(/\/+$/, ""),
+    panelOrigins: splitList(value.PANEL_ORIGINS ?? localOrigin(value.PORT)),
     cookieSecure: value.COOKIE_SECURE,
     termsVersion: value.TERMS_VERSION,
     stepUpWindowSeconds: value.STEP_UP_WINDOW_SECONDS,

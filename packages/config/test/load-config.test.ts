@@ -24,6 +24,19 @@ describe("loadConfig", () => {
     expect(config.mailOutboxDir).toBe("var/mail");
   });
 
+  test("when PORT moves and PUBLIC_BASE_URL and PANEL_ORIGINS are unset, then both defaults follow the port", () => {
+    const moved = loadConfig({ PORT: "3310" });
+    const unset = loadConfig({});
+
+    expect(moved.port).toBe(3310);
+    expect(moved.publicBaseUrl).toBe("http://localhost:3310");
+    expect(moved.panelOrigins).toEqual(["http://localhost:3310"]);
+    expect([unset.publicBaseUrl, unset.panelOrigins]).toEqual(["http://localhost:3000", ["http://localhost:3000"]]);
+    expect(loadConfig({ PORT: "3310", PUBLIC_BASE_URL: "http://pix.test:8080" }).publicBaseUrl).toBe(
+      "http://pix.test:8080",
+    );
+  });
+
   test("when QUEUE_PREFIX is in braces outside a cluster, then it is accepted as is; a half-open brace is refused", () => {
     expect(loadConfig({ QUEUE_PREFIX: "{lm}" }).queuePrefix).toBe("{lm}");
     expect(problemsOf({ QUEUE_PREFIX: "{lm" }).join("\n")).toMatch(/QUEUE_PREFIX/);

@@ -41,14 +41,28 @@ export function assertPanelUrl(config: Pick<Config, "panelOrigins">, url: string
 
 /**
  * Refuses a state-changing request whose `Origin` (or `Referer`) is not a panel origin.
- * @throws ApiError `permission_denied`
+ * @throws ApiError `permission_denied` whose message names the origin received, the allowed ones and `PANEL_ORIGINS`,
+ *   which sets them (DESIGN §6): a panel served from another port or host is told what to configure
  */
 export function assertPanelOrigin(req: Request, config: Pick<Config, "panelOrigins">): void {
   if (SAFE_METHODS.has(req.method)) return;
-  const source = req.get("origin") ?? req.get("referer");
+  const origin = req.get("origin");
+  const source = origin ?? req.get("referer");
   if (source === undefined || !isPanelOrigin(config, source)) {
-    throw new ApiError("permission_denied", "Cross-site request refused: the Origin is not an allowed panel origin.");
+    const header = origin === undefined ? "Referer" : "Origin";
+    const received = source === undefined ? "neither an Origin nor a Referer header" : `${header} ${shown(source)}`;
+    throw new ApiError(
+      "permission_denied",
+      `Cross-site request refused: got ${received}; the allowed panel origins are ${config.panelOrigins.join(", ")}. ` +
+        "The server's PANEL_ORIGINS setting (comma-separated) sets them.",
+    );
   }
+}
+
+/** A header value as a message quotes it: its origin when it has one, else the text itself, cut to 100 characters. */
+function shown(value: string): string {
+  const origin = originOf(value);
+  return JSON.stringify(origin ?? (value.length > 100 ? `${value.slice(0, 100)}…` : value));
 }
 
 /** Middleware: {@link assertPanelOrigin} for requests that carry a panel cookie (routes usable without a session). */
