@@ -171,7 +171,7 @@ describe("two-factor authentication", () => {
     expect(next.status).toBe(200);
   });
 
-  test("when a code accepted at sign-in is sent again to step-up, then it is refused as a replay", async () => {
+  test("when a code accepted at sign-in is sent again to step-up, then it is refused as a replay, saying to wait for the next code", async () => {
     const enrolled = stepTime();
     const owner = await signUpWithTwoFactor(ctx, enrolled);
     const now = enrolled + 2 * STEP_MS;
@@ -179,15 +179,26 @@ describe("two-factor authentication", () => {
     const code = codeAt(owner.totp, now);
     const { challenge } = await signIn(owner);
     const signedIn = await verify(challenge, { code });
+    const cookie = cookiePair(signedIn, "lm.session");
 
-    const replayed = await panelPost(ctx, "/v1/me/auth/step-up", cookiePair(signedIn, "lm.session"), {
-      code,
+    const replayed = await panelPost(ctx, "/v1/me/auth/step-up", cookie, { code, password: owner.password });
+    const wrong = await panelPost(ctx, "/v1/me/auth/step-up", cookie, {
+      code: codeAt(owner.totp, now - 20 * STEP_MS),
       password: owner.password,
     });
 
     expect(signedIn.status).toBe(200);
     expect(replayed.status).toBe(401);
     expect(replayed.body.error.code).toBe("invalid_mfa_code");
+    expect(replayed.body.error.message).toMatch(/already used; wait for the next one in your authenticator app/);
+    expect([wrong.status, wrong.body.error.code, wrong.body.error.message]).toEqual([
+      401,
+      "invalid_mfa_code",
+      "The code is not valid.",
+    ]);
+    expect(await ctx.db.session.count({ where: { user_id: owner.user.id, mfa_verified_until: { not: null } } })).toBe(
+      0,
+    );
   });
 
   test("when 10 checks of one code run at once, then exactly one is accepted", async () => {
