@@ -40,6 +40,7 @@ describe("webhook endpoints in the panel", () => {
       events: ["transaction.paid", "transaction.expired"],
       mode: "test",
       description: "orders",
+      signature_scheme: "stripe",
       secret_prefix: secret.slice(6, 12),
       enabled: true,
       disabled_reason: null,

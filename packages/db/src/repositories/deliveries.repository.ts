@@ -85,6 +85,7 @@ const ENDPOINT_FIELDS: Record<keyof WebhookEndpoint, true> = {
   url: true,
   events: true,
   description: true,
+  signature_scheme: true,
   secret_ciphertext: true,
   secret_prefix: true,
   previous_secret_ciphertext: true,

@@ -34,8 +34,8 @@ export type PreparedAttempt =
 export function prepareAttempt(delivery: LoadedDelivery, encryptionKey: Buffer, now: Date): PreparedAttempt {
   const secrets: string[] = [];
   let url = delivery.url;
-  // A postback is always signed with the `stripe` scheme (DESIGN §12).
-  const scheme: SignatureScheme = "stripe";
+  // An endpoint signs with its own scheme; a postback always with `stripe` (DESIGN §12).
+  let scheme: SignatureScheme = "stripe";
   if (delivery.destination_type === "endpoint") {
     const endpoint = delivery.endpoint;
     if (!endpoint || endpoint.deleted_at !== null || endpoint.mode !== delivery.event.mode) {
@@ -43,6 +43,7 @@ export function prepareAttempt(delivery: LoadedDelivery, encryptionKey: Buffer, 
     }
     if (!endpoint.enabled && !delivery.manual) return { send: false, error: "endpoint_disabled" };
     url = endpoint.url;
+    scheme = endpoint.signature_scheme;
     const current = tryDecrypt(encryptionKey, endpoint.secret_ciphertext, endpoint.id);
     if (current === null) return { send: false, error: "missing_secret", detail: "endpoint secret does not decrypt" };
     secrets.push(current);

@@ -17,11 +17,12 @@ import {
 import type { Mode } from "../api-keys/api-key";
 import { audited, type PanelActor } from "../audit/security-audit";
 import type { UseCaseDeps } from "../deps";
-import { ApiError, notFound } from "../errors";
+import { ApiError, notFound, validationFailed } from "../errors";
 import { ALL_EVENT_TYPES, assertEventType } from "../events/event-types";
 import { newId } from "../ids";
 import { encryptSecret } from "../secret-box";
 import { checkDestination } from "../webhooks/destination";
+import { DEFAULT_SIGNATURE_SCHEME, type SignatureScheme } from "../webhooks/signature";
 import { generateWebhookSecret, webhookSecretPrefix } from "../webhooks/webhook-secret";
 import { findWebhookEndpoint } from "./find-webhook-endpoints";
 
@@ -42,6 +43,8 @@ export interface CreateWebhookEndpointInput {
   mode: Mode;
   /** `""` and `null` mean none. */
   description?: string | null;
+  /** How its deliveries are signed (DESIGN §12); `stripe` when absent. Fixed for the endpoint's life. */
+  signature_scheme?: SignatureScheme;
 }
 
 /** The fields a PATCH may change; absent ones stay as they are. */
@@ -51,6 +54,11 @@ export interface UpdateWebhookEndpointInput {
   /** `null` or `""` clears it. */
   description?: string | null;
   enabled?: boolean;
+  /**
+   * Accepted only when it equals the endpoint's scheme (a no-op): the scheme decides the secret's form, so it is
+   * fixed at creation; changing it is 400 `validation_failed` (param `signature_scheme`).
+   */
+  signature_scheme?: SignatureScheme;
 }
 
 /** An endpoint with the secret that is shown this once (creation, rotation). */
@@ -61,8 +69,8 @@ export interface EndpointWithSecret {
 }
 
 /**
- * Creates an enabled endpoint of `sellerId`'s store with a fresh secret, stored encrypted with the endpoint id as
- * associated data (DESIGN §3).
+ * Creates an enabled endpoint of `sellerId`'s store with a fresh secret in the form of its signature scheme (DESIGN
+ * §12), stored encrypted with the endpoint id as associated data (DESIGN §3).
  * @throws ApiError `invalid_url` (param `url`) when the URL fails the destination check; `invalid_event_type` (param
  *   `events`) for a type outside the catalog, `ping`, or `*` beside other types; `invalid_state` when the store
  *   already has 5 not-deleted endpoints of that mode
@@ -76,7 +84,8 @@ export async function createWebhookEndpoint(
   const events = subscriptions(input.events);
   const now = deps.now();
   const id = newId("webhookEndpoint", now.getTime());
-  const secret = generateWebhookSecret();
+  const scheme = input.signature_scheme ?? DEFAULT_SIGNATURE_SCHEME;
+  const secret = generateWebhookSecret(scheme);
   const endpoint = await audited(deps, actor, async (tx) => {
     // The store's lock makes concurrent creations queue instead of both passing the count, so the limit holds.
     await lockStoreForUpdate(tx, actor.storeId);
@@ -94,6 +103,7 @@ export async function createWebhookEndpoint(
       url,
       events,
       description: input.description || null,
+      signature_scheme: scheme,
       secret_ciphertext: encryptSecret(deps.config.encryptionKey, secret, id),
       secret_prefix: webhookSecretPrefix(secret),
       created_at: now,
@@ -115,7 +125,8 @@ export async function createWebhookEndpoint(
  * on clears `disabled_reason` and `auto_disabled_at` and restarts the dead-chain count, and only events from then on
  * are delivered (nothing missed meanwhile is resent). Setting `enabled` to what it already is changes nothing. A new
  * `url` also receives the pending retries of earlier events: the engine always sends to the current URL.
- * @throws ApiError `resource_not_found`; `invalid_url`, `invalid_event_type` as {@link createWebhookEndpoint}
+ * @throws ApiError `resource_not_found`; `invalid_url`, `invalid_event_type` as {@link createWebhookEndpoint};
+ *   `validation_failed` (param `signature_scheme`) when asked to change the scheme: create a new endpoint instead
  */
 export async function updateWebhookEndpoint(
   deps: EndpointDeps,
@@ -124,6 +135,13 @@ export async function updateWebhookEndpoint(
   input: UpdateWebhookEndpointInput,
 ): Promise<WebhookEndpoint> {
   const endpoint = await findWebhookEndpoint(deps.db, sellerId, id);
+  if (input.signature_scheme !== undefined && input.signature_scheme !== endpoint.signature_scheme) {
+    throw validationFailed(
+      `signature_scheme cannot be changed (the secret's form depends on it): create a new endpoint with ` +
+        `signature_scheme "${input.signature_scheme}", move your receiver to its secret, then delete this one.`,
+      "signature_scheme",
+    );
+  }
   const url = input.url === undefined ? undefined : await approvedDestination(deps, input.url);
   const now = deps.now();
   const data: Prisma.WebhookEndpointUpdateManyMutationInput = {
@@ -169,7 +187,8 @@ export interface RotatedEndpoint extends EndpointWithSecret {
 }
 
 /**
- * Replaces the secret (SPEC "Limits": old secret valid 24 h): the current one becomes the previous one, which keeps
+ * Replaces the secret with a fresh one in the form of the endpoint's signature scheme (SPEC "Limits": old secret
+ * valid 24 h): the current one becomes the previous one, which keeps
  * signing beside the new one until `previousSecretExpiresAt`. One statement moves the secrets, so concurrent
  * rotations apply one after the other; a rotation within the grace drops the secret rotated out before.
  * @throws ApiError `resource_not_found`
@@ -179,10 +198,11 @@ export async function rotateWebhookEndpointSecret(
   actor: PanelActor,
   id: string,
 ): Promise<RotatedEndpoint> {
-  const { id: endpointId } = await findWebhookEndpoint(deps.db, actor.sellerId, id);
+  // The scheme never changes (see updateWebhookEndpoint), so the form read here is the form of the row rotated.
+  const { id: endpointId, signature_scheme: scheme } = await findWebhookEndpoint(deps.db, actor.sellerId, id);
   const now = deps.now();
   const previousSecretExpiresAt = new Date(now.getTime() + PREVIOUS_SECRET_GRACE_MS);
-  const secret = generateWebhookSecret();
+  const secret = generateWebhookSecret(scheme);
   const endpoint = await audited(deps, actor, async (tx) => {
     const moved = await replaceWebhookEndpointSecret(tx, endpointId, {
       secretCiphertext: encryptSecret(deps.config.encryptionKey, secret, endpointId),

@@ -4,12 +4,13 @@
  * against the catalog by the use case (`invalid_event_type`), not here.
  */
 import Joi from "joi";
-import type {
-  CreateWebhookEndpointInput,
-  DeliveryFilters,
-  DeliverySearch,
-  Mode,
-  UpdateWebhookEndpointInput,
+import {
+  SIGNATURE_SCHEMES,
+  type CreateWebhookEndpointInput,
+  type DeliveryFilters,
+  type DeliverySearch,
+  type Mode,
+  type UpdateWebhookEndpointInput,
 } from "@lm/domain";
 import { listQuerySchema, type ListQuery } from "../../http/list";
 
@@ -17,6 +18,8 @@ import { listQuerySchema, type ListQuery } from "../../http/list";
 const url = Joi.string().allow("");
 const events = Joi.array().items(Joi.string().min(1).max(64)).min(1).max(64).unique();
 const description = Joi.string().max(500).allow(null, "");
+/** DESIGN §12 "Signature schemes". */
+const signatureScheme = Joi.string().valid(...SIGNATURE_SCHEMES);
 
 /** Body of `POST /v1/me/webhook-endpoints`. */
 export const createWebhookEndpointSchema: Joi.ObjectSchema<CreateWebhookEndpointInput> = Joi.object({
@@ -24,14 +27,19 @@ export const createWebhookEndpointSchema: Joi.ObjectSchema<CreateWebhookEndpoint
   events: events.required(),
   mode: Joi.string().valid("live", "test").default("test"),
   description,
+  signature_scheme: signatureScheme.default("stripe"),
 }).prefs({ stripUnknown: false });
 
-/** Body of `PATCH /v1/me/webhook-endpoints/{id}`: at least one field. */
+/**
+ * Body of `PATCH /v1/me/webhook-endpoints/{id}`: at least one field. `signature_scheme` is accepted only as the
+ * endpoint's own (the use case refuses a change).
+ */
 export const updateWebhookEndpointSchema: Joi.ObjectSchema<UpdateWebhookEndpointInput> = Joi.object({
   url,
   events,
   description,
   enabled: Joi.boolean(),
+  signature_scheme: signatureScheme,
 })
   .min(1)
   .prefs({ stripUnknown: false });

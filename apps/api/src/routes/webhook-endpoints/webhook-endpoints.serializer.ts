@@ -7,7 +7,10 @@ import type { EndpointStats, RotatedEndpoint, WebhookRecovery } from "@lm/domain
 
 const iso = (date: Date | null) => (date === null ? null : date.toISOString());
 
-/** `{id, object: "webhook_endpoint", url, events, mode, description, secret_prefix, enabled, disabled_reason, …}`. */
+/**
+ * `{id, object: "webhook_endpoint", url, events, mode, description, signature_scheme, secret_prefix, enabled,
+ * disabled_reason, …}`.
+ */
 export function serializeWebhookEndpoint(endpoint: WebhookEndpoint) {
   return {
     id: endpoint.id,
@@ -16,6 +19,7 @@ export function serializeWebhookEndpoint(endpoint: WebhookEndpoint) {
     events: endpoint.events,
     mode: endpoint.mode,
     description: endpoint.description,
+    signature_scheme: endpoint.signature_scheme,
     secret_prefix: endpoint.secret_prefix,
     enabled: endpoint.enabled,
     disabled_reason: endpoint.disabled_reason,
