@@ -4,6 +4,7 @@
  * code that records events and feeds `GET /v1/me/event-types`. New types are additive (SPEC "Versioning"): add them
  * here and every consumer follows.
  */
+import { closest, distance } from "fastest-levenshtein";
 import { ApiError } from "../errors";
 
 /** Every subscribable type with the one-line description `GET /v1/me/event-types` shows. */
@@ -73,31 +74,12 @@ export function assertEventType(type: string, param: string, accepted: "recorded
 }
 
 /**
- * The candidate nearest to `name` by edit distance (case-insensitive), when it is close enough to be a typo: at most
- * a third of the longer name's length, and never more than 4 edits; ties go to the first candidate.
+ * The candidate nearest to `name` by Levenshtein distance (case-insensitive), when it is close enough to be a typo:
+ * at most a third of the longer name's length, and never more than 4 edits.
  */
-function closestName(name: string, candidates: readonly string[]): string | undefined {
+function closestName(name: string, candidates: string[]): string | undefined {
   const typed = name.toLowerCase();
-  let best: { name: string; distance: number } | undefined;
-  for (const candidate of candidates) {
-    const distance = editDistance(typed, candidate);
-    if (best === undefined || distance < best.distance) best = { name: candidate, distance };
-  }
-  if (best === undefined) return undefined;
-  const limit = Math.min(4, Math.floor(Math.max(typed.length, best.name.length) / 3));
-  return best.distance <= limit ? best.name : undefined;
-}
-
-/** Levenshtein distance (insertions, deletions, substitutions) between `a` and `b`, in one rolling row. */
-function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i += 1) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      const substitution = (row[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      next.push(Math.min((row[j] ?? 0) + 1, (next[j - 1] ?? 0) + 1, substitution));
-    }
-    row = next;
-  }
-  return row[b.length] ?? 0;
+  const nearest = closest(typed, candidates);
+  const limit = Math.min(4, Math.floor(Math.max(typed.length, nearest.length) / 3));
+  return distance(typed, nearest) <= limit ? nearest : undefined;
 }
