@@ -3,10 +3,10 @@
  */
 import Joi from "joi";
 import type { CreateRefundInput } from "@lm/domain";
-import { MAX_AMOUNT } from "../transactions/transactions.schemas";
+import { centavosAmount } from "../../http/amount";
 
 /** Body: `amount` (centavos, default the refundable remainder) and `reason` (≤ 140). */
 export const createRefundSchema: Joi.ObjectSchema<CreateRefundInput> = Joi.object({
-  amount: Joi.number().integer().min(1).max(MAX_AMOUNT),
+  amount: centavosAmount(),
   reason: Joi.string().min(1).max(140),
 }).prefs({ stripUnknown: false });

@@ -3,10 +3,9 @@
  */
 import Joi from "joi";
 import { parseTaxDocument, type CreateTransactionInput, type TransactionFilters } from "@lm/domain";
+import { centavosAmount } from "../../http/amount";
 import { listQuerySchema, type ListQuery } from "../../http/list";
 
-/** Largest charge, centavos: R$ 10,000,000.00, well inside a 32-bit column. */
-export const MAX_AMOUNT = 1_000_000_000;
 /** Most metadata pairs, and the bounds of their keys and values (Stripe's). */
 export const MAX_METADATA_KEYS = 50;
 const METADATA_KEY = Joi.string().min(1).max(40);
@@ -22,7 +21,7 @@ const taxDocument = Joi.string()
  * field (`expires_at` for `expires_in`) would otherwise be silently ignored on a payment.
  */
 export const createTransactionSchema: Joi.ObjectSchema<CreateTransactionInput> = Joi.object({
-  amount: Joi.number().integer().min(1).max(MAX_AMOUNT).required(),
+  amount: centavosAmount().required(),
   description: Joi.string().min(1).max(140),
   expires_in: Joi.number().integer().min(60).max(1_209_600).default(86_400),
   external_id: Joi.string().min(1).max(64),
@@ -43,5 +42,5 @@ export const listTransactionsSchema: Joi.ObjectSchema<ListQuery & TransactionFil
 
 /** Body of `POST /v1/transactions/{id}/simulate-dispute` (DESIGN §11): `amount` in centavos, default what is left. */
 export const simulateDisputeSchema: Joi.ObjectSchema<{ amount?: number }> = Joi.object({
-  amount: Joi.number().integer().min(1).max(MAX_AMOUNT),
+  amount: centavosAmount(),
 });

@@ -5,20 +5,20 @@
 import Joi from "joi";
 import type { CreateWithdrawalInput, TestWithdrawalInput, WithdrawalStatus } from "@lm/domain";
 import { listQuerySchema, type ListQuery } from "../../http/list";
-import { MAX_AMOUNT } from "../transactions/transactions.schemas";
+import { centavosAmount } from "../../http/amount";
 
 const status = Joi.string().valid("pending", "processing", "completed", "failed");
 
 /** Body of `POST /v1/me/withdrawals`; unknown fields refused. */
 export const createWithdrawalSchema: Joi.ObjectSchema<CreateWithdrawalInput> = Joi.object({
-  amount: Joi.number().integer().min(1).max(MAX_AMOUNT).required(),
+  amount: centavosAmount().required(),
   payout_key_id: Joi.string().max(64).required(),
   mode: Joi.string().valid("live", "test").default("test"),
 }).prefs({ stripUnknown: false });
 
 /** Body of `POST /v1/withdrawals` (test API keys only, DESIGN §12); unknown fields refused. */
 export const merchantCreateWithdrawalSchema: Joi.ObjectSchema<TestWithdrawalInput> = Joi.object({
-  amount: Joi.number().integer().min(1).max(MAX_AMOUNT).required(),
+  amount: centavosAmount().required(),
   payout_key_id: Joi.string().max(64),
 }).prefs({ stripUnknown: false });
 
