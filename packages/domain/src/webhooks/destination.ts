@@ -84,12 +84,27 @@ export function isLocalhostName(hostname: string): boolean {
 }
 
 /**
+ * Appended to a refusal that `WEBHOOK_ALLOW_LOCAL_DESTINATIONS` would have admitted (plain `http`, another port,
+ * `localhost`, a loopback address): a developer pointing a webhook at their own machine learns the setting exists.
+ */
+export const LOCAL_DESTINATIONS_HINT =
+  " (for local testing, start the server with WEBHOOK_ALLOW_LOCAL_DESTINATIONS=true; it is refused in production)";
+
+/**
  * The rules that need no network (SPEC "Destination check" 1–3): an absolute `https` URL on port 443 (no explicit
  * port, or `:443`), no userinfo, a host that is a fully qualified name, never an IP literal and never `localhost`.
  * IPv4 written in decimal, hex or octal is recognised because WHATWG URL parsing normalises it to dotted form first.
- * With `allowLocal`: `http` and any port too, `localhost` names, and loopback IP literals.
+ * With `allowLocal`: `http` and any port too, `localhost` names, and loopback IP literals. Without it, a URL that
+ * `allowLocal` would admit is refused with {@link LOCAL_DESTINATIONS_HINT} after the reason.
  */
 export function checkDestinationUrl(raw: string, allowLocal: boolean): DestinationUrlCheck {
+  const check = urlRules(raw, allowLocal);
+  if (check.ok || allowLocal || !urlRules(raw, true).ok) return check;
+  return { ok: false, reason: `${check.reason}${LOCAL_DESTINATIONS_HINT}` };
+}
+
+/** The rules of {@link checkDestinationUrl}, without the hint. */
+function urlRules(raw: string, allowLocal: boolean): DestinationUrlCheck {
   if (raw.length > MAX_DESTINATION_URL_LENGTH) {
     return { ok: false, reason: `url must be at most ${MAX_DESTINATION_URL_LENGTH} characters` };
   }
@@ -175,7 +190,10 @@ export async function checkDestination(raw: string, options: DestinationOptions)
   }
   if (addresses.length === 0) return { ok: false, reason: "url host does not resolve" };
   if (addresses.some((address) => isBlockedAddress(address, options.allowLocal))) {
-    return { ok: false, reason: "url host resolves to a private or reserved address" };
+    // A name of this machine only (lvh.me, a hosts-file alias): allowLocal would admit it.
+    const local = !options.allowLocal && addresses.every((address) => !isBlockedAddress(address, true));
+    const reason = "url host resolves to a private or reserved address";
+    return { ok: false, reason: local ? `${reason}${LOCAL_DESTINATIONS_HINT}` : reason };
   }
   return { ok: true, url: rules.url, href, addresses };
 }

@@ -2,6 +2,7 @@ import {
   cachedResolver,
   checkDestination,
   checkDestinationUrl,
+  LOCAL_DESTINATIONS_HINT,
   isBlockedAddress,
   resolveHostname,
   type HostResolver,
@@ -174,10 +175,14 @@ describe("checkDestination", () => {
     expect(asked).toEqual([]);
   });
 
-  test("when the URL rules fail, then the reason says which rule", () => {
-    expect(checkDestinationUrl("http://hooks.example.com/", false)).toEqual({
+  test("when the URL rules fail, then the reason says which rule, and names WEBHOOK_ALLOW_LOCAL_DESTINATIONS when that would admit it", () => {
+    expect(checkDestinationUrl("ftp://hooks.example.com/", false)).toEqual({
       ok: false,
       reason: "url must use https",
+    });
+    expect(checkDestinationUrl("http://hooks.example.com/", false)).toEqual({
+      ok: false,
+      reason: `url must use https${LOCAL_DESTINATIONS_HINT}`,
     });
     expect(checkDestinationUrl("https://a@hooks.example.com/", false)).toEqual({
       ok: false,
@@ -185,8 +190,30 @@ describe("checkDestination", () => {
     });
     expect(checkDestinationUrl("https://hooks.example.com:8443/", false)).toEqual({
       ok: false,
-      reason: "url must use port 443",
+      reason: `url must use port 443${LOCAL_DESTINATIONS_HINT}`,
     });
+    expect(checkDestinationUrl("https://localhost/", false)).toEqual({
+      ok: false,
+      reason: `url host must not be localhost${LOCAL_DESTINATIONS_HINT}`,
+    });
+    expect(checkDestinationUrl("https://10.0.0.8/", false)).toEqual({
+      ok: false,
+      reason: "url host must be a domain name, not an IP address",
+    });
+    expect(LOCAL_DESTINATIONS_HINT).toContain("WEBHOOK_ALLOW_LOCAL_DESTINATIONS=true");
+  });
+});
+
+describe("the hint of a destination on this machine", () => {
+  test("when a name resolves only to loopback and local destinations are off, then the refusal names WEBHOOK_ALLOW_LOCAL_DESTINATIONS; a private one does not", async () => {
+    const loop = await checkDestination("https://loop.example.com/", { allowLocal: false, resolve });
+    const mixed = await checkDestination("https://mixed.example.com/", { allowLocal: false, resolve });
+
+    expect(loop).toEqual({
+      ok: false,
+      reason: `url host resolves to a private or reserved address${LOCAL_DESTINATIONS_HINT}`,
+    });
+    expect(mixed).toEqual({ ok: false, reason: "url host resolves to a private or reserved address" });
   });
 });
 
