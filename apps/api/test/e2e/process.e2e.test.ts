@@ -3,7 +3,7 @@
  * flags of `npm run start:api` and `start:worker`): start-up refuses bad configuration, serves probes, stops on
  * SIGTERM, and a charge's event goes from the API through the worker to the store's endpoint.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { createDb } from "@lm/db";
 import {
   REPO_ROOT,
@@ -19,6 +19,9 @@ import {
 } from "@lm/testing";
 import { buildServices } from "../../../../scripts/build";
 
+/** Every process a test started, so that one a failed test left running is stopped after it (else Jest never exits). */
+const started = new Set<ChildProcess>();
+
 function startProcess(service: ServiceName, env: Record<string, string>) {
   // node itself runs the bundle (no npm in between), so signals reach our own handlers directly.
   const { nodeArgs, bundle } = serviceCommand(service);
@@ -27,6 +30,8 @@ function startProcess(service: ServiceName, env: Record<string, string>) {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  started.add(child);
+  child.on("exit", () => started.delete(child));
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
   child.stderr.on("data", (chunk) => (output += chunk));
@@ -48,6 +53,9 @@ describe("processes", () => {
     await buildServices();
     database = await createTestDatabase();
   }, 60_000);
+  afterEach(() => {
+    for (const child of started) child.kill("SIGKILL");
+  });
   afterAll(async () => {
     await database.drop();
   });
