@@ -1,21 +1,22 @@
 /**
- * `GET /docs`: the API reference for integrators, `/openapi.json` rendered by Redoc. The
- * renderer's standalone bundle is served from `node_modules` by this API, never from a CDN, and the page's
- * Content-Security-Policy admits nothing but this origin: Redoc's own bundle, the document it fetches, the styles it
- * injects at run time and the search worker it starts from a `blob:` URL.
+ * `GET /docs`: the API reference for integrators, the OpenAPI document rendered by Redoc, interactive within 2 s in
+ * a browser (apps/api/test/docs/docs-page.int.test.ts measures it). Redoc laying out the whole document in the
+ * browser took 4 to 8 s on a busy machine, so the page is rendered on the server instead: Redoc's markup and CSS
+ * arrive ready to read, a small script (docs-nav.js) makes the menu work at once, and Redoc hydrates the same markup
+ * later (docs-hydrate.mjs), when the reader first needs more than the menu or the page is idle.
+ *
+ * The render takes seconds of CPU, so it runs once per process, in a worker thread (docs-renderer.worker.cjs), on the
+ * first request for the page (never at start-up: most processes never serve it), and its result is kept in memory,
+ * gzipped too. Everything is served from this origin, never from a CDN, under a Content-Security-Policy that admits
+ * nothing else: scripts are files of this origin (the page's state is a JSON data block, which runs nothing).
  */
-import path from "node:path";
-import { Router } from "express";
-
-/** Redoc's self-contained browser build (React and its other dependencies included). */
-const REDOC_BUNDLE_PATH = require.resolve("redoc/bundles/redoc.standalone.js");
-
-/** Where the page loads the bundle from. */
-const REDOC_BUNDLE_URL = `/docs/${path.basename(REDOC_BUNDLE_PATH)}`;
+import { readFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+import { Worker } from "node:worker_threads";
+import { Router, type Request, type Response } from "express";
 
 /**
- * Redoc needs `'unsafe-inline'` styles (styled-components writes `<style>` elements) and `blob:` workers (its search
- * index); scripts stay `'self'` only, with no inline script on the page: the bundle finds `<redoc spec-url>` itself.
+ * Redoc's styled-components write `<style>` elements (hence `'unsafe-inline'` styles); scripts stay `'self'` only.
  * `img-src` refuses the one third-party address Redoc asks for (Redocly's logo in the sidebar footer, from its CDN),
  * so nothing leaves the integrator's browser for another host; Redoc hides the image when it does not load.
  */
@@ -26,36 +27,135 @@ const DOCS_CSP = [
   "img-src 'self' data:",
   "font-src 'self' data:",
   "connect-src 'self'",
-  "worker-src 'self' blob:",
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",
 ].join("; ");
 
-const PAGE = `<!doctype html>
+/** The worker that renders the page; found through the workspace package, from the sources and the built bundle. */
+const RENDERER_PATH = require.resolve("@lm/api/src/routes/docs/docs-renderer.worker.cjs");
+
+/** The pre-hydration menu script, served as it is. */
+const NAV_SCRIPT = readFileSync(require.resolve("@lm/api/src/routes/docs/docs-nav.js"));
+
+/** Where the page loads its two scripts from. */
+export const DOCS_NAV_URL = "/docs/nav.js";
+/** The hydration bundle's address (docs-nav.js names it too, and loads it); it is built with the page. */
+export const DOCS_SCRIPT_URL = "/docs/docs.js";
+
+/** One served file: its bytes, gzipped once, and its content type. */
+interface Asset {
+  body: Buffer;
+  gzipped: Buffer;
+  type: string;
+}
+
+/** The rendered page and its hydration script. */
+interface RenderedDocs {
+  page: Asset;
+  script: Asset;
+}
+
+/** What the worker posts back. */
+type RendererReply = { markup: string; css: string; state: unknown; script: string } | { error: string };
+
+function asset(body: string | Buffer, type: string): Asset {
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body, "utf8");
+  return { body: bytes, gzipped: gzipSync(bytes), type };
+}
+
+/** `JSON.stringify` made safe inside a `<script>` data block (no `</script>`, no HTML comment openers). */
+function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/>/g, "\\u003e")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+}
+
+/** The page around Redoc's server-rendered markup. */
+function pageHtml(reply: { markup: string; css: string; state: unknown }): string {
+  return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>LM Pix API reference</title>
 <link rel="icon" href="data:,">
+<style>body { margin: 0; padding: 0; }</style>
+<style id="docs-before-redoc">#redoc [data-section-id*="/operation/"] { content-visibility: auto; contain-intrinsic-size: auto 1200px; }</style>
+${reply.css}
+<script src="${DOCS_NAV_URL}" defer></script>
 </head>
 <body>
-<redoc spec-url="/openapi.json"></redoc>
-<noscript>This page needs JavaScript. The machine-readable description is at <a href="/openapi.json">/openapi.json</a>.</noscript>
-<script src="${REDOC_BUNDLE_URL}"></script>
+<div id="redoc">${reply.markup}</div>
+<script type="application/json" id="redoc-state">${scriptSafeJson(reply.state)}</script>
 </body>
 </html>
 `;
+}
 
-/** Router with `GET /docs` and the renderer's bundle it loads. */
+/** Renders `document` in a worker thread. */
+function renderInWorker(document: Record<string, unknown>): Promise<RenderedDocs> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(RENDERER_PATH, { workerData: { document } });
+    // A process that is shutting down does not wait for a render nobody may need any more.
+    worker.unref();
+    worker.once("message", (reply: RendererReply) => {
+      void worker.terminate();
+      if ("error" in reply) reject(new Error(`the API reference could not be rendered: ${reply.error}`));
+      else
+        resolve({
+          page: asset(pageHtml(reply), "text/html; charset=utf-8"),
+          script: asset(reply.script, "text/javascript; charset=utf-8"),
+        });
+    });
+    worker.once("error", reject);
+    worker.once("exit", (code) => reject(new Error(`the API reference renderer exited with code ${code}`)));
+  });
+}
+
+/** Sends `file`, gzipped when the client accepts it. */
+function send(req: Request, res: Response, file: Asset, headers: Record<string, string>): void {
+  const gzip = req.acceptsEncodings("gzip", "identity") === "gzip";
+  res
+    .set({ ...headers, "Content-Type": file.type, "X-Content-Type-Options": "nosniff", Vary: "Accept-Encoding" })
+    .set(gzip ? { "Content-Encoding": "gzip" } : {})
+    .send(gzip ? file.gzipped : file.body);
+}
+
+/**
+ * Adds `GET /docs` and its hydration script to `router`, rendering `document` (the OpenAPI document as served, with
+ * this deployment's server) on the first request. A failed render is not kept: the next request tries again.
+ */
+export function mountDocsPage(router: Router, document: Record<string, unknown>): void {
+  let rendered: Promise<RenderedDocs> | undefined;
+  const docs = (): Promise<RenderedDocs> => {
+    rendered ??= renderInWorker(document).catch((err: unknown) => {
+      rendered = undefined;
+      throw err;
+    });
+    return rendered;
+  };
+  router.get("/docs", async (req, res) => {
+    const { page } = await docs();
+    send(req, res, page, { "Content-Security-Policy": DOCS_CSP, "Cache-Control": "no-cache" });
+  });
+  router.get(DOCS_SCRIPT_URL, async (req, res) => {
+    const { script } = await docs();
+    send(req, res, script, { "Cache-Control": "public, max-age=300" });
+  });
+}
+
+/**
+ * Router with the page's menu script. `GET /docs` itself and its hydration script are mounted by the OpenAPI router
+ * ({@link mountDocsPage}), which holds the document as this deployment serves it.
+ */
 export function docsRouter(): Router {
   const router = Router();
-  router.get("/docs", (_req, res) => {
-    res.set({ "Content-Security-Policy": DOCS_CSP, "X-Content-Type-Options": "nosniff" }).type("html").send(PAGE);
-  });
-  router.get(REDOC_BUNDLE_URL, (_req, res) => {
-    res.set("X-Content-Type-Options", "nosniff").sendFile(REDOC_BUNDLE_PATH, { maxAge: "1d" });
+  const nav = asset(NAV_SCRIPT, "text/javascript; charset=utf-8");
+  router.get(DOCS_NAV_URL, (req, res) => {
+    send(req, res, nav, { "Cache-Control": "public, max-age=300" });
   });
   return router;
 }

@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { Router } from "express";
 import type { AppDeps } from "../../deps";
+import { mountDocsPage } from "../docs/docs.router";
 
 /**
  * Where the document lives, beside the API's package.json; found through the workspace package, so that the sources
@@ -14,8 +15,9 @@ import type { AppDeps } from "../../deps";
 export const OPENAPI_DOCUMENT_PATH = require.resolve("@lm/api/openapi.json");
 
 /**
- * Router with `GET /openapi.json`. The file is read once; `servers` is set to `PUBLIC_BASE_URL`, the service's own
- * origin, so that tools pointed at the document call this deployment.
+ * Router with `GET /openapi.json` and the reference page that renders it (`GET /docs`, see docs.router.ts). The file
+ * is read once; `servers` is set to `PUBLIC_BASE_URL`, the service's own origin, so that tools pointed at the
+ * document call this deployment, and the page shows the same.
  */
 export function openapiRouter(deps: Pick<AppDeps, "config">): Router {
   const document = JSON.parse(readFileSync(OPENAPI_DOCUMENT_PATH, "utf8")) as Record<string, unknown>;
@@ -24,5 +26,6 @@ export function openapiRouter(deps: Pick<AppDeps, "config">): Router {
   router.get("/openapi.json", (_req, res) => {
     res.json(served);
   });
+  mountDocsPage(router, served);
   return router;
 }
