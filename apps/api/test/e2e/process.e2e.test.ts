@@ -72,12 +72,18 @@ describe("processes", () => {
     const out = await proc.waitFor(/"port":\d+/);
     const port = Number(/"port":(\d+)/.exec(out)?.[1]);
     const health = await fetch(`http://127.0.0.1:${port}/health`);
-    // Files the bundle finds at run time: the OpenAPI document and Redoc's script.
+    // Files the bundle finds at run time: the OpenAPI document, and the reference page's renderer (a worker thread
+    // that loads Redoc and esbuild from node_modules) and menu script.
     const document = await fetch(`http://127.0.0.1:${port}/openapi.json`);
-    const redoc = await fetch(`http://127.0.0.1:${port}/docs/redoc.standalone.js`);
+    const docs = await fetch(`http://127.0.0.1:${port}/docs`);
+    const nav = await fetch(`http://127.0.0.1:${port}/docs/nav.js`);
     expect(health.status).toBe(200);
     expect(((await document.json()) as { openapi: string }).openapi).toMatch(/^3\./);
-    expect(redoc.status).toBe(200);
+    expect({ status: docs.status, rendered: (await docs.text()).includes("Create a Pix charge") }).toEqual({
+      status: 200,
+      rendered: true,
+    });
+    expect(nav.status).toBe(200);
 
     proc.child.kill("SIGTERM");
 
