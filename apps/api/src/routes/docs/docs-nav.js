@@ -48,21 +48,37 @@
     return target instanceof window.Element ? target.closest("li[data-item-id]") : null;
   }
 
+  /** Scrolls to the section of menu item `item`, opening its list of operations if it has one. */
+  function follow(item) {
+    var id = item.getAttribute("data-item-id");
+    var section = document.querySelector('[data-section-id="' + CSS.escape(id) + '"]');
+    if (item.querySelector(":scope > ul")) {
+      opened.textContent += 'li[data-item-id="' + CSS.escape(id) + '"] > ul { display: block !important; }\n';
+    }
+    if (section) {
+      section.scrollIntoView();
+      history.replaceState(null, "", "#" + encodeURI(id));
+    }
+  }
+
   document.addEventListener(
     "click",
     function (event) {
-      if (attached) return;
-      var item = menuItemOf(event.target);
+      var item = attached ? null : menuItemOf(event.target);
       if (!item) return;
-      var id = item.getAttribute("data-item-id");
-      var section = document.querySelector('[data-section-id="' + CSS.escape(id) + '"]');
-      if (item.querySelector(":scope > ul")) {
-        opened.textContent += 'li[data-item-id="' + CSS.escape(id) + '"] > ul { display: block !important; }\n';
-      }
-      if (section) {
-        section.scrollIntoView();
-        history.replaceState(null, "", "#" + encodeURI(id));
-      }
+      follow(item);
+      event.preventDefault();
+    },
+    true,
+  );
+
+  // Enter on a focused menu item does what Redoc's menu does with it.
+  document.addEventListener(
+    "keydown",
+    function (event) {
+      var item = attached || event.key !== "Enter" ? null : menuItemOf(event.target);
+      if (!item) return;
+      follow(item);
       event.preventDefault();
     },
     true,
