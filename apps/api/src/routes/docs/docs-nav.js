@@ -3,7 +3,7 @@
  * once; loading Redoc and hydrating that markup (attaching it to every element of a large page) keeps the browser
  * busy for seconds. Until then this script makes the menu work: a click on a menu item scrolls to its section and
  * opens a tag's list of operations, without touching the markup Redoc will hydrate (the list is opened by a style rule
- * in <head>). Redoc's script (/docs/docs.js) is fetched, and Redoc hydrates the page, at the first interaction that
+ * in <head>). Redoc's script (/docs/docs.js, versioned) is fetched, and Redoc hydrates the page, at the first interaction that
  * needs it (anything but the menu: a tab, an expander, a key; that first press only starts it), or once the page has
  * been idle for a few seconds; Redoc then follows the address's #fragment to the same place. Fetching it earlier
  * would run its megabyte of script right when the reader's first click comes.
@@ -11,7 +11,6 @@
 /* global document, window, history, requestIdleCallback, setTimeout, CSS */
 (function () {
   "use strict";
-  var REDOC_SCRIPT_URL = "/docs/docs.js";
   var IDLE_DELAY_MS = 4000;
   var attached = false;
   var wanted = false;
@@ -24,7 +23,8 @@
     if (typeof window.lmDocsHydrate === "function") return then();
     if (!loading) {
       loading = document.createElement("script");
-      loading.src = REDOC_SCRIPT_URL;
+      // The page names the script of its own render (versioned), on the state's data block.
+      loading.src = document.getElementById("redoc-state").getAttribute("data-script");
       document.head.appendChild(loading);
     }
     loading.addEventListener("load", then, { once: true });

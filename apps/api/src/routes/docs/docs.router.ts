@@ -11,6 +11,7 @@
  * nothing else: scripts are files of this origin (the page's state is a JSON data block, which runs nothing).
  */
 import { readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { Worker } from "node:worker_threads";
 import { Router, type Request, type Response } from "express";
@@ -40,7 +41,7 @@ const NAV_SCRIPT = readFileSync(require.resolve("@lm/api/src/routes/docs/docs-na
 
 /** Where the page loads its two scripts from. */
 export const DOCS_NAV_URL = "/docs/nav.js";
-/** The hydration bundle's address (docs-nav.js names it too, and loads it); it is built with the page. */
+/** The hydration bundle's address; it is built with the page, which names it with its version for docs-nav.js. */
 export const DOCS_SCRIPT_URL = "/docs/docs.js";
 
 /** One served file: its bytes, gzipped once, and its content type. */
@@ -50,10 +51,11 @@ interface Asset {
   type: string;
 }
 
-/** The rendered page and its hydration script. */
+/** The rendered page and its hydration script, whose address carries `version` (a digest of its bytes). */
 interface RenderedDocs {
   page: Asset;
   script: Asset;
+  version: string;
 }
 
 /** What the worker posts back. */
@@ -73,8 +75,11 @@ function scriptSafeJson(value: unknown): string {
     .replace(/\u2029/g, "\\u2029");
 }
 
-/** The page around Redoc's server-rendered markup. */
-function pageHtml(reply: { markup: string; css: string; state: unknown }): string {
+/**
+ * The page around Redoc's server-rendered markup. The state's data block also names the hydration script's address,
+ * versioned, so that a page never hydrates with the script of another render (a cached one from before a deploy).
+ */
+function pageHtml(reply: { markup: string; css: string; state: unknown }, scriptUrl: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -89,7 +94,7 @@ ${reply.css}
 </head>
 <body>
 <div id="redoc">${reply.markup}</div>
-<script type="application/json" id="redoc-state">${scriptSafeJson(reply.state)}</script>
+<script type="application/json" id="redoc-state" data-script="${scriptUrl}">${scriptSafeJson(reply.state)}</script>
 </body>
 </html>
 `;
@@ -104,11 +109,14 @@ function renderInWorker(document: Record<string, unknown>): Promise<RenderedDocs
     worker.once("message", (reply: RendererReply) => {
       void worker.terminate();
       if ("error" in reply) reject(new Error(`the API reference could not be rendered: ${reply.error}`));
-      else
+      else {
+        const version = createHash("sha256").update(reply.script).digest("hex").slice(0, 16);
         resolve({
-          page: asset(pageHtml(reply), "text/html; charset=utf-8"),
+          page: asset(pageHtml(reply, `${DOCS_SCRIPT_URL}?v=${version}`), "text/html; charset=utf-8"),
           script: asset(reply.script, "text/javascript; charset=utf-8"),
+          version,
         });
+      }
     });
     worker.once("error", reject);
     worker.once("exit", (code) => reject(new Error(`the API reference renderer exited with code ${code}`)));
@@ -142,8 +150,10 @@ export function mountDocsPage(router: Router, document: Record<string, unknown>)
     send(req, res, page, { "Content-Security-Policy": DOCS_CSP, "Cache-Control": "no-cache" });
   });
   router.get(DOCS_SCRIPT_URL, async (req, res) => {
-    const { script } = await docs();
-    send(req, res, script, { "Cache-Control": "public, max-age=300" });
+    const { script, version } = await docs();
+    // The page asks for this render's version, which never changes: cached for good. Any other address may be stale.
+    const cache = req.query.v === version ? "public, max-age=31536000, immutable" : "no-cache";
+    send(req, res, script, { "Cache-Control": cache });
   });
 }
 
