@@ -100,7 +100,7 @@ func main() {
 		}
 		if reason := verify(r.Header.Get("X-Signature"), rawBody, secret); reason != "" {
 			fmt.Printf("rejected: %s\n", reason)
-			answer(w, http.StatusBadRequest, map[string]string{"error": reason})
+			answer(w, http.StatusUnauthorized, map[string]string{"error": reason})
 			return
 		}
 		var event struct {

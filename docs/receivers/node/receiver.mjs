@@ -67,7 +67,7 @@ const server = createServer((req, res) => {
     const reason = verify(req.headers["x-signature"], rawBody);
     if (reason) {
       console.log(`rejected: ${reason}`);
-      return answer(res, 400, { error: reason });
+      return answer(res, 401, { error: reason });
     }
     const event = JSON.parse(rawBody.toString("utf8"));
     if (seen.has(event.id)) {

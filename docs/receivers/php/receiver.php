@@ -71,7 +71,7 @@ $rawBody = file_get_contents('php://input');
 $reason = verify($_SERVER['HTTP_X_SIGNATURE'] ?? null, $rawBody, $secret);
 if ($reason !== null) {
     say("rejected: $reason");
-    answer(400, ['error' => $reason]);
+    answer(401, ['error' => $reason]);
     exit;
 }
 $event = json_decode($rawBody, true);

@@ -65,7 +65,7 @@ class Receiver(BaseHTTPRequestHandler):
         reason = verify(self.headers.get("X-Signature"), raw_body)
         if reason:
             print(f"rejected: {reason}", flush=True)
-            return self.answer(400, {"error": reason})
+            return self.answer(401, {"error": reason})
         event = json.loads(raw_body)
         if event["id"] in seen:
             print(f"duplicate {event['type']} {event['id']}", flush=True)

@@ -2,7 +2,7 @@
  * The receivers of docs/receiving-webhooks.md, run as an integrator runs them: each one (Node.js, Python) is started
  * as its own process with the secret of an endpoint registered through the panel, a test charge is paid, and the
  * worker's real delivery must be verified by the guide's code; a request whose body was changed after signing, or
- * that was signed with another secret, must be refused with 400. The PHP and Go receivers are not run here (neither
+ * that was signed with another secret, must be refused with 401 (SPEC "Receiver obligations"). The PHP and Go receivers are not run here (neither
  * language is installed); they implement the same steps.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -132,7 +132,7 @@ describe.each(RECEIVERS)("the guide's $language receiver", (receiver) => {
     expect(running.lines.filter((line) => line.startsWith("rejected"))).toEqual([]);
   });
 
-  test("when a request is signed with the right secret, then 200; when its body was changed after signing, or it was signed with another secret, then 400 and a rejected line", async () => {
+  test("when a request is signed with the right secret, then 200; when its body was changed after signing, or it was signed with another secret, then 401 and a rejected line", async () => {
     const body = JSON.stringify({ id: "evt_01JDA7ZQ8T2VYH1X3M5N9P4K6R", object: "event", type: "ping", data: {} });
     const tampered = body.replace('"ping"', '"transaction.paid"');
 
@@ -140,7 +140,7 @@ describe.each(RECEIVERS)("the guide's $language receiver", (receiver) => {
     const changed = await postSigned(running!.url, tampered, body, secret);
     const wrongSecret = await postSigned(running!.url, body, body, generateWebhookSecret());
 
-    expect([genuine.status, changed.status, wrongSecret.status]).toEqual([200, 400, 400]);
+    expect([genuine.status, changed.status, wrongSecret.status]).toEqual([200, 401, 401]);
     await waitUntil("the receiver's lines", () => running!.lines.filter((l) => l.startsWith("rejected")).length >= 2, {
       timeoutMs: 5_000,
     });
