@@ -72,7 +72,7 @@ export function mountRoutes(app: Express, deps: AppDeps): void {
   // Root-level documents and probes, unauthenticated.
   app.use(probesRouter(deps));
   app.use(openapiRouter(deps));
-  app.use(docsRouter());
+  app.use(docsRouter(deps));
   // Off the public port unless a token guards it (metrics.router.ts); main.ts serves METRICS_PORT otherwise.
   if (deps.config.metricsToken !== undefined) app.use(metricsRouter(deps, deps.config.metricsToken));
 

@@ -5,8 +5,8 @@
  * arrive ready to read, a small script (docs-nav.js) makes the menu work at once, and Redoc hydrates the same markup
  * later (docs-hydrate.mjs), when the reader first needs more than the menu or the page is idle.
  *
- * The render takes seconds of CPU, so it runs once per process, in a worker thread (docs-renderer.worker.cjs), on the
- * first request for the page (never at start-up: most processes never serve it), and its result is kept in memory,
+ * The render takes seconds of CPU, so it runs once per process, in a worker thread (docs-renderer.worker.cjs, with
+ * React, styled-components and esbuild, dependencies of this package for that reason), on the first request for the page (never at start-up: most processes never serve it), and its result is kept in memory,
  * gzipped too. Everything is served from this origin, never from a CDN, under a Content-Security-Policy that admits
  * nothing else: scripts are files of this origin (the page's state is a JSON data block, which runs nothing).
  */
@@ -15,6 +15,8 @@ import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { Worker } from "node:worker_threads";
 import { Router, type Request, type Response } from "express";
+import type { AppDeps } from "../../deps";
+import { servedOpenApiDocument } from "../openapi/openapi.router";
 
 /**
  * Redoc's styled-components write `<style>` elements (hence `'unsafe-inline'` styles); scripts stay `'self'` only.
@@ -133,10 +135,12 @@ function send(req: Request, res: Response, file: Asset, headers: Record<string, 
 }
 
 /**
- * Adds `GET /docs` and its hydration script to `router`, rendering `document` (the OpenAPI document as served, with
- * this deployment's server) on the first request. A failed render is not kept: the next request tries again.
+ * Router with `GET /docs`, its menu script and its hydration script. The page renders the OpenAPI document as this
+ * deployment serves it (its server is `PUBLIC_BASE_URL`), on the first request; a failed render is not kept: the next
+ * request tries again.
  */
-export function mountDocsPage(router: Router, document: Record<string, unknown>): void {
+export function docsRouter(deps: Pick<AppDeps, "config">): Router {
+  const document = servedOpenApiDocument(deps.config);
   let rendered: Promise<RenderedDocs> | undefined;
   const docs = (): Promise<RenderedDocs> => {
     rendered ??= renderInWorker(document).catch((err: unknown) => {
@@ -145,27 +149,20 @@ export function mountDocsPage(router: Router, document: Record<string, unknown>)
     });
     return rendered;
   };
+  const router = Router();
+  const nav = asset(NAV_SCRIPT, "text/javascript; charset=utf-8");
   router.get("/docs", async (req, res) => {
     const { page } = await docs();
     send(req, res, page, { "Content-Security-Policy": DOCS_CSP, "Cache-Control": "no-cache" });
+  });
+  router.get(DOCS_NAV_URL, (req, res) => {
+    send(req, res, nav, { "Cache-Control": "public, max-age=300" });
   });
   router.get(DOCS_SCRIPT_URL, async (req, res) => {
     const { script, version } = await docs();
     // The page asks for this render's version, which never changes: cached for good. Any other address may be stale.
     const cache = req.query.v === version ? "public, max-age=31536000, immutable" : "no-cache";
     send(req, res, script, { "Cache-Control": cache });
-  });
-}
-
-/**
- * Router with the page's menu script. `GET /docs` itself and its hydration script are mounted by the OpenAPI router
- * ({@link mountDocsPage}), which holds the document as this deployment serves it.
- */
-export function docsRouter(): Router {
-  const router = Router();
-  const nav = asset(NAV_SCRIPT, "text/javascript; charset=utf-8");
-  router.get(DOCS_NAV_URL, (req, res) => {
-    send(req, res, nav, { "Cache-Control": "public, max-age=300" });
   });
   return router;
 }

@@ -6,7 +6,6 @@
 import { readFileSync } from "node:fs";
 import { Router } from "express";
 import type { AppDeps } from "../../deps";
-import { mountDocsPage } from "../docs/docs.router";
 
 /**
  * Where the document lives, beside the API's package.json; found through the workspace package, so that the sources
@@ -15,17 +14,20 @@ import { mountDocsPage } from "../docs/docs.router";
 export const OPENAPI_DOCUMENT_PATH = require.resolve("@lm/api/openapi.json");
 
 /**
- * Router with `GET /openapi.json` and the reference page that renders it (`GET /docs`, see docs.router.ts). The file
- * is read once; `servers` is set to `PUBLIC_BASE_URL`, the service's own origin, so that tools pointed at the
- * document call this deployment, and the page shows the same.
+ * The OpenAPI document as this deployment serves it: the file with `servers` set to `PUBLIC_BASE_URL`, the service's
+ * own origin, so that tools pointed at the document (and the reference page, `GET /docs`) call this deployment.
  */
-export function openapiRouter(deps: Pick<AppDeps, "config">): Router {
+export function servedOpenApiDocument(config: Pick<AppDeps["config"], "publicBaseUrl">): Record<string, unknown> {
   const document = JSON.parse(readFileSync(OPENAPI_DOCUMENT_PATH, "utf8")) as Record<string, unknown>;
-  const served = { ...document, servers: [{ url: deps.config.publicBaseUrl }] };
+  return { ...document, servers: [{ url: config.publicBaseUrl }] };
+}
+
+/** Router with `GET /openapi.json`. */
+export function openapiRouter(deps: Pick<AppDeps, "config">): Router {
+  const served = servedOpenApiDocument(deps.config);
   const router = Router();
   router.get("/openapi.json", (_req, res) => {
     res.json(served);
   });
-  mountDocsPage(router, served);
   return router;
 }
