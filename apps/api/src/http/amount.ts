@@ -3,10 +3,12 @@
  * withdrawals and simulated disputes all take `amount` through it, so that a refusal always says the unit. A
  * newcomer who sends reais (`100.5` for R$ 100,50) is told the number to send instead of only "must be an integer".
  *
- * A JSON number written with zeros after the point (`100.00`) is the integer 100 once parsed, as in every JSON
- * library, and is taken as 100 centavos: clients that compute centavos in floating point send `1050.0` for 1050.
+ * A JSON number written with a point or an exponent (`100.00`, `1e3`) is refused too, though JSON reads `100.00` as the
+ * integer 100: taken as 100 centavos, it would charge R$ 1,00 to someone who meant R$ 100,00 ({@link keepWrittenAmount}).
  */
+import type { NextFunction, Request, Response } from "express";
 import Joi from "joi";
+import { isLosslessNumber, parse } from "lossless-json";
 
 /** Largest amount, centavos: R$ 10,000,000.00, well inside a 32-bit column. */
 export const MAX_AMOUNT = 1_000_000_000;
@@ -25,4 +27,31 @@ export function centavosAmount(): Joi.NumberSchema {
     .min(1)
     .max(MAX_AMOUNT)
     .messages({ "number.base": CENTAVOS, "number.integer": CENTAVOS, "number.infinity": CENTAVOS });
+}
+
+/**
+ * An `"amount"` member whose number has a point or an exponent, as text: cheap, and may match inside a string, so a
+ * match is only a reason to read the body again.
+ */
+const DECIMAL_AMOUNT = /"amount"\s*:\s*-?\d+[.eE]/;
+
+/**
+ * Body middleware, after JSON parsing: a top-level `amount` written with a decimal point or an exponent (`100.00`,
+ * `1e3`) is put back as the text it was written as, so that {@link centavosAmount} refuses it with the centavos message
+ * instead of taking `100.00` as 100 centavos. Only a body whose `amount` parsed as a number and whose text looks like
+ * it holds such an amount ({@link DECIMAL_AMOUNT}) is read again, with lossless-json, which keeps each number's text;
+ * one it cannot read (a duplicate key, which JSON.parse resolves to the last) is left as parsed.
+ */
+export function keepWrittenAmount(req: Request, _res: Response, next: NextFunction): void {
+  const body = req.body as Record<string, unknown> | undefined;
+  const raw = req.rawBody;
+  if (typeof body?.amount === "number" && raw !== undefined && DECIMAL_AMOUNT.test(raw.toString("latin1"))) {
+    try {
+      const written = (parse(raw.toString("utf8")) as Record<string, unknown>).amount;
+      if (isLosslessNumber(written) && !/^-?\d+$/.test(written.value)) body.amount = written.value;
+    } catch {
+      // Left as JSON.parse read it.
+    }
+  }
+  next();
 }

@@ -5,6 +5,7 @@
  */
 import express, { type NextFunction, type Request, type Response } from "express";
 import { ApiError } from "@lm/domain";
+import { keepWrittenAmount } from "./amount";
 
 /** Largest accepted body, bytes. */
 export const MAX_BODY_BYTES = 100 * 1024;
@@ -30,7 +31,10 @@ function requireJsonContentType(req: Request, _res: Response, next: NextFunction
   next();
 }
 
-/** The body middlewares, in order. Parser errors are mapped by the central error handler. */
+/**
+ * The body middlewares, in order: content type, parsing, and an `amount` written as a decimal kept as written (see
+ * `keepWrittenAmount`). Parser errors are mapped by the central error handler.
+ */
 export function jsonBody() {
   return [
     requireJsonContentType,
@@ -41,5 +45,6 @@ export function jsonBody() {
         (req as Request).rawBody = Buffer.from(buf);
       },
     }),
+    keepWrittenAmount,
   ];
 }

@@ -62,13 +62,28 @@ describe("amounts in centavos", () => {
     expect(await ctx.db.dispute.count({ where: { transaction_id: charge.id } })).toBe(0);
   });
 
-  test("when an amount is an integer written with a decimal point (100.00), then it is that many centavos, as JSON reads it", async () => {
+  test.each(["100.00", "1500.0", "1e3", "15E2"])(
+    "when an amount is written %s, then the same refusal: JSON would read it as an integer number of centavos",
+    async (written) => {
+      const before = await ctx.db.transaction.count();
+
+      const res = await owner.api
+        .post("/v1/transactions")
+        .set("Content-Type", "application/json")
+        .send(`{"amount": ${written}, "description": "Pedido 1.2"}`);
+
+      expectCentavosRefusal(res);
+      expect(await ctx.db.transaction.count()).toBe(before);
+    },
+  );
+
+  test("when an integer amount's body has a point elsewhere (a description), then it is that many centavos", async () => {
     const res = await owner.api
       .post("/v1/transactions")
       .set("Content-Type", "application/json")
-      .send('{"amount": 100.00}');
+      .send('{"amount": 1500, "description": "Pedido 1.2", "metadata": {"rate": "1.5e3"}}');
 
     expect(res.status).toBe(201);
-    expect(res.body.amount).toBe(100);
+    expect(res.body.amount).toBe(1500);
   });
 });
