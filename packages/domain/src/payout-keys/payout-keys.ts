@@ -176,13 +176,21 @@ export async function findPayoutKey(db: DbClient, sellerId: string, id: string):
 }
 
 /**
+ * Whether `key` is a CPF/CNPJ key: the seller's own document (checked when it was added, {@link readPayoutKey}), the
+ * one destination a withdrawal may use at once.
+ */
+export function isOwnDocumentKey(key: Pick<PayoutKey, "type">): boolean {
+  return key.type === "cpf" || key.type === "cnpj";
+}
+
+/**
  * Lets a withdrawal go to `key` only once it was added {@link PAYOUT_KEY_COOLING_OFF_MS} before `now`, or at once
  * when it is a CPF/CNPJ key: such a key is the seller's own document (checked when it was added, {@link readPayoutKey};
  * it stores no value of its own and is paid to the seller's document).
  * @throws ApiError `payout_key_cooling_off` (403) while the key is younger
  */
 export function assertPayoutKeyCooledOff(key: Pick<PayoutKey, "type" | "created_at">, now: Date): void {
-  if (key.type === "cpf" || key.type === "cnpj") return;
+  if (isOwnDocumentKey(key)) return;
   const from = new Date(key.created_at.getTime() + PAYOUT_KEY_COOLING_OFF_MS);
   if (from <= now) return;
   throw new ApiError(

@@ -40,6 +40,17 @@ function sign(secret: string, timestampSeconds: number, rawBody: string | Buffer
 }
 
 /**
+ * What both schemes need to sign: at least one secret, and a timestamp in whole non-negative Unix seconds.
+ * @throws Error otherwise
+ */
+function assertSigningInput(secrets: string[], timestampSeconds: number): void {
+  if (secrets.length === 0) throw new Error("at least one secret is needed to sign");
+  if (!Number.isSafeInteger(timestampSeconds) || timestampSeconds < 0) {
+    throw new Error("the signature timestamp must be whole non-negative Unix seconds");
+  }
+}
+
+/**
  * Builds the signature header of one delivery attempt.
  * @param secrets - current secret first, then (during an endpoint's 24 h rotation grace) the previous one
  * @param timestampSeconds - whole Unix seconds; a fresh value for every attempt
@@ -48,10 +59,7 @@ function sign(secret: string, timestampSeconds: number, rawBody: string | Buffer
  * @throws Error when `secrets` is empty or the timestamp is not a non-negative integer
  */
 export function signatureHeader(secrets: string[], timestampSeconds: number, rawBody: string | Buffer): string {
-  if (secrets.length === 0) throw new Error("at least one secret is needed to sign");
-  if (!Number.isSafeInteger(timestampSeconds) || timestampSeconds < 0) {
-    throw new Error("the signature timestamp must be whole non-negative Unix seconds");
-  }
+  assertSigningInput(secrets, timestampSeconds);
   const entries = secrets.map((secret) => `${SCHEME}=${sign(secret, timestampSeconds, rawBody)}`);
   return [`t=${timestampSeconds}`, ...entries].join(",");
 }
@@ -142,10 +150,7 @@ export function standardWebhooksSignatureHeader(
   timestampSeconds: number,
   rawBody: string | Buffer,
 ): string {
-  if (secrets.length === 0) throw new Error("at least one secret is needed to sign");
-  if (!Number.isSafeInteger(timestampSeconds) || timestampSeconds < 0) {
-    throw new Error("the signature timestamp must be whole non-negative Unix seconds");
-  }
+  assertSigningInput(secrets, timestampSeconds);
   if (messageId === "" || messageId.includes(".")) throw new Error("the webhook id must be non-empty, without '.'");
   return secrets
     .map((secret) => {

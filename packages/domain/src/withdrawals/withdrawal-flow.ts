@@ -46,7 +46,7 @@ import { ApiError } from "../errors";
 import type { SubscribableEventType } from "../events/event-types";
 import { enqueueDeliveries, recordEvent } from "../events/record-event";
 import { newId } from "../ids";
-import { assertPayoutKeyCooledOff, findPayoutKey } from "../payout-keys/payout-keys";
+import { assertPayoutKeyCooledOff, findPayoutKey, isOwnDocumentKey } from "../payout-keys/payout-keys";
 import { alreadySettled, type Settlement } from "../refunds/settle-refund";
 import { sellerDocumentDigits } from "../sellers/seller-document";
 import { serializeWithdrawal, type WithdrawalWithKey } from "./withdrawal.serializer";
@@ -185,7 +185,7 @@ export async function createTestWithdrawal(
   let payoutKeyId = input.payout_key_id;
   if (payoutKeyId === undefined) {
     const keys = await listActivePayoutKeysOfSeller(deps.db, sellerId);
-    payoutKeyId = keys.find((key) => key.type === "cpf" || key.type === "cnpj")?.id;
+    payoutKeyId = keys.find(isOwnDocumentKey)?.id;
     if (payoutKeyId === undefined) {
       throw new ApiError(
         "invalid_state",

@@ -1,6 +1,7 @@
 /**
  * The merchant API's charges (DESIGN §5): create (with `Idempotency-Key`), read, list, cancel, and in test mode
- * simulate a payment, a dispute (§11) or the deadline passing (§12). Mounted behind API key authentication and the per-key rate limit.
+ * simulate a payment, a dispute (§11) or the deadline passing (§12). Mounted behind API key authentication and the
+ * per-key rate limit.
  */
 import { Router } from "express";
 import type { Transaction } from "@lm/db";
