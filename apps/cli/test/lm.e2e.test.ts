@@ -3,47 +3,33 @@
  * real port with the worker running, forwarding to a real local receiver; signatures checked by Stripe's and the
  * Standard Webhooks' own libraries.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import type { Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import path from "node:path";
 import { newId, readSellerDocument } from "@lm/domain";
 import { Webhook } from "standardwebhooks";
 import Stripe from "stripe";
-import { createTestMerchant, startWebhookReceiver, waitUntil, type WebhookReceiver } from "@lm/testing";
+import {
+  createTestMerchant,
+  REPO_ROOT,
+  startWatchedProcess,
+  startWebhookReceiver,
+  waitUntil,
+  type WatchedProcess,
+  type WebhookReceiver,
+} from "@lm/testing";
 import { useE2eTestContext } from "../../api/test/e2e/support/e2e-harness";
 import { chargeBody, merchantClient } from "../../api/test/support/merchant-client";
 
 const LM = path.join(__dirname, "..", "bin", "lm.cjs");
 
-/** A running `lm` process and every line it printed so far. */
-interface LmProcess {
-  child: ChildProcessWithoutNullStreams;
-  lines: string[];
-  exited: Promise<number | null>;
-  waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
+/** `lm` started with `args` as its own process. */
+function runLm(args: string[]): WatchedProcess {
+  return startWatchedProcess(process.execPath, [LM, ...args], { cwd: REPO_ROOT, env: process.env });
 }
 
-function runLm(args: string[], env: Record<string, string> = {}): LmProcess {
-  const child = spawn(process.execPath, [LM, ...args], { env: { ...process.env, ...env } });
-  const lines: string[] = [];
-  const collect = (chunk: Buffer) => lines.push(...chunk.toString("utf8").split("\n").filter(Boolean));
-  child.stdout.on("data", collect);
-  child.stderr.on("data", collect);
-  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
-  return {
-    child,
-    lines,
-    exited,
-    async waitForLine(pattern, timeoutMs = 20_000) {
-      try {
-        return await waitUntil(`lm to print ${pattern}`, () => lines.find((line) => pattern.test(line)), { timeoutMs });
-      } catch (err) {
-        throw new Error(`${(err as Error).message}; it printed:\n${lines.join("\n")}`, { cause: err });
-      }
-    },
-  };
-}
+/** The non-empty lines `lm` printed, both outputs together. */
+const linesOf = (lm: WatchedProcess) => lm.output().split("\n").filter(Boolean);
 
 describe("lm, the integrator's command line", () => {
   const ctx = useE2eTestContext();
@@ -54,7 +40,7 @@ describe("lm, the integrator's command line", () => {
   let liveKey: string;
   let receiver: WebhookReceiver;
   const sockets = new Set<Socket>();
-  const running: LmProcess[] = [];
+  const running: WatchedProcess[] = [];
 
   const serve = async (onPort = 0) => {
     server = ctx.app.listen(onPort, "127.0.0.1");
@@ -77,8 +63,8 @@ describe("lm, the integrator's command line", () => {
   };
   const listen = async (args: string[] = [], forwardPath = "/hooks") => {
     const listener = lm(["listen", "--api-key", testKey, "--forward-to", `${receiver.url}${forwardPath}`, ...args]);
-    const ready = await listener.waitForLine(/signing secret is (whsec_\S+)/);
-    return { listener, secret: /signing secret is (whsec_\S+)/.exec(ready)![1]! };
+    const [, secret] = await listener.waitFor(/signing secret is (whsec_\S+)/);
+    return { listener, secret: secret! };
   };
   const delivered = (forwardPath: string) =>
     receiver.requestsTo(forwardPath).map((request) => JSON.parse(request.rawBody.toString("utf8")));
@@ -131,7 +117,7 @@ describe("lm, the integrator's command line", () => {
       receiver.requestsTo("/paid").filter((r) => JSON.parse(r.rawBody.toString("utf8")).data.object.id === txn.id);
     await waitUntil("both events of the charge", () => ofCharge().length === 2);
 
-    expect(printed.lines).toEqual([secret]);
+    expect(linesOf(printed)).toEqual([secret]);
     const stripe = new Stripe("sk_test_unused");
     const requests = ofCharge();
     expect(requests.map((r) => r.headers["x-event-type"])).toEqual(["transaction.created", "transaction.paid"]);
@@ -171,12 +157,12 @@ describe("lm, the integrator's command line", () => {
     const merchant = merchantClient(ctx.app, testKey);
 
     await stopServing();
-    await listener.waitForLine(/Lost the connection/);
+    await listener.waitFor(/Lost the connection/);
     const created = [];
     for (let i = 0; i < 5; i += 1)
       created.push((await merchant.post("/v1/transactions", chargeBody()).expect(201)).body);
     await serve(port);
-    await listener.waitForLine(/Reconnected/);
+    await listener.waitFor(/Reconnected/);
     await receiver.waitForRequests(5, { path: "/resume" });
     await new Promise((resolve) => setTimeout(resolve, 1_000));
 
@@ -202,7 +188,7 @@ describe("lm, the integrator's command line", () => {
     const triggered = lm(["trigger", type, "--api-key", testKey]);
 
     expect(await triggered.exited).toBe(0);
-    expect(triggered.lines.at(-1)).toMatch(/Trigger succeeded/);
+    expect(linesOf(triggered).at(-1)).toMatch(/Trigger succeeded/);
     // A listener also forwards the 10 s before it started: an earlier test's event of this type may come first.
     await waitUntil(`a ${type} created by the trigger`, () =>
       delivered(forwardPath).find((event) => Date.parse(event.created_at) >= startedAt - 1_000),
@@ -215,7 +201,7 @@ describe("lm, the integrator's command line", () => {
     const refused = lm(["listen", "--api-key", liveKey, "--forward-to", `${receiver.url}/live`]);
 
     expect(await refused.exited).toBe(2);
-    expect(refused.lines.join("\n")).toMatch(/test mode only/);
+    expect(refused.output()).toMatch(/test mode only/);
     expect(receiver.requests.length).toBe(before);
   });
 
@@ -231,6 +217,6 @@ describe("lm, the integrator's command line", () => {
     ]);
 
     expect(await refused.exited).toBe(1);
-    expect(refused.lines.join("\n")).toMatch(/invalid_event_type/);
+    expect(refused.output()).toMatch(/invalid_event_type/);
   });
 });

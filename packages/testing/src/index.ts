@@ -13,3 +13,4 @@ export * from "./services";
 export * from "./pgbouncer";
 export * from "./sweep-history";
 export * from "./postback-secret.factory";
+export * from "./watched-process";

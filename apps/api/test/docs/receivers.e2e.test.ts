@@ -5,18 +5,14 @@
  * that was signed with another secret, must be refused with 401 (SPEC "Receiver obligations"). The PHP and Go receivers are not run here (neither
  * language is installed); they implement the same steps.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
-import path from "node:path";
+import type { ChildProcess } from "node:child_process";
 import { generateWebhookSecret, signatureHeader } from "@lm/domain";
-import { waitUntil } from "@lm/testing";
+import { freePort, REPO_ROOT, startWatchedProcess, waitUntil } from "@lm/testing";
 import { useE2eTestContext } from "../e2e/support/e2e-harness";
 import { chargeBody } from "../support/merchant-client";
 import { createEndpoint, endpointOwner, ownerMerchantClient } from "../support/webhook-endpoints";
 
 jest.setTimeout(60_000);
-
-const REPO_ROOT = path.resolve(__dirname, "../../../..");
 
 /** How each receiver is started, from the repository root, as the guide says. */
 const RECEIVERS = [
@@ -24,20 +20,10 @@ const RECEIVERS = [
   { language: "Python", command: "python3", args: ["docs/receivers/python/receiver.py"] },
 ] as const;
 
-/** A port nobody listens on now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
-}
-
-/** A receiver process and every line it printed on its standard output. */
+/** A receiver process, the lines of its standard output, and the URL it receives at. */
 interface RunningReceiver {
   child: ChildProcess;
-  lines: string[];
+  lines(): string[];
   url: string;
 }
 
@@ -47,30 +33,12 @@ async function startReceiver(
   secret: string,
   port: number,
 ): Promise<RunningReceiver> {
-  const child = spawn(receiver.command, [...receiver.args], {
+  const started = startWatchedProcess(receiver.command, [...receiver.args], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, WEBHOOK_SECRET: secret, PORT: String(port) },
-    stdio: ["ignore", "pipe", "pipe"],
   });
-  const lines: string[] = [];
-  let pending = "";
-  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
-    pending += chunk;
-    const complete = pending.split("\n");
-    pending = complete.pop() ?? "";
-    lines.push(...complete);
-  });
-  let stderr = "";
-  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-  await waitUntil(
-    `${receiver.language} receiver to listen`,
-    () => {
-      if (child.exitCode !== null) throw new Error(`${receiver.language} receiver exited: ${stderr}`);
-      return lines.some((line) => line.startsWith("listening on"));
-    },
-    { timeoutMs: 10_000, intervalMs: 50 },
-  );
-  return { child, lines, url: `http://127.0.0.1:${port}/webhooks` };
+  await started.waitFor(/^listening on/m, 10_000);
+  return { child: started.child, lines: started.stdoutLines, url: `http://127.0.0.1:${port}/webhooks` };
 }
 
 /** Ends a receiver started by this file and waits for its exit. */
@@ -122,14 +90,14 @@ describe.each(RECEIVERS)("the guide's $language receiver", (receiver) => {
       { timeoutMs: 20_000 },
     );
     const verified = `verified transaction.paid ${event.id}`;
-    await waitUntil("the receiver's verified line", () => running!.lines.includes(verified), { timeoutMs: 20_000 });
+    await waitUntil("the receiver's verified line", () => running!.lines().includes(verified), { timeoutMs: 20_000 });
     const delivery = await waitUntil(
       "the delivery to succeed",
       () => ctx.db.webhookDelivery.findFirst({ where: { endpoint_id: endpoint.id, status: "succeeded" } }),
       { timeoutMs: 10_000 },
     );
     expect(delivery).toMatchObject({ event_id: event.id, response_status: 200 });
-    expect(running.lines.filter((line) => line.startsWith("rejected"))).toEqual([]);
+    expect(running.lines().filter((line) => line.startsWith("rejected"))).toEqual([]);
   });
 
   test("when a request is signed with the right secret, then 200; when its body was changed after signing, or it was signed with another secret, then 401 and a rejected line", async () => {
@@ -141,12 +109,16 @@ describe.each(RECEIVERS)("the guide's $language receiver", (receiver) => {
     const wrongSecret = await postSigned(running!.url, body, body, generateWebhookSecret());
 
     expect([genuine.status, changed.status, wrongSecret.status]).toEqual([200, 401, 401]);
-    await waitUntil("the receiver's lines", () => running!.lines.filter((l) => l.startsWith("rejected")).length >= 2, {
-      timeoutMs: 5_000,
-    });
-    expect(running!.lines).toEqual(
+    await waitUntil(
+      "the receiver's lines",
+      () => running!.lines().filter((l) => l.startsWith("rejected")).length >= 2,
+      {
+        timeoutMs: 5_000,
+      },
+    );
+    expect(running!.lines()).toEqual(
       expect.arrayContaining(["verified ping evt_01JDA7ZQ8T2VYH1X3M5N9P4K6R", "rejected: signature mismatch"]),
     );
-    expect(running!.lines.filter((line) => line === "rejected: signature mismatch")).toHaveLength(2);
+    expect(running!.lines().filter((line) => line === "rejected: signature mismatch")).toHaveLength(2);
   });
 });

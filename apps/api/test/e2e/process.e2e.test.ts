@@ -3,7 +3,7 @@
  * flags of `npm run start:api` and `start:worker`): start-up refuses bad configuration, serves probes, stops on
  * SIGTERM, and a charge's event goes from the API through the worker to the store's endpoint.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { createDb } from "@lm/db";
 import {
   REPO_ROOT,
@@ -12,6 +12,7 @@ import {
   createTestDatabase,
   createTestMerchant,
   serviceCommand,
+  startWatchedProcess,
   startWebhookReceiver,
   testConfig,
   type ServiceName,
@@ -25,26 +26,13 @@ const started = new Set<ChildProcess>();
 function startProcess(service: ServiceName, env: Record<string, string>) {
   // node itself runs the bundle (no npm in between), so signals reach our own handlers directly.
   const { nodeArgs, bundle } = serviceCommand(service);
-  const child = spawn(process.execPath, [...nodeArgs, bundle], {
+  const proc = startWatchedProcess(process.execPath, [...nodeArgs, bundle], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
   });
-  started.add(child);
-  child.on("exit", () => started.delete(child));
-  let output = "";
-  child.stdout.on("data", (chunk) => (output += chunk));
-  child.stderr.on("data", (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  const waitFor = async (pattern: RegExp, timeoutMs = 20_000) => {
-    const deadline = Date.now() + timeoutMs;
-    while (!pattern.test(output)) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`did not see ${pattern} in:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    return output;
-  };
-  return { child, exited, waitFor, output: () => output };
+  started.add(proc.child);
+  proc.child.on("exit", () => started.delete(proc.child));
+  return proc;
 }
 
 describe("processes", () => {
@@ -69,8 +57,7 @@ describe("processes", () => {
 
   test("when the API gets SIGTERM after serving, then it stops accepting, closes its connections and exits 0", async () => {
     const proc = startProcess("api", { DATABASE_URL: database.url, PORT: "0", LOG_LEVEL: "info" });
-    const out = await proc.waitFor(/"port":\d+/);
-    const port = Number(/"port":(\d+)/.exec(out)?.[1]);
+    const port = Number((await proc.waitFor(/"port":(\d+)/))[1]);
     const health = await fetch(`http://127.0.0.1:${port}/health`);
     // Files the bundle finds at run time: the OpenAPI document, and the reference page's renderer (a worker thread
     // that loads Redoc and esbuild from node_modules) and menu script.
@@ -112,7 +99,7 @@ describe("processes", () => {
     const api = startProcess("api", env);
     const worker = startProcess("worker", env);
     const scrape = async (proc: ReturnType<typeof startProcess>) => {
-      const port = Number(/"metrics_port":(\d+)/.exec(await proc.waitFor(/"metrics_port":\d+/))?.[1]);
+      const port = Number((await proc.waitFor(/"metrics_port":(\d+)/))[1]);
       const res = await fetch(`http://127.0.0.1:${port}/metrics`);
       return { status: res.status, text: await res.text() };
     };
@@ -151,7 +138,7 @@ describe("processes", () => {
     try {
       const { testKey, storeId } = await createTestMerchant(db);
       await createEndpointRow(db, TEST_ENCRYPTION_KEY, { storeId, url: `${receiver.url}/hook` });
-      const port = Number(/"port":(\d+)/.exec(await api.waitFor(/"port":\d+/))?.[1]);
+      const port = Number((await api.waitFor(/"port":(\d+)/))[1]);
       await worker.waitFor(/worker consuming/);
       const headers = { authorization: `Bearer ${testKey}`, "content-type": "application/json" };
 

@@ -7,7 +7,7 @@
  * because the suite runs in the tree `npm ci` made (reinstalling `node_modules` under the running tests would break
  * them). The commands use ports 3000 and 4000, as a newcomer's machine has them free; the test says so if they are not.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import net from "node:net";
@@ -15,7 +15,15 @@ import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { Client } from "pg";
-import { REPO_ROOT, databaseUrl, deleteQueueKeys, waitUntil, withAdminClient } from "@lm/testing";
+import {
+  REPO_ROOT,
+  databaseUrl,
+  deleteQueueKeys,
+  startWatchedProcess,
+  waitUntil,
+  withAdminClient,
+  type WatchedProcess,
+} from "@lm/testing";
 
 const SECTION = "## Quick start: from clone to a verified webhook";
 
@@ -29,30 +37,13 @@ function quickStartBlocks(): string[] {
   return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] as string);
 }
 
-/** A shell running a script in its own process group, with everything it and its children print. */
-function shell(script: string, env: Record<string, string>) {
-  const child = spawn("bash", ["-e", "-c", script], {
+/** A shell running `script` in its own process group (so that its background jobs can be stopped with it). */
+function shell(script: string, env: Record<string, string>): WatchedProcess {
+  return startWatchedProcess("bash", ["-e", "-c", script], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
   });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
-  return {
-    child,
-    exited,
-    output: () => output,
-    async waitFor(pattern: RegExp, what: string, timeoutMs: number): Promise<RegExpExecArray> {
-      try {
-        return await waitUntil(what, () => pattern.exec(output), { timeoutMs, intervalMs: 100 });
-      } catch (err) {
-        throw new Error(`${(err as Error).message}; the shell printed:\n${output}`, { cause: err });
-      }
-    },
-  };
 }
 
 /** Stops a shell's whole process group (the shell, `npm start`'s processes, background jobs). */
@@ -119,16 +110,12 @@ describe("README quick start", () => {
 
     const service = shell(serviceBlock!.replace(/^npm ci$/m, ""), env);
     shells.push(service.child);
-    await service.waitFor(/worker consuming/, "npm start to log worker consuming", 180_000);
-    await service.waitFor(/api listening/, "npm start to log api listening", 30_000);
+    await service.waitFor(/worker consuming/, 180_000);
+    await service.waitFor(/api listening/, 30_000);
     const client = shell(clientBlocks.join("\n"), env);
     shells.push(client.child);
 
-    const [, paidEventId] = await client.waitFor(
-      /verified transaction\.paid (evt_\w+)/,
-      "the receiver to print a verified transaction.paid",
-      120_000,
-    );
+    const [, paidEventId] = await client.waitFor(/verified transaction\.paid (evt_\w+)/, 120_000);
     expect(await client.exited).toBe(0);
 
     expect(client.output()).toMatch(/verified transaction\.created evt_\w+/);
