@@ -27,16 +27,20 @@ describe("API keys cached by two API processes", () => {
     if (other) await closeAppDeps(other.deps);
   });
 
-  test("when both processes' feeds probe themselves, then neither takes the other's probes for changes: a key stays kept", async () => {
+  /** A new owner's test API key named `name`, created through the panel of the first process, and the owner's cookie. */
+  const createTestKeyInPanel = async (name: string): Promise<{ id: string; key: string; cookie: string }> => {
     const owner = await signUpSteppedUp(ctx);
-    const { key } = (
-      await request(ctx.app)
-        .post("/v1/me/api-keys")
-        .set("Cookie", owner.cookie)
-        .set("Origin", PANEL_ORIGIN)
-        .send({ name: "kept", mode: "test" })
-        .expect(201)
-    ).body;
+    const created = await request(ctx.app)
+      .post("/v1/me/api-keys")
+      .set("Cookie", owner.cookie)
+      .set("Origin", PANEL_ORIGIN)
+      .send({ name, mode: "test" })
+      .expect(201);
+    return { id: created.body.id, key: created.body.key, cookie: owner.cookie };
+  };
+
+  test("when both processes' feeds probe themselves, then neither takes the other's probes for changes: a key stays kept", async () => {
+    const { key } = await createTestKeyInPanel("kept");
     expect((await merchantClient(other.app, key).get("/v1/transactions")).status).toBe(200);
     const kept = await waitUntil("the other process to keep the key", () =>
       other.deps.apiKeyCache.get(hashApiKey(key)),
@@ -49,15 +53,7 @@ describe("API keys cached by two API processes", () => {
   });
 
   test("when a key is deleted through one process, then the other, which had it cached, refuses it within 1 s", async () => {
-    const owner = await signUpSteppedUp(ctx);
-    const { id, key } = (
-      await request(ctx.app)
-        .post("/v1/me/api-keys")
-        .set("Cookie", owner.cookie)
-        .set("Origin", PANEL_ORIGIN)
-        .send({ name: "two processes", mode: "test" })
-        .expect(201)
-    ).body;
+    const { id, key, cookie } = await createTestKeyInPanel("two processes");
     const transactions = () => merchantClient(other.app, key).get("/v1/transactions");
     await waitUntil("the other process to keep the key", async () => {
       expect((await transactions()).status).toBe(200);
@@ -66,7 +62,7 @@ describe("API keys cached by two API processes", () => {
 
     await request(ctx.app)
       .delete(`/v1/me/api-keys/${id}`)
-      .set("Cookie", owner.cookie)
+      .set("Cookie", cookie)
       .set("Origin", PANEL_ORIGIN)
       .expect(204);
     const deletedAt = performance.now();
