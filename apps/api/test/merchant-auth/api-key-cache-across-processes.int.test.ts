@@ -13,7 +13,7 @@ import { closeAppDeps, createAppDeps, type AppDeps } from "../../src/deps";
 import { useApiTestContext } from "../support/harness";
 import { merchantClient } from "../support/merchant-client";
 import { PANEL_ORIGIN } from "../support/panel";
-import { signUpSteppedUp } from "../support/two-factor";
+import { panelPost, signUpSteppedUp } from "../support/two-factor";
 
 describe("API keys cached by two API processes", () => {
   const ctx = useApiTestContext();
@@ -30,12 +30,7 @@ describe("API keys cached by two API processes", () => {
   /** A new owner's test API key named `name`, created through the panel of the first process, and the owner's cookie. */
   const createTestKeyInPanel = async (name: string): Promise<{ id: string; key: string; cookie: string }> => {
     const owner = await signUpSteppedUp(ctx);
-    const created = await request(ctx.app)
-      .post("/v1/me/api-keys")
-      .set("Cookie", owner.cookie)
-      .set("Origin", PANEL_ORIGIN)
-      .send({ name, mode: "test" })
-      .expect(201);
+    const created = await panelPost(ctx, "/v1/me/api-keys", owner.cookie, { name, mode: "test" }).expect(201);
     return { id: created.body.id, key: created.body.key, cookie: owner.cookie };
   };
 
