@@ -192,7 +192,7 @@ describe("batch statements and the reconciler read the rows they name, whatever 
     expect(read).toBe(100);
   });
 
-  test("when 50 of 6,000 pending charges are paid in one batch, then 150 charge rows are read: to find, update and reference them", async () => {
+  test("when 50 of 6,000 pending charges are paid in one batch, then 200 charge rows are read: to find, lock, update and reference them", async () => {
     const paying = charges.payable.slice(0, 50);
     for (const id of paying) await simulatePayment(ctx.deps, { storeId: charges.storeId, mode: "test" }, id);
     const items = await ctx.db.inboxItem.findMany({ where: { processed_at: null }, select: { id: true } });
@@ -206,18 +206,19 @@ describe("batch statements and the reconciler read the rows they name, whatever 
     });
 
     expect(outcomes).toEqual(Array(50).fill("paid"));
-    // By txid, by id for the update, and by id again for the foreign key of each inbox item that names its charge.
-    expect(read).toBe(150);
+    // By txid, by id to lock them in id order, by id for the update, and by id again for the foreign key of each inbox
+    // item that names its charge.
+    expect(read).toBe(200);
   });
 
-  test("when a sweep expires 200 of 3,000 due charges, then 200 charge rows are read to find them and 200 to update them", async () => {
+  test("when a sweep expires 200 of 3,000 due charges, then 200 charge rows are read to find them, 200 to lock them in id order and 200 to update them", async () => {
     let expired = 0;
     const read = await rowsReadBy("transactions", async () => {
       expired = await expireDueTransactions(measuredDeps, 200);
     });
 
     expect(expired).toBe(200);
-    expect(read).toBe(400);
+    expect(read).toBe(600);
   });
 
   test("when one of 3,000 pending charges is canceled, then its row is read and no other", async () => {

@@ -5,7 +5,17 @@
 import type { DbClient } from "../client";
 import { Prisma, type Transaction } from "../generated/client";
 import type { PageArgs } from "../page";
-import { insertWrite, rawSql, rowStatusIs, runWrites, sql, sqlQuery, type SqlClient, type SqlWrite } from "../sql";
+import {
+  insertWrite,
+  rawSql,
+  rowStatusIs,
+  runWrites,
+  sql,
+  sqlQuery,
+  type Sql,
+  type SqlClient,
+  type SqlWrite,
+} from "../sql";
 import { changeRowsWithEvents, eventWrites, writtenDeliveryIds, type EventsToWrite } from "./events.repository";
 
 /** The columns of a charge, named (a prepared statement must not select `*`, see `sqlQuery`). */
@@ -140,6 +150,20 @@ export function findDueCharges(client: SqlClient, now: Date, limit: number): Pro
 }
 
 /**
+ * The CTE `locked`: the `id` of each charge of `ids` still `pending`, its row locked in id order (`FOR NO KEY UPDATE`,
+ * the lock an update of its non-key columns takes). A batch statement that changes charges joins it, so that it
+ * locks them in one order: two batches over the same charges (two settlements, a settlement and the expiry sweep)
+ * then queue on the first charge they share instead of each holding a charge the other waits for, which PostgreSQL
+ * ends with `deadlock detected`. The batch's own update then finds each row locked by itself and rechecks it as usual.
+ */
+export function pendingChargesLockedInIdOrder(ids: string[]): Sql {
+  return sql`locked AS (
+          SELECT id FROM transactions WHERE id = ANY(${ids}::text[]) AND ${rowStatusIs("status", "pending")}
+          ORDER BY id FOR NO KEY UPDATE
+        )`;
+}
+
+/**
  * ONE statement: every charge of `ids` still pending and due at `now` becomes `expired` (at its `expires_at`), with
  * its events of `events` (planned from the charges as they read after the change) and their first deliveries; a
  * charge paid or canceled since it was read is skipped by the conditional update and gets neither.
@@ -150,11 +174,11 @@ export async function expireCharges(
   input: { ids: string[]; now: Date; events: EventsToWrite },
 ): Promise<{ expiredIds: string[]; deliveryIds: string[] }> {
   const { changedIds, deliveryIds } = await changeRowsWithEvents(client, {
-    changes: sql`expired AS (
+    changes: sql`${pendingChargesLockedInIdOrder(input.ids)}, expired AS (
           UPDATE transactions t
           SET status = 'expired', expired_at = t.expires_at, updated_at = ${input.now}
-          FROM unnest(${input.ids}::text[]) AS v(id)
-          WHERE t.id = v.id AND ${rowStatusIs("t.status", "pending")} AND t.expires_at <= ${input.now}
+          FROM locked
+          WHERE t.id = locked.id AND ${rowStatusIs("t.status", "pending")} AND t.expires_at <= ${input.now}
           RETURNING t.id
         )`,
     changed: "expired",

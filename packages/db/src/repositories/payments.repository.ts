@@ -4,10 +4,12 @@
  * balance transaction, one running-balance change per seller and mode, and its inbox item's outcome. It spans the
  * charges, events, ledger and inbox tables on purpose: settled in an interactive transaction of about ten queries,
  * every payment held its seller's balance row for the whole transaction, so the payments of one seller queued behind
- * each other (66 a second); in one statement the row is held for a moment, once per batch.
+ * each other (66 a second); in one statement the row is held for a moment, once per batch. Its rows are locked in one
+ * order whatever the batch's: its charges by id first, then the balances by seller and mode.
  */
 import type { Transaction } from "../generated/client";
 import { rowStatusIs, sql, type SqlClient } from "../sql";
+import { pendingChargesLockedInIdOrder } from "./charges.repository";
 import { changeRowsWithEvents, type EventsToWrite } from "./events.repository";
 
 /** A payment to settle: the charge's columns once paid, its new ledger entry's id and the inbox item it came from. */
@@ -40,7 +42,7 @@ export async function settlePaymentRows(
   const { payments, now } = input;
   const charges = payments.map(({ charge }) => charge);
   const { changedIds, deliveryIds } = await changeRowsWithEvents(client, {
-    changes: sql`paid AS (
+    changes: sql`${pendingChargesLockedInIdOrder(charges.map((c) => c.id))}, paid AS (
           UPDATE transactions t
           SET status = 'paid', paid_at = v.paid_at, payment_end_to_end_id = v.end_to_end_id, payment_amount = v.amount,
               payer_name = v.payer_name, payer_document = v.payer_document,
@@ -50,6 +52,7 @@ export async function settlePaymentRows(
                       ${charges.map((c) => c.payer_name)}::text[], ${charges.map((c) => c.payer_document)}::text[],
                       ${charges.map((c) => c.payer_document_masked)}::text[])
             AS v(id, paid_at, end_to_end_id, amount, payer_name, payer_document, payer_document_masked)
+          JOIN locked ON locked.id = v.id
           WHERE t.id = v.id AND ${rowStatusIs("t.status", "pending")} AND t.expires_at > v.paid_at
           RETURNING t.id, t.store_id, t.mode, t.amount
         ), entries AS (
@@ -63,7 +66,7 @@ export async function settlePaymentRows(
           RETURNING seller_id, mode, amount
         ), balances_written AS (
           INSERT INTO balances (seller_id, mode, available, reserved, updated_at)
-          SELECT seller_id, mode, sum(amount), 0, ${now} FROM entries GROUP BY seller_id, mode
+          SELECT seller_id, mode, sum(amount), 0, ${now} FROM entries GROUP BY seller_id, mode ORDER BY seller_id, mode
           ON CONFLICT (seller_id, mode) DO UPDATE
           SET available = balances.available + EXCLUDED.available, updated_at = EXCLUDED.updated_at
           RETURNING 1
