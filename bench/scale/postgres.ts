@@ -11,9 +11,14 @@
  * indexes) and the WAL position, runs `BENCH_PG_CHARGES` (1,000) paid charges, waits for their 10 first attempts to
  * succeed, and reads them again.
  *
+ * The WAL of the run is then read back with `pg_waldump`: its bytes per charge by record type (`Btree/INSERT_LEAF` is
+ * an index entry, `Heap/UPDATE` an update that was not HOT) and by table, a table's indexes and partitions counted
+ * under it: where the WAL goes, so that the next change aims at the largest share.
+ *
  * `measurePostgres()` returns `{charges, disk_bytes_per_charge, wal_bytes_per_charge, tables: {<table>: {bytes_per_charge,
- * rows_inserted_per_charge, rows_updated_per_charge, hot_updates_per_charge}}, settings}`; run alone
- * (`npx tsx bench/scale/postgres.ts`), it prints that as JSON. Not a timed test.
+ * rows_inserted_per_charge, rows_updated_per_charge, hot_updates_per_charge}}, wal_bytes_per_charge_by_record_type,
+ * wal_bytes_per_charge_by_table, settings}`; run alone (`npx tsx bench/scale/postgres.ts`), it prints that as JSON.
+ * Not a timed test.
  */
 import type { ChildProcess } from "node:child_process";
 import { execFile } from "node:child_process";
@@ -71,6 +76,51 @@ async function readTables(client: Client): Promise<Map<string, TableReading>> {
       row.name,
       { bytes: Number(row.bytes), inserted: Number(row.ins), updated: Number(row.upd), hot: Number(row.hot) },
     ]),
+  );
+}
+
+/**
+ * The WAL between `from` and `to` (LSNs) as `pg_waldump` reads it from the server's `pg_wal`: bytes by record type
+ * (`Heap/INSERT`, `Btree/INSERT_LEAF`, …) and by table (a record counted under the table, partition root included, of
+ * the first block it names; an index under its table), the largest first.
+ */
+async function walBreakdown(client: Client, from: string, to: string) {
+  const [dataDir, bindir] = await Promise.all([
+    client.query<{ dir: string }>("SELECT current_setting('data_directory') AS dir"),
+    run("pg_config", ["--bindir"]),
+  ]);
+  const dump = await run(
+    path.join(bindir.stdout.trim(), "pg_waldump"),
+    ["-p", path.join(dataDir.rows[0]?.dir ?? "", "pg_wal"), "-s", from, "-e", to],
+    { maxBuffer: 1 << 30 },
+  );
+  const { rows } = await client.query<{ node: string; name: string }>(
+    `SELECT c.relfilenode::text AS node,
+            coalesce(pg_partition_root(coalesce(i.indrelid, c.oid)), coalesce(i.indrelid, c.oid))::regclass::text AS name
+       FROM pg_class c LEFT JOIN pg_index i ON i.indexrelid = c.oid WHERE c.relfilenode <> 0`,
+  );
+  const tableOf = new Map(rows.map((row) => [row.node, row.name]));
+  const byType = new Map<string, number>();
+  const byTable = new Map<string, number>();
+  const add = (map: Map<string, number>, key: string, bytes: number) => map.set(key, (map.get(key) ?? 0) + bytes);
+  for (const line of dump.stdout.split("\n")) {
+    const record = /^rmgr: (\S+)\s+len \(rec\/tot\):\s*\d+\/\s*(\d+),.*?desc: (\S+)/.exec(line);
+    if (!record) continue;
+    const bytes = Number(record[2]);
+    add(byType, `${record[1]}/${record[3]}`, bytes);
+    const block = / rel \d+\/\d+\/(\d+)/.exec(line);
+    add(byTable, block ? (tableOf.get(block[1] as string) ?? "(other relations)") : "(no relation: commits, …)", bytes);
+  }
+  return { byType, byTable };
+}
+
+/** The largest entries of `bytes`, divided by `charges`, as a JSON object. */
+function perCharge(bytes: Map<string, number>, charges: number, largest: number): Record<string, number> {
+  return Object.fromEntries(
+    [...bytes]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, largest)
+      .map(([name, total]) => [name, round(total / charges, 0)]),
   );
 }
 
@@ -170,6 +220,7 @@ export async function measurePostgres(): Promise<Record<string, unknown>> {
       (await client.query<{ bytes: string }>("SELECT pg_wal_lsn_diff($1, $2) AS bytes", [walAfter, walBefore])).rows[0]
         ?.bytes,
     );
+    const breakdown = await walBreakdown(client, walBefore, walAfter);
     const tables: Record<string, Record<string, number>> = {};
     let disk = 0;
     for (const [name, reading] of after) {
@@ -190,6 +241,8 @@ export async function measurePostgres(): Promise<Record<string, unknown>> {
       disk_bytes_per_charge: round(disk / CHARGES, 0),
       wal_bytes_per_charge: round(wal / CHARGES, 0),
       tables,
+      wal_bytes_per_charge_by_record_type: perCharge(breakdown.byType, CHARGES, 10),
+      wal_bytes_per_charge_by_table: perCharge(breakdown.byTable, CHARGES, 10),
       settings: "PostgreSQL defaults (fsync, synchronous_commit, full_page_writes on); checkpoint before the run",
     };
   } finally {

@@ -48,11 +48,13 @@ const STORES = Number(process.env.BENCH_REDIS_STORES ?? 4);
 /** Account endpoints of each merchant, all subscribed to every event. */
 const ENDPOINTS = 5;
 /** Charges created and paid at once. */
-const CONCURRENCY = 8;
+const CONCURRENCY = Number(process.env.BENCH_REDIS_CONCURRENCY ?? 8);
 /** Delivery jobs added into the future to weigh one waiting delivery. */
 const WAITING = Number(process.env.BENCH_REDIS_WAITING ?? 20_000);
 /** `DELIVERY_QUEUE_SHARDS` of the service. */
 const SHARDS = Number(process.env.DELIVERY_QUEUE_SHARDS ?? 8);
+/** How long the service is watched idle, before the run, to weigh what Redis spends on nothing, ms. */
+const IDLE_MS = 10_000;
 /** The key prefix of the service (and of the baseline's queue). */
 const PREFIX = "lm";
 
@@ -177,7 +179,7 @@ export async function measureRedis(): Promise<Record<string, unknown>> {
       DELIVERY_QUEUE_SHARDS: String(SHARDS),
       ENCRYPTION_KEY: TEST_ENCRYPTION_KEY.toString("base64"),
     };
-    await startWorker(children, env);
+    let worker = await startWorker(children, env);
     const api = await startApi(children, env);
     progress("api and worker started on a 3-master cluster");
 
@@ -204,12 +206,67 @@ export async function measureRedis(): Promise<Record<string, unknown>> {
 
     await payCharges(api.base, keys, WARM_UP_CHARGES);
     await waitForDeliveries(WARM_UP_CHARGES);
-    progress(`warm-up done; paying ${CHARGES} charges`);
+    progress("warm-up done; measuring the idle service");
+    const idleStart = await Promise.all(masters.map(readMaster));
+    await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+    const idleCpuMs = deltas(idleStart, await Promise.all(masters.map(readMaster))).reduce(
+      (sum, m) => sum + m.cpuMs,
+      0,
+    );
+    progress(`paying ${CHARGES} charges`);
+    await Promise.all(
+      masters.map(async (m) => {
+        await m.config("SET", "slowlog-log-slower-than", "0");
+        await m.config("SET", "slowlog-max-len", "1000000");
+        await m.slowlog("RESET");
+      }),
+    );
     const before = await Promise.all(masters.map(readMaster));
+    const startedAt = Date.now();
     await payCharges(api.base, keys, CHARGES);
     await waitForDeliveries(WARM_UP_CHARGES + CHARGES);
+    const runMs = Date.now() - startedAt;
     const run = deltas(before, await Promise.all(masters.map(readMaster)));
-    progress(`${CHARGES} charges paid and delivered; adding ${WAITING} waiting deliveries`);
+    const bySha = new Map<string, { n: number; us: number; sample: string }>();
+    for (const m of masters) {
+      await m.config("SET", "slowlog-log-slower-than", "10000");
+      const entries = (await m.slowlog("GET", 1000000)) as Array<[number, number, number, string[]]>;
+      for (const [, , us, args] of entries) {
+        const key = args[0] === "evalsha" ? `evalsha ${String(args[1]).slice(0, 8)} nkeys=${args[2]}` : String(args[0]);
+        const e = bySha.get(key) ?? { n: 0, us: 0, sample: args.slice(3, 6).join(" ").slice(0, 120) };
+        e.n += 1;
+        e.us += us;
+        bySha.set(key, e);
+      }
+    }
+    console.error(
+      JSON.stringify(
+        [...bySha]
+          .sort((a, b) => b[1].us - a[1].us)
+          .slice(0, 20)
+          .map(([k, v]) => [k, v.n, Math.round(v.us), Math.round(v.us / v.n), v.sample]),
+        null,
+        1,
+      ),
+    );
+    progress(`${CHARGES} charges paid and delivered; paying ${CHARGES} more with the worker stopped`);
+
+    // The same work with Redis busy: the worker stopped while the charges are created and paid, then started on the
+    // backlog, so that its jobs follow each other instead of each waking an idle Redis.
+    const busyBefore = await Promise.all(masters.map(readMaster));
+    const exited = new Promise((resolve) => worker.child.once("exit", resolve));
+    worker.child.kill("SIGTERM");
+    await exited;
+    await payCharges(api.base, keys, CHARGES);
+    const drainStartedAt = Date.now();
+    worker = await startWorker(children, env);
+    await waitForDeliveries(WARM_UP_CHARGES + 2 * CHARGES);
+    const drainMs = Date.now() - drainStartedAt;
+    const busyCpuMs = deltas(busyBefore, await Promise.all(masters.map(readMaster))).reduce(
+      (sum, m) => sum + m.cpuMs,
+      0,
+    );
+    progress(`drained in ${drainMs} ms; adding ${WAITING} waiting deliveries`);
 
     const totals = run.map((master) => master.total);
     const all = totals.reduce((sum, n) => sum + n, 0);
@@ -219,7 +276,7 @@ export async function measureRedis(): Promise<Record<string, unknown>> {
     const top = Object.fromEntries(
       [...byCommand]
         .sort((a, b) => b[1] - a[1])
-        .slice(0, 15)
+        .slice(0, 25)
         .map(([name, calls]) => [name, round(calls / CHARGES, 2)]),
     );
     const scripts = ["evalsha", "eval", "fcall"].reduce((sum, name) => sum + (byCommand.get(name) ?? 0), 0);
@@ -267,6 +324,13 @@ export async function measureRedis(): Promise<Record<string, unknown>> {
       largest_share: round(Math.max(...totals) / all, 3),
       redis_cpu_ms_per_paid_charge: round(cpuMs / CHARGES, 3),
       redis_cpu_ms_per_master: run.map((master) => round(master.cpuMs, 0)),
+      run_seconds: round(runMs / 1000, 1),
+      idle_redis_cpu_ms_per_second: round(idleCpuMs / (IDLE_MS / 1000), 1),
+      redis_cpu_ms_per_paid_charge_above_idle: round((cpuMs - (idleCpuMs * runMs) / IDLE_MS) / CHARGES, 3),
+      busy: {
+        redis_cpu_ms_per_paid_charge: round(busyCpuMs / CHARGES, 3),
+        drain_seconds: round(drainMs / 1000, 1),
+      },
       commands_per_paid_charge: round(all / CHARGES, 1),
       scripts_per_paid_charge: round(scripts / CHARGES, 2),
       top_commands_per_paid_charge: top,
