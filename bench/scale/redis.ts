@@ -15,10 +15,17 @@
  * the baseline: as many bare BullMQ jobs (one queue, a no-op worker in this process, completed jobs removed) as the
  * service ran jobs, Redis CPU per job's whole life, in the same run.
  *
+ * Before the run the service is watched idle for {@link IDLE_MS} (`idle_redis_cpu_ms_per_second`: stalled-job checks,
+ * schedulers, the cluster's own chatter), and the run's CPU less that idle rate is `…_above_idle`. After it, as many
+ * charges are paid with the worker stopped, then the worker is started on the backlog (`busy`): Redis then runs the
+ * jobs back to back, as when it is the bottleneck, instead of waking for each.
+ *
  * `measureRedis()` returns `{charges, stores, destinations, commands_per_master, largest_share,
- * redis_cpu_ms_per_paid_charge, commands_per_paid_charge, scripts_per_paid_charge, top_commands_per_paid_charge,
- * bytes_per_waiting_delivery, baseline: {jobs, redis_cpu_ms_per_job}}`; run alone (`npx tsx bench/scale/redis.ts`), it
- * prints that as JSON. Not a timed test.
+ * redis_cpu_ms_per_paid_charge, run_seconds, idle_redis_cpu_ms_per_second, redis_cpu_ms_per_paid_charge_above_idle,
+ * busy: {redis_cpu_ms_per_paid_charge, drain_seconds}, commands_per_paid_charge, scripts_per_paid_charge,
+ * top_commands_per_paid_charge, bytes_per_waiting_delivery, baseline: {jobs, redis_cpu_ms_per_job}}`; run alone
+ * (`npx tsx bench/scale/redis.ts`), it prints that as JSON. `BENCH_REDIS_CONCURRENCY` (8) charges are created and paid
+ * at once. Not a timed test.
  */
 import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -103,15 +110,24 @@ function deltas(before: MasterReading[], after: MasterReading[]) {
 /** Creates and pays `count` charges through the API, `CONCURRENCY` at a time, round-robin over `keys`. */
 async function payCharges(apiBase: string, keys: string[], count: number): Promise<void> {
   let started = 0;
+  // A key's limit is 100 requests a second: a refused request waits its Retry-After and goes again.
+  const post = async (url: string, init: RequestInit): Promise<Response> => {
+    for (;;) {
+      const reply = await fetch(url, init);
+      if (reply.status !== 429) return reply;
+      await reply.arrayBuffer();
+      await new Promise((resolve) => setTimeout(resolve, Number(reply.headers.get("retry-after") ?? 1) * 1000));
+    }
+  };
   const one = async (key: string) => {
-    const created = await fetch(`${apiBase}/v1/transactions`, {
+    const created = await post(`${apiBase}/v1/transactions`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "idempotency-key": randomUUID() },
       body: JSON.stringify(INTEGRATOR_CHARGE),
     });
     if (created.status !== 201) throw new Error(`creation answered ${created.status}: ${await created.text()}`);
     const { id } = (await created.json()) as { id: string };
-    const paid = await fetch(`${apiBase}/v1/transactions/${id}/simulate-payment`, {
+    const paid = await post(`${apiBase}/v1/transactions/${id}/simulate-payment`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
       body: "{}",
@@ -214,41 +230,12 @@ export async function measureRedis(): Promise<Record<string, unknown>> {
       0,
     );
     progress(`paying ${CHARGES} charges`);
-    await Promise.all(
-      masters.map(async (m) => {
-        await m.config("SET", "slowlog-log-slower-than", "0");
-        await m.config("SET", "slowlog-max-len", "1000000");
-        await m.slowlog("RESET");
-      }),
-    );
     const before = await Promise.all(masters.map(readMaster));
     const startedAt = Date.now();
     await payCharges(api.base, keys, CHARGES);
     await waitForDeliveries(WARM_UP_CHARGES + CHARGES);
     const runMs = Date.now() - startedAt;
     const run = deltas(before, await Promise.all(masters.map(readMaster)));
-    const bySha = new Map<string, { n: number; us: number; sample: string }>();
-    for (const m of masters) {
-      await m.config("SET", "slowlog-log-slower-than", "10000");
-      const entries = (await m.slowlog("GET", 1000000)) as Array<[number, number, number, string[]]>;
-      for (const [, , us, args] of entries) {
-        const key = args[0] === "evalsha" ? `evalsha ${String(args[1]).slice(0, 8)} nkeys=${args[2]}` : String(args[0]);
-        const e = bySha.get(key) ?? { n: 0, us: 0, sample: args.slice(3, 6).join(" ").slice(0, 120) };
-        e.n += 1;
-        e.us += us;
-        bySha.set(key, e);
-      }
-    }
-    console.error(
-      JSON.stringify(
-        [...bySha]
-          .sort((a, b) => b[1].us - a[1].us)
-          .slice(0, 20)
-          .map(([k, v]) => [k, v.n, Math.round(v.us), Math.round(v.us / v.n), v.sample]),
-        null,
-        1,
-      ),
-    );
     progress(`${CHARGES} charges paid and delivered; paying ${CHARGES} more with the worker stopped`);
 
     // The same work with Redis busy: the worker stopped while the charges are created and paid, then started on the
