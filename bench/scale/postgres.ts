@@ -22,7 +22,6 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { execFile } from "node:child_process";
-import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { promisify } from "node:util";
 import { Client } from "pg";
@@ -38,7 +37,7 @@ import {
 } from "@lm/testing";
 import { ensureDatabaseExists } from "../../packages/db/src/migrate";
 import { round, runBenchPart, startApi, startChild, startWorker, workerEnv } from "../support/children";
-import { INTEGRATOR_CHARGE } from "../support/charges";
+import { payCharges } from "../support/charges";
 
 const run = promisify(execFile);
 
@@ -128,39 +127,6 @@ async function walPosition(client: Client): Promise<string> {
   return (await client.query<{ lsn: string }>("SELECT pg_current_wal_lsn()::text AS lsn")).rows[0]?.lsn ?? "0/0";
 }
 
-/** Creates and pays `count` charges through the API, `CONCURRENCY` at a time. */
-async function payCharges(apiBase: string, key: string, count: number): Promise<void> {
-  let started = 0;
-  // The key's limit (100 requests/s) is the merchant's: a refused request waits its Retry-After and goes again.
-  const post = async (path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> => {
-    for (;;) {
-      const reply = await fetch(`${apiBase}${path}`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...headers },
-        body: JSON.stringify(body),
-      });
-      if (reply.status !== 429) return reply;
-      await reply.arrayBuffer();
-      await new Promise((resolve) => setTimeout(resolve, Number(reply.headers.get("retry-after") ?? 1) * 1000));
-    }
-  };
-  const one = async () => {
-    const created = await post("/v1/transactions", INTEGRATOR_CHARGE, { "idempotency-key": randomUUID() });
-    if (created.status !== 201) throw new Error(`creation answered ${created.status}: ${await created.text()}`);
-    const { id } = (await created.json()) as { id: string };
-    const paid = await post(`/v1/transactions/${id}/simulate-payment`, {});
-    if (paid.status >= 300) throw new Error(`simulate-payment answered ${paid.status}: ${await paid.text()}`);
-  };
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (started < count) {
-        started += 1;
-        await one();
-      }
-    }),
-  );
-}
-
 /** Measures disk and WAL per paid charge (see the file's comment). */
 export async function measurePostgres(): Promise<Record<string, unknown>> {
   const children: ChildProcess[] = [];
@@ -204,14 +170,14 @@ export async function measurePostgres(): Promise<Record<string, unknown>> {
         },
       );
 
-    await payCharges(api.base, merchant.testKey, WARM_UP_CHARGES);
+    await payCharges(api.base, [merchant.testKey], WARM_UP_CHARGES, CONCURRENCY);
     await waitForDeliveries(WARM_UP_CHARGES);
     await client.query("VACUUM ANALYZE");
     await client.query("CHECKPOINT");
     const before = await readTables(client);
     const walBefore = await walPosition(client);
 
-    await payCharges(api.base, merchant.testKey, CHARGES);
+    await payCharges(api.base, [merchant.testKey], CHARGES, CONCURRENCY);
     await waitForDeliveries(WARM_UP_CHARGES + CHARGES);
 
     const walAfter = await walPosition(client);

@@ -28,7 +28,6 @@
  * at once. Not a timed test.
  */
 import type { ChildProcess } from "node:child_process";
-import { randomUUID } from "node:crypto";
 import { Queue, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { createDb } from "@lm/db";
@@ -44,7 +43,7 @@ import {
   waitUntil,
 } from "@lm/testing";
 import { round, runBenchPart, startApi, startChild, startWorker, workerEnv } from "../support/children";
-import { INTEGRATOR_CHARGE } from "../support/charges";
+import { payCharges } from "../support/charges";
 
 /** Paid charges measured. */
 const CHARGES = Number(process.env.BENCH_REDIS_CHARGES ?? 1_000);
@@ -105,43 +104,6 @@ function deltas(before: MasterReading[], after: MasterReading[]) {
       memory: reading.usedMemory - was.usedMemory,
     };
   });
-}
-
-/** Creates and pays `count` charges through the API, `CONCURRENCY` at a time, round-robin over `keys`. */
-async function payCharges(apiBase: string, keys: string[], count: number): Promise<void> {
-  let started = 0;
-  // A key's limit is 100 requests a second: a refused request waits its Retry-After and goes again.
-  const post = async (url: string, init: RequestInit): Promise<Response> => {
-    for (;;) {
-      const reply = await fetch(url, init);
-      if (reply.status !== 429) return reply;
-      await reply.arrayBuffer();
-      await new Promise((resolve) => setTimeout(resolve, Number(reply.headers.get("retry-after") ?? 1) * 1000));
-    }
-  };
-  const one = async (key: string) => {
-    const created = await post(`${apiBase}/v1/transactions`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "idempotency-key": randomUUID() },
-      body: JSON.stringify(INTEGRATOR_CHARGE),
-    });
-    if (created.status !== 201) throw new Error(`creation answered ${created.status}: ${await created.text()}`);
-    const { id } = (await created.json()) as { id: string };
-    const paid = await post(`${apiBase}/v1/transactions/${id}/simulate-payment`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: "{}",
-    });
-    if (paid.status >= 300) throw new Error(`simulate-payment answered ${paid.status}: ${await paid.text()}`);
-  };
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (started < count) {
-        started += 1;
-        await one(keys[started % keys.length] as string);
-      }
-    }),
-  );
 }
 
 /** Redis CPU of `jobs` bare BullMQ jobs' whole lives (add, run by a no-op worker, removed on completion), ms per job. */
@@ -220,7 +182,7 @@ export async function measureRedis(): Promise<Record<string, unknown>> {
         { timeoutMs: 5 * 60_000, intervalMs: 200 },
       );
 
-    await payCharges(api.base, keys, WARM_UP_CHARGES);
+    await payCharges(api.base, keys, WARM_UP_CHARGES, CONCURRENCY);
     await waitForDeliveries(WARM_UP_CHARGES);
     progress("warm-up done; measuring the idle service");
     const idleStart = await Promise.all(masters.map(readMaster));
@@ -232,7 +194,7 @@ export async function measureRedis(): Promise<Record<string, unknown>> {
     progress(`paying ${CHARGES} charges`);
     const before = await Promise.all(masters.map(readMaster));
     const startedAt = Date.now();
-    await payCharges(api.base, keys, CHARGES);
+    await payCharges(api.base, keys, CHARGES, CONCURRENCY);
     await waitForDeliveries(WARM_UP_CHARGES + CHARGES);
     const runMs = Date.now() - startedAt;
     const run = deltas(before, await Promise.all(masters.map(readMaster)));
@@ -244,7 +206,7 @@ export async function measureRedis(): Promise<Record<string, unknown>> {
     const exited = new Promise((resolve) => worker.child.once("exit", resolve));
     worker.child.kill("SIGTERM");
     await exited;
-    await payCharges(api.base, keys, CHARGES);
+    await payCharges(api.base, keys, CHARGES, CONCURRENCY);
     const drainStartedAt = Date.now();
     worker = await startWorker(children, env);
     await waitForDeliveries(WARM_UP_CHARGES + 2 * CHARGES);

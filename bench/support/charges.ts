@@ -2,6 +2,7 @@
  * Pending test charges written straight into a bench's database, for benches that measure what happens to charges
  * (payment, expiry) rather than their creation.
  */
+import { randomUUID } from "node:crypto";
 import type { Db } from "@lm/db";
 import { newId } from "@lm/domain";
 
@@ -53,3 +54,40 @@ export const INTEGRATOR_CHARGE = {
   customer: { name: "Maria da Silva", document: "52998224725", email: "maria@example.com" },
   metadata: { order_id: "4512", source: "bench" },
 };
+
+/**
+ * Creates `count` charges through the API as an integrator does ({@link INTEGRATOR_CHARGE} with an
+ * `Idempotency-Key`) and pays each (`POST /v1/transactions/{id}/simulate-payment`), `concurrency` at a time, taking
+ * `keys` in turn. A key's limit is 100 requests a second: a refused request waits its `Retry-After` and goes again.
+ * @throws Error when a creation or a payment is answered otherwise than 2xx
+ */
+export async function payCharges(apiBase: string, keys: string[], count: number, concurrency: number): Promise<void> {
+  const post = async (key: string, path: string, body: unknown, headers: Record<string, string> = {}) => {
+    for (;;) {
+      const reply = await fetch(`${apiBase}${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...headers },
+        body: JSON.stringify(body),
+      });
+      if (reply.status !== 429) return reply;
+      await reply.arrayBuffer();
+      await new Promise((resolve) => setTimeout(resolve, Number(reply.headers.get("retry-after") ?? 1) * 1000));
+    }
+  };
+  const one = async (key: string) => {
+    const created = await post(key, "/v1/transactions", INTEGRATOR_CHARGE, { "idempotency-key": randomUUID() });
+    if (created.status !== 201) throw new Error(`creation answered ${created.status}: ${await created.text()}`);
+    const { id } = (await created.json()) as { id: string };
+    const paid = await post(key, `/v1/transactions/${id}/simulate-payment`, {});
+    if (paid.status >= 300) throw new Error(`simulate-payment answered ${paid.status}: ${await paid.text()}`);
+  };
+  let started = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (started < count) {
+        started += 1;
+        await one(keys[started % keys.length] as string);
+      }
+    }),
+  );
+}
