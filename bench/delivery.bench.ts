@@ -33,7 +33,7 @@ import { Queue, Worker } from "bullmq";
 import { createDb, type Db } from "@lm/db";
 import {
   buildEventEnvelope,
-  deliveryIdOfJob,
+  deliveryJobTarget,
   deliveryJobId,
   deliveryJobsOf,
   newId,
@@ -338,8 +338,8 @@ async function measureEventRecording(
 ): Promise<{ events_per_s: number; worker_cpu_ms_per_event: number }> {
   const store = await storeWithEndpoints(deps.db, deps.config.encryptionKey, receiverUrl, ENDPOINTS);
   const charges = await pendingCharges(deps.db, store.id, EVENTS);
-  const inbox = producer.queue("inbox-processing");
-  await inbox.pause();
+  const inbox = producer.shards("inbox-processing");
+  await Promise.all(inbox.map((shard) => shard.pause()));
   let next = 0;
   await Promise.all(
     Array.from({ length: FANOUT_CONCURRENCY }, async () => {
@@ -351,7 +351,7 @@ async function measureEventRecording(
   );
   const cpuBefore = cpuMs(workerPid);
   const resumed = Date.now();
-  await inbox.resume();
+  await Promise.all(inbox.map((shard) => shard.resume()));
   const deadline = Date.now() + 300_000;
   for (;;) {
     const recorded = await deps.db.event.count({ where: { store_id: store.id, type: "transaction.paid" } });
@@ -495,7 +495,9 @@ async function runBaselineWorker(): Promise<void> {
     "webhook-delivery",
     async (job) => {
       // Jobs carry their id only, as the engine's do: the endpoints take turns.
-      const deliveryId = deliveryIdOfJob(String(job.id));
+      const target = deliveryJobTarget(String(job.id));
+      if (!("deliveryId" in target)) throw new Error(`not a delivery's job: ${job.id}`);
+      const { deliveryId } = target;
       const endpoint = (started += 1) % ENDPOINTS;
       const created = new Date();
       const body = JSON.stringify(

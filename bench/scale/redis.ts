@@ -242,7 +242,15 @@ export async function measureRedis(): Promise<Record<string, unknown>> {
       for (let i = 0; i < WAITING; i += 1000) {
         const jobs = Array.from({ length: Math.min(1000, WAITING - i) }, (_, j) => {
           const endpoint = endpoints[(i + j) % endpoints.length] as { id: string; url: string };
-          return deliveryJob({ id: newId("delivery"), endpoint_id: endpoint.id, url: endpoint.url }, delayMs);
+          // A retry's job (attempt 2): one per delivery, as what waits behind a slow endpoint is.
+          const retry = {
+            id: newId("delivery"),
+            endpoint_id: endpoint.id,
+            url: endpoint.url,
+            event_id: "",
+            attempt: 2,
+          };
+          return deliveryJob({ ...retry, manual: false }, delayMs);
         });
         await idle.enqueueBulk("webhook-delivery", jobs);
       }

@@ -16,6 +16,7 @@ import {
   type Producer,
   type RedisClient,
 } from "@lm/queue";
+import { createConcurrencyGate, type ConcurrencyGate } from "./concurrency-gate";
 import { createDeliveryRows } from "./delivery/delivery-rows";
 import { createDestinationSlots, type DestinationSlots } from "./delivery/destination-slots";
 import { createWebhookHttpClient, type WebhookHttpClient } from "./delivery/http-client";
@@ -37,6 +38,11 @@ export interface WorkerDeps extends DeliveryDeps {
   settlePayment: PaymentSettlement;
   /** Per-destination limits of attempts at once (DESIGN §8 "Isolation"). */
   destinationSlots: DestinationSlots;
+  /**
+   * `WORKER_CONCURRENCY` webhook attempts at once in this process, whatever the jobs they come from (a fan-out's job
+   * runs one per destination).
+   */
+  attempts: ConcurrencyGate;
   /** Posts webhook attempts over keep-alive connections. */
   webhookClient: WebhookHttpClient;
   /**
@@ -90,6 +96,7 @@ export function createWorkerDeps(
       fastLimit: Math.ceil(config.workerConcurrency / 2),
       slowLimit: Math.max(1, Math.ceil(config.workerConcurrency / 50)),
     }),
+    attempts: createConcurrencyGate(config.workerConcurrency),
     webhookClient,
     // Reads `deps.resolveHost` at send time, so a test that replaces it changes the next attempt.
     sendAttempt: (url, body, headers) =>

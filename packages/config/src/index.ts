@@ -64,9 +64,9 @@ export interface Config {
    */
   workerConcurrency: number;
   /**
-   * Number of queues the `webhook-delivery` queue is split into, by destination (`DELIVERY_QUEUE_SHARDS`, 1 to 64,
-   * default 8; DESIGN §10 "Redis"): each has its own hash tag, so a Redis Cluster spreads them over its masters.
-   * Every process must use the same number.
+   * Number of queues the `webhook-delivery` and `inbox-processing` queues are each split into
+   * (`DELIVERY_QUEUE_SHARDS`, 1 to 64, default 8; DESIGN §10 "Redis"): each has its own hash tag, so a Redis Cluster
+   * spreads them over its masters. Every process must use the same number.
    */
   deliveryQueueShards: number;
   /** SMTP transport URL; when absent, mail is written as JSON files under {@link mailOutboxDir}. */

@@ -7,7 +7,8 @@ import type { RedisClient } from "./connection";
 import { PARK_AFTER_MS, PARK_LOOKAHEAD_MS, claimDueParked, countParked, parkJobs } from "./parking";
 import {
   QUEUE_NAMES,
-  deliveryShardOf,
+  isShardedQueue,
+  shardOf,
   bullQueueNames,
   type JobPayloads,
   type JobRoute,
@@ -93,8 +94,11 @@ export interface Producer {
   countParked(): Promise<number>;
   /** The BullMQ queue of an unsharded queue (for repeatable jobs and tests). */
   queue<N extends Exclude<QueueName, ShardedQueueName>>(name: N): Queue<JobPayloads[N]>;
-  /** The BullMQ queue of `destination` in the delivery queue's shards. */
-  deliveryQueueFor(destination: string): Queue<JobPayloads["webhook-delivery"]>;
+  /**
+   * The shard of sharded queue `name` that holds the jobs of `key` (a delivery's destination, an inbox job's id; see
+   * `JobRoute`).
+   */
+  queueFor<N extends ShardedQueueName>(name: N, key: string): Queue<JobPayloads[N]>;
   /** Every BullMQ queue of `name`: its shards in order, or the one queue (for workers, metrics, revivals, tests). */
   shards<N extends QueueName>(name: N): Array<Queue<JobPayloads[N]>>;
   /** Closes every queue (not the shared connection). */
@@ -122,14 +126,16 @@ export function createProducer(connection: RedisClient, layout: QueueLayout, onE
     ]),
   );
   const shards = <N extends QueueName>(name: N) => queues.get(name) as Array<Queue<JobPayloads[N]>>;
-  const deliveryQueueFor = (destination: string) =>
-    shards("webhook-delivery")[deliveryShardOf(destination, layout.deliveryQueueShards)] as Queue;
-  /** The queue of one job: its destination's shard, or the queue's only one. */
-  const queueOf = (name: QueueName, job: object): Queue =>
-    "destination" in job && typeof job.destination === "string"
-      ? deliveryQueueFor(job.destination)
-      : (shards(name)[0] as Queue);
-  const byQueue = <J extends object>(name: QueueName, jobs: J[]) => {
+  const shardFor = (name: ShardedQueueName, key: string) =>
+    shards(name)[shardOf(key, layout.deliveryQueueShards)] as Queue;
+  /** The queue of one job: a delivery's destination's shard, an inbox job's id's shard, or the queue's only one. */
+  const queueOf = (name: QueueName, job: { jobId?: string }): Queue => {
+    if (!isShardedQueue(name)) return shards(name)[0] as Queue;
+    const key = "destination" in job && typeof job.destination === "string" ? job.destination : job.jobId;
+    if (key === undefined) throw new Error(`a job of ${name} needs an id to find its shard`);
+    return shardFor(name, key);
+  };
+  const byQueue = <J extends { jobId?: string }>(name: QueueName, jobs: J[]) => {
     const groups = new Map<Queue, J[]>();
     for (const job of jobs) {
       const queue = queueOf(name, job);
@@ -200,7 +206,7 @@ export function createProducer(connection: RedisClient, layout: QueueLayout, onE
       return jobs.length - existing.reduce((sum, n) => sum + n, 0);
     },
     queue: (name) => shards(name)[0] as Queue<JobPayloads[typeof name]>,
-    deliveryQueueFor,
+    queueFor: (name, key) => shardFor(name, key) as Queue<JobPayloads[typeof name]>,
     shards,
     async close() {
       await Promise.all([...queues.values()].flat().map((q) => q.close()));

@@ -6,11 +6,11 @@
 /** Every queue of the service and the payload of its jobs. */
 export interface JobPayloads {
   /**
-   * Send one delivery attempt (a `webhook_deliveries` row in status `pending`). No data: the job id is the delivery
-   * id's ULID body (`deliveryJob` in packages/domain/src/deliveries/delivery-jobs.ts), to keep Redis small per waiting
-   * delivery.
+   * Send the attempts of `webhook_deliveries` rows in status `pending` (`deliveryJob` in
+   * packages/domain/src/deliveries/delivery-jobs.ts): one row, named by the job id, with no data (to keep Redis small
+   * per waiting delivery); or the first attempts of an event's fan-out, their ids' ULID bodies in `deliveries`.
    */
-  "webhook-delivery": Record<string, never>;
+  "webhook-delivery": { deliveries?: string[] };
   /** Run one recovery of an endpoint (DESIGN §8) in pages, from its cursor: a `webhook_recoveries` row. */
   "webhook-recovery": { recoveryId: string };
   /** Process one stored inbound acquirer notification. */
@@ -38,17 +38,27 @@ export interface JobPayloads {
 export type QueueName = keyof JobPayloads;
 
 /**
- * The queue split into shards by destination (DESIGN §10 "Redis"): `DELIVERY_QUEUE_SHARDS` BullMQ queues, each under
- * a hash tag of its own, so a Redis Cluster spreads the most numerous jobs over its masters.
+ * The queues split into shards (DESIGN §10 "Redis"): `DELIVERY_QUEUE_SHARDS` BullMQ queues each, every one under a hash
+ * tag of its own, so a Redis Cluster spreads the most numerous jobs over its masters. A paid charge runs one job of
+ * each of its events' fan-outs (`webhook-delivery`) and one of its payment's notification (`inbox-processing`): left
+ * in one queue, the notifications alone would give their master a third of the jobs.
  */
-export type ShardedQueueName = "webhook-delivery";
+export type ShardedQueueName = "webhook-delivery" | "inbox-processing";
+
+/** The hash tag each shard's name starts with, short to keep every job key short. */
+const SHARD_TAG: Record<ShardedQueueName, string> = { "webhook-delivery": "wd", "inbox-processing": "ib" };
+
+/** Whether queue `name` is split into shards ({@link ShardedQueueName}). */
+export function isShardedQueue(name: QueueName): name is ShardedQueueName {
+  return name in SHARD_TAG;
+}
 
 /**
- * What a job of queue `N` needs besides its payload to find its BullMQ queue: for a sharded queue, its destination
- * key (an endpoint id, or `postback:<host>`: `destinationKey` in packages/domain), so every job of one destination
- * lands in the same shard; nothing for the others.
+ * What a job of queue `N` needs besides its payload and id to find its BullMQ queue: for the delivery queue, its
+ * destination key (see `deliveryJob` in packages/domain: a fan-out's event id, an endpoint id, or `postback:<host>`),
+ * so the jobs of one key land in the same shard; nothing for the others (an inbox job's shard is its id's).
  */
-export type JobRoute<N extends QueueName> = N extends ShardedQueueName ? { destination: string } : unknown;
+export type JobRoute<N extends QueueName> = N extends "webhook-delivery" ? { destination: string } : unknown;
 
 /** Hash slots of a Redis Cluster. */
 const CLUSTER_SLOTS = 16384;
@@ -66,31 +76,32 @@ export function hashSlotOf(tag: string): number {
 /**
  * The BullMQ queue names of `name`, each its own Redis Cluster hash tag (in braces), so all keys of one queue share a
  * slot (BullMQ's scripts need that) and different queues spread over the masters: `{reconciler}` for an unsharded
- * queue; for shard i of the delivery queue, `{wd<i><suffix>}`, the shortest suffix (base 36, from none) that puts its
+ * queue; for shard i of a sharded one, `{wd<i><suffix>}` (`ib` for the inbox), the shortest suffix (base 36, from
+ * none) that puts its
  * slot in the i-th of `shards` equal parts of the slot space. Masters own contiguous, equal slot ranges (as
  * `redis-cli --cluster create` and managed clusters lay them out), so the shards are spread evenly over them by design
  * rather than by chance; and the short name keeps a job's key within a smaller allocation.
  * @param shards - `DELIVERY_QUEUE_SHARDS`, 1 to 64
  */
 export function bullQueueNames(name: QueueName, shards: number): string[] {
-  if (name !== "webhook-delivery") return [`{${name}}`];
+  if (!isShardedQueue(name)) return [`{${name}}`];
   return Array.from({ length: shards }, (_, shard) => {
     const inPlace = (tag: string) => Math.floor((hashSlotOf(tag) * shards) / CLUSTER_SLOTS) === shard;
     for (let k = 0; ; k++) {
-      const tag = `wd${shard}${k === 0 ? "" : (k - 1).toString(36)}`;
+      const tag = `${SHARD_TAG[name]}${shard}${k === 0 ? "" : (k - 1).toString(36)}`;
       if (inPlace(tag)) return `{${tag}}`;
     }
   });
 }
 
 /**
- * The shard (0 … `shards - 1`) of the delivery queue that holds the jobs of `destination`: FNV-1a (32 bits) of the
- * key, modulo `shards`. Stable across processes and restarts for one `shards`. Changing `DELIVERY_QUEUE_SHARDS` moves
- * destinations to other shards: change it with the workers stopped; the reconciler offers the pending rows again in
- * their new shards (jobs left in a shard past the new count are never run).
- * @param destination - a destination key (see {@link JobRoute})
+ * The shard (0 … `shards - 1`) of a sharded queue that holds the jobs of `destination`: FNV-1a (32 bits) of the key,
+ * modulo `shards`. Stable across processes and restarts for one `shards`. Changing `DELIVERY_QUEUE_SHARDS` moves
+ * jobs to other shards: change it with the workers stopped; the reconciler offers the pending rows again in their new
+ * shards (jobs left in a shard past the new count are never run).
+ * @param destination - a delivery's destination key (see {@link JobRoute}), or an inbox job's id
  */
-export function deliveryShardOf(destination: string, shards: number): number {
+export function shardOf(destination: string, shards: number): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < destination.length; i++) {
     hash ^= destination.charCodeAt(i);

@@ -1,4 +1,4 @@
-import { bullQueueNames, deliveryShardOf, hashSlotOf } from "../src";
+import { bullQueueNames, shardOf, hashSlotOf } from "../src";
 
 describe("the delivery queue's shards (DESIGN §10 Redis)", () => {
   test("when the delivery queue has 8 shards, then each is a BullMQ queue under its own hash tag, one per eighth of the slots", () => {
@@ -21,16 +21,16 @@ describe("the delivery queue's shards (DESIGN §10 Redis)", () => {
   });
 
   test("when a destination's shard is asked again, in any process, then it is the same one (a fixed hash of the key)", () => {
-    expect(deliveryShardOf("we_01JABCDEFGHJKMNPQRSTVWXYZ0", 8)).toBe(1);
-    expect(deliveryShardOf("postback:shop.example", 8)).toBe(2);
-    expect(deliveryShardOf("we_01JABCDEFGHJKMNPQRSTVWXYZ0", 64)).toBe(41);
-    expect(deliveryShardOf("anything", 1)).toBe(0);
+    expect(shardOf("we_01JABCDEFGHJKMNPQRSTVWXYZ0", 8)).toBe(1);
+    expect(shardOf("postback:shop.example", 8)).toBe(2);
+    expect(shardOf("we_01JABCDEFGHJKMNPQRSTVWXYZ0", 64)).toBe(41);
+    expect(shardOf("anything", 1)).toBe(0);
   });
 
   test("when 1,000 endpoints are spread over 8 shards, then every shard gets between 9 % and 16 % of them", () => {
     const counts = new Array<number>(8).fill(0);
     for (let i = 0; i < 1000; i++) {
-      const shard = deliveryShardOf(`we_${i}`, 8);
+      const shard = shardOf(`we_${i}`, 8);
       counts[shard] = (counts[shard] ?? 0) + 1;
     }
 

@@ -1,11 +1,11 @@
 /**
- * Helpers shared by the delivery end-to-end files (apps/api/test/e2e): enqueue a first attempt as the API's fan-out does, read a chain's
+ * Helpers shared by the delivery end-to-end files (apps/api/test/e2e): enqueue a first attempt as the API's fan-out does, list a sharded queue's jobs, read a chain's
  * rows, wait for a chain to end, and verify a signature with the test's OWN HMAC code (never the project's signer).
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Db, WebhookDelivery } from "@lm/db";
 import { deliveryJob } from "@lm/domain";
-import { parkJobs, type Producer, type RedisClient } from "@lm/queue";
+import { parkJobs, type JobPayloads, type Producer, type RedisClient, type ShardedQueueName } from "@lm/queue";
 import type { Job, JobType } from "bullmq";
 import { startWebhookReceiver, type WebhookReceiver } from "./webhook-receiver";
 import { waitUntil } from "./wait-until";
@@ -47,7 +47,24 @@ export async function makeParkedDueNow(worker: { producer: Producer; producerRed
 
 /** The `webhook-delivery` jobs in `states`, over every shard of the queue. */
 export async function deliveryJobsIn(producer: Pick<Producer, "shards">, states: JobType[]): Promise<Job[]> {
-  const perShard = await Promise.all(producer.shards("webhook-delivery").map((queue) => queue.getJobs(states)));
+  return jobsIn(producer, "webhook-delivery", states);
+}
+
+/** The jobs of every shard of the `inbox-processing` queue in `states`. */
+export async function inboxJobsIn(
+  producer: Pick<Producer, "shards">,
+  states: JobType[],
+): Promise<Array<Job<JobPayloads["inbox-processing"]>>> {
+  return jobsIn(producer, "inbox-processing", states);
+}
+
+/** The jobs of every shard of queue `name` in `states`. */
+async function jobsIn<N extends ShardedQueueName>(
+  producer: Pick<Producer, "shards">,
+  name: N,
+  states: JobType[],
+): Promise<Array<Job<JobPayloads[N]>>> {
+  const perShard = await Promise.all(producer.shards(name).map((queue) => queue.getJobs(states)));
   return perShard.flat();
 }
 

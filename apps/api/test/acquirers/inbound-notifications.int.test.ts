@@ -1,4 +1,5 @@
 import request from "supertest";
+import { inboxJobsIn } from "@lm/testing";
 import {
   createAcquirer,
   encryptSecret,
@@ -36,7 +37,7 @@ describe("POST /v1/acquirers/{slug}/notifications and inbox processing", () => {
   const itemsFor = (endToEndId: string) =>
     ctx.db.inboxItem.findMany({ where: { end_to_end_id: endToEndId }, orderBy: { id: "asc" } });
   const queuedIds = async () =>
-    (await ctx.deps.producer.queue("inbox-processing").getJobs(["waiting", "delayed", "prioritized"])).map((j) => j.id);
+    (await inboxJobsIn(ctx.deps.producer, ["waiting", "delayed", "prioritized"])).map((j) => j.id);
 
   test("when a validly signed payment arrives, then it is stored and enqueued, and processing marks the charge paid", async () => {
     const txn = await charge();

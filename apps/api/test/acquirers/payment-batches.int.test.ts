@@ -1,6 +1,6 @@
 import request from "supertest";
 import {
-  deliveryJobId,
+  fanOutJobId,
   processInboxItem,
   sandboxAcquirerSecret,
   settlePayments,
@@ -80,11 +80,12 @@ describe("settling a batch of inbound payments in one statement (settlePayments)
       expect(deliveries.find((d) => d.destination_type === "postback")?.transaction_id).toBe(txn.id);
     }
     const queued = await deliveryJobsIn(ctx.deps.producer, ["waiting", "delayed", "prioritized"]);
-    const deliveryIds = (
+    const eventIds = (
       await ctx.db.webhookDelivery.findMany({ where: { store_id: store.storeId, event_type: "transaction.paid" } })
-    ).map((d) => d.id);
-    expect(deliveryIds).toHaveLength(60);
-    expect(deliveryIds.every((id) => queued.some((job) => job.id === deliveryJobId(id)))).toBe(true);
+    ).map((d) => d.event_id);
+    expect(eventIds).toHaveLength(60);
+    // Each event's two first attempts share its job.
+    expect(eventIds.every((id) => queued.some((job) => job.id === fanOutJobId(id)))).toBe(true);
     const total = charges.reduce((sum, txn) => sum + txn.amount, 0);
     expect((await store.client.get("/v1/balance").expect(200)).body).toMatchObject({ available: total, reserved: 0 });
     expect(

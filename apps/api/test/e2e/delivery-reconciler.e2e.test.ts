@@ -1,4 +1,4 @@
-import { deliveryJob, deliveryJobId, destinationKey } from "@lm/domain";
+import { deliveryJob } from "@lm/domain";
 import {
   createDeliveryRow,
   createEndpointRow,
@@ -71,9 +71,8 @@ describe("reconciler sweep of due deliveries", () => {
 
     await reconcile(ctx.worker);
 
-    expect(
-      await ctx.worker.producer.deliveryQueueFor(destinationKey(delivery)).getJob(deliveryJobId(delivery.id)),
-    ).toBeUndefined();
+    const { jobId, destination } = deliveryJob(delivery);
+    expect(await ctx.worker.producer.queueFor("webhook-delivery", destination).getJob(jobId)).toBeUndefined();
   });
 
   test("when a delivery's secret does not decrypt, then the chain stops as missing_secret on its row and nothing is sent", async () => {

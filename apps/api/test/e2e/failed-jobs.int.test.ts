@@ -2,7 +2,15 @@ import { randomUUID } from "node:crypto";
 import { Worker, type Job, type Queue } from "bullmq";
 import { deliveryJob, newId } from "@lm/domain";
 import { createLogger } from "@lm/logging";
-import { closeRedis, createRedis, type JobPayloads, type QueueName, type RedisClient } from "@lm/queue";
+import {
+  closeRedis,
+  createRedis,
+  isShardedQueue,
+  type JobPayloads,
+  type QueueName,
+  type RedisClient,
+  type ShardedQueueName,
+} from "@lm/queue";
 import { createDeliveryRow, createEndpointRow, createEventRow, createStoreRow } from "@lm/testing";
 import { useApiTestContext } from "../support/harness";
 import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from "../../../worker/src/deps";
@@ -31,7 +39,7 @@ describe("reviving failed jobs", () => {
   });
 
   /**
-   * Adds a job to `queue` (for the delivery queue, its shard of `destination`) and fails it once with `err`, as a
+   * Adds a job to `queue` (for a sharded queue, the shard of `destination` or of its id) and fails it once with `err`, as a
    * processor that threw on its last try would; then sets its tries made.
    */
   async function failedJob<N extends QueueName>(
@@ -42,10 +50,9 @@ describe("reviving failed jobs", () => {
     err = new Error("boom"),
     destination = "",
   ): Promise<Job> {
-    const queue: Queue =
-      name === "webhook-delivery"
-        ? deps.producer.deliveryQueueFor(destination)
-        : deps.producer.queue(name as Exclude<QueueName, "webhook-delivery">);
+    const queue: Queue = isShardedQueue(name)
+      ? deps.producer.queueFor(name, name === "webhook-delivery" ? destination : id)
+      : deps.producer.queue(name as Exclude<QueueName, ShardedQueueName>);
     const scratch = new Worker(queue.name, null, {
       connection: scratchRedis,
       prefix: ctx.config.queuePrefix,
@@ -137,9 +144,9 @@ describe("reviving failed jobs", () => {
     });
     const event = await createEventRow(ctx.db, { storeId: store.id });
     const delivery = await createDeliveryRow(ctx.db, { event, destination: { endpoint } });
-    const { jobId, destination } = deliveryJob(delivery);
+    const { data, jobId, destination } = deliveryJob(delivery);
     const err = new Error("relation does not exist\nat line 2");
-    const job = await failedJob("webhook-delivery", {}, jobId, MAX_JOB_TRIES, err, destination);
+    const job = await failedJob("webhook-delivery", data, jobId, MAX_JOB_TRIES, err, destination);
 
     await noteFailedJob(deps, "webhook-delivery", job, err);
 
@@ -148,7 +155,7 @@ describe("reviving failed jobs", () => {
     expect(row.job_given_up_at).toBeInstanceOf(Date);
     await job.remove();
     await enqueueDueDeliveries(deps);
-    expect(await deps.producer.deliveryQueueFor(destination).getJob(jobId)).toBeUndefined();
+    expect(await deps.producer.queueFor("webhook-delivery", destination).getJob(jobId)).toBeUndefined();
   });
 
   test("when a delivery's job fails with tries left, then its row is left as it was", async () => {
@@ -161,8 +168,8 @@ describe("reviving failed jobs", () => {
       event: await createEventRow(ctx.db, { storeId: store.id }),
       destination: { endpoint },
     });
-    const { jobId, destination } = deliveryJob(delivery);
-    const job = await failedJob("webhook-delivery", {}, jobId, MAX_JOB_TRIES - 1, undefined, destination);
+    const { data, jobId, destination } = deliveryJob(delivery);
+    const job = await failedJob("webhook-delivery", data, jobId, MAX_JOB_TRIES - 1, undefined, destination);
 
     await noteFailedJob(deps, "webhook-delivery", job, new Error("boom"));
 

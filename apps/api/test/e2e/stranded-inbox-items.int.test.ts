@@ -41,7 +41,7 @@ describe("offering stranded inbox items", () => {
     });
   }
 
-  const queued = async (id: string) => (await deps.producer.queue("inbox-processing").getJob(id)) !== undefined;
+  const queued = async (id: string) => (await deps.producer.queueFor("inbox-processing", id).getJob(id)) !== undefined;
 
   test("when an unprocessed item has no job, then the sweep gives it one", async () => {
     const stranded = await item({});

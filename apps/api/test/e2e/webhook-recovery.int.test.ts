@@ -1,7 +1,7 @@
 import { createLogger } from "@lm/logging";
 import {
   continueWebhookRecovery,
-  deliveryIdOfJob,
+  deliveryJobTarget,
   newId,
   recoverWebhookEndpoint,
   RECOVERY_PAGE_SIZE,
@@ -59,7 +59,11 @@ describe("recovery in pages by the worker", () => {
     const producer = {
       enqueue: () => Promise.resolve(),
       enqueueBulk: (_name: string, jobs: Array<{ jobId?: string }>) => {
-        enqueued.push(...jobs.map((job) => deliveryIdOfJob(String(job.jobId))));
+        // A recovery's chains are manual: each its own job, named by its delivery.
+        for (const job of jobs) {
+          const target = deliveryJobTarget(String(job.jobId));
+          if ("deliveryId" in target) enqueued.push(target.deliveryId);
+        }
         return Promise.resolve();
       },
     } as unknown as WorkerDeps["producer"];

@@ -114,7 +114,8 @@ describe("worker metrics", () => {
   test("when an inbox job finds nothing to do, then it is counted under the skipped outcome", async () => {
     const before = await scrape();
 
-    await ctx.worker.producer.enqueue("inbox-processing", { data: { inboxItemId: "inb_01J00000000000000000000000" } });
+    const inboxItemId = "inb_01J00000000000000000000000";
+    await ctx.worker.producer.enqueue("inbox-processing", { data: { inboxItemId }, jobId: inboxItemId });
     const series = 'lm_inbox_items_processed_total{outcome="skipped"}';
     const counted = (text: string) => sample(text, series) ?? 0;
     const after = await waitUntil("the inbox job to be counted", async () => {

@@ -1,4 +1,5 @@
 import request from "supertest";
+import { inboxJobsIn } from "@lm/testing";
 import { createAcquirer, encryptSecret, processInboxItem, sandboxAcquirerSecret, signatureHeader } from "@lm/domain";
 import { valorFromCentavos } from "@lm/pix-api";
 import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
@@ -117,7 +118,7 @@ describe("ops inbox API", () => {
     expect(res.body).toEqual({});
     const reprocessed = await ctx.db.inboxItem.findUniqueOrThrow({ where: { id: item.id } });
     expect(reprocessed).toMatchObject({ signature_valid: true, error: null, reprocessed_at: expect.any(Date) });
-    const jobs = await ctx.deps.producer.queue("inbox-processing").getJobs(["waiting"]);
+    const jobs = await inboxJobsIn(ctx.deps.producer, ["waiting"]);
     expect(jobs.some((j) => j.data.inboxItemId === item.id)).toBe(true);
     expect(await processInboxItem(ctx.deps, item.id)).toBe("paid");
     expect((await ctx.db.transaction.findUniqueOrThrow({ where: { id: txn.id } })).status).toBe("paid");

@@ -1,27 +1,42 @@
 /**
- * `webhook-delivery` job: one attempt of one delivery row (SPEC "Delivery request", "Retry schedule"; DESIGN §4, §8).
- * The story of one attempt: load the row (batched), take a slot of its destination or go back to the queue until the
- * destination has room (isolation), and let the domain send, decide and record; the slot is freed as soon as the
- * destination is done, before the recording.
+ * `webhook-delivery` job: the attempts of its rows (SPEC "Delivery request", "Retry schedule"; DESIGN §4, §8, §10
+ * "Redis"): one delivery, or the first attempts of an event's fan-out that its data lists (`deliveryJob` in
+ * packages/domain), those still `pending`. The story of one attempt: load the row (batched), take a slot of its destination, and let the
+ * domain send, decide and record; the slot is freed as soon as the destination is done, before the recording. A row
+ * whose destination has no room waits: once the job's other attempts are recorded, the job goes back to the queue,
+ * delayed, without using a slot (isolation, see `destination-slots.ts`), and its next run finds only what is left
+ * pending.
  */
-import { deliverAttempt, deliveryIdOfJob, destinationKey } from "@lm/domain";
+import { deliverAttempt, deliveryIdsOfJob, destinationKey } from "@lm/domain";
 import type { Processor } from ".";
 
 /**
- * Runs the attempt of the job's delivery (the job id names it) if its row is still `pending`. A destination at its
- * limit of attempts at once sends the job back to the queue, delayed, without using a slot (see
- * `destination-slots.ts`).
+ * Runs the attempts of the job's rows still `pending`, at once within the process's limit (`WORKER_CONCURRENCY`
+ * attempts, see `deps.ts`). When a destination is at its limit of attempts at once, the job goes back to the queue
+ * after the others, delayed by that destination's wait (the first one found full, when several are).
+ * @throws the first error of an attempt, once every attempt has ended (the job is retried; what was recorded stays)
  */
-export const processWebhookDelivery: Processor<"webhook-delivery"> = async (deps, _data, job) => {
-  const delivery = await deps.deliveryRows.loadPending(deliveryIdOfJob(job.id));
-  if (delivery === null) return;
-
-  const destination = destinationKey(delivery);
-  const slot = deps.destinationSlots.tryAcquire(destination);
-  if (slot === null) return job.defer(deps.destinationSlots.deferralMs(destination));
-  try {
-    await deliverAttempt(deps, delivery, { sent: () => slot.release() });
-  } finally {
-    slot.release();
-  }
+export const processWebhookDelivery: Processor<"webhook-delivery"> = async (deps, data, job) => {
+  const loaded = await Promise.all(deliveryIdsOfJob(job.id, data).map((id) => deps.deliveryRows.loadPending(id)));
+  let full: string | null = null;
+  const attempts = await Promise.allSettled(
+    loaded.map((delivery) =>
+      // The process's attempts first, then the destination's: a slot is held only while its attempt runs.
+      deps.attempts.run(async () => {
+        if (delivery === null) return;
+        const destination = destinationKey(delivery);
+        const slot = deps.destinationSlots.tryAcquire(destination);
+        if (slot === null) return void (full ??= destination);
+        try {
+          await deliverAttempt(deps, delivery, { sent: () => slot.release() });
+        } finally {
+          slot.release();
+        }
+      }),
+    ),
+  );
+  const failed = attempts.find((attempt) => attempt.status === "rejected");
+  if (failed) throw failed.reason;
+  // One deferral a job, as the destination's pacing counts them (see `destination-slots.ts`).
+  if (full !== null) return job.defer(deps.destinationSlots.deferralMs(full));
 };

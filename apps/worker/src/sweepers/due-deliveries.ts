@@ -1,12 +1,13 @@
 /**
  * Offering due webhook deliveries to the queue (DESIGN §1 "Write, then enqueue", §10 "Sweeps"), in pages of
  * {@link PAGE_SIZE}: every `pending` delivery whose time has come, as its job (`deliveryJob`: the job id names the
- * row). BullMQ ignores an id it still holds, so a row whose job is waiting, delayed or running is untouched, while a row
+ * row, or for a fan-out's first attempts their event, and that job attempts every first attempt of the event still
+ * pending when it runs, so a fan-out that a page boundary splits is offered twice, the second a no-op). BullMQ ignores an id it still holds, so a row whose job is waiting, delayed or running is untouched, while a row
  * whose job was lost (a crash between commit and enqueue, a Redis flush) gets one again. A row that waits for its time
  * (a retry hours away) is not read: its delayed job holds it, and if that job is lost the row is offered once due.
  */
 import { forEachDueDeliveryPage } from "@lm/db";
-import { deliveryJob } from "@lm/domain";
+import { deliveryJobs } from "@lm/domain";
 import type { WorkerDeps } from "../deps";
 import { offerRows, putFailedJobsBack } from "./offer-rows";
 
@@ -23,11 +24,8 @@ export async function enqueueDueDeliveries(deps: WorkerDeps): Promise<number> {
   await putFailedJobsBack(deps, "webhook-delivery");
   let offered = 0;
   await forEachDueDeliveryPage(deps.db.pool, deps.now(), PAGE_SIZE, async (due) => {
-    offered += await offerRows(
-      deps,
-      "webhook-delivery",
-      due.map((row) => deliveryJob(row)),
-    );
+    await offerRows(deps, "webhook-delivery", deliveryJobs(due));
+    offered += due.length;
   });
   return offered;
 }

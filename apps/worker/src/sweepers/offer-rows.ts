@@ -49,9 +49,9 @@ export async function putFailedJobsBack(deps: Pick<WorkerDeps, "producer">, name
 }
 
 /**
- * Offers rows to queue `name`, each as its job, whose id names the row (the row id, or for deliveries its body).
- * @param jobs - one job per row: its payload, its id and, for the delivery queue, its destination
- * @returns how many rows were offered
+ * Offers rows to queue `name` as their jobs, whose ids name the rows (the row id; for deliveries, see `deliveryJob`).
+ * @param jobs - the rows' jobs: payload, id and, for the delivery queue, destination
+ * @returns how many jobs were offered
  */
 export async function offerRows<N extends QueueName>(
   deps: Pick<WorkerDeps, "producer" | "metrics">,

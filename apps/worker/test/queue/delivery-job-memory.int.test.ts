@@ -7,6 +7,9 @@ import { deleteQueueKeys, testConfig, uniqueQueuePrefix } from "@lm/testing";
  * is Redis 7's accounting of one key with this file's 11-character prefix: 232 bytes with an id-only job, 296 when
  * the job carried `{deliveryId}` and its name; its `opts` is its id alone (no `attempts`, see `defaultJobOptions`).
  */
+/** What makes a row's job its own: a retry (attempt 2), as what waits behind a slow endpoint is. */
+const RETRY = { event_id: "", attempt: 2, manual: false };
+
 describe("a waiting delivery job in Redis", () => {
   const config = testConfig("postgresql://unused", { QUEUE_PREFIX: uniqueQueuePrefix() });
   const redis = createRedis(config.redisUrl, "producer");
@@ -19,8 +22,8 @@ describe("a waiting delivery job in Redis", () => {
 
   test("when a delivery is enqueued, then its job stores no data and no name, as a compact hash", async () => {
     const deliveryId = newId("delivery");
-    const job = deliveryJob({ id: deliveryId, endpoint_id: "we_memory", url: "https://a.example/hook" });
-    const queue = producer.deliveryQueueFor(job.destination);
+    const job = deliveryJob({ id: deliveryId, endpoint_id: "we_memory", url: "https://a.example/hook", ...RETRY });
+    const queue = producer.queueFor("webhook-delivery", job.destination);
     await queue.pause();
 
     await producer.enqueueBulk("webhook-delivery", [job]);
@@ -35,9 +38,12 @@ describe("a waiting delivery job in Redis", () => {
 
   test("when a retry waits an hour, then it is parked as one member of its shard's set, with no job until near its time", async () => {
     const jobs = Array.from({ length: 200 }, () =>
-      deliveryJob({ id: newId("delivery"), endpoint_id: "we_parked", url: "https://a.example/hook" }, 3_600_000),
+      deliveryJob(
+        { id: newId("delivery"), endpoint_id: "we_parked", url: "https://a.example/hook", ...RETRY },
+        3_600_000,
+      ),
     );
-    const queue = producer.deliveryQueueFor("we_parked");
+    const queue = producer.queueFor("webhook-delivery", "we_parked");
     const parkedKey = queue.toKey("parked");
 
     await producer.enqueueBulk("webhook-delivery", jobs);
@@ -50,7 +56,7 @@ describe("a waiting delivery job in Redis", () => {
 
   test("when a parked job's time is near, then promotion makes it a delayed job of its shard that runs at its time", async () => {
     const jobId = newId("delivery").slice(4);
-    const queue = producer.deliveryQueueFor("we_soon");
+    const queue = producer.queueFor("webhook-delivery", "we_soon");
     await parkJobs(redis, queue, [{ jobId, dueAt: Date.now() + 1_500 }]);
 
     await producer.promoteParked();

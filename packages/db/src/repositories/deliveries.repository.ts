@@ -377,12 +377,12 @@ export async function insertRecoveryDeliveries(client: DbClient, rows: RecoveryD
         JOIN events e ON e.id = v.event_id`);
 }
 
-/** A pending delivery whose time has come: its id and where it goes (a job's destination). */
-export interface DueDelivery {
-  id: string;
-  endpoint_id: string | null;
-  url: string;
-}
+/**
+ * What gives a delivery its job and that job's queue shard (`deliveryJob` in packages/domain, DESIGN §10 "Redis"): its
+ * id, its destination's columns, and whether it is the first attempt of its event's fan-out.
+ */
+export type DeliveryRoute = Pick<WebhookDelivery, "id" | "endpoint_id" | "url" | "event_id" | "attempt" | "manual">;
+const DELIVERY_ROUTE_COLUMNS = "id, endpoint_id, url, event_id, attempt, manual";
 
 /**
  * Calls `onPage` with the pending deliveries due by `dueBy` whose job was not given up, `pageSize` at a time, until
@@ -399,7 +399,7 @@ export async function forEachDueDeliveryPage(
   pool: Pool,
   dueBy: Date,
   pageSize: number,
-  onPage: (page: DueDelivery[]) => Promise<void>,
+  onPage: (page: DeliveryRoute[]) => Promise<void>,
 ): Promise<void> {
   const client = await pool.connect();
   try {
@@ -411,10 +411,10 @@ export async function forEachDueDeliveryPage(
     await client.query("SET LOCAL jit = off");
     // A literal time (an ISO string), not a parameter: DECLARE takes none through the simple protocol.
     await client.query(`DECLARE due_deliveries NO SCROLL CURSOR FOR
-      SELECT id, endpoint_id, url FROM webhook_deliveries
+      SELECT ${DELIVERY_ROUTE_COLUMNS} FROM webhook_deliveries
       WHERE status = 'pending' AND job_given_up_at IS NULL AND scheduled_at <= '${dueBy.toISOString()}'::timestamptz`);
     for (;;) {
-      const { rows } = await client.query<DueDelivery>(`FETCH FORWARD ${pageSize} FROM due_deliveries`);
+      const { rows } = await client.query<DeliveryRoute>(`FETCH FORWARD ${pageSize} FROM due_deliveries`);
       if (rows.length > 0) await onPage(rows);
       if (rows.length < pageSize) break;
     }
@@ -427,13 +427,10 @@ export async function forEachDueDeliveryPage(
   }
 }
 
-/** What routes a delivery's job to its queue shard (DESIGN §10 "Redis"): its id and its destination's columns. */
-export type DeliveryRoute = Pick<WebhookDelivery, "id" | "endpoint_id" | "url">;
-
 /** The {@link DeliveryRoute} of each of `ids` that has a row, by primary key, in one statement. */
 export function findDeliveryRoutes(client: SqlClient, ids: string[]): Promise<DeliveryRoute[]> {
   return sqlQuery<DeliveryRoute>(
     client,
-    sql`SELECT id, endpoint_id, url FROM webhook_deliveries WHERE id = ANY(${ids}::text[])`,
+    sql`SELECT ${rawSql(DELIVERY_ROUTE_COLUMNS)} FROM webhook_deliveries WHERE id = ANY(${ids}::text[])`,
   );
 }

@@ -1,19 +1,29 @@
 /**
  * The shape of a `webhook-delivery` job, shared by every producer (fan-out, next attempts, the reconciler, recover)
- * and the worker. It is the most numerous job by far (one per destination per event, thousands waiting behind a slow
- * endpoint), so it stores as little as BullMQ allows: no data, and as its id the delivery id's ULID body (the id
- * without `whd_`). Its Redis hash then fits a 128-byte allocation instead of 192, about 270 bytes of Redis per
- * waiting delivery instead of 345 (measured). The job id still names exactly one row, so a repeat of the same
- * delivery is a no-op, as with every other queue's row-id job ids (DESIGN §1).
- *
- * The job goes to the shard of its destination (DESIGN §10 "Redis"): {@link destinationKey}, the key the worker's
- * isolation also counts attempts by (DESIGN §8 "Isolation"), so every job of one destination is in one shard.
+ * and the worker. Each delivery row has exactly one job id, derived from the row, so a repeat of it is a no-op while
+ * the job exists, as with every other queue's row-id job ids (DESIGN §1):
+ * - **the first attempts of an event's fan-out** (attempt 1, not `manual`: one per subscribed endpoint and postback)
+ *   share ONE job, whose id names the event (`e` + the event id's ULID body) and whose data lists the rows (their ids'
+ *   ULID bodies), in the shard of the event. One job instead of one per destination is most of what a paid charge
+ *   costs Redis (DESIGN §10 "Redis"): a BullMQ job's life is three Lua scripts, each dearer when it wakes an idle
+ *   queue, as most do here (measured: a paid charge with 5 endpoints cost 1.8 to 2.1 ms of Redis CPU in 11 jobs, about
+ *   1 ms in 3). When the reconciler makes the job (its enqueue after commit was lost) from a page that holds only some
+ *   of the event's rows, the others are offered again once that job is done;
+ * - **any other attempt** (a retry, a ping, a resend, a recovery) has its own job, whose id is the delivery id's ULID
+ *   body (the id without `whd_`), with no data, in the shard of its destination ({@link destinationKey}, the key the
+ *   worker's isolation also counts attempts by, DESIGN §8 "Isolation"). Retries are what waits in Redis (thousands
+ *   behind a slow endpoint), so these jobs store as little as BullMQ allows, which keeps a job's hash within a
+ *   128-byte allocation (about 270 bytes of Redis per waiting delivery instead of 345, measured).
  */
 import { findDeliveryRoutes, type DeliveryRoute, type SqlClient } from "@lm/db";
+import type { JobPayloads } from "@lm/queue";
 import type { AfterCommitJob } from "../jobs/enqueue-after-commit";
 import { ID_PREFIX } from "../ids";
 
 const DELIVERY_PREFIX = `${ID_PREFIX.delivery}_`;
+const EVENT_PREFIX = `${ID_PREFIX.event}_`;
+/** What starts the id of a fan-out's job: lower case, which no ULID (Crockford base 32, upper case) starts with. */
+const FAN_OUT_JOB_PREFIX = "e";
 
 /**
  * The job id of delivery `deliveryId` (`whd_01J…` → `01J…`).
@@ -24,9 +34,44 @@ export function deliveryJobId(deliveryId: string): string {
   return deliveryId.slice(DELIVERY_PREFIX.length);
 }
 
-/** The delivery id a `webhook-delivery` job stands for: the inverse of {@link deliveryJobId}. */
-export function deliveryIdOfJob(jobId: string): string {
-  return `${DELIVERY_PREFIX}${jobId}`;
+/**
+ * The job id of the first attempts of event `eventId`'s fan-out (`evt_01J…` → `e01J…`).
+ * @throws Error when `eventId` is not an event id (a producer bug)
+ */
+export function fanOutJobId(eventId: string): string {
+  if (!eventId.startsWith(EVENT_PREFIX)) throw new Error(`not an event id: ${eventId}`);
+  return `${FAN_OUT_JOB_PREFIX}${eventId.slice(EVENT_PREFIX.length)}`;
+}
+
+/** What a `webhook-delivery` job stands for: one delivery, or the first attempts of an event's fan-out. */
+export type DeliveryJobTarget = { deliveryId: string } | { eventId: string };
+
+/**
+ * What job `jobId` of the `webhook-delivery` queue stands for ({@link DeliveryJobTarget}): the inverse of
+ * {@link deliveryJobId} and {@link fanOutJobId}.
+ */
+export function deliveryJobTarget(jobId: string): DeliveryJobTarget {
+  if (!jobId.startsWith(FAN_OUT_JOB_PREFIX)) return { deliveryId: deliveryIdOf(jobId) };
+  return { eventId: `${EVENT_PREFIX}${jobId.slice(FAN_OUT_JOB_PREFIX.length)}` };
+}
+
+/**
+ * The delivery rows job `jobId` of the `webhook-delivery` queue, with payload `data`, attempts: the one its id names,
+ * or the fan-out's its data lists.
+ */
+export function deliveryIdsOfJob(jobId: string, data: JobPayloads["webhook-delivery"]): string[] {
+  const target = deliveryJobTarget(jobId);
+  return "deliveryId" in target ? [target.deliveryId] : (data.deliveries ?? []).map(deliveryIdOf);
+}
+
+/** The delivery id of a job id's or a fan-out job's entry: the inverse of {@link deliveryJobId}. */
+function deliveryIdOf(body: string): string {
+  return `${DELIVERY_PREFIX}${body}`;
+}
+
+/** Whether `delivery` is the first attempt of its event's fan-out, which shares the event's job (see above). */
+export function isFanOutFirstAttempt(delivery: Pick<DeliveryRoute, "attempt" | "manual">): boolean {
+  return delivery.attempt === 1 && !delivery.manual;
 }
 
 /**
@@ -43,26 +88,40 @@ export function destinationKey(delivery: Pick<DeliveryRoute, "endpoint_id" | "ur
 }
 
 /**
- * The job that runs `delivery`, in its destination's shard.
+ * The job that runs `delivery` (see above): its event's fan-out job in the event's shard, or its own in its
+ * destination's shard.
  * @param delayMs - run no earlier than this many ms from now (a retry's wait); 0 or absent runs at once
  */
 export function deliveryJob(delivery: DeliveryRoute, delayMs?: number): AfterCommitJob<"webhook-delivery"> {
+  const fanOut = isFanOutFirstAttempt(delivery);
   return {
-    data: {},
-    jobId: deliveryJobId(delivery.id),
-    destination: destinationKey(delivery),
+    data: fanOut ? { deliveries: [deliveryJobId(delivery.id)] } : {},
+    jobId: fanOut ? fanOutJobId(delivery.event_id) : deliveryJobId(delivery.id),
+    destination: fanOut ? delivery.event_id : destinationKey(delivery),
     ...(delayMs === undefined ? {} : { delayMs }),
   };
 }
 
+/** The jobs of `deliveries`, due at once, each once: the first attempts of one fan-out share a job that lists them. */
+export function deliveryJobs(deliveries: DeliveryRoute[]): Array<AfterCommitJob<"webhook-delivery">> {
+  const jobs = new Map<string, AfterCommitJob<"webhook-delivery">>();
+  for (const delivery of deliveries) {
+    const job = deliveryJob(delivery);
+    const same = jobs.get(job.jobId);
+    if (same?.data.deliveries && job.data.deliveries) same.data.deliveries.push(...job.data.deliveries);
+    else jobs.set(job.jobId, job);
+  }
+  return [...jobs.values()];
+}
+
 /**
- * The jobs of deliveries known by id only (a fan-out's rows, whose endpoints its statement chose; a sweep's page),
- * due at once: their destinations are read in one query by primary key. Ids without a row are left out.
+ * The jobs of deliveries known by id only (a fan-out's rows, whose endpoints its statement chose), due at once
+ * ({@link deliveryJobs}): their routes are read in one query by primary key. Ids without a row are left out.
  */
 export async function deliveryJobsOf(
   client: SqlClient,
   deliveryIds: string[],
 ): Promise<Array<AfterCommitJob<"webhook-delivery">>> {
   if (deliveryIds.length === 0) return [];
-  return (await findDeliveryRoutes(client, deliveryIds)).map((route) => deliveryJob(route));
+  return deliveryJobs(await findDeliveryRoutes(client, deliveryIds));
 }

@@ -1,8 +1,9 @@
 /**
  * A job the worker gave up for good (it threw on every try, revivals included) is written on the row it was for, so an
  * operator finds it there and not only in a log line. Which rows say it:
- * - a delivery: `job_given_up_at` and `job_error` on its `pending` row; the reconciler no longer offers it, and a
- *   recover or a resend (new chains) is how the event goes out once the cause is fixed;
+ * - a delivery: `job_given_up_at` and `job_error` on its `pending` row (on each of them, for a fan-out's job); the
+ *   reconciler no longer offers it, and a recover or a resend (new chains) is how the event goes out once the cause
+ *   is fixed;
  * - an inbox item: `error` = `job_given_up: <reason>`, so it is listed as `failed` by the ops inbox and a reprocess
  *   (which clears the outcome) runs it again.
  * The other queues' rows have no such field: a refund or withdrawal keeps its own bounded `submit_attempts`, and the
@@ -11,7 +12,7 @@
  */
 import { markDeliveryGivenUp, markInboxItemGivenUp, type Db } from "@lm/db";
 import type { JobPayloads, QueueName } from "@lm/queue";
-import { deliveryIdOfJob } from "../deliveries/delivery-jobs";
+import { deliveryIdsOfJob } from "../deliveries/delivery-jobs";
 import { toStorableText } from "../text/storable-text";
 
 /** The code an inbox item's `error` starts with when its job was given up. */
@@ -33,8 +34,12 @@ export type GivenUpJob = {
 export async function recordGivenUpJob(deps: { db: Db; now: () => Date }, job: GivenUpJob): Promise<boolean> {
   const reason = reasonOf(job.error);
   switch (job.queue) {
-    case "webhook-delivery":
-      return markDeliveryGivenUp(deps.db, deliveryIdOfJob(job.jobId), reason, deps.now());
+    case "webhook-delivery": {
+      let marked = false;
+      for (const id of deliveryIdsOfJob(job.jobId, job.data))
+        marked = (await markDeliveryGivenUp(deps.db, id, reason, deps.now())) || marked;
+      return marked;
+    }
     case "inbox-processing":
       return markInboxItemGivenUp(deps.db, job.data.inboxItemId, `${JOB_GIVEN_UP_ERROR}: ${reason}`);
     default:
