@@ -33,7 +33,7 @@ import { Queue, Worker } from "bullmq";
 import { createDb, type Db } from "@lm/db";
 import {
   buildEventEnvelope,
-  deliveryJobTarget,
+  deliveryIdsOfJob,
   deliveryJobId,
   deliveryJobsOf,
   newId,
@@ -495,9 +495,7 @@ async function runBaselineWorker(): Promise<void> {
     "webhook-delivery",
     async (job) => {
       // Jobs carry their id only, as the engine's do: the endpoints take turns.
-      const target = deliveryJobTarget(String(job.id));
-      if (!("deliveryId" in target)) throw new Error(`not a delivery's job: ${job.id}`);
-      const { deliveryId } = target;
+      const deliveryId = deliveryIdsOfJob(String(job.id), job.data)[0] as string;
       const endpoint = (started += 1) % ENDPOINTS;
       const created = new Date();
       const body = JSON.stringify(

@@ -1,11 +1,12 @@
 import { createLogger } from "@lm/logging";
 import {
   continueWebhookRecovery,
-  deliveryJobTarget,
+  deliveryIdsOfJob,
   newId,
   recoverWebhookEndpoint,
   RECOVERY_PAGE_SIZE,
 } from "@lm/domain";
+import type { JobPayloads } from "@lm/queue";
 import { createEndpointRow, createStoreRow } from "@lm/testing";
 import { useApiTestContext } from "../support/harness";
 import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from "../../../worker/src/deps";
@@ -58,12 +59,8 @@ describe("recovery in pages by the worker", () => {
     const enqueued: string[] = [];
     const producer = {
       enqueue: () => Promise.resolve(),
-      enqueueBulk: (_name: string, jobs: Array<{ jobId?: string }>) => {
-        // A recovery's chains are manual: each its own job, named by its delivery.
-        for (const job of jobs) {
-          const target = deliveryJobTarget(String(job.jobId));
-          if ("deliveryId" in target) enqueued.push(target.deliveryId);
-        }
+      enqueueBulk: (_name: string, jobs: Array<{ jobId?: string; data: JobPayloads["webhook-delivery"] }>) => {
+        for (const job of jobs) enqueued.push(...deliveryIdsOfJob(String(job.jobId), job.data));
         return Promise.resolve();
       },
     } as unknown as WorkerDeps["producer"];

@@ -17,7 +17,7 @@ import { withdrawalSubmissionProcessor } from "./withdrawal-submission.processor
 
 /** The job a processor runs, beyond its payload: its id, and what it may do besides finishing or throwing. */
 export interface JobControl {
-  /** The job's id (a row id; for `webhook-delivery`, what names its rows: `deliveryJobTarget`). */
+  /** The job's id (a row id; for `webhook-delivery`, see `deliveryIdsOfJob`). */
   id: string;
   /** Puts the job back in the queue to run again in `delayMs`, without counting a failed try; ends the run. */
   defer(delayMs: number): Promise<never>;

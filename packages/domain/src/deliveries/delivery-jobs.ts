@@ -43,25 +43,13 @@ export function fanOutJobId(eventId: string): string {
   return `${FAN_OUT_JOB_PREFIX}${eventId.slice(EVENT_PREFIX.length)}`;
 }
 
-/** What a `webhook-delivery` job stands for: one delivery, or the first attempts of an event's fan-out. */
-export type DeliveryJobTarget = { deliveryId: string } | { eventId: string };
-
 /**
- * What job `jobId` of the `webhook-delivery` queue stands for ({@link DeliveryJobTarget}): the inverse of
- * {@link deliveryJobId} and {@link fanOutJobId}.
- */
-export function deliveryJobTarget(jobId: string): DeliveryJobTarget {
-  if (!jobId.startsWith(FAN_OUT_JOB_PREFIX)) return { deliveryId: deliveryIdOf(jobId) };
-  return { eventId: `${EVENT_PREFIX}${jobId.slice(FAN_OUT_JOB_PREFIX.length)}` };
-}
-
-/**
- * The delivery rows job `jobId` of the `webhook-delivery` queue, with payload `data`, attempts: the one its id names,
- * or the fan-out's its data lists.
+ * The delivery rows job `jobId` of the `webhook-delivery` queue, with payload `data`, attempts: the one its id names
+ * ({@link deliveryJobId}), or those its data lists, for a fan-out's job ({@link fanOutJobId}).
  */
 export function deliveryIdsOfJob(jobId: string, data: JobPayloads["webhook-delivery"]): string[] {
-  const target = deliveryJobTarget(jobId);
-  return "deliveryId" in target ? [target.deliveryId] : (data.deliveries ?? []).map(deliveryIdOf);
+  if (!jobId.startsWith(FAN_OUT_JOB_PREFIX)) return [deliveryIdOf(jobId)];
+  return (data.deliveries ?? []).map(deliveryIdOf);
 }
 
 /** The delivery id of a job id's or a fan-out job's entry: the inverse of {@link deliveryJobId}. */
