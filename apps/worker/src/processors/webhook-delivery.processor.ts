@@ -18,12 +18,12 @@ import type { Processor } from ".";
  */
 export const processWebhookDelivery: Processor<"webhook-delivery"> = async (deps, data, job) => {
   const loaded = await Promise.all(deliveryIdsOfJob(job.id, data).map((id) => deps.deliveryRows.loadPending(id)));
+  const pending = loaded.filter((delivery) => delivery !== null);
   let full: string | null = null;
   const attempts = await Promise.allSettled(
-    loaded.map((delivery) =>
+    pending.map((delivery) =>
       // The process's attempts first, then the destination's: a slot is held only while its attempt runs.
       deps.attempts.run(async () => {
-        if (delivery === null) return;
         const destination = destinationKey(delivery);
         const slot = deps.destinationSlots.tryAcquire(destination);
         if (slot === null) return void (full ??= destination);

@@ -335,15 +335,20 @@ export function searchWebhookDeliveriesPage(
 }
 
 /**
- * Writes on delivery row `id` that the worker gave its job up for good (`job_given_up_at` = `at`, `job_error` =
- * `reason`), while the row is still `pending` and not already marked: the reconciler no longer offers it, and a row
- * that moved on meanwhile (attempted) is left alone.
+ * Writes on delivery rows `ids` (one job's) that the worker gave their job up for good (`job_given_up_at` = `at`,
+ * `job_error` = `reason`), on each row still `pending` and not already marked: the reconciler no longer offers it, and
+ * a row that moved on meanwhile (attempted) is left alone.
  * @param reason - the last try's error, storable text of at most 300 characters
- * @returns whether the row was marked
+ * @returns whether a row was marked
  */
-export async function markDeliveryGivenUp(client: DbClient, id: string, reason: string, at: Date): Promise<boolean> {
+export async function markDeliveriesGivenUp(
+  client: DbClient,
+  ids: string[],
+  reason: string,
+  at: Date,
+): Promise<boolean> {
   const { count } = await client.webhookDelivery.updateMany({
-    where: { id, status: "pending", job_given_up_at: null },
+    where: { id: { in: ids }, status: "pending", job_given_up_at: null },
     data: { job_given_up_at: at, job_error: reason },
   });
   return count > 0;

@@ -10,7 +10,7 @@
  * repeatable sweeps (charge expiry, key revocation, the reconciler) run again at their next tick; those give-ups are
  * logged only.
  */
-import { markDeliveryGivenUp, markInboxItemGivenUp, type Db } from "@lm/db";
+import { markDeliveriesGivenUp, markInboxItemGivenUp, type Db } from "@lm/db";
 import type { JobPayloads, QueueName } from "@lm/queue";
 import { deliveryIdsOfJob } from "../deliveries/delivery-jobs";
 import { toStorableText } from "../text/storable-text";
@@ -34,12 +34,8 @@ export type GivenUpJob = {
 export async function recordGivenUpJob(deps: { db: Db; now: () => Date }, job: GivenUpJob): Promise<boolean> {
   const reason = reasonOf(job.error);
   switch (job.queue) {
-    case "webhook-delivery": {
-      let marked = false;
-      for (const id of deliveryIdsOfJob(job.jobId, job.data))
-        marked = (await markDeliveryGivenUp(deps.db, id, reason, deps.now())) || marked;
-      return marked;
-    }
+    case "webhook-delivery":
+      return markDeliveriesGivenUp(deps.db, deliveryIdsOfJob(job.jobId, job.data), reason, deps.now());
     case "inbox-processing":
       return markInboxItemGivenUp(deps.db, job.data.inboxItemId, `${JOB_GIVEN_UP_ERROR}: ${reason}`);
     default:
