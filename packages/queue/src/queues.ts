@@ -76,11 +76,10 @@ export function hashSlotOf(tag: string): number {
 /**
  * The BullMQ queue names of `name`, each its own Redis Cluster hash tag (in braces), so all keys of one queue share a
  * slot (BullMQ's scripts need that) and different queues spread over the masters: `{reconciler}` for an unsharded
- * queue; for shard i of a sharded one, `{wd<i><suffix>}` (`ib` for the inbox), the shortest suffix (base 36, from
- * none) that puts its
- * slot in the i-th of `shards` equal parts of the slot space. Masters own contiguous, equal slot ranges (as
- * `redis-cli --cluster create` and managed clusters lay them out), so the shards are spread evenly over them by design
- * rather than by chance; and the short name keeps a job's key within a smaller allocation.
+ * queue; for shard i of a sharded one, `{wd<i><suffix>}` (`ib` for the inbox), the shortest suffix (base 36, from none)
+ * that puts its slot in the i-th of `shards` equal parts of the slot space. Masters own contiguous, equal slot ranges
+ * (as `redis-cli --cluster create` and managed clusters lay them out), so the shards are spread evenly over them by
+ * design rather than by chance; and the short name keeps a job's key within a smaller allocation.
  * @param shards - `DELIVERY_QUEUE_SHARDS`, 1 to 64
  */
 export function bullQueueNames(name: QueueName, shards: number): string[] {

@@ -1,6 +1,7 @@
 /**
- * Helpers shared by the delivery end-to-end files (apps/api/test/e2e): enqueue a first attempt as the API's fan-out does, list a sharded queue's jobs, read a chain's
- * rows, wait for a chain to end, and verify a signature with the test's OWN HMAC code (never the project's signer).
+ * Helpers shared by the delivery end-to-end files (apps/api/test/e2e): enqueue a first attempt as the API's fan-out
+ * does, list a sharded queue's jobs, read a chain's rows, wait for a chain to end, and verify a signature with the
+ * test's OWN HMAC code (never the project's signer).
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Db, WebhookDelivery } from "@lm/db";

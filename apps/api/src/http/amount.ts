@@ -3,8 +3,9 @@
  * withdrawals and simulated disputes all take `amount` through it, so that a refusal always says the unit. A
  * newcomer who sends reais (`100.5` for R$ 100,50) is told the number to send instead of only "must be an integer".
  *
- * A JSON number written with a point or an exponent (`100.00`, `1e3`) is refused too, though JSON reads `100.00` as the
- * integer 100: taken as 100 centavos, it would charge R$ 1,00 to someone who meant R$ 100,00 ({@link keepWrittenAmount}).
+ * A JSON number written with a point or an exponent (`100.00`, `1e3`) is refused too ({@link keepWrittenAmount}),
+ * though JSON reads `100.00` as the integer 100: taken as 100 centavos, it would charge R$ 1,00 to someone who meant
+ * R$ 100,00.
  */
 import type { NextFunction, Request, Response } from "express";
 import Joi from "joi";

@@ -1,9 +1,9 @@
 /**
- * The receivers of docs/receiving-webhooks.md, run as an integrator runs them: each one (Node.js, Python) is started
- * as its own process with the secret of an endpoint registered through the panel, a test charge is paid, and the
- * worker's real delivery must be verified by the guide's code; a request whose body was changed after signing, or
- * that was signed with another secret, must be refused with 401 (SPEC "Receiver obligations"). The PHP and Go receivers are not run here (neither
- * language is installed); they implement the same steps.
+ * The receivers of docs/receiving-webhooks.md, run as an integrator runs them: each one (Node.js, Python) is started as
+ * its own process with the secret of an endpoint registered through the panel, a test charge is paid, and the worker's
+ * real delivery must be verified by the guide's code; a request whose body was changed after signing, or that was
+ * signed with another secret, must be refused with 401 (SPEC "Receiver obligations"). The PHP and Go receivers are not
+ * run here (neither language is installed); they implement the same steps.
  */
 import type { ChildProcess } from "node:child_process";
 import { generateWebhookSecret, signatureHeader } from "@lm/domain";

@@ -39,8 +39,8 @@ describe("reviving failed jobs", () => {
   });
 
   /**
-   * Adds a job to `queue` (for a sharded queue, the shard of `destination` or of its id) and fails it once with `err`, as a
-   * processor that threw on its last try would; then sets its tries made.
+   * Adds a job to `queue` (for a sharded queue, the shard of `destination` or of its id) and fails it once with `err`,
+   * as a processor that threw on its last try would; then sets its tries made.
    */
   async function failedJob<N extends QueueName>(
     name: N,

@@ -1,11 +1,11 @@
 /**
  * `webhook-delivery` job: the attempts of its rows (SPEC "Delivery request", "Retry schedule"; DESIGN §4, §8, §10
  * "Redis"): one delivery, or the first attempts of an event's fan-out that its data lists (`deliveryJob` in
- * packages/domain), those still `pending`. The story of one attempt: load the row (batched), take a slot of its destination, and let the
- * domain send, decide and record; the slot is freed as soon as the destination is done, before the recording. A row
- * whose destination has no room waits: once the job's other attempts are recorded, the job goes back to the queue,
- * delayed, without using a slot (isolation, see `destination-slots.ts`), and its next run finds only what is left
- * pending.
+ * packages/domain), those still `pending`. The story of one attempt: load the row (batched), take a slot of its
+ * destination, and let the domain send, decide and record; the slot is freed as soon as the destination is done, before
+ * the recording. A row whose destination has no room waits: once the job's other attempts are recorded, the job goes
+ * back to the queue, delayed, without using a slot (isolation, see `destination-slots.ts`), and its next run finds only
+ * what is left pending.
  */
 import { deliverAttempt, deliveryIdsOfJob, destinationKey } from "@lm/domain";
 import type { Processor } from ".";

@@ -1,10 +1,10 @@
 /**
- * Offering due webhook deliveries to the queue (DESIGN §1 "Write, then enqueue", §10 "Sweeps"), in pages of
- * {@link PAGE_SIZE}: every `pending` delivery whose time has come, as its job (`deliveryJob`: the job id names the
- * row, or for a fan-out's first attempts their event, and that job attempts every first attempt of the event still
- * pending when it runs, so a fan-out that a page boundary splits is offered twice, the second a no-op). BullMQ ignores an id it still holds, so a row whose job is waiting, delayed or running is untouched, while a row
- * whose job was lost (a crash between commit and enqueue, a Redis flush) gets one again. A row that waits for its time
- * (a retry hours away) is not read: its delayed job holds it, and if that job is lost the row is offered once due.
+ * Offering due webhook deliveries to the queue (DESIGN §1 "Write, then enqueue", §10 "Sweeps"), {@link PAGE_SIZE} at a
+ * time: every `pending` delivery whose time has come, as its job (`deliveryJob`: the job id names the row, or the event
+ * of a fan-out's first attempts, which share one). BullMQ ignores an id it still holds, so a row whose job is waiting,
+ * delayed or running is untouched, while a row whose job was lost (a crash between commit and enqueue, a Redis flush)
+ * gets one again. A row that waits for its time (a retry hours away) is not read: its delayed job holds it, and if that
+ * job is lost the row is offered once due.
  */
 import { forEachDueDeliveryPage } from "@lm/db";
 import { deliveryJobs } from "@lm/domain";

@@ -6,9 +6,10 @@
  * later (docs-hydrate.mjs), when the reader first needs more than the menu or the page is idle.
  *
  * The render takes seconds of CPU, so it runs once per process, in a worker thread (docs-renderer.worker.cjs, with
- * React, styled-components and esbuild, dependencies of this package for that reason), on the first request for the page (never at start-up: most processes never serve it), and its result is kept in memory,
- * gzipped too. Everything is served from this origin, never from a CDN, under a Content-Security-Policy that admits
- * nothing else: scripts are files of this origin (the page's state is a JSON data block, which runs nothing).
+ * React, styled-components and esbuild, dependencies of this package for that reason), on the first request for the
+ * page (never at start-up: most processes never serve it), and its result is kept in memory, gzipped too. Everything is
+ * served from this origin, never from a CDN, under a Content-Security-Policy that admits nothing else: scripts are
+ * files of this origin (the page's state is a JSON data block, which runs nothing).
  */
 import { readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
