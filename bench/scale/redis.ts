@@ -106,6 +106,11 @@ function deltas(before: MasterReading[], after: MasterReading[]) {
   });
 }
 
+/** The CPU the masters spent between two readings, ms, summed over them. */
+function cpuMsOf(grown: ReturnType<typeof deltas>): number {
+  return grown.reduce((sum, master) => sum + master.cpuMs, 0);
+}
+
 /** Redis CPU of `jobs` bare BullMQ jobs' whole lives (add, run by a no-op worker, removed on completion), ms per job. */
 async function measureBareJobs(nodes: string[], masters: Redis[], jobs: number): Promise<number> {
   const connection = createRedis(nodes, "worker");
@@ -128,7 +133,7 @@ async function measureBareJobs(nodes: string[], masters: Redis[], jobs: number):
     }
     await waitUntil(`${jobs} bare jobs completed`, async () => done >= jobs, { timeoutMs: 120_000, intervalMs: 50 });
     const used = deltas(before, await Promise.all(masters.map(readMaster)));
-    return used.reduce((sum, master) => sum + master.cpuMs, 0) / jobs;
+    return cpuMsOf(used) / jobs;
   } finally {
     await worker.close();
     await queue.obliterate({ force: true });
@@ -187,10 +192,7 @@ export async function measureRedis(): Promise<Record<string, unknown>> {
     progress("warm-up done; measuring the idle service");
     const idleStart = await Promise.all(masters.map(readMaster));
     await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
-    const idleCpuMs = deltas(idleStart, await Promise.all(masters.map(readMaster))).reduce(
-      (sum, m) => sum + m.cpuMs,
-      0,
-    );
+    const idleCpuMs = cpuMsOf(deltas(idleStart, await Promise.all(masters.map(readMaster))));
     progress(`paying ${CHARGES} charges`);
     const before = await Promise.all(masters.map(readMaster));
     const startedAt = Date.now();
@@ -211,10 +213,7 @@ export async function measureRedis(): Promise<Record<string, unknown>> {
     worker = await startWorker(children, env);
     await waitForDeliveries(WARM_UP_CHARGES + 2 * CHARGES);
     const drainMs = Date.now() - drainStartedAt;
-    const busyCpuMs = deltas(busyBefore, await Promise.all(masters.map(readMaster))).reduce(
-      (sum, m) => sum + m.cpuMs,
-      0,
-    );
+    const busyCpuMs = cpuMsOf(deltas(busyBefore, await Promise.all(masters.map(readMaster))));
     progress(`drained in ${drainMs} ms; adding ${WAITING} waiting deliveries`);
 
     const totals = run.map((master) => master.total);
@@ -271,7 +270,7 @@ export async function measureRedis(): Promise<Record<string, unknown>> {
     const bareJobs = CHARGES * (2 * ENDPOINTS + 1);
     progress(`running ${bareJobs} bare BullMQ jobs`);
     const bareCpuMs = await measureBareJobs(cluster.nodes, masters, bareJobs);
-    const cpuMs = run.reduce((sum, master) => sum + master.cpuMs, 0);
+    const cpuMs = cpuMsOf(run);
     return {
       charges: CHARGES,
       stores: STORES,
