@@ -167,16 +167,19 @@ export function round(value: number, digits: number): number {
 
 /**
  * The environment of a real worker process for a bench: the bench's database, Redis (`TEST_REDIS_URL` when set) and
- * prefix, its concurrency, local receivers allowed.
+ * prefix, its concurrency, local receivers allowed; and, for a bench that enqueues jobs itself, its shard count, so
+ * that the worker consumes the shards the bench fills (the environment's `DELIVERY_QUEUE_SHARDS`, which the child would
+ * inherit otherwise, is not the bench's).
  */
 export function workerEnv(
-  config: { databaseUrl: string; redisUrl: string; queuePrefix: string },
+  config: { databaseUrl: string; redisUrl: string; queuePrefix: string; deliveryQueueShards?: number },
   concurrency: number,
 ): Record<string, string> {
   return {
     DATABASE_URL: config.databaseUrl,
     REDIS_URL: config.redisUrl,
     QUEUE_PREFIX: config.queuePrefix,
+    ...(config.deliveryQueueShards === undefined ? {} : { DELIVERY_QUEUE_SHARDS: String(config.deliveryQueueShards) }),
     WORKER_CONCURRENCY: String(concurrency),
     WEBHOOK_ALLOW_LOCAL_DESTINATIONS: "true",
     NODE_ENV: "development",
