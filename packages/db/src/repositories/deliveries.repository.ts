@@ -9,7 +9,7 @@ import type { Pool } from "pg";
 import type { DbClient } from "../client";
 import type { PageArgs } from "../page";
 import type { Event, Prisma, WebhookDelivery, WebhookEndpoint } from "../generated/client";
-import { emptySql, rawSql, rowStatusIs, sql, sqlQuery, type Sql, type SqlClient } from "../sql";
+import { emptySql, plannedOnEachCall, rawSql, rowStatusIs, sql, sqlQuery, type Sql, type SqlClient } from "../sql";
 
 /** A pending delivery row with what its attempt needs, as {@link loadPendingDeliveries} reads it. */
 export type LoadedDelivery = WebhookDelivery & {
@@ -432,10 +432,15 @@ export async function forEachDueDeliveryPage(
   }
 }
 
-/** The {@link DeliveryRoute} of each of `ids` that has a row, by primary key, in one statement. */
+/**
+ * The {@link DeliveryRoute} of each of `ids` that has a row, by primary key, in one statement, {@link plannedOnEachCall}
+ * (rows just written, in the week's partition, which may have been empty when a plan was cached).
+ */
 export function findDeliveryRoutes(client: SqlClient, ids: string[]): Promise<DeliveryRoute[]> {
   return sqlQuery<DeliveryRoute>(
     client,
-    sql`SELECT ${rawSql(DELIVERY_ROUTE_COLUMNS)} FROM webhook_deliveries WHERE id = ANY(${ids}::text[])`,
+    plannedOnEachCall(
+      sql`SELECT ${rawSql(DELIVERY_ROUTE_COLUMNS)} FROM webhook_deliveries WHERE id = ANY(${ids}::text[])`,
+    ),
   );
 }

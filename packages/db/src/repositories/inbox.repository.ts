@@ -6,7 +6,7 @@
 import type { DbClient } from "../client";
 import type { Acquirer, InboxItem, Prisma } from "../generated/client";
 import type { PageArgs } from "../page";
-import { rawSql, sql, sqlQuery, type Sql, type SqlClient } from "../sql";
+import { plannedOnEachCall, rawSql, sql, sqlQuery, type Sql, type SqlClient } from "../sql";
 
 /**
  * The code an item's `error` starts with (`processing_failed: <reason>`) while processing it threw and its job is
@@ -35,6 +35,7 @@ export const NOT_CONFIRMED_ERROR = "not_confirmed_by_acquirer";
 /**
  * SQL true for an item `i` of acquirer `acquirerId` that already stands for identity `providerEventId`: validly
  * received and not refuted by the bank. A repeat of one is a duplicate, and the reconciliation does not store it again.
+ * It looks the identity up in every week's partition: a statement using it is {@link plannedOnEachCall}.
  */
 function receivedBefore(acquirerId: Sql, providerEventId: Sql): Sql {
   return sql`EXISTS (SELECT 1 FROM inbox_items i WHERE i.acquirer_id = ${acquirerId} AND i.signature_valid
@@ -112,7 +113,7 @@ export function storeInboxItems(
   const { acquirer, items } = request;
   return sqlQuery<{ id: string; error: string | null }>(
     client,
-    sql`INSERT INTO inbox_items (id, acquirer_id, provider_event_id, event_type, signature_valid, raw_body, headers,
+    plannedOnEachCall(sql`INSERT INTO inbox_items (id, acquirer_id, provider_event_id, event_type, signature_valid, raw_body, headers,
                                  received_at, end_to_end_id, error, source)
         SELECT v.id, ${acquirer.id}, v.provider_event_id, v.event_type, ${request.signatureValid}, ${request.rawBody},
                ${JSON.stringify(request.headers)}::jsonb, ${request.receivedAt}, v.end_to_end_id,
@@ -123,7 +124,7 @@ export function storeInboxItems(
                     ${items.map((item) => item.error)}::text[])
           AS v(id, provider_event_id, event_type, end_to_end_id, error)
         WHERE EXISTS (SELECT 1 FROM acquirers a WHERE a.id = ${acquirer.id} AND a.secret_ciphertext = ${acquirer.secretCiphertext})
-        RETURNING id, error`,
+        RETURNING id, error`),
   );
 }
 
@@ -135,7 +136,9 @@ export async function findReceivedProviderEventIds(
 ): Promise<Set<string>> {
   const rows = await sqlQuery<{ id: string }>(
     client,
-    sql`SELECT v.id FROM unnest(${providerEventIds}::text[]) AS v(id) WHERE ${receivedBefore(sql`${acquirerId}`, rawSql("v.id"))}`,
+    plannedOnEachCall(
+      sql`SELECT v.id FROM unnest(${providerEventIds}::text[]) AS v(id) WHERE ${receivedBefore(sql`${acquirerId}`, rawSql("v.id"))}`,
+    ),
   );
   return new Set(rows.map(({ id }) => id));
 }

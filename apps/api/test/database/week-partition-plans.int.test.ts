@@ -1,0 +1,188 @@
+import {
+  createDb,
+  findDeliveryRoutes,
+  loadPendingDeliveries,
+  storeInboxItems,
+  writeDeliveryAttempts,
+  type Db,
+} from "@lm/db";
+import { applyRetention, newId } from "@lm/domain";
+import { createEndpointRow, createEventRow, createStoreRow } from "@lm/testing";
+import { useApiTestContext } from "../support/harness";
+
+/**
+ * `inbox_items`, `events` and `webhook_deliveries` are partitioned by week, and a week's partition is made ahead,
+ * empty (DESIGN §10 "Retention"). A lookup in them that PostgreSQL ran on a generic plan cached while the week's
+ * partition was empty read that partition with a sequential scan for the rest of the connection's life, every row of
+ * it on every call, while the week filled it. The file builds that situation on a fresh database: each statement runs
+ * ten times (past the five calls after which PostgreSQL may cache a generic plan) while the partition holds a few
+ * rows, then the partition gains 5,000 rows that no `ANALYZE` sees; the next call must read only the rows it names
+ * (PostgreSQL's own counters, on a connection of its own).
+ */
+describe("lookups in a week's partition filled after they first ran", () => {
+  let measured: Db;
+  const ctx = useApiTestContext({}, async ({ config }) => {
+    measured = createDb(config.databaseUrl, { maxConnections: 1 });
+    return () => measured.$disconnect();
+  });
+  const GROWTH = 5_000;
+  const FIRST_CALLS = 10;
+
+  beforeAll(async () => {
+    // The weeks ahead, made as the worker's retention job makes them (the tests below fill three of them).
+    await applyRetention(ctx.deps, new Date());
+    // Autovacuum's `ANALYZE` of a partition would make a new plan and hide the one under test.
+    for (const table of ["inbox_items", "webhook_deliveries"]) {
+      const leaves = await ctx.db.$queryRawUnsafe<Array<{ name: string }>>(
+        `SELECT relid::regclass::text AS name FROM pg_partition_tree($1::regclass) WHERE isleaf`,
+        table,
+      );
+      for (const { name } of leaves)
+        await ctx.db.$executeRawUnsafe(`ALTER TABLE ${name} SET (autovacuum_enabled = false)`);
+    }
+  });
+
+  /** Rows of `table`'s partitions read so far by the measured connection (sequential reads and index fetches). */
+  async function rowsRead(table: string): Promise<number> {
+    await measured.pool.query("SELECT pg_stat_force_next_flush()");
+    const { rows } = await measured.pool.query<{ n: string }>(
+      `SELECT sum(coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0)) AS n FROM pg_stat_user_tables
+       WHERE relid IN (SELECT relid FROM pg_partition_tree($1::regclass))`,
+      [table],
+    );
+    return Number(rows[0]?.n);
+  }
+
+  async function rowsReadBy(table: string, statement: () => Promise<unknown>): Promise<number> {
+    const before = await rowsRead(table);
+    await statement();
+    return (await rowsRead(table)) - before;
+  }
+
+  test("when a notification is stored after the week's inbox grew by 5,000 items, then its duplicate check reads no item", async () => {
+    const acquirer = await ctx.db.acquirer.create({
+      data: { id: newId("acquirer"), slug: "week-partition-plans", secret_ciphertext: "secret" },
+    });
+    const store = (providerEventId: string) =>
+      storeInboxItems(measured.pool, {
+        acquirer: { id: acquirer.id, secretCiphertext: "secret" },
+        signatureValid: true,
+        rawBody: Buffer.from("{}"),
+        headers: {},
+        receivedAt: new Date(),
+        duplicateError: "duplicate",
+        items: [{ id: newId("inboxItem"), providerEventId, eventType: "pix", endToEndId: null, error: null }],
+      });
+    for (let i = 0; i < FIRST_CALLS; i++) await store(`E${i}`);
+    await ctx.db.$executeRawUnsafe(
+      `INSERT INTO inbox_items (id, acquirer_id, provider_event_id, event_type, signature_valid, raw_body, headers,
+                                received_at, end_to_end_id)
+       SELECT id, $2, id, 'pix', true, '\\x7b7d', '{}', now(), id FROM unnest($1::text[]) AS id`,
+      Array.from({ length: GROWTH }, () => newId("inboxItem")),
+      acquirer.id,
+    );
+
+    let stored: Array<{ error: string | null }> = [];
+    const read = await rowsReadBy("inbox_items", async () => {
+      stored = await store("E-new");
+    });
+    const repeated = await store("E-new");
+
+    expect(stored).toEqual([expect.objectContaining({ error: null })]);
+    expect(repeated).toEqual([expect.objectContaining({ error: "duplicate" })]);
+    expect(read).toBe(0);
+  });
+
+  /** Weeks ahead whose partitions (made ahead, empty) the delivery tests fill, one each. */
+  let weeksAhead = 0;
+
+  /**
+   * A store's endpoint and event, and `insert(count)`: that many pending deliveries of the event, their ids, in a week
+   * ahead that no other test writes to.
+   */
+  async function deliveriesInAWeekOfTheirOwn() {
+    weeksAhead += 1;
+    const createdAt = Date.now() + weeksAhead * 7 * 86_400_000;
+    const { store } = await createStoreRow(ctx.db, ctx.config.encryptionKey);
+    const { endpoint } = await createEndpointRow(ctx.db, ctx.config.encryptionKey, {
+      storeId: store.id,
+      url: "http://127.0.0.1:9/hooks",
+    });
+    const event = await createEventRow(ctx.db, { storeId: store.id });
+    const insert = (count: number) => {
+      const ids = Array.from({ length: count }, () => newId("delivery", createdAt));
+      return ctx.db
+        .$executeRawUnsafe(
+          `INSERT INTO webhook_deliveries
+             (id, chain_id, attempt, status, event_id, event_type, store_id, destination_type, endpoint_id, url,
+              scheduled_at)
+           SELECT id, id, 1, 'pending', $2, $3, $4, 'endpoint', $5, $6, now() FROM unnest($1::text[]) AS id`,
+          ids,
+          event.id,
+          event.type,
+          store.id,
+          endpoint.id,
+          endpoint.url,
+        )
+        .then(() => ids);
+    };
+    return { insert };
+  }
+
+  /**
+   * The rows of `table` that `statement` reads for 5 deliveries once the week's deliveries grew by {@link GROWTH}, after
+   * it ran {@link FIRST_CALLS} times on 5 others.
+   */
+  async function rowsReadAfterGrowth(table: string, statement: (ids: string[]) => Promise<number>): Promise<number> {
+    const { insert } = await deliveriesInAWeekOfTheirOwn();
+    const first = await insert(5);
+    for (let i = 0; i < FIRST_CALLS; i++) await statement(first);
+    await insert(GROWTH);
+    const ids = await insert(5);
+
+    let found = 0;
+    const read = await rowsReadBy(table, async () => {
+      found = await statement(ids);
+    });
+    expect(found).toBe(5);
+    return read;
+  }
+
+  test("when a fan-out's 5 rows are routed after the week's deliveries grew by 5,000 rows, then 5 rows are read", async () => {
+    const read = await rowsReadAfterGrowth(
+      "webhook_deliveries",
+      async (ids) => (await findDeliveryRoutes(measured.pool, ids)).length,
+    );
+
+    expect(read).toBe(5);
+  });
+
+  test("when a fan-out's 5 rows are loaded for their attempts after the week's deliveries grew by 5,000 rows, then 5 rows are read", async () => {
+    const read = await rowsReadAfterGrowth(
+      "webhook_deliveries",
+      async (ids) => (await loadPendingDeliveries(measured.pool, ids)).size,
+    );
+
+    expect(read).toBe(5);
+  });
+
+  test("when 5 attempts are written after the week's deliveries grew by 5,000 rows, then 5 rows are read", async () => {
+    const attempt = (id: string) => ({
+      id,
+      status: "failed" as const,
+      url: "http://127.0.0.1:9/hooks",
+      error: "connection_error",
+      responseStatus: null,
+      responseBodyExcerpt: null,
+      durationMs: 1,
+      attemptedAt: new Date(),
+      nextAttemptAt: null,
+    });
+    const read = await rowsReadAfterGrowth(
+      "webhook_deliveries",
+      async (ids) => (await writeDeliveryAttempts(measured.pool, ids.map(attempt))).size,
+    );
+
+    expect(read).toBe(5);
+  });
+});
