@@ -113,7 +113,8 @@ export function storeInboxItems(
   const { acquirer, items } = request;
   return sqlQuery<{ id: string; error: string | null }>(
     client,
-    plannedOnEachCall(sql`INSERT INTO inbox_items (id, acquirer_id, provider_event_id, event_type, signature_valid, raw_body, headers,
+    plannedOnEachCall(sql`
+        INSERT INTO inbox_items (id, acquirer_id, provider_event_id, event_type, signature_valid, raw_body, headers,
                                  received_at, end_to_end_id, error, source)
         SELECT v.id, ${acquirer.id}, v.provider_event_id, v.event_type, ${request.signatureValid}, ${request.rawBody},
                ${JSON.stringify(request.headers)}::jsonb, ${request.receivedAt}, v.end_to_end_id,
