@@ -3,6 +3,8 @@ import {
   findDeliveryRoutes,
   findProcessableInboxItems,
   loadPendingDeliveries,
+  findProcessableInboxItemIds,
+  listRecoveryPage,
   storeInboxItems,
   writeDeliveryAttempts,
   type Db,
@@ -18,9 +20,10 @@ import { useApiTestContext } from "../support/harness";
  * it on every call, while the week filled it. The file builds that situation on a fresh database: each statement runs
  * ten times (past the five calls after which PostgreSQL may cache a generic plan) while the partition holds a few
  * rows, then the partition gains 5,000 rows that no `ANALYZE` sees; the next call must read only the rows it names
- * (PostgreSQL's own counters, on a connection of its own). The inbox item's insert and the fan-out's route read read
- * all 5,010 on their cached plans, hence `plannedOnEachCall`; the hot path's other lookups in these tables (a
- * settlement's load of its items, an attempt's load of its rows and the write of its outcome) hold on theirs.
+ * (PostgreSQL's own counters, on a connection of its own). The inbox item's insert, the fan-out's route read and a
+ * recovery's page read every row of the week on their cached plans, hence `plannedOnEachCall`; the other lookups
+ * tested here (a settlement's load of its items, the inbox sweep, an attempt's load of its rows and the write of its
+ * outcome) hold on theirs.
  */
 describe("lookups in a week's partition filled after they first ran", () => {
   let measured: Db;
@@ -62,15 +65,24 @@ describe("lookups in a week's partition filled after they first ran", () => {
     return (await rowsRead(table)) - before;
   }
 
-  /** `count` processable inbox items of `acquirerId` (payments received, not processed) made at `at`, their ids. */
-  async function insertInboxItems(acquirerId: string, count: number, at = Date.now()): Promise<string[]> {
+  /**
+   * `count` inbox items of `acquirerId` (payments received) made at `at`, processed at `processedAt` or still to
+   * process, their ids.
+   */
+  async function insertInboxItems(
+    acquirerId: string,
+    count: number,
+    at = Date.now(),
+    processedAt: Date | null = null,
+  ): Promise<string[]> {
     const ids = Array.from({ length: count }, () => newId("inboxItem", at));
     await ctx.db.$executeRawUnsafe(
       `INSERT INTO inbox_items (id, acquirer_id, provider_event_id, event_type, signature_valid, raw_body, headers,
-                                received_at, end_to_end_id)
-       SELECT id, $2, id, 'pix', true, '\\x7b7d', '{}', now(), id FROM unnest($1::text[]) AS id`,
+                                received_at, end_to_end_id, processed_at)
+       SELECT id, $2, id, 'pix', true, '\\x7b7d', '{}', now(), id, $3 FROM unnest($1::text[]) AS id`,
       ids,
       acquirerId,
+      processedAt,
     );
     return ids;
   }
@@ -91,7 +103,7 @@ describe("lookups in a week's partition filled after they first ran", () => {
         items: [{ id: newId("inboxItem"), providerEventId, eventType: "pix", endToEndId: null, error: null }],
       });
     for (let i = 0; i < FIRST_CALLS; i++) await store(`E${i}`);
-    await insertInboxItems(acquirer.id, GROWTH);
+    await insertInboxItems(acquirer.id, GROWTH, Date.now(), new Date());
 
     let stored: Array<{ error: string | null }> = [];
     const read = await rowsReadBy("inbox_items", async () => {
@@ -110,7 +122,7 @@ describe("lookups in a week's partition filled after they first ran", () => {
     const nextWeek = Date.now() + 7 * 86_400_000;
     const first = await insertInboxItems(acquirer.id, 5, nextWeek);
     for (let i = 0; i < FIRST_CALLS; i++) await findProcessableInboxItems(measured.pool, first);
-    await insertInboxItems(acquirer.id, GROWTH, nextWeek);
+    await insertInboxItems(acquirer.id, GROWTH, nextWeek, new Date());
     const ids = await insertInboxItems(acquirer.id, 5, nextWeek);
 
     let found = 0;
@@ -120,6 +132,27 @@ describe("lookups in a week's partition filled after they first ran", () => {
 
     expect(found).toBe(5);
     expect(read).toBe(5);
+  });
+
+  test("when the inbox sweep runs after the week's inbox grew by 5,000 processed items, then it reads the 5 to process", async () => {
+    const acquirer = await createAcquirer("week-partition-plans-sweep");
+    // A week of its own, ahead of the two above.
+    const inTwoWeeks = Date.now() + 14 * 86_400_000;
+    await insertInboxItems(acquirer.id, 5, inTwoWeeks, new Date());
+    const sweep = () => findProcessableInboxItemIds(measured.pool, 100);
+    for (let i = 0; i < FIRST_CALLS; i++) await sweep();
+    await insertInboxItems(acquirer.id, GROWTH, inTwoWeeks, new Date());
+    const toProcess = await insertInboxItems(acquirer.id, 5, inTwoWeeks);
+
+    let found: string[] = [];
+    const read = await rowsReadBy("inbox_items", async () => {
+      found = await sweep();
+    });
+
+    // The items still to process (those of the tests above too), and no processed one.
+    expect(found).toEqual(expect.arrayContaining(toProcess));
+    expect(found.length).toBeLessThan(100);
+    expect(read).toBeLessThanOrEqual(found.length);
   });
 
   /** Weeks ahead whose partitions (made ahead, empty) the delivery tests fill, one each. */
@@ -212,6 +245,47 @@ describe("lookups in a week's partition filled after they first ran", () => {
       async (ids) => (await writeDeliveryAttempts(measured.pool, ids.map(attempt))).size,
     );
 
+    expect(read).toBe(5);
+  });
+
+  test("when a recovery reads a page after the week's events grew by 5,000 of another store, then it reads its 5 events", async () => {
+    const { store } = await createStoreRow(ctx.db, ctx.config.encryptionKey);
+    const { endpoint } = await createEndpointRow(ctx.db, ctx.config.encryptionKey, {
+      storeId: store.id,
+      url: "http://127.0.0.1:9/hooks",
+    });
+    const { store: other } = await createStoreRow(ctx.db, ctx.config.encryptionKey);
+    const insertEvents = (storeId: string, count: number) =>
+      ctx.db.$executeRawUnsafe(
+        `INSERT INTO events (id, store_id, mode, type, data, created_at)
+         SELECT id, $2, 'test', 'transaction.paid', '{}', now() FROM unnest($1::text[]) AS id`,
+        Array.from({ length: count }, () => newId("event")),
+        storeId,
+      );
+    const since = new Date(Date.now() - 3_600_000);
+    const page = () =>
+      listRecoveryPage(measured.pool, {
+        endpointId: endpoint.id,
+        storeId: store.id,
+        mode: "test",
+        since,
+        until: new Date(Date.now() + 3_600_000),
+        types: null,
+        excludedType: "ping",
+        deliveriesFrom: newId("delivery", since.getTime()),
+        after: null,
+        limit: 100,
+      });
+    await insertEvents(store.id, 5);
+    for (let i = 0; i < FIRST_CALLS; i++) await page();
+    await insertEvents(other.id, GROWTH);
+
+    let missed = 0;
+    const read = await rowsReadBy("events", async () => {
+      missed = (await page()).filter((event) => event.missed).length;
+    });
+
+    expect(missed).toBe(5);
     expect(read).toBe(5);
   });
 });

@@ -7,7 +7,7 @@
 import type { DbClient } from "../client";
 import type { PageArgs } from "../page";
 import type { Prisma, User, WebhookEndpoint } from "../generated/client";
-import { emptySql, sql, sqlQuery, type SqlClient } from "../sql";
+import { emptySql, plannedOnEachCall, sql, sqlQuery, type SqlClient } from "../sql";
 import { deliveredEventIds } from "./webhook-recoveries.repository";
 
 /**
@@ -231,12 +231,13 @@ export interface MissedEventsQuery {
  * (their latest chain to it did not succeed, or they never had one: `deliveredEventIds`), counting up to `limit`. One
  * statement, in no transaction: the window's events anti-joined with the endpoint's deliveries from
  * `query.deliveriesFrom` on (a hash join, not a look-up per event); the worker writes the chains later, in pages.
+ * {@link plannedOnEachCall}, as the recovery's pages are (see `listRecoveryPage`).
  */
 export async function countWebhookEndpointMissedEvents(client: SqlClient, query: MissedEventsQuery): Promise<number> {
   const { endpoint, since, until, types, excludedType, limit } = query;
   const [row] = await sqlQuery<{ missed: number }>(
     client,
-    sql`
+    plannedOnEachCall(sql`
       SELECT count(*)::int AS missed FROM (
         SELECT 1
         FROM events e
@@ -246,7 +247,7 @@ export async function countWebhookEndpointMissedEvents(client: SqlClient, query:
           AND e.type <> ${excludedType}
           ${types === null ? emptySql : sql`AND e.type = ANY(${types}::text[])`}
           AND ok.event_id IS NULL
-        LIMIT ${limit}) m`,
+        LIMIT ${limit}) m`),
   );
   return row?.missed ?? 0;
 }

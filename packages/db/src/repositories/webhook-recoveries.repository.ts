@@ -5,7 +5,7 @@
  */
 import type { DbClient } from "../client";
 import type { Prisma, WebhookRecovery } from "../generated/client";
-import { emptySql, sql, sqlQuery, type Sql, type SqlClient } from "../sql";
+import { emptySql, plannedOnEachCall, sql, sqlQuery, type Sql, type SqlClient } from "../sql";
 
 /** What the API records of a recovery. */
 export interface NewWebhookRecovery {
@@ -103,7 +103,8 @@ export function deliveredEventIds(endpointId: string, deliveriesFrom: string, ev
  * `query.after` in `(created_at, id)` order, each with whether the endpoint missed it. Two statements: the page's
  * events through `events (store_id, mode, created_at)`, then their deliveries to the endpoint through
  * `webhook_deliveries (event_id)`, one index scan per partition for the whole page; a page costs its own events
- * whatever the window's size.
+ * whatever the window's size. Both are {@link plannedOnEachCall}: on a plan cached while the week's partition was
+ * empty, each page read every event of the week (`week-partition-plans.int.test.ts`).
  */
 export async function listRecoveryPage(client: SqlClient, query: RecoveryPageQuery): Promise<RecoveryPageEvent[]> {
   const { after } = query;
@@ -114,7 +115,7 @@ export async function listRecoveryPage(client: SqlClient, query: RecoveryPageQue
           AND (e.created_at > ${after.createdAt}::timestamptz OR e.id > ${after.eventId}::text)`;
   const events = await sqlQuery<{ id: string; created_at: Date }>(
     client,
-    sql`
+    plannedOnEachCall(sql`
       SELECT e.id, e.created_at
       FROM events e
       WHERE e.store_id = ${query.storeId} AND e.mode = ${query.mode}::mode
@@ -122,13 +123,13 @@ export async function listRecoveryPage(client: SqlClient, query: RecoveryPageQue
         AND e.type <> ${query.excludedType}
         ${query.types === null ? emptySql : sql`AND e.type = ANY(${query.types}::text[])`}
       ORDER BY e.created_at, e.id
-      LIMIT ${query.limit}`,
+      LIMIT ${query.limit}`),
   );
   if (events.length === 0) return [];
   const ids = events.map((event) => event.id);
   const delivered = await sqlQuery<{ event_id: string }>(
     client,
-    deliveredEventIds(query.endpointId, query.deliveriesFrom, sql`d.event_id = ANY(${ids}::text[])`),
+    plannedOnEachCall(deliveredEventIds(query.endpointId, query.deliveriesFrom, sql`d.event_id = ANY(${ids}::text[])`)),
   );
   const succeeded = new Set(delivered.map((row) => row.event_id));
   return events.map((event) => ({ ...event, missed: !succeeded.has(event.id) }));
