@@ -5,6 +5,7 @@
  */
 import type { DbClient } from "../client";
 import type { KycStatus, Prisma, Seller, Store, Transaction } from "../generated/client";
+import { sql, sqlQuery, type SqlClient } from "../sql";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Sellers
@@ -117,6 +118,19 @@ export function insertStore(db: DbClient, data: Prisma.StoreUncheckedCreateInput
  */
 export async function lockStoreForUpdate(db: DbClient, storeId: string): Promise<void> {
   await db.$queryRaw`SELECT id FROM stores WHERE id = ${storeId} FOR UPDATE`;
+}
+
+/**
+ * Whether store `storeId` has a postback secret (false when there is no such store): asked on every charge creation
+ * with a `postback_url`, so one prepared statement on the pool rather than a Prisma read of the whole store (measured
+ * in `bench:api`: Prisma's query cost about 2 ms of the API's CPU per creation).
+ */
+export async function storeHasPostbackSecret(client: SqlClient, storeId: string): Promise<boolean> {
+  const [row] = await sqlQuery<{ has: boolean }>(
+    client,
+    sql`SELECT postback_secret_ciphertext IS NOT NULL AS has FROM stores WHERE id = ${storeId}`,
+  );
+  return row?.has ?? false;
 }
 
 /**

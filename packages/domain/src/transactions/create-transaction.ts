@@ -4,7 +4,7 @@
  * charge, its `transaction.created` event and the first delivery rows written together; after commit the deliveries
  * are enqueued. Expiry is the worker's sweep (`expire-transaction.ts`).
  */
-import { getStoreById, insertCharge, isUniqueViolation, type Transaction } from "@lm/db";
+import { insertCharge, isUniqueViolation, storeHasPostbackSecret, type Transaction } from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { chargeDocumentColumns } from "../document-at-rest";
 import { parseTaxDocument } from "../documents";
@@ -63,7 +63,7 @@ export async function createTransaction(
     const check = await checkDestination(input.postback_url, { allowLocal: deps.config.webhookAllowLocalDestinations });
     if (!check.ok)
       throw new ApiError("invalid_url", `Invalid postback_url: ${check.reason}.`, { param: "postback_url" });
-    if ((await getStoreById(deps.db, merchant.storeId)).postback_secret_ciphertext === null) throw noPostbackSecret();
+    if (!(await storeHasPostbackSecret(deps.db.pool, merchant.storeId))) throw noPostbackSecret();
     postbackUrl = check.href;
   }
   const document = input.customer ? parseTaxDocument(input.customer.document) : null;
