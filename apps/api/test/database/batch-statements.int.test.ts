@@ -19,6 +19,7 @@ import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from "../../../wor
 import { enqueueDueDeliveries } from "../../../worker/src/sweepers/due-deliveries";
 import { enqueueStrandedInboxItems } from "../../../worker/src/sweepers/stranded-inbox-items";
 import { useApiTestContext } from "../support/harness";
+import { rowsReadBy, withoutAutovacuum } from "../support/rows-read";
 
 /**
  * The batch statements of the hot paths name their rows by id and update them only while they are still `pending`. The
@@ -50,51 +51,12 @@ describe("batch statements and the reconciler read the rows they name, whatever 
   let deliveries: string[];
   let charges: { storeId: string; payable: string[] };
 
-  /**
-   * Keeps autovacuum off `tables` (each partition of a partitioned one, such as `webhook_deliveries`, DESIGN §10
-   * "Retention"): it would refresh the statistics while a test runs and hide the plan under test.
-   */
-  async function withoutAutovacuum(...tables: string[]): Promise<void> {
-    for (const table of tables) {
-      const leaves = await ctx.db.$queryRawUnsafe<Array<{ name: string }>>(
-        `SELECT c.oid::regclass::text AS name FROM pg_class c
-         WHERE c.relkind = 'r'
-           AND (c.oid = $1::regclass OR c.oid IN (SELECT relid FROM pg_partition_tree($1::regclass)))`,
-        table,
-      );
-      for (const { name } of leaves) {
-        await ctx.db.$executeRawUnsafe(`ALTER TABLE ${name} SET (autovacuum_enabled = false)`);
-      }
-    }
-  }
-
   beforeAll(async () => {
-    await withoutAutovacuum("webhook_deliveries", "transactions");
+    await withoutAutovacuum(ctx.db, "webhook_deliveries", "transactions");
     measuredDeps = { ...ctx.deps, db: measured };
     deliveries = await deliveryBacklog();
     charges = await chargeBacklog();
   }, 60_000);
-
-  /**
-   * Rows of `table` (all its partitions, for a partitioned one) read so far by the measured connection (sequential
-   * reads and heap fetches through indexes).
-   */
-  async function rowsRead(table: string): Promise<number> {
-    // Its counters reach the shared statistics when the connection goes idle after this statement.
-    await measured.pool.query("SELECT pg_stat_force_next_flush()");
-    const { rows } = await measured.pool.query<{ n: string }>(
-      `SELECT sum(coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0)) AS n FROM pg_stat_user_tables
-       WHERE relid = $1::regclass OR relid IN (SELECT relid FROM pg_partition_tree($1::regclass))`,
-      [table],
-    );
-    return Number(rows[0]?.n);
-  }
-
-  async function rowsReadBy(table: string, statement: () => Promise<unknown>): Promise<number> {
-    const before = await rowsRead(table);
-    await statement();
-    return (await rowsRead(table)) - before;
-  }
 
   /** `count` new ids of `prefix`. */
   const newIds = (prefix: "delivery" | "transaction" | "refund" | "withdrawal", count = BACKLOG) =>
@@ -160,7 +122,7 @@ describe("batch statements and the reconciler read the rows they name, whatever 
     const batch = deliveries.slice(0, 100);
 
     let loaded = 0;
-    const read = await rowsReadBy("webhook_deliveries", async () => {
+    const read = await rowsReadBy(measured, "webhook_deliveries", async () => {
       loaded = (await loadPendingDeliveries(measured.pool, batch)).size;
     });
 
@@ -173,7 +135,7 @@ describe("batch statements and the reconciler read the rows they name, whatever 
     const attemptedAt = new Date();
 
     let written = 0;
-    const read = await rowsReadBy("webhook_deliveries", async () => {
+    const read = await rowsReadBy(measured, "webhook_deliveries", async () => {
       const rows = batch.map((id) => ({
         id,
         status: "succeeded" as const,
@@ -198,7 +160,7 @@ describe("batch statements and the reconciler read the rows they name, whatever 
     const items = await ctx.db.inboxItem.findMany({ where: { processed_at: null }, select: { id: true } });
 
     let outcomes: Array<"paid" | null> = [];
-    const read = await rowsReadBy("transactions", async () => {
+    const read = await rowsReadBy(measured, "transactions", async () => {
       outcomes = await settlePayments(
         measuredDeps,
         items.map((item) => item.id),
@@ -213,7 +175,7 @@ describe("batch statements and the reconciler read the rows they name, whatever 
 
   test("when a sweep expires 200 of 3,000 due charges, then 200 charge rows are read to find them, 200 to lock them in id order and 200 to update them", async () => {
     let expired = 0;
-    const read = await rowsReadBy("transactions", async () => {
+    const read = await rowsReadBy(measured, "transactions", async () => {
       expired = await expireDueTransactions(measuredDeps, 200);
     });
 
@@ -225,7 +187,7 @@ describe("batch statements and the reconciler read the rows they name, whatever 
     const id = charges.payable[100] as string;
 
     let status = "";
-    const read = await rowsReadBy("transactions", async () => {
+    const read = await rowsReadBy(measured, "transactions", async () => {
       ({ status } = await cancelTransaction(measuredDeps, { storeId: charges.storeId, mode: "test" }, id));
     });
 
@@ -244,7 +206,7 @@ describe("batch statements and the reconciler read the rows they name, whatever 
 
     const found: string[] = [];
     // Ten reads: from the sixth on, a prepared statement may run on its generic plan.
-    const read = await rowsReadBy("transactions", async () => {
+    const read = await rowsReadBy(measured, "transactions", async () => {
       for (let i = 0; i < 10; i++)
         found.push((await findTransaction(measured, { storeId: store.id, mode: "test" }, id)).id);
     });
@@ -266,7 +228,7 @@ describe("batch statements and the reconciler read the rows they name, whatever 
     const pending = counted.rows[0]?.n ?? 0;
 
     let offered = 0;
-    const read = await rowsReadBy("webhook_deliveries", async () => {
+    const read = await rowsReadBy(measured, "webhook_deliveries", async () => {
       offered = await enqueueDueDeliveries({ ...worker, db: measured });
     });
 
@@ -302,7 +264,7 @@ describe("batch statements and the reconciler read the rows they name, whatever 
   describe("the inbox, analysed while every item was processed", () => {
     let acquirerId: string;
     beforeAll(async () => {
-      await withoutAutovacuum("inbox_items");
+      await withoutAutovacuum(ctx.db, "inbox_items");
       acquirerId = (
         await ctx.db.acquirer.create({
           data: { id: newId("acquirer"), slug: "batch-statements", secret_ciphertext: "unused" },
@@ -316,7 +278,7 @@ describe("batch statements and the reconciler read the rows they name, whatever 
       await insertInboxItems(acquirerId, 10, null);
 
       let offered = 0;
-      const read = await rowsReadBy("inbox_items", async () => {
+      const read = await rowsReadBy(measured, "inbox_items", async () => {
         offered = await enqueueStrandedInboxItems({ ...worker, db: measured });
       });
 
@@ -328,7 +290,7 @@ describe("batch statements and the reconciler read the rows they name, whatever 
       const backlog = await insertInboxItems(acquirerId, BACKLOG, null);
 
       let outcomes: Array<"paid" | null> = [];
-      const read = await rowsReadBy("inbox_items", async () => {
+      const read = await rowsReadBy(measured, "inbox_items", async () => {
         outcomes = await settlePayments(measuredDeps, backlog.slice(0, 50));
       });
 
@@ -342,7 +304,7 @@ describe("batch statements and the reconciler read the rows they name, whatever 
       const inboxItemId = id as string;
 
       let marked = false;
-      const read = await rowsReadBy("inbox_items", async () => {
+      const read = await rowsReadBy(measured, "inbox_items", async () => {
         marked = await recordGivenUpJob(measuredDeps, {
           queue: "inbox-processing",
           jobId: inboxItemId,
@@ -365,7 +327,7 @@ describe("batch statements and the reconciler read the rows they name, whatever 
     let processingWithdrawals: string[];
 
     beforeAll(async () => {
-      await withoutAutovacuum("refunds", "withdrawals");
+      await withoutAutovacuum(ctx.db, "refunds", "withdrawals");
       const { store } = await createStoreRow(ctx.db, ctx.config.encryptionKey);
       [sellerId, storeId] = [store.seller_id, store.id];
       // Enough reserved for any settlement of the tests.
@@ -444,7 +406,7 @@ describe("batch statements and the reconciler read the rows they name, whatever 
         const id = processingId();
 
         let outcome = "";
-        const read = await rowsReadBy(table, async () => {
+        const read = await rowsReadBy(measured, table, async () => {
           outcome = await submit(measuredDeps, id);
         });
 
@@ -473,7 +435,7 @@ describe("batch statements and the reconciler read the rows they name, whatever 
       } as const;
 
       let result = "";
-      const read = await rowsReadBy("refunds", async () => {
+      const read = await rowsReadBy(measured, "refunds", async () => {
         ({ result } = await inTransaction(measured, (tx) => settleRefund(tx, outcome, "test", new Date())));
       });
 
@@ -493,7 +455,7 @@ describe("batch statements and the reconciler read the rows they name, whatever 
       } as const;
 
       let result = "";
-      const read = await rowsReadBy("withdrawals", async () => {
+      const read = await rowsReadBy(measured, "withdrawals", async () => {
         ({ result } = await inTransaction(measured, (tx) => settleWithdrawal(tx, outcome, "test", new Date())));
       });
 

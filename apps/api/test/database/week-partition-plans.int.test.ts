@@ -12,6 +12,7 @@ import {
 import { applyRetention, newId } from "@lm/domain";
 import { createEndpointRow, createEventRow, createStoreRow } from "@lm/testing";
 import { useApiTestContext } from "../support/harness";
+import { rowsReadBy, withoutAutovacuum } from "../support/rows-read";
 
 /**
  * `inbox_items`, `events` and `webhook_deliveries` are partitioned by week, and a week's partition is made ahead,
@@ -38,32 +39,8 @@ describe("lookups in a week's partition filled after they first ran", () => {
     // The weeks ahead, made as the worker's retention job makes them (the tests below fill three of them).
     await applyRetention(ctx.deps, new Date());
     // Autovacuum's `ANALYZE` of a partition would make a new plan and hide the one under test.
-    for (const table of ["inbox_items", "webhook_deliveries"]) {
-      const leaves = await ctx.db.$queryRawUnsafe<Array<{ name: string }>>(
-        `SELECT relid::regclass::text AS name FROM pg_partition_tree($1::regclass) WHERE isleaf`,
-        table,
-      );
-      for (const { name } of leaves)
-        await ctx.db.$executeRawUnsafe(`ALTER TABLE ${name} SET (autovacuum_enabled = false)`);
-    }
+    await withoutAutovacuum(ctx.db, "inbox_items", "webhook_deliveries", "events");
   });
-
-  /** Rows of `table`'s partitions read so far by the measured connection (sequential reads and index fetches). */
-  async function rowsRead(table: string): Promise<number> {
-    await measured.pool.query("SELECT pg_stat_force_next_flush()");
-    const { rows } = await measured.pool.query<{ n: string }>(
-      `SELECT sum(coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0)) AS n FROM pg_stat_user_tables
-       WHERE relid IN (SELECT relid FROM pg_partition_tree($1::regclass))`,
-      [table],
-    );
-    return Number(rows[0]?.n);
-  }
-
-  async function rowsReadBy(table: string, statement: () => Promise<unknown>): Promise<number> {
-    const before = await rowsRead(table);
-    await statement();
-    return (await rowsRead(table)) - before;
-  }
 
   /**
    * `count` inbox items of `acquirerId` (payments received) made at `at`, processed at `processedAt` or still to
@@ -106,7 +83,7 @@ describe("lookups in a week's partition filled after they first ran", () => {
     await insertInboxItems(acquirer.id, GROWTH, Date.now(), new Date());
 
     let stored: Array<{ error: string | null }> = [];
-    const read = await rowsReadBy("inbox_items", async () => {
+    const read = await rowsReadBy(measured, "inbox_items", async () => {
       stored = await store("E-new");
     });
     const repeated = await store("E-new");
@@ -126,7 +103,7 @@ describe("lookups in a week's partition filled after they first ran", () => {
     const ids = await insertInboxItems(acquirer.id, 5, nextWeek);
 
     let found = 0;
-    const read = await rowsReadBy("inbox_items", async () => {
+    const read = await rowsReadBy(measured, "inbox_items", async () => {
       found = (await findProcessableInboxItems(measured.pool, ids)).length;
     });
 
@@ -145,7 +122,7 @@ describe("lookups in a week's partition filled after they first ran", () => {
     const toProcess = await insertInboxItems(acquirer.id, 5, inTwoWeeks);
 
     let found: string[] = [];
-    const read = await rowsReadBy("inbox_items", async () => {
+    const read = await rowsReadBy(measured, "inbox_items", async () => {
       found = await sweep();
     });
 
@@ -203,7 +180,7 @@ describe("lookups in a week's partition filled after they first ran", () => {
     const ids = await insert(5);
 
     let found = 0;
-    const read = await rowsReadBy(table, async () => {
+    const read = await rowsReadBy(measured, table, async () => {
       found = await statement(ids);
     });
     expect(found).toBe(5);
@@ -281,7 +258,7 @@ describe("lookups in a week's partition filled after they first ran", () => {
     await insertEvents(other.id, GROWTH);
 
     let missed = 0;
-    const read = await rowsReadBy("events", async () => {
+    const read = await rowsReadBy(measured, "events", async () => {
       missed = (await page()).filter((event) => event.missed).length;
     });
 
