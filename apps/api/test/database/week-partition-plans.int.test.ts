@@ -9,7 +9,7 @@ import {
   writeDeliveryAttempts,
   type Db,
 } from "@lm/db";
-import { applyRetention, newId } from "@lm/domain";
+import { applyRetention, newId, WEEK_MS } from "@lm/domain";
 import { createEndpointRow, createEventRow, createStoreRow } from "@lm/testing";
 import { useApiTestContext } from "../support/harness";
 import { rowsReadBy, withoutAutovacuum } from "../support/rows-read";
@@ -36,7 +36,7 @@ describe("lookups in a week's partition filled after they first ran", () => {
   const FIRST_CALLS = 10;
 
   beforeAll(async () => {
-    // The weeks ahead, made as the worker's retention job makes them (the tests below fill three of them).
+    // The weeks ahead, made as the worker's retention job makes them (the tests below fill up to three of them).
     await applyRetention(ctx.deps, new Date());
     // Autovacuum's `ANALYZE` of a partition would make a new plan and hide the one under test.
     await withoutAutovacuum(ctx.db, "inbox_items", "webhook_deliveries", "events");
@@ -96,7 +96,7 @@ describe("lookups in a week's partition filled after they first ran", () => {
   test("when 5 items are loaded for settlement after the week's inbox grew by 5,000 items, then 5 items are read", async () => {
     const acquirer = await createAcquirer("week-partition-plans-settlement");
     // A week of its own, ahead: the test above filled this one.
-    const nextWeek = Date.now() + 7 * 86_400_000;
+    const nextWeek = Date.now() + WEEK_MS;
     const first = await insertInboxItems(acquirer.id, 5, nextWeek);
     for (let i = 0; i < FIRST_CALLS; i++) await findProcessableInboxItems(measured.pool, first);
     await insertInboxItems(acquirer.id, GROWTH, nextWeek, new Date());
@@ -114,7 +114,7 @@ describe("lookups in a week's partition filled after they first ran", () => {
   test("when the inbox sweep runs after the week's inbox grew by 5,000 processed items, then it reads the 5 to process", async () => {
     const acquirer = await createAcquirer("week-partition-plans-sweep");
     // A week of its own, ahead of the two above.
-    const inTwoWeeks = Date.now() + 14 * 86_400_000;
+    const inTwoWeeks = Date.now() + 2 * WEEK_MS;
     await insertInboxItems(acquirer.id, 5, inTwoWeeks, new Date());
     const sweep = () => findProcessableInboxItemIds(measured.pool, 100);
     for (let i = 0; i < FIRST_CALLS; i++) await sweep();
@@ -141,7 +141,7 @@ describe("lookups in a week's partition filled after they first ran", () => {
    */
   async function deliveriesInAWeekOfTheirOwn() {
     weeksAhead += 1;
-    const createdAt = Date.now() + weeksAhead * 7 * 86_400_000;
+    const createdAt = Date.now() + weeksAhead * WEEK_MS;
     const { store } = await createStoreRow(ctx.db, ctx.config.encryptionKey);
     const { endpoint } = await createEndpointRow(ctx.db, ctx.config.encryptionKey, {
       storeId: store.id,

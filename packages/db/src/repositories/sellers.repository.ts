@@ -123,7 +123,7 @@ export async function lockStoreForUpdate(db: DbClient, storeId: string): Promise
 /**
  * Whether store `storeId` has a postback secret (false when there is no such store): asked on every charge creation
  * with a `postback_url`, so one prepared statement on the pool rather than a Prisma read of the whole store (measured
- * in `bench:api`: Prisma's query cost about 2 ms of the API's CPU per creation).
+ * in `bench:api`: Prisma's query cost about 3 ms of the API's CPU per creation).
  */
 export async function storeHasPostbackSecret(client: SqlClient, storeId: string): Promise<boolean> {
   const [row] = await sqlQuery<{ has: boolean }>(
