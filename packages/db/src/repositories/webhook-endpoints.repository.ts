@@ -186,8 +186,8 @@ export interface WebhookEndpointStatsRow {
 
 /**
  * Counts endpoint `endpointId`'s attempts whose `attempted_at` (set when an attempt finishes) is at or after `since`,
- * in one aggregate statement: an index-only scan of `(endpoint_id, attempted_at, status, event_type)`, no row is
- * loaded.
+ * in one aggregate statement: an index-only scan of the partial index of finished attempts (see `schema.prisma`), no
+ * row is loaded.
  * @param pingEventType - the event type of pings, whose latest attempt is reported apart
  */
 export async function readWebhookEndpointStats(

@@ -113,8 +113,8 @@ export interface EndpointStats {
 
 /**
  * The endpoint's stats over the last 7 days, in one aggregate statement over its rows whose `attempted_at` (set when
- * an attempt finishes) is in the window: an index-only scan of `(endpoint_id, attempted_at, status, event_type)`,
- * no row is loaded.
+ * an attempt finishes) is in the window: an index-only scan of the partial index of finished attempts, no row is
+ * loaded (`readWebhookEndpointStats`).
  * @throws ApiError `resource_not_found`
  */
 export async function endpointStats(
