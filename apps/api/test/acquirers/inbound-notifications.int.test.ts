@@ -6,7 +6,7 @@ import {
   processInboxItem,
   sandboxAcquirerSecret,
   signatureHeader,
-  withoutQrImage,
+  withoutChargeFields,
 } from "@lm/domain";
 import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
@@ -75,7 +75,7 @@ describe("POST /v1/acquirers/{slug}/notifications and inbox processing", () => {
     const paidEvent = await ctx.db.event.findFirst({
       where: { type: "transaction.paid", data: { path: ["id"], equals: txn.id } },
     });
-    expect(paidEvent?.data).toEqual(withoutQrImage(read));
+    expect(paidEvent?.data).toEqual(withoutChargeFields(read));
     expect(await ctx.db.inboxItem.findUnique({ where: { id: item!.id } })).toMatchObject({
       processed_at: expect.any(Date),
       error: null,

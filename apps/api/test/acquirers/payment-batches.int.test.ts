@@ -5,7 +5,7 @@ import {
   sandboxAcquirerSecret,
   settlePayments,
   signatureHeader,
-  withoutQrImage,
+  withoutChargeFields,
 } from "@lm/domain";
 import { createLogger } from "@lm/logging";
 import { createEndpointRow, createTestMerchant, deliveryJobsIn, givePostbackSecret } from "@lm/testing";
@@ -71,7 +71,7 @@ describe("settling a batch of inbound payments in one statement (settlePayments)
       });
       const events = await ctx.db.event.findMany({ where: { store_id: store.storeId, type: "transaction.paid" } });
       const event = events.find((candidate) => (candidate.data as { id: string }).id === txn.id);
-      expect(event?.data).toEqual(withoutQrImage(read));
+      expect(event?.data).toEqual(withoutChargeFields(read));
       const deliveries = await ctx.db.webhookDelivery.findMany({ where: { event_id: event?.id } });
       expect(deliveries.map((d) => [d.destination_type, d.attempt, d.status]).sort()).toEqual([
         ["endpoint", 1, "pending"],

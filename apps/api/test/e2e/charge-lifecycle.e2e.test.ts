@@ -1,5 +1,5 @@
 import { waitUntil } from "@lm/testing";
-import { withoutQrImage } from "@lm/domain";
+import { withoutChargeFields } from "@lm/domain";
 import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useE2eTestContext } from "./support/e2e-harness";
 
@@ -37,7 +37,7 @@ describe("charge lifecycle with the worker running", () => {
     const event = await ctx.db.event.findFirstOrThrow({
       where: { type: "transaction.paid", data: { path: ["id"], equals: txn.id } },
     });
-    expect(event.data).toEqual(withoutQrImage(paid));
+    expect(event.data).toEqual(withoutChargeFields(paid));
   });
 
   test("when the charge is no longer pending, then simulate-payment is 409 invalid_state", async () => {

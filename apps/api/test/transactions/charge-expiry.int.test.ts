@@ -1,4 +1,4 @@
-import { expireDueTransactions, withoutQrImage } from "@lm/domain";
+import { expireDueTransactions, withoutChargeFields } from "@lm/domain";
 import { waitUntil } from "@lm/testing";
 import { chargeBody, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
@@ -37,7 +37,7 @@ describe("charge expiry", () => {
     const event = await ctx.db.event.findFirstOrThrow({
       where: { type: "transaction.expired", data: { path: ["id"], equals: txn.id } },
     });
-    expect(event.data).toEqual(withoutQrImage(read));
+    expect(event.data).toEqual(withoutChargeFields(read));
     expect(await ctx.db.webhookDelivery.count({ where: { event_id: event.id, destination_type: "postback" } })).toBe(1);
   });
 

@@ -10,6 +10,7 @@ import { requestFingerprint } from "../../src/http/idempotency";
 import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
 import { useLiveBank } from "../support/live-bank";
+import { processInbox } from "../support/money";
 
 describe("Idempotency-Key on POST /v1/transactions", () => {
   const ctx = useApiTestContext();
@@ -44,17 +45,22 @@ describe("Idempotency-Key on POST /v1/transactions", () => {
     expect(Object.keys(JSON.parse(second.text)).slice(0, 3)).toEqual(["id", "object", "status"]);
   });
 
-  test("when a charge's reply is kept, then its QR image is not copied into the key's record and the replay has it back", async () => {
+  test("when a charge's reply is kept, then what the charge keeps for good (QR image, BR Code, customer, metadata) is not copied into the key's record, and a replay after the charge was paid is the first reply byte for byte", async () => {
     const body = chargeBody({ external_id: "idem-image", metadata: { qr_code_png_base64: "a metadata value" } });
     const first = await merchant.client.post("/v1/transactions", body).set("Idempotency-Key", "key-image-1");
     const image = first.body.pix.qr_code_png_base64 as string;
+    await merchant.client.post(`/v1/transactions/${first.body.id}/simulate-payment`, {}).expect(202);
+    await processInbox(ctx);
 
     const [record] = await ctx.db.idempotencyKey.findMany({ where: { key: "key-image-1" } });
     const second = await merchant.client.post("/v1/transactions", body).set("Idempotency-Key", "key-image-1");
 
     expect(image).toMatch(/^iVBOR/);
     expect(record?.response_body).not.toContain(image);
-    expect(record!.response_body!.length).toBeLessThan(first.text.length - image.length + 1);
+    const kept = Object.keys(JSON.parse(record!.response_body!) as object);
+    expect(kept.filter((key) => ["pix", "customer", "metadata", "amount", "txid"].includes(key))).toEqual([]);
+    expect(record!.response_body!.length).toBeLessThan(first.text.length / 2);
+    expect((await merchant.client.get(`/v1/transactions/${first.body.id}`)).body.status).toBe("paid");
     expect(second.text).toBe(first.text);
     expect(second.body.metadata).toEqual({ qr_code_png_base64: "a metadata value" });
   });

@@ -54,16 +54,15 @@ export async function findChargeById(client: SqlClient, id: string): Promise<Tra
 }
 
 /**
- * The QR image (`qr_code_png_base64`) of each charge of `ids` found, by charge id: stored once, on the charge, and put
- * back where a reply or an event needs it (DESIGN §10 "No copies").
+ * The charges of `ids` found, in no particular order: read where an event's object or a kept reply needs the fields
+ * each charge keeps for good (DESIGN §10 "No copies").
  */
-export async function findChargeQrImages(client: SqlClient, ids: string[]): Promise<Map<string, string>> {
-  if (ids.length === 0) return new Map();
-  const rows = await sqlQuery<{ id: string; qr_code_png_base64: string }>(
+export function findChargesByIds(client: SqlClient, ids: string[]): Promise<Transaction[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return sqlQuery<Transaction>(
     client,
-    sql`SELECT id, qr_code_png_base64 FROM transactions WHERE id = ANY(${[...new Set(ids)]}::text[])`,
+    sql`SELECT ${CHARGE_COLUMNS} FROM transactions WHERE id = ANY(${[...new Set(ids)]}::text[])`,
   );
-  return new Map(rows.map((row) => [row.id, row.qr_code_png_base64]));
 }
 
 /** The charges whose `txid` is one of `txids` (each txid is unique), in no particular order. */

@@ -3,7 +3,7 @@
  * `endpoint_disabled`, `missing_secret`), and if so where, with which secrets and body (DESIGN §4 "Signature").
  */
 import { buildEventEnvelope } from "../events/envelope";
-import { withQrImage } from "../transactions/transaction.serializer";
+import { withChargeFields } from "../transactions/transaction.serializer";
 import { decryptSecret } from "../secret-box";
 import type { FinalDeliveryError } from "../webhooks/retry-policy";
 import type { SignatureScheme } from "../webhooks/signature";
@@ -58,7 +58,7 @@ export function prepareAttempt(delivery: LoadedDelivery, encryptionKey: Buffer, 
     if (secret === null) return { send: false, error: "missing_secret", detail: "postback secret does not decrypt" };
     secrets.push(secret);
   }
-  const event = { ...delivery.event, data: withQrImage(delivery.event.data as object, delivery.chargeQrImage) };
+  const event = { ...delivery.event, data: withChargeFields(delivery.event.data as object, delivery.charge) };
   return { send: true, url, body: JSON.stringify(buildEventEnvelope(event)), scheme, secrets };
 }
 

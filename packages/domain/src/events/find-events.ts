@@ -1,16 +1,16 @@
 /**
  * Reading events for the merchant API's polling safety net (`GET /v1/events`, DESIGN §5): within the caller's store
- * and mode only. A charge's events come back whole: the QR image their rows leave out is put back from the charge
+ * and mode only. A charge's events come back whole: the fields their rows leave out are put back from the charge
  * (DESIGN §10 "No copies").
  */
-import { findChargeQrImages, findStoreEvent, listStoreEvents, type Event } from "@lm/db";
+import { findChargesByIds, findStoreEvent, listStoreEvents, type Event } from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { notFound } from "../errors";
 import { assertEventType } from "./event-types";
 import { isId } from "../ids";
 import type { PageArgs } from "../paging";
 import { historyKeptSince } from "../retention/retention-window";
-import { qrImageOwner, withQrImage } from "../transactions/transaction.serializer";
+import { storedChargeId, withChargeFields } from "../transactions/transaction.serializer";
 
 /** What reading events needs: the database, `RETENTION_DAYS` and the clock. */
 export type EventReadDeps = Pick<UseCaseDeps, "db" | "config" | "now">;
@@ -24,7 +24,7 @@ export async function findEvent(deps: EventReadDeps, scope: MerchantScope, id: s
   const keptSince = historyKeptSince(deps.config.retentionDays, deps.now());
   const found = isId("event", id) ? await findStoreEvent(deps.db, scope, id, keptSince) : null;
   if (!found) throw notFound("event");
-  const [complete] = await withChargeQrImages(deps, [found]);
+  const [complete] = await withTheirCharges(deps, [found]);
   return complete ?? found;
 }
 
@@ -57,19 +57,16 @@ export async function listEvents(
     { type: filters.type, createdAfter: filters.created_after, createdBefore: filters.created_before, keptSince },
     page,
   );
-  return withChargeQrImages(deps, events);
+  return withTheirCharges(deps, events);
 }
 
-/** `events` with each charge's QR image put back in its object, read in one statement for them all. */
-async function withChargeQrImages(deps: Pick<EventReadDeps, "db">, events: Event[]): Promise<Event[]> {
-  const owners = events.map((event) => qrImageOwner(event.data));
-  const images = await findChargeQrImages(
-    deps.db.pool,
-    owners.filter((id): id is string => id !== null),
-  );
-  return events.map((event, i) => {
-    const owner = owners[i];
-    if (owner === null || owner === undefined) return event;
-    return { ...event, data: withQrImage(event.data as Record<string, unknown>, images.get(owner) ?? null) } as Event;
+/** `events` with each charge's fixed fields put back in its object, the charges read in one statement for them all. */
+async function withTheirCharges(deps: Pick<EventReadDeps, "db">, events: Event[]): Promise<Event[]> {
+  const chargeIds = events.map((event) => storedChargeId(event.data)).filter((id): id is string => id !== null);
+  const charges = new Map((await findChargesByIds(deps.db.pool, chargeIds)).map((charge) => [charge.id, charge]));
+  return events.map((event) => {
+    const chargeId = storedChargeId(event.data);
+    if (chargeId === null) return event;
+    return { ...event, data: withChargeFields(event.data as object, charges.get(chargeId)) } as Event;
   });
 }

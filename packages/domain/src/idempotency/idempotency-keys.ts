@@ -10,13 +10,13 @@
  * the first request was merely slow, its commit fails instead of making a second charge.
  *
  * The reply is kept as the text that was sent (a `text` column, not `jsonb`, which would reorder keys and respace),
- * less a charge's QR image, which is stored once, on the charge (DESIGN §10 "No copies"), and put back on replay in
- * its place, so a replay is byte for byte the first reply.
+ * less what a charge keeps for good (its terms, BR Code and QR image, customer), which is stored once, on the charge
+ * (DESIGN §10 "No copies"), and put back on replay in its place, so a replay is byte for byte the first reply.
  */
 import { randomUUID } from "node:crypto";
 import {
   deleteExpiredIdempotencyKey,
-  findChargeQrImages,
+  findChargeById,
   findIdempotencyKey,
   idempotencyReplyWrite,
   insertIdempotencyClaim,
@@ -27,7 +27,7 @@ import {
 } from "@lm/db";
 import type { MerchantScope } from "../deps";
 import { ApiError } from "../errors";
-import { qrImageOwner, withoutQrImage, withQrImage } from "../transactions/transaction.serializer";
+import { storedChargeId, withChargeFields, withoutChargeFields } from "../transactions/transaction.serializer";
 
 /** How long a key and its reply are kept, ms. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -105,21 +105,21 @@ export async function claimIdempotencyKey(
 }
 
 /**
- * The text to keep of a reply: as sent, less a charge's QR image. Our replies are `JSON.stringify` of plain objects
- * (integers, strings, in a fixed key order), which `JSON.parse` and `JSON.stringify` give back byte for byte.
+ * The text to keep of a reply: as sent, less the fields a charge keeps for good. Our replies are `JSON.stringify` of
+ * plain objects (integers, strings, in a fixed key order), which `JSON.parse` and `JSON.stringify` give back byte for
+ * byte.
  */
 function storedText(sent: string): string {
   const reply = JSON.parse(sent) as unknown;
-  return qrImageOwner(reply) === null ? sent : JSON.stringify(withoutQrImage(reply as object));
+  return storedChargeId(reply) === null ? sent : JSON.stringify(withoutChargeFields(reply as object));
 }
 
-/** The reply as first sent, from the text {@link storedText} kept: the charge's QR image put back. */
+/** The reply as first sent, from the text {@link storedText} kept: the charge's fixed fields put back. */
 async function replayedText(db: Db, stored: string): Promise<string> {
   const reply = JSON.parse(stored) as unknown;
-  const owner = qrImageOwner(reply);
-  if (owner === null) return stored;
-  const images = await findChargeQrImages(db.pool, [owner]);
-  return JSON.stringify(withQrImage(reply as object, images.get(owner) ?? null));
+  const chargeId = storedChargeId(reply);
+  if (chargeId === null) return stored;
+  return JSON.stringify(withChargeFields(reply as object, await findChargeById(db.pool, chargeId)));
 }
 
 /**
@@ -127,7 +127,8 @@ async function replayedText(db: Db, stored: string): Promise<string> {
  * with the request's own writes (`runWrites`, in the same statement or database transaction), so that both commit or
  * neither does. It is conditional: when the claim was taken over (this request ran past the claim timeout), nothing
  * of the statement is written and ApiError `idempotency_key_in_progress` is thrown.
- * @param body - the reply's JSON text exactly as it will be sent (kept less a charge's QR image, see the file's comment)
+ * @param body - the reply's JSON text exactly as it will be sent (kept less a charge's fixed fields, see the file's
+ *   comment)
  */
 export function idempotentReplyWrite(claim: HeldClaim, status: number, body: string): SqlWrite {
   return idempotencyReplyWrite(

@@ -16,20 +16,20 @@ import {
 } from "@lm/db";
 import type { SubscribableEventType } from "../events/event-types";
 import { planEvents, recordEvent, type EventInput, type RecordedEvent } from "../events/record-event";
-import { serializeTransaction, withoutQrImage } from "./transaction.serializer";
+import { serializeTransaction, withoutChargeFields } from "./transaction.serializer";
 
 /** The `transaction.*` types of the event catalog. */
 export type TransactionEventType = Extract<SubscribableEventType, `transaction.${string}`>;
 
 /**
  * The `type` event of `transaction` as it reads at `now`, to its `postback_url` and subscribed endpoints; its object is
- * stored without the QR image, which readers take from the charge (DESIGN §10 "No copies").
+ * stored without the fields the charge keeps for good, which readers take from the charge (DESIGN §10 "No copies").
  */
 export function transactionEvent(transaction: Transaction, type: TransactionEventType, now: Date): EventInput {
   return {
     scope: { storeId: transaction.store_id, mode: transaction.mode },
     type,
-    object: withoutQrImage(serializeTransaction(transaction, now) as unknown as Record<string, unknown>),
+    object: withoutChargeFields(serializeTransaction(transaction, now)),
     postback: { transactionId: transaction.id, url: transaction.postback_url },
     now,
   };

@@ -3,9 +3,11 @@
  * it and every `transaction.*` event stores it as `data.object`, so a webhook and a `GET` at the same moment agree.
  * It lives in the domain because the worker writes `transaction.paid` and `transaction.expired` events too.
  *
- * The QR image is stored once, on the charge (DESIGN §10 "No copies"): an event's stored object leaves it out
- * ({@link withoutQrImage}) and every reader puts the charge's back ({@link withQrImage}), so the wire is unchanged. It
- * was two thirds of each event row and of each stored idempotent reply.
+ * What never changes once a charge is created (its terms, BR Code and QR image, customer) is stored once, on the charge
+ * (DESIGN §10 "No copies"): an event's object and a kept idempotent reply store the other fields
+ * ({@link withoutChargeFields}) and every reader puts the charge's back ({@link withChargeFields}), so the wire is
+ * unchanged. The QR image alone was two thirds of each event row and of each kept reply; the rest of the fixed fields,
+ * about half of what remained.
  */
 import type { Transaction } from "@lm/db";
 
@@ -104,29 +106,58 @@ export function serializeTransaction(transaction: Transaction, now: Date): Trans
   };
 }
 
-/** The charge an object is the wire form of, when it carries a QR image: its id; otherwise null. */
-export function qrImageOwner(object: unknown): string | null {
+/**
+ * The fields of a transaction's wire form that no change of the charge touches after its creation (see the file's
+ * comment). `expires_at` is not one: the test mode's simulated expiration brings it forward.
+ */
+const CHARGE_FIXED_FIELDS: ReadonlySet<string> = new Set<keyof TransactionWire>([
+  "mode",
+  "amount",
+  "currency",
+  "description",
+  "external_id",
+  "txid",
+  "pix",
+  "customer",
+  "postback_url",
+  "metadata",
+  "expires_in",
+  "created_at",
+]);
+
+/**
+ * The charge whose wire form `object` is (whole, or as {@link withoutChargeFields} stored it): its id; null for any
+ * other resource.
+ */
+export function storedChargeId(object: unknown): string | null {
   if (typeof object !== "object" || object === null) return null;
-  const { object: kind, id, pix } = object as { object?: unknown; id?: unknown; pix?: unknown };
-  return kind === "transaction" && typeof id === "string" && typeof pix === "object" && pix !== null ? id : null;
+  const { object: kind, id } = object as { object?: unknown; id?: unknown };
+  return kind === "transaction" && typeof id === "string" ? id : null;
 }
 
 /**
- * `object` (a transaction's wire form, or any other resource, returned as is) without `pix.qr_code_png_base64`: the
- * form an event stores (DESIGN §10 "No copies").
+ * `object` (a transaction's wire form, or any other resource, returned as is) without the fields its charge keeps for
+ * good: the form an event's object and a kept idempotent reply store (DESIGN §10 "No copies").
  */
-export function withoutQrImage<T extends object>(object: T): T {
-  if (qrImageOwner(object) === null) return object;
-  const { qr_code_png_base64: _image, ...pix } = (object as unknown as TransactionWire).pix;
-  return { ...object, pix };
+export function withoutChargeFields(object: object): Record<string, unknown> {
+  const fields = Object.entries(object);
+  if (storedChargeId(object) === null) return Object.fromEntries(fields);
+  return Object.fromEntries(fields.filter(([key]) => !CHARGE_FIXED_FIELDS.has(key)));
 }
 
 /**
- * A stored object with its charge's QR image put back in `pix.qr_code_png_base64`, after `copy_paste` as
- * {@link serializeTransaction} writes it; any other resource is returned as is.
- * @param image - the charge's `qr_code_png_base64`, read with the object (see `qrImageOwner` for which charge)
+ * A stored object with its charge's fixed fields put back, every field where {@link serializeTransaction} writes it,
+ * so that its JSON is the text first sent byte for byte; any other resource, or a charge not given, is returned as
+ * is. An object stored whole (before the fixed fields were left out) reads the same: those fields never change.
+ * @param charge - the charge {@link storedChargeId} names, as read now
  */
-export function withQrImage<T extends object>(object: T, image: string | null): T {
-  if (qrImageOwner(object) === null || image === null) return object;
-  return { ...object, pix: { ...(object as unknown as TransactionWire).pix, qr_code_png_base64: image } };
+export function withChargeFields(stored: object, charge: Transaction | null | undefined): object {
+  if (storedChargeId(stored) === null || !charge) return stored;
+  const fixed = serializeTransaction(charge, charge.created_at) as unknown as Record<string, unknown>;
+  const kept = stored as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.keys(fixed)
+      .filter((key) => CHARGE_FIXED_FIELDS.has(key) || key in kept)
+      .map((key) => [key, CHARGE_FIXED_FIELDS.has(key) ? fixed[key] : kept[key]]),
+  );
 }

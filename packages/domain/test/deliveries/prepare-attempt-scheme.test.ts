@@ -40,7 +40,7 @@ function delivery(
     },
     endpoint: destination === "endpoint" ? endpoint : null,
     postbackSecretCiphertext: destination === "postback" ? encryptSecret(KEY, secrets.current, STORE_ID) : null,
-    chargeQrImage: null,
+    charge: null,
   } as unknown as LoadedDelivery;
 }
 
