@@ -18,8 +18,9 @@ import {
 } from "../sql";
 import { changeRowsWithEvents, eventWrites, writtenDeliveryIds, type EventsToWrite } from "./events.repository";
 
-/** The columns of a charge, named (a prepared statement must not select `*`, see `sqlQuery`). */
-const CHARGE_COLUMNS = rawSql(Object.values(Prisma.TransactionScalarFieldEnum).join(", "));
+/** The columns of a charge, by name (a prepared statement must not select `*`, see `sqlQuery`). */
+export const CHARGE_COLUMN_NAMES: readonly string[] = Object.values(Prisma.TransactionScalarFieldEnum);
+const CHARGE_COLUMNS = rawSql(CHARGE_COLUMN_NAMES.join(", "));
 
 /**
  * Inserts `charge` with its events (`transaction.created`) and their first deliveries, and `also` (the idempotent

@@ -8,8 +8,9 @@
 import type { Pool } from "pg";
 import type { DbClient } from "../client";
 import type { PageArgs } from "../page";
-import { Prisma, type Event, type Transaction, type WebhookDelivery, type WebhookEndpoint } from "../generated/client";
+import type { Event, Prisma, Transaction, WebhookDelivery, WebhookEndpoint } from "../generated/client";
 import { emptySql, plannedOnEachCall, rawSql, rowStatusIs, sql, sqlQuery, type Sql, type SqlClient } from "../sql";
+import { CHARGE_COLUMN_NAMES } from "./charges.repository";
 
 /** A pending delivery row with what its attempt needs, as {@link loadPendingDeliveries} reads it. */
 export type LoadedDelivery = WebhookDelivery & {
@@ -103,7 +104,6 @@ const ENDPOINT_FIELDS: Record<keyof WebhookEndpoint, true> = {
 const DELIVERY_COLUMNS = Object.keys(DELIVERY_FIELDS);
 const EVENT_COLUMNS = Object.keys(EVENT_FIELDS);
 const ENDPOINT_COLUMNS = Object.keys(ENDPOINT_FIELDS);
-const CHARGE_COLUMNS: readonly string[] = Object.values(Prisma.TransactionScalarFieldEnum);
 
 /**
  * The select list of {@link loadPendingDeliveries}: the row's columns, then its event's, endpoint's and charge's,
@@ -114,7 +114,7 @@ const LOADED_DELIVERY_COLUMNS = rawSql(
     DELIVERY_COLUMNS.map((c) => `d.${c}`).join(", "),
     EVENT_COLUMNS.map((c) => `e.${c} AS "event.${c}"`).join(", "),
     ENDPOINT_COLUMNS.map((c) => `w.${c} AS "endpoint.${c}"`).join(", "),
-    CHARGE_COLUMNS.map((c) => `t.${c} AS "charge.${c}"`).join(", "),
+    CHARGE_COLUMN_NAMES.map((c) => `t.${c} AS "charge.${c}"`).join(", "),
   ].join(",\n    "),
 );
 
@@ -150,7 +150,7 @@ export async function loadPendingDeliveries(client: SqlClient, ids: string[]): P
         event: nested<Event>(row, "event", EVENT_COLUMNS),
         endpoint: row["endpoint.id"] === null ? null : nested<WebhookEndpoint>(row, "endpoint", ENDPOINT_COLUMNS),
         postbackSecretCiphertext: (row.postbackSecretCiphertext as string | null) ?? null,
-        charge: row["charge.id"] === null ? null : nested<Transaction>(row, "charge", CHARGE_COLUMNS),
+        charge: row["charge.id"] === null ? null : nested<Transaction>(row, "charge", CHARGE_COLUMN_NAMES),
       };
       return [delivery.id, delivery];
     }),

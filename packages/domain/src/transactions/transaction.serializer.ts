@@ -140,9 +140,8 @@ export function storedChargeId(object: unknown): string | null {
  * good: the form an event's object and a kept idempotent reply store (DESIGN §10 "No copies").
  */
 export function withoutChargeFields(object: object): Record<string, unknown> {
-  const fields = Object.entries(object);
-  if (storedChargeId(object) === null) return Object.fromEntries(fields);
-  return Object.fromEntries(fields.filter(([key]) => !CHARGE_FIXED_FIELDS.has(key)));
+  if (storedChargeId(object) === null) return object as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(object).filter(([key]) => !CHARGE_FIXED_FIELDS.has(key)));
 }
 
 /**
