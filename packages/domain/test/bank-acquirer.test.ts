@@ -6,7 +6,8 @@ import {
   ourIdOf,
   payoutItem,
   readPayoutOutcome,
-  settlementMode,
+  reporterAnomaly,
+  reporterOf,
   TXID_PATTERN,
   txidForIdempotencyKey,
 } from "../src";
@@ -78,9 +79,33 @@ describe("bank acquirer rules", () => {
   });
 
   test("when payments settle, then the sandbox settles test charges, a bank the mode it serves, another acquirer live ones", () => {
-    expect(settlementMode({ acquirer_slug: "sandbox", acquirer_mode: null })).toBe("test");
-    expect(settlementMode({ acquirer_slug: "homologacao", acquirer_mode: "test" })).toBe("test");
-    expect(settlementMode({ acquirer_slug: "efi", acquirer_mode: "live" })).toBe("live");
-    expect(settlementMode({ acquirer_slug: "signing-psp", acquirer_mode: null })).toBe("live");
+    const modeOf = (acquirer_slug: string, acquirer_mode: "live" | "test" | null) =>
+      reporterOf({ acquirer_id: "acq_1", acquirer_slug, acquirer_mode }).mode;
+    expect(modeOf("sandbox", null)).toBe("test");
+    expect(modeOf("homologacao", "test")).toBe("test");
+    expect(modeOf("efi", "live")).toBe("live");
+    expect(modeOf("signing-psp", null)).toBe("live");
+  });
+
+  test("when an acquirer reports on a row, then only the one holding its money may: the bank of its acquirer_id, the sandbox for none", () => {
+    const bank = reporterOf({ acquirer_id: "acq_bank", acquirer_slug: "efi", acquirer_mode: "live" });
+    const signer = reporterOf({ acquirer_id: "acq_signer", acquirer_slug: "signing-psp", acquirer_mode: null });
+    const sandbox = reporterOf({ acquirer_id: "acq_sandbox", acquirer_slug: "sandbox", acquirer_mode: null });
+    const liveAtBank = { mode: "live" as const, acquirer_id: "acq_bank" };
+
+    expect(reporterAnomaly(bank, liveAtBank, "charge")).toBeNull();
+    expect(reporterAnomaly(signer, liveAtBank, "charge")).toEqual({
+      result: "acquirer_mismatch",
+      error: "acquirer_mismatch: the charge is another acquirer's",
+    });
+    expect(reporterAnomaly(signer, { mode: "live", acquirer_id: null }, "refund")?.result).toBe("acquirer_mismatch");
+    expect(reporterAnomaly(sandbox, { mode: "test", acquirer_id: null }, "withdrawal")).toBeNull();
+    expect(reporterAnomaly(sandbox, { mode: "test", acquirer_id: "acq_bank" }, "charge")?.result).toBe(
+      "acquirer_mismatch",
+    );
+    expect(reporterAnomaly(sandbox, liveAtBank, "charge")).toEqual({
+      result: "mode_mismatch",
+      error: "mode_mismatch: live charge",
+    });
   });
 });

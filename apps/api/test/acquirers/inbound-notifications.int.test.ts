@@ -202,20 +202,21 @@ describe("POST /v1/acquirers/{slug}/notifications and inbox processing", () => {
     expect((await ctx.db.inboxItem.findUniqueOrThrow({ where: { id: item!.id } })).error).toBe("not_pending: expired");
   });
 
-  test("when the sandbox notifies a live charge, then mode_mismatch; a real acquirer settles it", async () => {
+  test("when the sandbox notifies a live charge, then mode_mismatch; another signing acquirer, acquirer_mismatch", async () => {
     const live = await charge({}, merchant.liveKey);
     const sandboxPayment = paymentOf(live);
     await post(pixBody(sandboxPayment)).expect(200);
     const [sandboxItem] = await itemsFor(sandboxPayment.endToEndId);
     const { secret } = await createAcquirer(ctx.db, ctx.config, "banco-real");
-    const realPayment = paymentOf(live);
-    await post(pixBody(realPayment), { slug: "banco-real", secret }).expect(200);
-    const [realItem] = await itemsFor(realPayment.endToEndId);
+    const otherPayment = paymentOf(live);
+    await post(pixBody(otherPayment), { slug: "banco-real", secret }).expect(200);
+    const [otherItem] = await itemsFor(otherPayment.endToEndId);
 
     expect(await processInboxItem(ctx.deps, sandboxItem!.id)).toBe("mode_mismatch");
-    expect(await processInboxItem(ctx.deps, realItem!.id)).toBe("paid");
+    // The charge is registered at the live bank: only that bank's payments settle it (DESIGN §9).
+    expect(await processInboxItem(ctx.deps, otherItem!.id)).toBe("acquirer_mismatch");
     expect((await merchantClient(ctx.app, merchant.liveKey).get(`/v1/transactions/${live.id}`)).body.status).toBe(
-      "paid",
+      "pending",
     );
   });
 

@@ -327,6 +327,8 @@ describe("batch statements and the reconciler read the rows they name, whatever 
     let refundedCharge: string;
     let processingRefunds: string[];
     let processingWithdrawals: string[];
+    /** The sandbox, which holds the money of these rows (registered at no bank). */
+    const sandboxReporter = { acquirerId: "acq_sandbox", sandbox: true, mode: "test" } as const;
 
     beforeAll(async () => {
       await withoutAutovacuum(ctx.db, "refunds", "withdrawals");
@@ -438,7 +440,7 @@ describe("batch statements and the reconciler read the rows they name, whatever 
 
       let result = "";
       const read = await rowsReadBy(measured, "refunds", async () => {
-        ({ result } = await inTransaction(measured, (tx) => settleRefund(tx, outcome, "test", new Date())));
+        ({ result } = await inTransaction(measured, (tx) => settleRefund(tx, outcome, sandboxReporter, new Date())));
       });
 
       expect(result).toBe("succeeded");
@@ -458,7 +460,9 @@ describe("batch statements and the reconciler read the rows they name, whatever 
 
       let result = "";
       const read = await rowsReadBy(measured, "withdrawals", async () => {
-        ({ result } = await inTransaction(measured, (tx) => settleWithdrawal(tx, outcome, "test", new Date())));
+        ({ result } = await inTransaction(measured, (tx) =>
+          settleWithdrawal(tx, outcome, sandboxReporter, new Date()),
+        ));
       });
 
       expect(result).toBe("completed");

@@ -164,6 +164,23 @@ describe("disputes (MED)", () => {
     await expectNoDrift();
   });
 
+  test("when four disputes of a whole charge race, then one is booked and the others are refused: never more than was paid", async () => {
+    const owner = await moneyOwner(ctx, 0);
+    const charge = await paidCharge(ctx, owner.api, 1_000);
+    await paidCharge(ctx, owner.api, 5_000);
+
+    const replies = await Promise.all([1, 2, 3, 4].map(() => dispute(owner, charge.id, { amount: 1_000 })));
+
+    expect(replies.map((reply) => reply.status).sort()).toEqual([201, 409, 409, 409]);
+    for (const refused of replies.filter((reply) => reply.status === 409)) {
+      expect(refused.body.error).toMatchObject({ code: "invalid_state", param: "amount" });
+    }
+    expect(await ctx.db.dispute.count({ where: { transaction_id: charge.id } })).toBe(1);
+    expect((await owner.api.get(`/v1/transactions/${charge.id}`)).body.amount_disputed).toBe(1_000);
+    expect(await balanceOf(owner)).toMatchObject({ available: 5_000 });
+    await expectNoDrift();
+  });
+
   test("when part of a charge was disputed, then refunds reach only what the payer's bank did not take back", async () => {
     const owner = await moneyOwner(ctx, 0);
     const charge = await paidCharge(ctx, owner.api, 5_000);

@@ -107,6 +107,8 @@ describe("ops inbox API", () => {
     const actual = "whsec_the-secret-the-bank-really-uses";
     const { txn, item } = await notify("late-config-bank", actual);
     expect(item.signature_valid).toBe(false);
+    // As if that acquirer had registered the charge: only a charge's own acquirer can pay it (DESIGN §9).
+    await ctx.db.transaction.update({ where: { id: txn.id }, data: { acquirer_id: acquirer.id } });
     await ctx.db.acquirer.update({
       where: { id: acquirer.id },
       data: { secret_ciphertext: encryptSecret(ctx.config.encryptionKey, actual, acquirer.id) },

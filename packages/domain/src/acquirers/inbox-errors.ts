@@ -12,6 +12,8 @@ export const INBOX_ERRORS = {
   duplicate: "duplicate",
   unknownTxid: "unknown_txid",
   modeMismatch: "mode_mismatch",
+  /** The report is about a charge, refund, withdrawal or dispute whose money another acquirer holds (DESIGN §9). */
+  acquirerMismatch: "acquirer_mismatch",
   amountMismatch: "amount_mismatch",
   notPending: "not_pending",
   /** A bank's notification (unsigned, DESIGN §9) that the bank, asked back, does not confirm. */

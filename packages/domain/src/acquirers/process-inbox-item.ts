@@ -28,7 +28,7 @@ import { settleWithdrawal } from "../withdrawals/withdrawal-flow";
 import { confirmWithBank } from "./bank-acquirer";
 import { INBOX_ERRORS } from "./inbox-errors";
 import { readPayoutOutcome, readRefundOutcome } from "./pix-notification";
-import { settlementMode, settlePaymentItem } from "./settle-payments";
+import { reporterOf, settlePaymentItem } from "./settle-payments";
 
 /** Longest failure reason kept on an item, characters. */
 const MAX_FAILURE_REASON_LENGTH = 300;
@@ -128,18 +128,18 @@ async function settleInboxItem(deps: UseCaseDeps, inboxItemId: string): Promise<
     return settled;
   };
 
-  const expectedMode = settlementMode(item);
+  const reporter = reporterOf(item);
   if (item.event_type === "devolucao") {
     const outcome = readRefundOutcome(item.raw_body, item.end_to_end_id);
     if (!outcome) return malformed("id, valor or status missing or malformed");
-    const settled = await settleOutcome("refund", (tx) => settleRefund(tx, outcome, expectedMode, now));
+    const settled = await settleOutcome("refund", (tx) => settleRefund(tx, outcome, reporter, now));
     if (settled.dispute !== undefined) await mailDispute(deps, settled.dispute);
     return settled.result;
   }
   if (item.event_type === "pix_enviado") {
     const outcome = readPayoutOutcome(item.raw_body, item.end_to_end_id);
     if (!outcome) return malformed("idEnvio, valor or status missing or malformed");
-    return (await settleOutcome("withdrawal", (tx) => settleWithdrawal(tx, outcome, expectedMode, now))).result;
+    return (await settleOutcome("withdrawal", (tx) => settleWithdrawal(tx, outcome, reporter, now))).result;
   }
   const settled = await settlePaymentItem(deps, item);
   if (settled === "paid") return settled;

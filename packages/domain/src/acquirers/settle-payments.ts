@@ -27,16 +27,41 @@ import { SANDBOX_ACQUIRER_SLUG } from "./acquirers";
 import { INBOX_ERRORS } from "./inbox-errors";
 import { readPixPayment, type PixPayment } from "./pix-notification";
 
+/** The acquirer an inbox item came from, as settlement judges what it reports. */
+export interface Reporter {
+  acquirerId: string;
+  /** Whether it is the in-process sandbox, which holds the money of the rows registered at no bank. */
+  sandbox: boolean;
+  /**
+   * The mode of the rows it may settle: the sandbox settles test rows only, a bank the mode it was activated for (a
+   * homologation environment may serve `test`), any other acquirer live ones; so no test path can pay a live charge.
+   */
+  mode: "live" | "test";
+}
+
+/** The acquirer of inbox item `item` (its joined acquirer columns) as a {@link Reporter}. */
+export function reporterOf(
+  item: Pick<ProcessableInboxItem, "acquirer_id" | "acquirer_slug" | "acquirer_mode">,
+): Reporter {
+  const sandbox = item.acquirer_slug === SANDBOX_ACQUIRER_SLUG;
+  return { acquirerId: item.acquirer_id, sandbox, mode: sandbox ? "test" : (item.acquirer_mode ?? "live") };
+}
+
 /**
- * The mode of the charges an acquirer's payments may settle: the sandbox settles test charges only, a bank the mode
- * it was activated for (a homologation environment may serve `test`), any other acquirer live ones; so no test path
- * can pay a live charge.
+ * Why `reporter` may not report on `row` (a charge, refund or withdrawal; `noun` names it in the detail), or null when
+ * it may (DESIGN §9 "Only a charge's own acquirer can pay it"): `mode_mismatch` for a row of the other mode,
+ * `acquirer_mismatch` when another acquirer holds its money (the bank of its `acquirer_id`, or the sandbox for a row
+ * without one). A signing acquirer's valid signature proves who sent a report, not that it holds the money.
  */
-export function settlementMode(acquirer: {
-  acquirer_slug: string;
-  acquirer_mode: "live" | "test" | null;
-}): "live" | "test" {
-  return acquirer.acquirer_slug === SANDBOX_ACQUIRER_SLUG ? "test" : (acquirer.acquirer_mode ?? "live");
+export function reporterAnomaly(
+  reporter: Reporter,
+  row: { mode: "live" | "test"; acquirer_id: string | null },
+  noun: string,
+): { result: string; error: string } | null {
+  const anomaly = (code: string, detail: string) => ({ result: code, error: `${code}: ${detail}` });
+  if (row.mode !== reporter.mode) return anomaly(INBOX_ERRORS.modeMismatch, `${row.mode} ${noun}`);
+  const holds = row.acquirer_id === null ? reporter.sandbox : row.acquirer_id === reporter.acquirerId;
+  return holds ? null : anomaly(INBOX_ERRORS.acquirerMismatch, `the ${noun} is another acquirer's`);
 }
 
 /**
@@ -62,29 +87,31 @@ export type PaymentAnomaly =
   | { result: string; error: string; transactionId?: string };
 
 /**
- * Whether `payment`, received from an acquirer settling `mode` charges, can settle `charge` (the charge of its txid,
- * as read): null when it can (a plain payment), else the anomaly to record.
+ * Whether `payment`, reported by `reporter`, can settle `charge` (the charge of its txid, as read): null when it can
+ * (a plain payment), else the anomaly to record.
  */
 export function paymentAnomaly(
   charge: Transaction | undefined,
   payment: PixPayment,
-  mode: "live" | "test",
+  reporter: Reporter,
 ): PaymentAnomaly | null {
   if (!charge) return { result: INBOX_ERRORS.unknownTxid, error: INBOX_ERRORS.unknownTxid };
-  const anomaly = (code: string, detail: string) => ({
-    result: code,
-    error: `${code}: ${detail}`,
-    transactionId: charge.id,
-  });
-  if (charge.mode !== mode) return anomaly(INBOX_ERRORS.modeMismatch, `${charge.mode} charge`);
+  const refused = reporterAnomaly(reporter, charge, "charge");
+  if (refused !== null) return { ...refused, transactionId: charge.id };
   if (payment.amount !== charge.amount) {
-    return anomaly(INBOX_ERRORS.amountMismatch, `expected ${charge.amount}, received ${payment.amount}`);
+    const code = INBOX_ERRORS.amountMismatch;
+    return {
+      result: code,
+      error: `${code}: expected ${charge.amount}, received ${payment.amount}`,
+      transactionId: charge.id,
+    };
   }
   if (charge.status === "pending" && charge.expires_at > payment.paidAt) return null;
   if (charge.payment_end_to_end_id === payment.endToEndId) {
     return { result: "already_paid", error: null, transactionId: charge.id };
   }
-  return anomaly(INBOX_ERRORS.notPending, charge.status === "pending" ? "expired" : charge.status);
+  const detail = charge.status === "pending" ? "expired" : charge.status;
+  return { result: INBOX_ERRORS.notPending, error: `${INBOX_ERRORS.notPending}: ${detail}`, transactionId: charge.id };
 }
 
 /** What settling a batch came to for one item. */
@@ -119,7 +146,7 @@ async function settleItems(deps: UseCaseDeps, items: ProcessableInboxItem[]): Pr
   const repeatedPayments = repeated(payments.map(({ payment }) => payment.endToEndId));
   const plain = payments.flatMap(({ item, payment }) => {
     const charge = chargeByTxid.get(payment.txid);
-    const anomaly = paymentAnomaly(charge, payment, settlementMode(item));
+    const anomaly = paymentAnomaly(charge, payment, reporterOf(item));
     if (anomaly !== null || charge === undefined) {
       if (anomaly !== null) outcomes.set(item.id, { kind: "anomaly", anomaly, payment });
       return [];
@@ -186,7 +213,7 @@ export async function settlePaymentItem(
   if (outcome.kind !== "left") return outcome.kind === "paid" ? "paid" : outcome.anomaly;
   // The conditional update skipped the charge: it is no longer pending, so the read now says why.
   const [charge] = await findChargesByTxids(deps.db.pool, [outcome.payment.txid]);
-  const anomaly = paymentAnomaly(charge, outcome.payment, settlementMode(item));
+  const anomaly = paymentAnomaly(charge, outcome.payment, reporterOf(item));
   if (anomaly === null) throw new Error(`charge of txid ${outcome.payment.txid} changed during its settlement`);
   return anomaly;
 }

@@ -20,6 +20,7 @@ import {
   type Dispute,
   type DisputeScope,
   type Prisma,
+  type Transaction,
 } from "@lm/db";
 import { disputeMail } from "@lm/mail";
 import { sendMailSafely } from "../accounts/account-deps";
@@ -37,6 +38,7 @@ import { recordTransactionEvent } from "../transactions/transaction-events";
 import { processInboxItem } from "../acquirers/process-inbox-item";
 import { postSandboxNotification, sandboxEndToEndId } from "../acquirers/sandbox-acquirer";
 import { valorFromCentavos } from "@lm/pix-api";
+import { reporterAnomaly, type Reporter } from "../acquirers/settle-payments";
 
 /** A dispute as the API returns it and `dispute.created` carries it. */
 export interface DisputeWire {
@@ -84,14 +86,16 @@ export type DisputeSettlement = Settlement & { dispute?: Dispute };
 /**
  * Records the unrequested devolução `outcome` as a dispute of the charge its payment paid, inside `tx`. Repeats of
  * the same devolução (`rtrId`) change nothing.
- * @param expectedMode - the mode the notifying acquirer settles
+ * @param reporter - the notifying acquirer: only the one that holds the charge's money reports its disputes
  * @returns `disputed` (written), `already_settled` (a repeat), `processing` / `dispute_not_made` (the bank has not
- *   returned, or did not return, the money: nothing to record), or an anomaly (`unknown_payment`, `mode_mismatch`)
+ *   returned, or did not return, the money: nothing to record), or an anomaly (`unknown_payment`, `mode_mismatch`,
+ *   `acquirer_mismatch`, `dispute_exceeds_remainder` when the charge has less left than the devolução: checked under
+ *   the charge's lock, so concurrent disputes never book more than was paid)
  */
 export async function recordDispute(
   tx: Prisma.TransactionClient,
   outcome: RefundOutcome,
-  expectedMode: "live" | "test",
+  reporter: Reporter,
   now: Date,
 ): Promise<DisputeSettlement> {
   if (outcome.status !== "succeeded") {
@@ -105,8 +109,13 @@ export async function recordDispute(
     outcome.paymentEndToEndId === null ? undefined : await lockChargeOfPayment(tx, outcome.paymentEndToEndId);
   if (charge === undefined) return { result: "unknown_payment", error: "unknown_payment", deliveryIds: [] };
   const base = { transactionId: charge.id, deliveryIds: [] };
-  if (charge.mode !== expectedMode) {
-    return { ...base, result: "mode_mismatch", error: `mode_mismatch: ${charge.mode} charge` };
+  const refused = reporterAnomaly(reporter, charge, "charge");
+  if (refused !== null) return { ...base, ...refused };
+  if (await findDisputeByEndToEndId(tx, outcome.returnId)) return { ...base, result: "already_settled", error: null };
+  const left = disputableRemainder(charge);
+  if (outcome.amount > left) {
+    const code = DISPUTE_EXCEEDS_REMAINDER;
+    return { ...base, result: code, error: `${code}: ${outcome.amount} taken back, ${left} left of the charge` };
   }
   const sellerId = await findSellerIdOfStore(tx, charge.store_id);
   const reason = [outcome.nature, outcome.reason].filter((part) => part !== null).join(": ") || null;
@@ -155,6 +164,14 @@ export async function recordDispute(
     dispute,
     deliveryIds: [...created.deliveryIds, ...transactionDisputed.deliveryIds],
   };
+}
+
+/** The anomaly of a devolução larger than what is left of its charge: nothing is booked. */
+export const DISPUTE_EXCEEDS_REMAINDER = "dispute_exceeds_remainder";
+
+/** Centavos of `charge` a dispute may still take: its amount less what was refunded (or is being) and disputed. */
+function disputableRemainder(charge: Pick<Transaction, "amount" | "amount_refunded" | "amount_disputed">): number {
+  return charge.amount - charge.amount_refunded - charge.amount_disputed;
 }
 
 /** Mails every owner of `dispute`'s seller; a mail that cannot be sent is logged, never thrown. */
@@ -209,7 +226,7 @@ export async function simulateDispute(
   if (charge.acquirer_id !== null) {
     throw new ApiError("invalid_state", "This transaction is registered at a bank: its disputes come from the bank.");
   }
-  const left = charge.amount - charge.amount_refunded - charge.amount_disputed;
+  const left = disputableRemainder(charge);
   const disputed = amount ?? left;
   if ((charge.status !== "paid" && charge.status !== "refunded") || charge.payment_end_to_end_id === null) {
     throw new ApiError("invalid_state", "Only a paid transaction can be disputed.");
@@ -242,7 +259,17 @@ export async function simulateDispute(
       },
     ],
   });
-  for (const item of items) await processInboxItem(deps, item);
+  for (const item of items) {
+    // Another dispute may have taken the remainder since it was read: the one under the charge's lock decides.
+    if ((await processInboxItem(deps, item)) === DISPUTE_EXCEEDS_REMAINDER) {
+      const remainder = disputableRemainder(await findTransaction(deps.db, scope, id));
+      throw new ApiError(
+        "invalid_state",
+        `The amount must be between 1 and ${remainder}, what is left of this transaction.`,
+        { param: "amount" },
+      );
+    }
+  }
   const recorded = await findDisputeByEndToEndId(deps.db, returnId);
   if (recorded === null) throw new Error(`the simulated dispute ${returnId} was not recorded`);
   return recorded;

@@ -18,6 +18,7 @@ import {
   type Refund,
 } from "@lm/db";
 import { ACQUIRER_REJECTED } from "../acquirers/acquirer-port";
+import { reporterAnomaly, type Reporter } from "../acquirers/settle-payments";
 import type { RefundOutcome } from "../acquirers/pix-notification";
 import { appendBalanceTransaction, releaseReserved } from "../balance/ledger";
 import { isMedDevolucao, recordDispute, type DisputeSettlement } from "../disputes/disputes";
@@ -111,20 +112,21 @@ async function succeedRefund(
 /**
  * Applies the acquirer's `outcome` for a devolução, inside `tx` (the inbox item's outcome is written in the same
  * transaction by the caller): one of our refunds settles; one we did not ask for is recorded as a dispute.
- * @param expectedMode - the mode the notifying acquirer serves (the sandbox settles test refunds only)
+ * @param reporter - the notifying acquirer: only the one that holds the charge's money reports on its refunds
  */
 export async function settleRefund(
   tx: Prisma.TransactionClient,
   outcome: RefundOutcome,
-  expectedMode: "live" | "test",
+  reporter: Reporter,
   now: Date,
 ): Promise<DisputeSettlement> {
   // A devolução we did not ask for is the payer's bank taking money back (MED): a dispute (DESIGN §11).
   const refund = isMedDevolucao(outcome) ? null : await findRefundById(tx, outcome.refundId);
-  if (!refund) return recordDispute(tx, outcome, expectedMode, now);
+  if (!refund) return recordDispute(tx, outcome, reporter, now);
   const base = { transactionId: refund.transaction_id, deliveryIds: [] };
-  if (refund.mode !== expectedMode)
-    return { ...base, result: "mode_mismatch", error: `mode_mismatch: ${refund.mode} refund` };
+  const { acquirer_id } = await findChargeOfRefund(tx, refund.transaction_id);
+  const refused = reporterAnomaly(reporter, { mode: refund.mode, acquirer_id }, "refund");
+  if (refused !== null) return { ...base, ...refused };
   if (outcome.amount !== refund.amount) {
     return {
       ...base,

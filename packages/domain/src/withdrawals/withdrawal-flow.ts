@@ -38,6 +38,7 @@ import {
 import { attemptAcquirerRequest } from "../acquirers/acquirer-attempt";
 import { ACQUIRER_REJECTED, acquirerOfRow, requireAcquirer } from "../acquirers/acquirer-port";
 import type { PayoutOutcome } from "../acquirers/pix-notification";
+import { reporterAnomaly, type Reporter } from "../acquirers/settle-payments";
 import { appendBalanceTransaction, releaseReserved } from "../balance/ledger";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { merchantSellerScope } from "../balance/find-balance";
@@ -275,19 +276,19 @@ export async function submitWithdrawal(deps: UseCaseDeps, withdrawalId: string):
 
 /**
  * Applies the acquirer's `outcome` for a withdrawal inside `tx` (the caller writes the inbox item's outcome in it).
- * @param expectedMode - the mode the notifying acquirer serves (the sandbox settles test withdrawals only)
+ * @param reporter - the notifying acquirer: only the one asked to send the payout reports on it
  */
 export async function settleWithdrawal(
   tx: Prisma.TransactionClient,
   outcome: PayoutOutcome,
-  expectedMode: "live" | "test",
+  reporter: Reporter,
   now: Date,
 ): Promise<Settlement & { withdrawalId?: string }> {
   const withdrawal = await findWithdrawalById(tx, outcome.withdrawalId);
   if (!withdrawal) return { result: "unknown_withdrawal", error: "unknown_withdrawal", deliveryIds: [] };
   const base = { withdrawalId: withdrawal.id, deliveryIds: [] };
-  if (withdrawal.mode !== expectedMode)
-    return { ...base, result: "mode_mismatch", error: `mode_mismatch: ${withdrawal.mode} withdrawal` };
+  const refused = reporterAnomaly(reporter, withdrawal, "withdrawal");
+  if (refused !== null) return { ...base, ...refused };
   if (outcome.amount !== withdrawal.amount) {
     return {
       ...base,
