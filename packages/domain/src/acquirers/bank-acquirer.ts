@@ -14,7 +14,7 @@ import { ApiError } from "../errors";
 import { ID_PREFIX } from "../ids";
 import { decryptSecret, encryptSecret } from "../secret-box";
 import type { AcquirerPort } from "./acquirer-port";
-import { field, pixItems } from "./pix-notification";
+import { field, pixItems } from "../inbound";
 
 /** The API Pix profiles: the standard alone, or Efí's with its payout extension. */
 export const BANK_PROFILES = ["bcb", "efi"] as const;

@@ -18,7 +18,7 @@ import {
   type Refund,
   type SqlWrite,
 } from "@lm/db";
-import { acquirerNotConfigured, acquirerOfRow } from "../acquirers/acquirer-port";
+import { acquirerNotConfigured, acquirerOfRow } from "../acquirers";
 import { appendBalanceTransaction } from "../balance/ledger";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { ApiError } from "../errors";

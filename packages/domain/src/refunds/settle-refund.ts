@@ -17,9 +17,9 @@ import {
   type Prisma,
   type Refund,
 } from "@lm/db";
-import { ACQUIRER_REJECTED } from "../acquirers/acquirer-port";
-import { reporterAnomaly, type Reporter } from "../acquirers/settle-payments";
-import type { RefundOutcome } from "../acquirers/pix-notification";
+import { ACQUIRER_REJECTED } from "../acquirers";
+import { reporterAnomaly, type Reporter } from "../acquirers";
+import type { RefundOutcome } from "../inbound";
 import { appendBalanceTransaction, releaseReserved } from "../balance/ledger";
 import { isMedDevolucao, recordDispute, type DisputeSettlement } from "../disputes/disputes";
 import { recordTransactionEvent } from "../transactions/transaction-events";

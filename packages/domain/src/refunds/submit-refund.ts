@@ -11,8 +11,7 @@ import {
   recordOutgoingRowAccepted,
   recordOutgoingRowSubmitError,
 } from "@lm/db";
-import { attemptAcquirerRequest } from "../acquirers/acquirer-attempt";
-import { acquirerOfRow } from "../acquirers/acquirer-port";
+import { acquirerOfRow, attemptAcquirerRequest } from "../acquirers";
 import type { UseCaseDeps } from "../deps";
 import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
 import { failRefund } from "./settle-refund";

@@ -5,7 +5,7 @@
  */
 import { inTransaction, runIdempotencyReplyWrite, type Transaction } from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
-import { acquirerOfRow } from "../acquirers/acquirer-port";
+import { acquirerOfRow } from "../acquirers";
 import { ApiError } from "../errors";
 import { enqueueDeliveries } from "../events/record-event";
 import { findTransaction } from "./find-transactions";

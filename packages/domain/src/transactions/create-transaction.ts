@@ -12,7 +12,7 @@ import { ApiError, validationFailed } from "../errors";
 import { enqueueDeliveries } from "../events/record-event";
 import { newId } from "../ids";
 import { checkDestination } from "../webhooks/destination";
-import { acquirerFor, acquirerNotConfigured } from "../acquirers/acquirer-port";
+import { acquirerFor, acquirerNotConfigured } from "../acquirers";
 import { renderQrPngBase64 } from "./br-code";
 import { planTransactionEvents, type TransactionWriteOptions } from "./transaction-events";
 import { generateTxid, txidForIdempotencyKey } from "./txid";

@@ -5,12 +5,9 @@
  * job for every pending charge for its whole `expires_in` (24 h by default), memory in proportion to the charges
  * waiting to be paid, and every creation would pay a Redis round trip for it.
  */
-import { expireCharges, findDueCharges, moveChargeDeadlineTo, type Transaction } from "@lm/db";
-import type { MerchantScope, UseCaseDeps } from "../deps";
-import { ApiError } from "../errors";
+import { expireCharges, findDueCharges, type Transaction } from "@lm/db";
+import type { UseCaseDeps } from "../deps";
 import { enqueueDeliveries } from "../events/record-event";
-import { findTransaction } from "./find-transactions";
-import { isExpiredAt } from "./transaction.serializer";
 import { planTransactionEvents } from "./transaction-events";
 
 /** Charges expired by one statement; the sweep enqueues their deliveries after each. */
@@ -55,24 +52,4 @@ export async function expireDueTransactions(deps: UseCaseDeps, maxCharges = Infi
     if (due.length < limit) break;
   }
   return expiredCount;
-}
-
-/**
- * Test mode's simulated expiration (DESIGN §12, what `lm trigger transaction.expired` needs): brings the deadline of
- * pending charge `id` to now, so that it reads as `expired` at once and the worker's expiry sweep, within about a
- * second, writes the change and its `transaction.expired` event through the same code as a real deadline.
- * @returns the charge with its new deadline (it serializes as `expired`)
- * @throws ApiError `test_mode_only` for a live key; `resource_not_found` (unknown or foreign id); `invalid_state`
- *   unless the charge is pending and not registered at a bank (a bank keeps its own deadline)
- */
-export async function simulateExpiration(deps: UseCaseDeps, scope: MerchantScope, id: string): Promise<Transaction> {
-  if (scope.mode !== "test") throw new ApiError("test_mode_only", "Expirations can be simulated with test keys only.");
-  const transaction = await findTransaction(deps.db, scope, id);
-  const now = deps.now();
-  if (transaction.acquirer_id !== null) {
-    throw new ApiError("invalid_state", "This transaction is registered at a bank, which keeps its deadline.");
-  }
-  const moved = isExpiredAt(transaction, now) ? undefined : await moveChargeDeadlineTo(deps.db.pool, id, now);
-  if (moved === undefined) throw new ApiError("invalid_state", "Only a pending transaction can expire.");
-  return moved;
 }

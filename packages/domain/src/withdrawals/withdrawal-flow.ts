@@ -35,10 +35,10 @@ import {
   type Prisma,
   type SqlWrite,
 } from "@lm/db";
-import { attemptAcquirerRequest } from "../acquirers/acquirer-attempt";
-import { ACQUIRER_REJECTED, acquirerOfRow, requireAcquirer } from "../acquirers/acquirer-port";
-import type { PayoutOutcome } from "../acquirers/pix-notification";
-import { reporterAnomaly, type Reporter } from "../acquirers/settle-payments";
+import { attemptAcquirerRequest } from "../acquirers";
+import { ACQUIRER_REJECTED, acquirerOfRow, requireAcquirer } from "../acquirers";
+import type { PayoutOutcome } from "../inbound";
+import { reporterAnomaly, type Reporter } from "../acquirers";
 import { appendBalanceTransaction, releaseReserved } from "../balance/ledger";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { merchantSellerScope } from "../balance/find-balance";

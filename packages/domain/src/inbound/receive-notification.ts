@@ -9,9 +9,9 @@ import { storeInboxItems } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { newId } from "../ids";
 import { verifySignatureHeader } from "../webhooks/signature";
-import { forgetAcquirer, knownAcquirer, type AcquirerWithSecret } from "./acquirers";
+import { forgetAcquirer, knownAcquirer, type AcquirerWithSecret } from "./acquirer-secrets";
 import { INBOX_ERRORS } from "./inbox-errors";
-import { enqueueInboxItems } from "./process-inbox-item";
+import { enqueueInboxItems } from "./enqueue-inbox-items";
 import { notificationEntries, type NotificationEntry } from "./pix-notification";
 
 /** Header carrying the acquirer's `t=<unix>,v1=<hex>` signature (DESIGN §5). */

@@ -15,8 +15,8 @@ import type { UseCaseDeps } from "../deps";
 import { notFound } from "../errors";
 import { isId } from "../ids";
 import type { PageArgs } from "../paging";
-import { loadAcquirer } from "./acquirers";
-import { enqueueInboxItems } from "./process-inbox-item";
+import { loadAcquirer } from "./acquirer-secrets";
+import { enqueueInboxItems } from "./enqueue-inbox-items";
 import { checkAcquirerSignature } from "./receive-notification";
 
 export type { InboxItemWithAcquirer, InboxStatus } from "@lm/db";

@@ -10,7 +10,7 @@ import { decryptDocument } from "../document-at-rest";
 import { ApiError } from "../errors";
 import { findTransaction } from "../transactions/find-transactions";
 import { isExpiredAt } from "../transactions/transaction.serializer";
-import { postSandboxNotification, sandboxEndToEndId } from "./sandbox-acquirer";
+import { postSandboxNotification, sandboxEndToEndId } from "../acquirers";
 
 /**
  * Posts a signed sandbox payment notification for charge `id` of `scope` through the inbound path. The charge

@@ -20,30 +20,18 @@ import {
 } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { enqueueDeliveries } from "../events/record-event";
-import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
 import { toStorableText } from "../text/storable-text";
 import { mailDispute } from "../disputes/disputes";
 import { settleRefund } from "../refunds/settle-refund";
 import { settleWithdrawal } from "../withdrawals/withdrawal-flow";
-import { confirmWithBank } from "./bank-acquirer";
-import { INBOX_ERRORS } from "./inbox-errors";
-import { readPayoutOutcome, readRefundOutcome } from "./pix-notification";
-import { reporterOf, settlePaymentItem } from "./settle-payments";
+import { confirmWithBank } from "../acquirers";
+import { INBOX_ERRORS } from "../inbound";
+import { readPayoutOutcome, readRefundOutcome } from "../inbound";
+import { reporterOf } from "../acquirers";
+import { settlePaymentItem } from "./settle-payments";
 
 /** Longest failure reason kept on an item, characters. */
 const MAX_FAILURE_REASON_LENGTH = 300;
-
-/** Enqueues `inbox-processing` jobs after commit ({@link enqueueAfterCommit}; the reconciler's sweep covers a failure). */
-export async function enqueueInboxItems(
-  deps: Pick<UseCaseDeps, "producer" | "logger">,
-  jobs: Array<{ inboxItemId: string; jobId?: string }>,
-): Promise<void> {
-  await enqueueAfterCommit(
-    deps,
-    "inbox-processing",
-    jobs.map(({ inboxItemId, jobId }) => ({ data: { inboxItemId }, jobId: jobId ?? inboxItemId })),
-  );
-}
 
 /**
  * Processes inbox item `inboxItemId`. Items with an invalid signature, a receipt error or anomaly, or already processed
