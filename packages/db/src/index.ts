@@ -18,6 +18,7 @@ export * from "./repositories/ledger.repository";
 export * from "./repositories/notifications.repository";
 export * from "./repositories/payments.repository";
 export * from "./repositories/payout-keys.repository";
+export * from "./repositories/payouts.repository";
 export * from "./repositories/refunds.repository";
 export * from "./repositories/disputes.repository";
 export * from "./repositories/sellers.repository";

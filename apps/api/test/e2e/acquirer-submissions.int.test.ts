@@ -1,5 +1,5 @@
 import { createWorkerMetrics } from "@lm/metrics";
-import { enqueueStrandedRefunds, enqueueStrandedWithdrawals } from "../../../worker/src/sweepers/acquirer-submissions";
+import { enqueueStrandedPayouts } from "../../../worker/src/sweepers/acquirer-submissions";
 import { useApiTestContext } from "../support/harness";
 import { paidCharge, settleRefunds, settleWithdrawals } from "../support/money";
 import { requestRefund, requestWithdrawal } from "../support/money-requests";
@@ -31,14 +31,14 @@ describe("the reconciler's sweeps of requests to the acquirer", () => {
     await ctx.db.refund.update({ where: { id: refund.id }, data: { updated_at: past } });
     await ctx.db.withdrawal.update({ where: { id: withdrawal.id }, data: { updated_at: past } });
 
-    expect(await enqueueStrandedRefunds(sweepDeps())).toBe(1);
-    expect(await enqueueStrandedWithdrawals(sweepDeps())).toBe(1);
+    expect(await enqueueStrandedPayouts(sweepDeps(), "refund")).toBe(1);
+    expect(await enqueueStrandedPayouts(sweepDeps(), "withdrawal")).toBe(1);
 
     expect((await refunds.getJob(refund.id))?.data).toEqual({ refundId: refund.id });
     expect((await withdrawals.getJob(withdrawal.id))?.data).toEqual({ withdrawalId: withdrawal.id });
     await settleRefunds(ctx);
     await settleWithdrawals(ctx);
-    expect(await enqueueStrandedRefunds(sweepDeps())).toBe(0);
-    expect(await enqueueStrandedWithdrawals(sweepDeps())).toBe(0);
+    expect(await enqueueStrandedPayouts(sweepDeps(), "refund")).toBe(0);
+    expect(await enqueueStrandedPayouts(sweepDeps(), "withdrawal")).toBe(0);
   });
 });

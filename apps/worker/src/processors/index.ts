@@ -11,9 +11,8 @@ import { processWebhookRecovery } from "./webhook-recovery.processor";
 import { chargeExpiryProcessor } from "./charge-expiry.processor";
 import { inboxProcessingProcessor } from "./inbox-processing.processor";
 import { keyRevocationProcessor } from "./key-revocation.processor";
-import { refundSubmissionProcessor } from "./refund-submission.processor";
+import { payoutSubmissionProcessor } from "./payout-submission.processor";
 import { retentionProcessor } from "./retention.processor";
-import { withdrawalSubmissionProcessor } from "./withdrawal-submission.processor";
 
 /** The job a processor runs, beyond its payload: its id, and what it may do besides finishing or throwing. */
 export interface JobControl {
@@ -39,8 +38,8 @@ export const PROCESSORS: { [N in QueueName]?: Processor<N> } = {
   "charge-expiry": chargeExpiryProcessor,
   "inbox-processing": inboxProcessingProcessor,
   "key-revocation": keyRevocationProcessor,
-  "refund-submission": refundSubmissionProcessor,
-  "withdrawal-submission": withdrawalSubmissionProcessor,
+  "refund-submission": payoutSubmissionProcessor,
+  "withdrawal-submission": payoutSubmissionProcessor,
   "acquirer-reconciliation": async (deps) => {
     await reconcileServingBankAcquirers(deps);
   },

@@ -5,8 +5,8 @@
  * of a failed request (bounded by the row's `submit_attempts`). Submission is idempotent, so an offer too many sends
  * nothing twice.
  */
-import { listOutgoingRowsWaitingForAcquirer, type OutgoingTable } from "@lm/db";
-import { ACQUIRER_MAX_ATTEMPTS } from "@lm/domain";
+import { listOutgoingRowsWaitingForAcquirer } from "@lm/db";
+import { ACQUIRER_MAX_ATTEMPTS, PAYOUT_SUBMISSIONS, type PayoutKindName } from "@lm/domain";
 import type { WorkerDeps } from "../deps";
 import { offerRows, putFailedJobsBack } from "./offer-rows";
 
@@ -18,39 +18,22 @@ const BATCH_SIZE = 1000;
 /** Rows younger than this are left to the job enqueued at creation, ms. */
 const GRACE_MS = 60_000;
 
-/** Ids of the rows of `table` that wait for the acquirer and were left alone for {@link GRACE_MS}, oldest first. */
-function waitingForAcquirer(deps: SweepDeps, table: OutgoingTable): Promise<string[]> {
-  return listOutgoingRowsWaitingForAcquirer(deps.db, table, {
+/**
+ * Offers the refunds (`kind` `refund`) or withdrawals that wait for the acquirer and were left alone for
+ * {@link GRACE_MS}, oldest first, to their submission queue.
+ * @returns how many were offered
+ */
+export async function enqueueStrandedPayouts(deps: SweepDeps, kind: PayoutKindName): Promise<number> {
+  const { table, queue, job } = PAYOUT_SUBMISSIONS[kind];
+  await putFailedJobsBack(deps, queue);
+  const stranded = await listOutgoingRowsWaitingForAcquirer(deps.db, table, {
     maxAttempts: ACQUIRER_MAX_ATTEMPTS,
     untouchedSince: new Date(deps.now().getTime() - GRACE_MS),
     limit: BATCH_SIZE,
   });
-}
-
-/**
- * Offers the refunds that wait for the acquirer to the `refund-submission` queue.
- * @returns how many were offered
- */
-export async function enqueueStrandedRefunds(deps: SweepDeps): Promise<number> {
-  await putFailedJobsBack(deps, "refund-submission");
-  const stranded = await waitingForAcquirer(deps, "refunds");
   return offerRows(
     deps,
-    "refund-submission",
-    stranded.map((id) => ({ data: { refundId: id }, jobId: id })),
-  );
-}
-
-/**
- * Offers the withdrawals that wait for the acquirer to the `withdrawal-submission` queue.
- * @returns how many were offered
- */
-export async function enqueueStrandedWithdrawals(deps: SweepDeps): Promise<number> {
-  await putFailedJobsBack(deps, "withdrawal-submission");
-  const stranded = await waitingForAcquirer(deps, "withdrawals");
-  return offerRows(
-    deps,
-    "withdrawal-submission",
-    stranded.map((id) => ({ data: { withdrawalId: id }, jobId: id })),
+    queue,
+    stranded.map((id) => ({ data: job(id), jobId: id })),
   );
 }

@@ -9,7 +9,7 @@
 import type { WorkerDeps } from "../deps";
 import { enqueueDueDeliveries } from "./due-deliveries";
 import { enqueueStrandedInboxItems } from "./stranded-inbox-items";
-import { enqueueStrandedRefunds, enqueueStrandedWithdrawals } from "./acquirer-submissions";
+import { enqueueStrandedPayouts } from "./acquirer-submissions";
 import { checkBalanceDrift } from "./balance-drift";
 import { enqueueRunningRecoveries } from "./running-recoveries";
 
@@ -18,8 +18,8 @@ const SWEEPS: Array<{ name: string; run: (deps: WorkerDeps) => Promise<number> }
   { name: "due-deliveries", run: enqueueDueDeliveries },
   { name: "running-recoveries", run: enqueueRunningRecoveries },
   { name: "stranded-inbox-items", run: enqueueStrandedInboxItems },
-  { name: "stranded-refunds", run: enqueueStrandedRefunds },
-  { name: "stranded-withdrawals", run: enqueueStrandedWithdrawals },
+  { name: "stranded-refunds", run: (deps) => enqueueStrandedPayouts(deps, "refund") },
+  { name: "stranded-withdrawals", run: (deps) => enqueueStrandedPayouts(deps, "withdrawal") },
   { name: "balance-drift", run: checkBalanceDrift },
 ];
 

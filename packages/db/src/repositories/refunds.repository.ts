@@ -7,7 +7,6 @@ import type { DbClient } from "../client";
 import type { PageArgs } from "../page";
 import type { Prisma, Refund, Transaction } from "../generated/client";
 import { rowStatusIs, sql, sqlQuery } from "../sql";
-import { OUTGOING_ROW_STILL_OPEN } from "./acquirers.repository";
 
 /** Whose refunds: a store, in one mode. */
 export interface RefundScope {
@@ -42,55 +41,17 @@ export function listRefundsPage(
   });
 }
 
-/** Refund `id`, or null. */
-export function findRefundById(db: DbClient, id: string): Promise<Refund | null> {
-  return db.refund.findUnique({ where: { id } });
-}
+/** A refund with its charge. */
+export type RefundWithCharge = Refund & { transaction: Transaction };
 
-/** Refund `id`; throws Prisma's not-found error when there is none. */
-export function findRefundOrThrow(db: DbClient, id: string): Promise<Refund> {
-  return db.refund.findUniqueOrThrow({ where: { id } });
-}
-
-/** Refund `id` with its charge, or null: what a request to the acquirer needs. */
-export function findRefundWithCharge(
-  db: DbClient,
-  id: string,
-): Promise<(Refund & { transaction: Transaction }) | null> {
+/** Refund `id` with its charge, or null: what its request to the acquirer, its settlement and its events need. */
+export function findRefundWithCharge(db: DbClient, id: string): Promise<RefundWithCharge | null> {
   return db.refund.findUnique({ where: { id }, include: { transaction: true } });
 }
 
 /** Inserts `refund` and returns it. */
 export function insertRefund(db: DbClient, refund: Prisma.RefundUncheckedCreateInput): Promise<Refund> {
   return db.refund.create({ data: refund });
-}
-
-/**
- * Moves refund `id` to `failed` with `failure.reason` (and the return's end-to-end id, when the acquirer gave one)
- * unless it was settled already.
- * @returns whether it moved
- */
-export async function markRefundFailed(
-  db: DbClient,
-  id: string,
-  failure: { reason: string; returnId: string | null },
-  now: Date,
-): Promise<boolean> {
-  const changed = await db.$executeRaw(sql`UPDATE refunds
-     SET status = 'failed', failure_reason = ${failure.reason}, end_to_end_id = coalesce(${failure.returnId}, end_to_end_id), updated_at = ${now}
-     WHERE id = ${id} AND ${OUTGOING_ROW_STILL_OPEN}`);
-  return changed === 1;
-}
-
-/**
- * Moves refund `id` to `succeeded` under the return's end-to-end id `returnId` unless it was settled already.
- * @returns whether it moved
- */
-export async function markRefundSucceeded(db: DbClient, id: string, returnId: string, now: Date): Promise<boolean> {
-  const changed = await db.$executeRaw(
-    sql`UPDATE refunds SET status = 'succeeded', end_to_end_id = ${returnId}, updated_at = ${now} WHERE id = ${id} AND ${OUTGOING_ROW_STILL_OPEN}`,
-  );
-  return changed === 1;
 }
 
 /**
@@ -151,9 +112,4 @@ export async function lockChargeRefundableRemainder(
  */
 export async function lockChargeOfRefund(tx: Prisma.TransactionClient, transactionId: string): Promise<void> {
   await sqlQuery(tx, sql`SELECT id FROM transactions WHERE id = ${transactionId} FOR UPDATE`);
-}
-
-/** Charge `transactionId` of a refund; throws Prisma's not-found error when there is none. */
-export function findChargeOfRefund(db: DbClient, transactionId: string): Promise<Transaction> {
-  return db.transaction.findUniqueOrThrow({ where: { id: transactionId } });
 }

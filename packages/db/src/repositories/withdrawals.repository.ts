@@ -6,7 +6,6 @@ import type { DbClient } from "../client";
 import type { PageArgs } from "../page";
 import type { PayoutKey, Prisma, Withdrawal } from "../generated/client";
 import { sql, sqlQuery } from "../sql";
-import { OUTGOING_ROW_STILL_OPEN } from "./acquirers.repository";
 
 /** A withdrawal with its payout key. */
 export type WithdrawalWithPayoutKey = Withdrawal & { payout_key: PayoutKey };
@@ -88,24 +87,9 @@ export async function listStuckWithdrawalIdsOfSeller(
   return rows.map((row) => row.id);
 }
 
-/** Withdrawal `id`, or null. */
-export function findWithdrawalById(db: DbClient, id: string): Promise<Withdrawal | null> {
-  return db.withdrawal.findUnique({ where: { id } });
-}
-
-/** Withdrawal `id`; throws Prisma's not-found error when there is none. */
-export function findWithdrawalOrThrow(db: DbClient, id: string): Promise<Withdrawal> {
-  return db.withdrawal.findUniqueOrThrow({ where: { id } });
-}
-
 /** Withdrawal `id` with its payout key, or null. */
 export function findWithdrawalWithPayoutKey(db: DbClient, id: string): Promise<WithdrawalWithPayoutKey | null> {
   return db.withdrawal.findUnique({ where: { id }, include: { payout_key: true } });
-}
-
-/** Withdrawal `id` with its payout key; throws Prisma's not-found error when there is none. */
-export function findWithdrawalWithPayoutKeyOrThrow(db: DbClient, id: string): Promise<WithdrawalWithPayoutKey> {
-  return db.withdrawal.findUniqueOrThrow({ where: { id }, include: { payout_key: true } });
 }
 
 /**
@@ -129,39 +113,4 @@ export async function lockSellerForWithdrawal(
 /** Inserts `withdrawal` and returns it. */
 export function insertWithdrawal(db: DbClient, withdrawal: Prisma.WithdrawalUncheckedCreateInput): Promise<Withdrawal> {
   return db.withdrawal.create({ data: withdrawal });
-}
-
-/**
- * Moves withdrawal `id` to `failed` with `failure.reason` (and the payment's end-to-end id, when the acquirer gave
- * one) unless it was settled already.
- * @returns whether it moved
- */
-export async function markWithdrawalFailed(
-  db: DbClient,
-  id: string,
-  failure: { reason: string; endToEndId: string | null },
-  now: Date,
-): Promise<boolean> {
-  const changed = await db.$executeRaw(sql`UPDATE withdrawals
-     SET status = 'failed', failure_reason = ${failure.reason}, failed_at = ${now}, updated_at = ${now},
-         end_to_end_id = coalesce(${failure.endToEndId}, end_to_end_id)
-     WHERE id = ${id} AND ${OUTGOING_ROW_STILL_OPEN}`);
-  return changed === 1;
-}
-
-/**
- * Moves withdrawal `id` to `completed` under the payment's end-to-end id `endToEndId` unless it was settled already.
- * @returns whether it moved
- */
-export async function markWithdrawalCompleted(
-  db: DbClient,
-  id: string,
-  endToEndId: string,
-  now: Date,
-): Promise<boolean> {
-  const changed = await db.$executeRaw(
-    sql`UPDATE withdrawals SET status = 'completed', end_to_end_id = ${endToEndId}, completed_at = ${now}, updated_at = ${now}
-       WHERE id = ${id} AND ${OUTGOING_ROW_STILL_OPEN}`,
-  );
-  return changed === 1;
 }

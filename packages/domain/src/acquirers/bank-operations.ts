@@ -21,7 +21,13 @@ import type { UseCaseDeps } from "../deps";
 import { ApiError, notFound, validationFailed } from "../errors";
 import { newId } from "../ids";
 import { forgetActiveAcquirers } from "./acquirer-port";
-import { createAcquirer, SANDBOX_ACQUIRER_SLUG } from "../inbound";
+import {
+  createAcquirer,
+  SANDBOX_ACQUIRER_SLUG,
+  INBOX_ERRORS,
+  enqueueInboxItems,
+  notificationEntries,
+} from "../inbound";
 import {
   atBank,
   BANK_PROFILES,
@@ -32,9 +38,6 @@ import {
   readBackDevolucao,
   type BankCredentials,
 } from "./bank-acquirer";
-import { INBOX_ERRORS } from "../inbound";
-import { enqueueInboxItems } from "../inbound";
-import { notificationEntries } from "../inbound";
 
 /** What `acquirer:configure` takes. */
 export interface BankConnectionInput {

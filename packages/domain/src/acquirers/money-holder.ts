@@ -4,8 +4,7 @@
  * Only that acquirer's reports (a payment, a refund's or payout's outcome, a dispute) move money.
  */
 import type { ProcessableInboxItem } from "@lm/db";
-import { SANDBOX_ACQUIRER_SLUG } from "../inbound";
-import { INBOX_ERRORS } from "../inbound";
+import { SANDBOX_ACQUIRER_SLUG, INBOX_ERRORS } from "../inbound";
 
 /** The acquirer an inbox item came from, as settlement judges what it reports. */
 export interface Reporter {

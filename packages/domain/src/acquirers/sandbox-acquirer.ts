@@ -11,8 +11,12 @@ import type { UseCaseDeps } from "../deps";
 import { buildPixBrCode, sandboxPixLocation } from "../transactions/br-code";
 import { signatureHeader } from "../webhooks/signature";
 import type { AcquirerPort } from "./acquirer-port";
-import { sandboxAcquirerSecret, SANDBOX_ACQUIRER_SLUG } from "../inbound";
-import { ACQUIRER_SIGNATURE_HEADER, storeAcquirerNotification } from "../inbound";
+import {
+  sandboxAcquirerSecret,
+  SANDBOX_ACQUIRER_SLUG,
+  ACQUIRER_SIGNATURE_HEADER,
+  storeAcquirerNotification,
+} from "../inbound";
 
 /** ISPB written in sandbox end-to-end ids: eight zeros, which no participant has. */
 const SANDBOX_ISPB = "00000000";

@@ -1,10 +1,10 @@
 /**
  * Use case: process one stored inbound notification (worker queue `inbox-processing`, DESIGN §5, §7). A payment
  * (`pix`) settles its charge as a batch of one (settle-payments.ts, the one way a payment settles), recording an
- * anomaly on the item when it cannot. A refund's outcome (`devolucao`) settles the refund (refunds/settle-refund.ts),
- * a sent payment's (`pix_enviado`) the withdrawal (withdrawals/withdrawal-flow.ts), filling the item's
- * `withdrawal_id`. An item is processed only while it is processable (`findProcessableInboxItems`), and what cannot
- * be applied is an anomaly recorded on the item's `error`, never dropped. A bank's notification (unsigned, DESIGN §9)
+ * anomaly on the item when it cannot. A refund's outcome (`devolucao`) settles the refund, a sent payment's
+ * (`pix_enviado`) the withdrawal, filling the item's `withdrawal_id` (both through payouts/, the money-out lifecycle).
+ * An item is processed only while it is processable (`findProcessableInboxItems`), and what cannot be applied is an
+ * anomaly recorded on the item's `error`, never dropped. A bank's notification (unsigned, DESIGN §9)
  * is only a hint: what it names is read back from the bank first, and only what the bank confirms settles anything. Processing is idempotent: a charge moves
  * only from `pending` (a conditional update), and an item already processed is left alone.
  */
@@ -22,12 +22,9 @@ import type { UseCaseDeps } from "../deps";
 import { enqueueDeliveries } from "../events/record-event";
 import { toStorableText } from "../text/storable-text";
 import { mailDispute } from "../disputes/disputes";
-import { settleRefund } from "../refunds/settle-refund";
-import { settleWithdrawal } from "../withdrawals/withdrawal-flow";
-import { confirmWithBank } from "../acquirers";
-import { INBOX_ERRORS } from "../inbound";
-import { readPayoutOutcome, readRefundOutcome } from "../inbound";
-import { reporterOf } from "../acquirers";
+import { confirmWithBank, reporterOf } from "../acquirers";
+import { INBOX_ERRORS, readPayoutOutcome, readRefundOutcome } from "../inbound";
+import { settleRefund, settleWithdrawal } from "../payouts";
 import { settlePaymentItem } from "./settle-payments";
 
 /** Longest failure reason kept on an item, characters. */

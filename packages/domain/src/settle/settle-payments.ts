@@ -24,8 +24,7 @@ import { enqueueDeliveries } from "../events/record-event";
 import { newId } from "../ids";
 import { planTransactionEvents } from "../transactions/transaction-events";
 import { reporterAnomaly, reporterOf, type Reporter } from "../acquirers";
-import { INBOX_ERRORS } from "../inbound";
-import { readPixPayment, type PixPayment } from "../inbound";
+import { INBOX_ERRORS, readPixPayment, type PixPayment } from "../inbound";
 
 /**
  * The columns a payment sets on charge `transactionId` when it settles it: `paid`, when, the end-to-end id, the

@@ -1,18 +1,52 @@
 /**
- * Reading withdrawals: the seller's in the panel and with an API key (always within one seller and mode, so another's
- * id reads like an unknown one), and the operators' view of stuck ones (DESIGN §7).
+ * Reading refunds and withdrawals (DESIGN §7): a store's refunds for the merchant API (always within the caller's
+ * store and mode, so another store's or mode's id reads like an unknown one, 404); a seller's withdrawals in the panel
+ * and with an API key (always within one seller and mode, likewise), and the operators' view of stuck ones.
  */
 import {
+  findRefundInStore,
   findWithdrawalOfSeller,
+  listRefundsPage,
   listStuckWithdrawalIdsOfSeller,
   listWithdrawalsPage,
   listWithdrawalsPageForOps,
   type DbClient,
+  type Refund,
 } from "@lm/db";
+import type { MerchantScope } from "../deps";
 import { notFound } from "../errors";
 import { isId } from "../ids";
 import type { PageArgs } from "../paging";
+import type { PayoutKindName } from "./payout-kind";
 import type { WithdrawalWithKey } from "./withdrawal.serializer";
+
+/**
+ * What `read` finds of the `kind` id `id`, never read when `id` is malformed.
+ * @throws ApiError `resource_not_found` when it is malformed or `read` finds nothing
+ */
+async function foundOrNotFound<T>(kind: PayoutKindName, id: string, read: () => Promise<T | null>): Promise<T> {
+  const found = isId(kind, id) ? await read() : null;
+  if (!found) throw notFound(kind);
+  return found;
+}
+
+/**
+ * Refund `id` of `scope`.
+ * @throws ApiError `resource_not_found` when it is malformed, unknown, or of another store or mode
+ */
+export function findRefund(db: DbClient, scope: MerchantScope, id: string): Promise<Refund> {
+  return foundOrNotFound("refund", id, () => findRefundInStore(db, scope, id));
+}
+
+/** One page of the refunds of charge `transactionId` (already checked to be `scope`'s), in the page's order. */
+export function listRefunds(
+  db: DbClient,
+  scope: MerchantScope,
+  transactionId: string,
+  page: PageArgs,
+): Promise<Refund[]> {
+  return listRefundsPage(db, scope, transactionId, page);
+}
 
 /** A withdrawal's status. */
 export type WithdrawalStatus = WithdrawalWithKey["status"];
@@ -30,14 +64,12 @@ export const WITHDRAWAL_STUCK_AFTER_MS = 10 * 60_000;
  * Withdrawal `id` of `scope` (of any mode when `scope.mode` is not given: the panel reads a withdrawal by its id).
  * @throws ApiError `resource_not_found` when it is malformed, unknown, or another seller's or mode's
  */
-export async function findWithdrawal(
+export function findWithdrawal(
   db: DbClient,
   scope: { sellerId: string; mode?: "live" | "test" },
   id: string,
 ): Promise<WithdrawalWithKey> {
-  const found = isId("withdrawal", id) ? await findWithdrawalOfSeller(db, scope, id) : null;
-  if (!found) throw notFound("withdrawal");
-  return found;
+  return foundOrNotFound("withdrawal", id, () => findWithdrawalOfSeller(db, scope, id));
 }
 
 /** One page of `scope`'s withdrawals, optionally of one status, in the page's order. */
