@@ -8,7 +8,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { valorFromCentavos } from "@lm/pix-api";
 import type { UseCaseDeps } from "../deps";
-import { buildPixBrCode, sandboxPixLocation } from "../transactions/br-code";
+import { buildPixBrCode, sandboxPixLocation } from "../br-code/br-code";
 import { signatureHeader } from "../webhooks/signature";
 import type { AcquirerPort } from "./acquirer-port";
 import {

@@ -1,5 +1,4 @@
 export * from "./delivery-deps";
-export * from "./delivery-jobs";
 export * from "./delivery-request";
 export * from "./delivery-rows";
 export * from "./deliver-attempt";

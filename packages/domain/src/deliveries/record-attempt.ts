@@ -9,7 +9,7 @@ import { newId } from "../ids";
 import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
 import type { AttemptDecision } from "../webhooks/retry-policy";
 import type { DeliveryDeps } from "./delivery-deps";
-import { deliveryJob } from "./delivery-jobs";
+import { deliveryJob } from "../jobs/delivery-jobs";
 import type { AttemptRow, LoadedDelivery } from "./delivery-rows";
 import { countDeadChain, mailDeadChainOutcome, type DeadChainOutcome } from "./endpoint-health";
 

@@ -32,7 +32,7 @@ import { recordEvent } from "../events/record-event";
 import { isId, newId } from "../ids";
 import { notifySeller } from "../notifications/notifications";
 import type { PageArgs } from "../paging";
-import type { Settlement } from "../payouts";
+import type { Settlement } from "../inbound";
 import { recordTransactionEvent } from "../transactions/transaction-events";
 import { reporterAnomaly, type Reporter } from "../acquirers";
 

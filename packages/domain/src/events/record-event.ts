@@ -16,11 +16,16 @@ import {
   type WebhookEndpoint,
 } from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
-import { deliveryJobsOf } from "../deliveries/delivery-jobs";
+import { deliveryJobsOf } from "../jobs/delivery-jobs";
 import { newId } from "../ids";
 import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
-import { MAX_WEBHOOK_ENDPOINTS_PER_MODE } from "../webhook-endpoints/manage-webhook-endpoints";
 import { ALL_EVENT_TYPES, type EventType } from "./event-types";
+
+/**
+ * Not-deleted endpoints a store may have per mode (SPEC "Limits": the sixth is 409 `invalid_state`); a fan-out
+ * reserves a delivery slot for each.
+ */
+export const MAX_WEBHOOK_ENDPOINTS_PER_MODE = 5;
 
 /** What to record. */
 export interface EventInput {

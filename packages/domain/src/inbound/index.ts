@@ -9,3 +9,4 @@ export * from "./inbox";
 export * from "./inbox-errors";
 export * from "./pix-notification";
 export * from "./receive-notification";
+export * from "./settlement";

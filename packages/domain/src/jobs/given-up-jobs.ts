@@ -12,7 +12,7 @@
  */
 import { markDeliveriesGivenUp, markInboxItemGivenUp, type Db } from "@lm/db";
 import type { JobPayloads, QueueName } from "@lm/queue";
-import { deliveryIdsOfJob } from "../deliveries/delivery-jobs";
+import { deliveryIdsOfJob } from "./delivery-jobs";
 import { toStorableText } from "../text/storable-text";
 
 /** The code an inbox item's `error` starts with when its job was given up. */

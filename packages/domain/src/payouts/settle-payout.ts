@@ -7,19 +7,9 @@
  */
 import { markOutgoingRowFailed, markOutgoingRowSucceeded, type Prisma } from "@lm/db";
 import { ACQUIRER_REJECTED, reporterAnomaly, type Reporter } from "../acquirers";
-import type { TransferStatus } from "../inbound";
+import type { Settlement, TransferStatus } from "../inbound";
 import { appendBalanceTransaction, releaseReserved } from "../balance/ledger";
 import { PAYOUT_SUBMISSIONS, reloadPayout, type PayoutKind, type PayoutRow } from "./payout-kind";
-
-/** What settling did: the inbox item's outcome and error, the charge concerned and the deliveries to enqueue. */
-export interface Settlement {
-  /** `succeeded`, `completed`, `failed`, `processing`, `already_settled`, or the anomaly code. */
-  result: string;
-  /** The inbox item's error (an anomaly), or null. */
-  error: string | null;
-  transactionId?: string;
-  deliveryIds: string[];
-}
 
 /** What the acquirer reports of a refund or a withdrawal, as the kind's outcome reader gives it. */
 export interface PayoutOutcomeReport {

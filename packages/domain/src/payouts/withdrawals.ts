@@ -29,7 +29,8 @@ import { assertPayoutKeyCooledOff, findPayoutKey, isOwnDocumentKey } from "../pa
 import { sellerDocumentDigits } from "../sellers/seller-document";
 import { createPayout } from "./create-payout";
 import { reloadPayout, type PayoutKind, type PayoutStep } from "./payout-kind";
-import { settlePayoutOutcome, type Settlement } from "./settle-payout";
+import type { Settlement } from "../inbound";
+import { settlePayoutOutcome } from "./settle-payout";
 import { submitPayout } from "./submit-payout";
 import { serializeWithdrawal, type WithdrawalWithKey } from "./withdrawal.serializer";
 

@@ -13,7 +13,7 @@ import { enqueueDeliveries } from "../events/record-event";
 import { newId } from "../ids";
 import { checkDestination } from "../webhooks/destination";
 import { acquirerFor, acquirerNotConfigured } from "../acquirers";
-import { renderQrPngBase64 } from "./br-code";
+import { renderQrPngBase64 } from "../br-code/br-code";
 import { planTransactionEvents, type TransactionWriteOptions } from "./transaction-events";
 import { generateTxid, txidForIdempotencyKey } from "./txid";
 

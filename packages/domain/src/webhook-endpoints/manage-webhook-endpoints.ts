@@ -19,15 +19,13 @@ import { audited, type PanelActor } from "../audit/security-audit";
 import type { UseCaseDeps } from "../deps";
 import { ApiError, notFound, validationFailed } from "../errors";
 import { ALL_EVENT_TYPES, assertEventType } from "../events/event-types";
+import { MAX_WEBHOOK_ENDPOINTS_PER_MODE } from "../events/record-event";
 import { newId } from "../ids";
 import { encryptSecret } from "../secret-box";
 import { checkDestination } from "../webhooks/destination";
 import { DEFAULT_SIGNATURE_SCHEME, type SignatureScheme } from "../webhooks/signature";
 import { generateWebhookSecret, webhookSecretPrefix } from "../webhooks/webhook-secret";
 import { findWebhookEndpoint } from "./find-webhook-endpoints";
-
-/** Not-deleted endpoints a store may have per mode (SPEC "Limits": the sixth is 409 `invalid_state`). */
-export const MAX_WEBHOOK_ENDPOINTS_PER_MODE = 5;
 
 /** How long the previous secret still signs after a rotation (SPEC "Limits": 24 h). */
 export const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;

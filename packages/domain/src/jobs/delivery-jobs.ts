@@ -17,7 +17,7 @@
  */
 import { findDeliveryRoutes, type DeliveryRoute, type SqlClient } from "@lm/db";
 import type { JobPayloads } from "@lm/queue";
-import type { AfterCommitJob } from "../jobs/enqueue-after-commit";
+import type { AfterCommitJob } from "./enqueue-after-commit";
 import { ID_PREFIX } from "../ids";
 
 const DELIVERY_PREFIX = `${ID_PREFIX.delivery}_`;
