@@ -119,7 +119,7 @@ const BR_CODE_HOST = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*
  * Why charges could not get a BR Code on `host` (PUBLIC_BASE_URL's), or `null`. A charge's location is
  * `sandbox.<host>/qr/<26-character txid>`, at most 77 characters (Manual do BR Code), which leaves 39 for the host.
  * In production the host must be a public DNS name: dotted, not `localhost`.
- * Kept beside `sandboxPixLocation` (packages/domain/src/transactions/br-code.ts), which builds the location.
+ * Kept beside `sandboxPixLocation` (packages/domain/src/br-code/br-code.ts), which builds the location.
  */
 function brCodeHostProblem(host: string, production: boolean): string | null {
   if (!BR_CODE_HOST.test(host)) return "host must be a DNS name (letters, digits, hyphens, dots) to build BR Codes on";

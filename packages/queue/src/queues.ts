@@ -7,7 +7,7 @@
 export interface JobPayloads {
   /**
    * Send the attempts of `webhook_deliveries` rows in status `pending` (`deliveryJob` in
-   * packages/domain/src/deliveries/delivery-jobs.ts): one row, named by the job id, with no data (to keep Redis small
+   * packages/domain/src/jobs/delivery-jobs.ts): one row, named by the job id, with no data (to keep Redis small
    * per waiting delivery); or the first attempts of an event's fan-out, their ids' ULID bodies in `deliveries`.
    */
   "webhook-delivery": { deliveries?: string[] };

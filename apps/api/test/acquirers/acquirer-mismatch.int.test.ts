@@ -12,7 +12,7 @@ import { useApiTestContext } from "../support/harness";
 import { LIVE_BANK_SLUG, useLiveBank } from "../support/live-bank";
 import { processInbox } from "../support/money";
 import { addPayoutKeyAgo } from "../support/money-owner";
-import { requestRefund } from "../support/money-requests";
+import { requestRefund, requestWithdrawal } from "../support/money-requests";
 import { newEndToEndId, paymentOf } from "../support/pix-payments";
 import { endpointOwner, ownerMerchantClient, type EndpointOwner } from "../support/webhook-endpoints";
 import type { MerchantClient } from "../support/merchant-client";
@@ -89,10 +89,7 @@ describe("a notification from an acquirer that does not hold the money", () => {
       key: `payout-${owner.seller.id.slice(-6).toLowerCase()}@example.com`,
     });
     const withdrawal = (
-      await owner.panel
-        .post("/v1/me/withdrawals", { amount: 2_000, payout_key_id: key.id, mode: "live" })
-        .set("Idempotency-Key", "mismatch-payout")
-        .expect(201)
+      await requestWithdrawal(owner.panel, { amount: 2_000, payout_key_id: key.id, mode: "live" }).expect(201)
     ).body;
     expect(await submitWithdrawal(ctx.deps, withdrawal.id)).toBe("sent");
     const before = await balance();
