@@ -32,6 +32,36 @@ export default defineConfig(
     },
   },
   {
+    // The domain reaches the database only through the repositories bound once (`UseCaseDeps.repos`): it names no
+    // client, no transaction mechanism and no statement, so which client runs a statement stays the repositories' call.
+    files: ["packages/domain/src/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "@lm/db",
+              importNames: [
+                "Db",
+                "DbClient",
+                "SqlClient",
+                "Prisma",
+                "inTransaction",
+                "SqlWrite",
+                "runWrites",
+                "sqlQuery",
+                "sql",
+                "createDb",
+              ],
+              message: "Use UseCaseDeps.repos (or the unit of work's `r`): the domain names no client or statement.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Launchers such as the lm command line's bin: CommonJS run by Node, loading the TypeScript sources through tsx.
     files: ["**/*.cjs"],
     languageOptions: { sourceType: "commonjs", globals: { require: "readonly", module: "writable" } },

@@ -46,7 +46,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { Client } from "pg";
-import { createDb } from "@lm/db";
+import { createDb, createRepositories } from "@lm/db";
 import { activateAcquirer, configureBankAcquirer } from "@lm/domain";
 import { closeRedis, createRedis, whenSettled } from "@lm/queue";
 import {
@@ -355,7 +355,11 @@ async function main(): Promise<void> {
     }
     // The live acquirer, active before the API starts (the API caches the active acquirer for a few seconds).
     const bank = await bankStarting;
-    const deps = { db, config: testConfig(database.url, { ENCRYPTION_KEY: encryptionKey }), now: () => new Date() };
+    const deps = {
+      repos: createRepositories(db),
+      config: testConfig(database.url, { ENCRYPTION_KEY: encryptionKey }),
+      now: () => new Date(),
+    };
     await configureBankAcquirer(deps, {
       slug: LIVE_BANK_SLUG,
       profile: "efi",

@@ -30,7 +30,7 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { Queue, Worker } from "bullmq";
-import { createDb, type Db } from "@lm/db";
+import { createDb, createRepositories, type Db, type Repositories } from "@lm/db";
 import {
   buildEventEnvelope,
   deliveryIdsOfJob,
@@ -79,6 +79,9 @@ const OPEN_LOOP_SECONDS = Number(process.env.BENCH_OPEN_LOOP_SECONDS ?? 10);
 const OPEN_LOOP_ENDPOINTS = Number(process.env.BENCH_OPEN_LOOP_ENDPOINTS ?? 1);
 const OPEN_LOOP_WARMUP_SECONDS = Number(process.env.BENCH_OPEN_LOOP_WARMUP_SECONDS ?? 2);
 const WORKER_CONCURRENCY = Number(process.env.WORKER_CONCURRENCY ?? 100);
+
+/** The use cases' dependencies, and the client the bench reads its figures and writes its fixtures with. */
+type BenchDeps = UseCaseDeps & { db: Db };
 /** When set, the worker process writes a V8 CPU profile there (open it in Chrome DevTools). */
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
 const SECRET = "whsec_benchbenchbenchbenchbenchbenchbenchbenc";
@@ -175,9 +178,10 @@ async function measureEngine(children: ChildProcess[], config: ReturnType<typeof
     await Promise.all(shards.map((shard) => shard.resume()));
     const drainMs = (await waitForAttempts(db, drain)) - drainStarted;
 
-    const deps: UseCaseDeps = {
+    const deps: BenchDeps = {
       config,
       db,
+      repos: createRepositories(db),
       producer,
       logger: createLogger({ level: "error", service: "bench", silent: true }),
       mailer: createMailer(config),
@@ -240,13 +244,14 @@ async function storeWithEndpoints(
 
 /** Fans {@link EVENTS} events of `storeId` out, {@link FANOUT_CONCURRENCY} at a time, enqueueing after each commit. */
 async function fanOutAll(db: Db, producer: ReturnType<typeof createProducer>, store: BenchStore): Promise<void> {
+  const repos = createRepositories(db);
   let next = 0;
   await Promise.all(
     Array.from({ length: FANOUT_CONCURRENCY }, async () => {
       while (next < EVENTS) {
         next += 1;
-        const deliveryIds = await fanOut(db, store);
-        await producer.enqueueBulk("webhook-delivery", await deliveryJobsOf(db.pool, deliveryIds));
+        const deliveryIds = await fanOut(repos, store);
+        await producer.enqueueBulk("webhook-delivery", await deliveryJobsOf(repos, deliveryIds));
       }
     }),
   );
@@ -257,7 +262,7 @@ async function fanOutAll(db: Db, producer: ReturnType<typeof createProducer>, st
  * starts the payments due, whatever the engine does), then waits for every paid event's first attempts. The first
  * {@link OPEN_LOOP_WARMUP_SECONDS} of payments go to a store of their own and are left out of every figure.
  */
-async function measureOpenLoop(deps: UseCaseDeps, receiverUrl: string, workerPid: number) {
+async function measureOpenLoop(deps: BenchDeps, receiverUrl: string, workerPid: number) {
   const warm = await storeWithEndpoints(deps.db, deps.config.encryptionKey, receiverUrl, OPEN_LOOP_ENDPOINTS);
   const store = await storeWithEndpoints(deps.db, deps.config.encryptionKey, receiverUrl, OPEN_LOOP_ENDPOINTS);
   const warmUp = OPEN_LOOP_RATE * OPEN_LOOP_WARMUP_SECONDS;
@@ -331,7 +336,7 @@ async function measureOpenLoop(deps: UseCaseDeps, receiverUrl: string, workerPid
  * written: the capacity of recording, whatever the pace of the notifications' senders.
  */
 async function measureEventRecording(
-  deps: UseCaseDeps,
+  deps: BenchDeps,
   producer: ReturnType<typeof createProducer>,
   receiverUrl: string,
   workerPid: number,
@@ -420,8 +425,8 @@ async function waitForAttempts(db: Db, store: BenchStore): Promise<number> {
  * One event recorded the way the API and the worker record theirs: the domain's `recordEvent` on the pool (the
  * subscribed endpoints read, then the event and its first delivery rows written in one statement).
  */
-async function fanOut(db: Db, store: BenchStore): Promise<string[]> {
-  const { deliveryIds } = await recordEvent(db.pool, {
+async function fanOut(repos: Repositories, store: BenchStore): Promise<string[]> {
+  const { deliveryIds } = await recordEvent(repos, {
     scope: { storeId: store.id, mode: "test" },
     type: "transaction.paid",
     object: OBJECT,

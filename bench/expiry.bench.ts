@@ -6,7 +6,7 @@
  * `{expired, ms, charges_per_s, cpu_ms_per_charge, deliveries_written}` (CPU of this process: the worker's share;
  * PostgreSQL's is not counted). Not a timed test.
  */
-import { createDb } from "@lm/db";
+import { createDb, createRepositories } from "@lm/db";
 import { expireDueTransactions } from "@lm/domain";
 import { createLogger } from "@lm/logging";
 import { createMailer } from "@lm/mail";
@@ -45,7 +45,7 @@ async function main(): Promise<void> {
 
     const deps = {
       config,
-      db,
+      repos: createRepositories(db),
       producer,
       logger: createLogger({ level: "error", service: "bench", silent: true }),
       mailer: createMailer(config),

@@ -14,7 +14,7 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { createLogger } from "@lm/logging";
-import { createDb, inTransaction, type Db } from "@lm/db";
+import { createDb, createRepositories, type Db } from "@lm/db";
 import { enqueueDeliveries, recordEvent } from "@lm/domain";
 import { closeRedis, createProducer, createRedis, type Producer } from "@lm/queue";
 import {
@@ -132,7 +132,8 @@ async function destinations(
  * @returns how many events were recorded (an event whose transaction could not start is left out)
  */
 async function openLoop(db: Db, producer: Producer, targets: Destination[], seconds: number): Promise<number> {
-  const deps = { db, producer, logger: createLogger({ level: "error", service: "bench", silent: true }) };
+  const repos = createRepositories(db);
+  const deps = { repos, producer, logger: createLogger({ level: "error", service: "bench", silent: true }) };
   const total = RATE * seconds;
   const started = Date.now();
   const running = new Set<Promise<void>>();
@@ -142,14 +143,15 @@ async function openLoop(db: Db, producer: Producer, targets: Destination[], seco
     const due = Math.min(total, Math.floor(((Date.now() - started) / 1000) * RATE));
     for (; sent < due; sent++) {
       const target = targets[sent % targets.length] as Destination;
-      const work = inTransaction(db, (tx) =>
-        recordEvent(tx, {
-          scope: { storeId: target.storeId, mode: "test" },
-          type: "transaction.paid",
-          object: { id: `txn_bench${sent}`, object: "transaction", status: "paid", amount: 1990 },
-          now: new Date(),
-        }),
-      )
+      const work = repos
+        .transaction((tx) =>
+          recordEvent(tx, {
+            scope: { storeId: target.storeId, mode: "test" },
+            type: "transaction.paid",
+            object: { id: `txn_bench${sent}`, object: "transaction", status: "paid", amount: 1990 },
+            now: new Date(),
+          }),
+        )
         .then(({ deliveryIds }) => enqueueDeliveries(deps, deliveryIds))
         .catch((err: unknown) => {
           // A busy shared machine can starve the bench's own pool; the event is not recorded and is not counted.

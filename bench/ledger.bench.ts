@@ -4,7 +4,7 @@
  * against the sum over the entries it replaces, and prints one JSON object with both and their ratio. Not a timed test.
  */
 import { findBalanceDrift, getBalance } from "@lm/domain";
-import { createDb } from "@lm/db";
+import { createDb, createRepositories } from "@lm/db";
 import { createTestDatabase, createTestMerchant, ensureTemplateDatabase } from "@lm/testing";
 
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 200_000);
@@ -38,14 +38,15 @@ async function main(): Promise<void> {
       INSERT INTO balances (seller_id, mode, available, reserved) VALUES (${sellerId}, 'test', ${ENTRIES * 100}, 0)`;
     await db.$executeRaw`ANALYZE balance_transactions`;
     const scope = { sellerId, mode: "test" as const };
+    const repos = createRepositories(db);
 
-    const runningTotalMs = await timed(RUNS, () => getBalance(db, scope));
+    const runningTotalMs = await timed(RUNS, () => getBalance(repos, scope));
     const sumMs = await timed(
       RUNS,
       () => db.$queryRaw`SELECT SUM(amount) FROM balance_transactions WHERE seller_id = ${sellerId} AND mode = 'test'`,
     );
     const driftStarted = performance.now();
-    const drifts = await findBalanceDrift(db);
+    const drifts = await findBalanceDrift(repos);
     const driftCheckMs = performance.now() - driftStarted;
     process.stdout.write(
       `${JSON.stringify({

@@ -20,7 +20,7 @@
  */
 import { Client } from "pg";
 import { loadConfig } from "@lm/config";
-import { createDb, dropHistoryPartition, listHistoryPartitions } from "@lm/db";
+import { createDb, dropHistoryPartition, listHistoryPartitions, createRepositories } from "@lm/db";
 import { applyRetention, boundTime, WEEK_MS, weekStart } from "@lm/domain";
 import { REPO_ROOT, startPostgres } from "@lm/testing";
 import { execFile } from "node:child_process";
@@ -80,7 +80,7 @@ async function measureSize(url: string, tableRows: number): Promise<Record<strin
     const oldWeek = weekStart(Date.now());
     const later = new Date(oldWeek + (NEWER_WEEKS + 1) * WEEK_MS);
     const keepEverything = loadConfig({ NODE_ENV: "test", DATABASE_URL: url, RETENTION_DAYS: "3650" });
-    await applyRetention({ db, config: keepEverything }, later);
+    await applyRetention({ repos: createRepositories(db), config: keepEverything }, later);
 
     const filling = process.hrtime.bigint();
     await fill(client, OLD_ROWS, oldWeek, WEEK_MS, 0);
@@ -91,7 +91,7 @@ async function measureSize(url: string, tableRows: number): Promise<Record<strin
 
     // 90 days after the end of the oldest week, with every week ahead of that instant made beforehand.
     const now = new Date(oldWeek + WEEK_MS + 90 * DAY_MS);
-    await applyRetention({ db, config: keepEverything }, now);
+    await applyRetention({ repos: createRepositories(db), config: keepEverything }, now);
     const partitions = await listHistoryPartitions(db.pool, "events");
     const oldest = partitions.find((p) => p.to !== null && boundTime(p.to) === oldWeek + WEEK_MS);
     if (oldest === undefined) throw new Error("the oldest week's partition is missing");
@@ -104,7 +104,7 @@ async function measureSize(url: string, tableRows: number): Promise<Record<strin
     const dropMs = since(dropping);
     const config = loadConfig({ NODE_ENV: "test", DATABASE_URL: url, RETENTION_DAYS: "90" });
     const running = process.hrtime.bigint();
-    const report = await applyRetention({ db, config }, now);
+    const report = await applyRetention({ repos: createRepositories(db), config }, now);
     const runMs = since(running);
     const left = await client.query<{ rows: number }>("SELECT count(*)::int AS rows FROM events");
     if (removed !== OLD_ROWS || left.rows[0]?.rows !== tableRows - OLD_ROWS) {
@@ -140,7 +140,7 @@ async function measureIdempotencyPurge(url: string): Promise<Record<string, numb
     await client.query("VACUUM ANALYZE idempotency_keys");
     const config = loadConfig({ NODE_ENV: "test", DATABASE_URL: url, RETENTION_DAYS: "90" });
     const running = process.hrtime.bigint();
-    const report = await applyRetention({ db, config }, new Date());
+    const report = await applyRetention({ repos: createRepositories(db), config }, new Date());
     const runMs = since(running);
     return {
       expired: report.removed.idempotency_keys,

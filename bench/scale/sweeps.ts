@@ -24,7 +24,7 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { Client } from "pg";
-import { createDb, listRunningWebhookRecoveryIds, type Db } from "@lm/db";
+import { createDb, listRunningWebhookRecoveryIds, type Db, createRepositories } from "@lm/db";
 import {
   continueWebhookRecovery,
   expireDueTransactions,
@@ -102,6 +102,7 @@ function sweepDeps(url: string, db: Db): WorkerDeps {
   return {
     config: testConfig(url),
     db,
+    repos: createRepositories(db),
     producer,
     logger: createLogger({ level: "error", service: "bench", silent: true }),
     now: () => new Date(),
@@ -137,7 +138,8 @@ async function measureSize(url: string, rows: number): Promise<Record<string, un
     await insertSweepHistory(db.pool, scope, rows, now);
     const buildSeconds = Math.round((Date.now() - started) / 100) / 10;
     await insertDueSweepRows(db.pool, scope, DUE_ROWS, new Date());
-    const drift = () => findRecentBalanceDrift(db, { since: new Date(Date.now() - 600_000), now: new Date() });
+    const repos = createRepositories(db);
+    const drift = () => findRecentBalanceDrift(repos, { since: new Date(Date.now() - 600_000), now: new Date() });
     const firstDriftCheck = await timed(drift);
     const sweeps: Record<string, () => Promise<unknown>> = {
       due_deliveries: () => enqueueDueDeliveries(deps),

@@ -3,7 +3,7 @@
  * to `createApp`. Nothing here is global, so tests run many apps side by side.
  */
 import type { Config } from "@lm/config";
-import { createDb, listenForChanges, type ChangeFeed, type Db } from "@lm/db";
+import { createDb, createRepositories, listenForChanges, type ChangeFeed, type Db, type Repositories } from "@lm/db";
 import { API_KEY_CHANGES_CHANNEL, ApiKeyCache } from "@lm/domain";
 import { createLogger, type Logger } from "@lm/logging";
 import { createMailer, type Mailer } from "@lm/mail";
@@ -13,7 +13,10 @@ import { closeRedis, createProducer, createRedis, whenSettled, type Producer, ty
 /** Dependencies of the HTTP application. */
 export interface AppDeps {
   config: Config;
+  /** The database client, for probes and shutdown; use cases go through {@link AppDeps.repos}. */
   db: Db;
+  /** Every repository, bound once, and the unit of work: what use cases use (`UseCaseDeps.repos`). */
+  repos: Repositories;
   /** Producer-side Redis connection (fails fast while Redis is down). */
   redis: RedisClient;
   producer: Producer;
@@ -57,6 +60,7 @@ export function createAppDeps(config: Config, options: { logger?: Logger } = {})
   return {
     config,
     db,
+    repos: createRepositories(db),
     redis,
     producer: createProducer(redis, config, (err) => logger.warn("queue error", { err: err.message })),
     logger,

@@ -85,7 +85,7 @@ export const acquirerActivate: Command = {
     const slug = requiredPositional(ctx, 0, "slug");
     const mode = requiredOption(ctx, "mode");
     if (mode !== "live" && mode !== "test") throw validationFailed("--mode must be live or test.", "mode");
-    await activateAcquirer({ db: ctx.db, now: () => ctx.now }, slug, mode);
+    await activateAcquirer({ repos: ctx.repos, now: () => ctx.now }, slug, mode);
     return {
       text: `Acquirer ${slug} now registers ${mode} charges and moves ${mode} money (every process within seconds).`,
       json: { slug, mode },

@@ -11,7 +11,7 @@ export const acquirerCreate: Command = {
   options: [],
   async run(ctx) {
     const slug = requiredPositional(ctx, 0, "slug");
-    const { acquirer, secret } = await createAcquirer(ctx.db, ctx.config, slug);
+    const { acquirer, secret } = await createAcquirer(ctx.repos, ctx.config, slug);
     return {
       text:
         `Created acquirer ${acquirer.id} (${acquirer.slug}); notifications go to /v1/acquirers/${acquirer.slug}/notifications ` +

@@ -15,8 +15,13 @@ export const apiKeyCreate: Command = {
     const name = typeof ctx.options.name === "string" ? ctx.options.name : `ops ${mode} key`;
     if (name.length < 1 || name.length > 64) throw validationFailed("--name must have 1 to 64 characters.", "name");
     if (!isId("seller", sellerId)) throw notFound("seller");
-    const store = await findSellerStore(ctx.db, sellerId);
-    const { apiKey, key } = await createApiKey(ctx.db, { storeId: store.id, name, mode: mode as Mode, now: ctx.now });
+    const store = await findSellerStore(ctx.repos, sellerId);
+    const { apiKey, key } = await createApiKey(ctx.repos, {
+      storeId: store.id,
+      name,
+      mode: mode as Mode,
+      now: ctx.now,
+    });
     return {
       text: `Created ${mode} key ${apiKey.id} for ${sellerId}. It is shown only this once:\n${key}`,
       json: { id: apiKey.id, seller_id: sellerId, store_id: store.id, mode, key },

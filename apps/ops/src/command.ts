@@ -2,13 +2,13 @@
  * The shape of an operator command and the helpers every command uses to read its arguments.
  */
 import type { Config } from "@lm/config";
-import type { Db } from "@lm/db";
+import type { Repositories } from "@lm/db";
 import { validationFailed, type UseCaseDeps } from "@lm/domain";
 
-/** What a command gets: configuration, a database client and its parsed arguments. */
+/** What a command gets: configuration, the repositories and its parsed arguments. */
 export interface CommandContext {
   config: Config;
-  db: Db;
+  repos: Repositories;
   /** `--name value` options. */
   options: Record<string, string | boolean | undefined>;
   /** Positional arguments after the command name. */

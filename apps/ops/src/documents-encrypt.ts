@@ -10,7 +10,7 @@ export const documentsEncrypt: Command = {
   usage: "documents:encrypt",
   options: [],
   async run(ctx) {
-    const counts = await encryptClearDocuments(ctx.db, ctx.config);
+    const counts = await encryptClearDocuments(ctx.repos, ctx.config);
     return {
       text: `Encrypted ${counts.sellers} seller, ${counts.customerDocuments} customer and ${counts.payerDocuments} payer documents.`,
       json: {

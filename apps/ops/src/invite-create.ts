@@ -37,8 +37,8 @@ export const inviteCreate: Command = {
     if ((sellerId === undefined) === (sellerName === undefined)) {
       throw validationFailed("Give exactly one of --seller and --seller-name.", "seller");
     }
-    const seller = await findSellerForInvite(ctx.db, { sellerId, sellerName });
-    const { invite, token } = await createInvite(ctx.db, { email, seller, now: ctx.now });
+    const seller = await findSellerForInvite(ctx.repos, { sellerId, sellerName });
+    const { invite, token } = await createInvite(ctx.repos, { email, seller, now: ctx.now });
     const link = mailedLink(ctx.config.publicBaseUrl, SIGN_UP_PAGE, { invite: token });
     const mailed = await sendInvite(ctx.config, inviteMail(invite.email, seller.legal_name, link));
     return {

@@ -2,7 +2,7 @@
  * Operators' command line: `npm run ops -- <command> [options] [--json]`.
  */
 import { loadConfigOrExit } from "@lm/config";
-import { createDb } from "@lm/db";
+import { createDb, createRepositories } from "@lm/db";
 import type { UseCaseDeps } from "@lm/domain";
 import { createLogger } from "@lm/logging";
 import { createMailer } from "@lm/mail";
@@ -12,6 +12,7 @@ import { runOps } from "./run";
 async function main(): Promise<number> {
   const config = loadConfigOrExit(process.env);
   const db = createDb(config.databaseUrl, { maxConnections: 2, pooling: config.databasePooling });
+  const repos = createRepositories(db);
   // Redis and the mailer only for the commands that run use cases (acquirer:reconcile), made on their first need.
   let made: { redis: RedisClient; producer: Producer; deps: UseCaseDeps } | undefined;
   const logger = createLogger({ level: config.logLevel, service: "ops" });
@@ -19,13 +20,13 @@ async function main(): Promise<number> {
     if (made === undefined) {
       const redis = createRedis(config.redisClusterNodes ?? config.redisUrl, "producer");
       const producer = createProducer(redis, config, (err) => logger.warn("queue error", { err }));
-      const deps = { config, db, producer, logger, mailer: createMailer(config), now: () => new Date() };
+      const deps = { config, repos, producer, logger, mailer: createMailer(config), now: () => new Date() };
       made = { redis, producer, deps };
     }
     return made.deps;
   };
   try {
-    const outcome = await runOps(process.argv.slice(2), { config, db, now: () => new Date(), useCaseDeps });
+    const outcome = await runOps(process.argv.slice(2), { config, repos, now: () => new Date(), useCaseDeps });
     process.stdout.write(outcome.stdout);
     process.stderr.write(outcome.stderr);
     return outcome.exitCode;

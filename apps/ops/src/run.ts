@@ -3,7 +3,7 @@
  */
 import { parseArgs } from "node:util";
 import type { Config } from "@lm/config";
-import type { Db } from "@lm/db";
+import type { Repositories } from "@lm/db";
 import { ApiError, type UseCaseDeps } from "@lm/domain";
 import { COMMANDS } from "./commands";
 
@@ -26,7 +26,7 @@ function usage(): string {
  */
 export async function runOps(
   argv: string[],
-  deps: { config: Config; db: Db; now: () => Date; useCaseDeps?: () => UseCaseDeps },
+  deps: { config: Config; repos: Repositories; now: () => Date; useCaseDeps?: () => UseCaseDeps },
 ): Promise<RunOutcome> {
   const [name, ...rest] = argv;
   if (name === "help" || name === "--help") return { exitCode: 0, stdout: `${usage()}\n`, stderr: "" };
@@ -53,7 +53,7 @@ export async function runOps(
   try {
     const result = await command.run({
       config: deps.config,
-      db: deps.db,
+      repos: deps.repos,
       options: parsed.values as Record<string, string | boolean | undefined>,
       positionals: parsed.positionals,
       now: deps.now(),

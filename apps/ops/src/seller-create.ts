@@ -10,7 +10,7 @@ export const sellerCreate: Command = {
   options: ["name", "document", "email"],
   async run(ctx) {
     const email = ctx.options.email;
-    const { seller, store } = await createSeller(ctx.db, ctx.config, {
+    const { seller, store } = await createSeller(ctx.repos, ctx.config, {
       name: requiredOption(ctx, "name"),
       document: requiredOption(ctx, "document"),
       email: typeof email === "string" ? email : undefined,

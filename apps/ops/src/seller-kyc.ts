@@ -14,7 +14,7 @@ export const sellerKyc: Command = {
     const sellerId = requiredPositional(ctx, 0, "seller");
     const status = requiredPositional(ctx, 1, "status", STATUSES);
     if (!isId("seller", sellerId)) throw notFound("seller");
-    const seller = await setSellerKyc(ctx.db, sellerId, status);
+    const seller = await setSellerKyc(ctx.repos, sellerId, status);
     return {
       text: `Seller ${seller.id} KYC is now ${seller.kyc_status}.`,
       json: { seller_id: seller.id, kyc_status: seller.kyc_status },

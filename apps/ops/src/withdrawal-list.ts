@@ -17,11 +17,11 @@ export const withdrawalList: Command = {
     const sellerId = requiredOption(ctx, "seller");
     if (!isId("seller", sellerId)) throw notFound("seller");
     const rows = await listWithdrawalsForOps(
-      ctx.db,
+      ctx.repos,
       { sellerId, stuck: false, now: ctx.now },
       { orderBy: { id: "desc" }, take: LIMIT },
     );
-    const stuckIds = await findStuckWithdrawalIds(ctx.db, sellerId, ctx.now);
+    const stuckIds = await findStuckWithdrawalIds(ctx.repos, sellerId, ctx.now);
     const lines = rows.map((w) =>
       [
         w.id,

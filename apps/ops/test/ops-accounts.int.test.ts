@@ -1,4 +1,4 @@
-import { createDb, type Db } from "@lm/db";
+import { createDb, type Db, createRepositories } from "@lm/db";
 import { hashToken } from "@lm/domain";
 import { createTestDatabase, testConfig, type TestDatabase } from "@lm/testing";
 import type { Config } from "@lm/config";
@@ -10,7 +10,7 @@ describe("ops commands for panel accounts", () => {
   let database: TestDatabase;
   let db: Db;
   let config: Config;
-  const ops = (...argv: string[]) => runOps(argv, { config, db, now: () => new Date() });
+  const ops = (...argv: string[]) => runOps(argv, { config, repos: createRepositories(db), now: () => new Date() });
   const newSeller = async (name: string, document: string) =>
     JSON.parse((await ops("seller:create", "--name", name, "--document", document, "--json")).stdout)
       .seller_id as string;
@@ -57,7 +57,7 @@ describe("ops commands for panel accounts", () => {
 
     const out = await runOps(["invite:create", "--email", "late@example.com", "--seller", sellerId, "--json"], {
       config: unreachableSmtp,
-      db,
+      repos: createRepositories(db),
       now: () => new Date(),
     });
 

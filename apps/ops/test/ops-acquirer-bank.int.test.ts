@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createDb, listServingBankAcquirers, type Db } from "@lm/db";
+import { createDb, listServingBankAcquirers, type Db, createRepositories } from "@lm/db";
 import { decryptSecret, type BankCredentials } from "@lm/domain";
 import { createTestDatabase, TEST_ENCRYPTION_KEY, testConfig, type TestDatabase } from "@lm/testing";
 import { runOps } from "../src/run";
@@ -14,7 +14,8 @@ describe("ops bank acquirer commands", () => {
   let database: TestDatabase;
   let db: Db;
   let dir: string;
-  const ops = (...argv: string[]) => runOps(argv, { config: testConfig(database.url), db, now: () => new Date() });
+  const ops = (...argv: string[]) =>
+    runOps(argv, { config: testConfig(database.url), repos: createRepositories(db), now: () => new Date() });
   const file = async (name: string, contents: string) => {
     const at = path.join(dir, name);
     await writeFile(at, contents);

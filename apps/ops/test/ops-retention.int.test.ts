@@ -1,4 +1,4 @@
-import { createDb, listHistoryPartitions, type Db } from "@lm/db";
+import { createDb, createRepositories, listHistoryPartitions, type Db } from "@lm/db";
 import { boundTime, newId, WEEK_MS, WEEKS_AHEAD, weekStart } from "@lm/domain";
 import {
   createTestDatabase,
@@ -19,7 +19,11 @@ describe('ops retention:run (DESIGN §10 "Retention")', () => {
   let acquirerId: string;
   let userId: string;
   const ops = (now: Date, ...argv: string[]) =>
-    runOps(argv, { config: testConfig(database.url, { RETENTION_DAYS: "90" }), db, now: () => now });
+    runOps(argv, {
+      config: testConfig(database.url, { RETENTION_DAYS: "90" }),
+      repos: createRepositories(db),
+      now: () => now,
+    });
 
   beforeAll(async () => {
     database = await createTestDatabase();

@@ -1,4 +1,4 @@
-import { createDb, type Db } from "@lm/db";
+import { createDb, type Db, createRepositories } from "@lm/db";
 import { createTestDatabase, TEST_ENCRYPTION_KEY, testConfig, type TestDatabase } from "@lm/testing";
 import { createHash } from "node:crypto";
 import { decryptSecret, documentLookupHash, readSellerDocument, sandboxAcquirerSecret } from "@lm/domain";
@@ -7,7 +7,8 @@ import { runOps } from "../src/run";
 describe("ops command line", () => {
   let database: TestDatabase;
   let db: Db;
-  const ops = (...argv: string[]) => runOps(argv, { config: testConfig(database.url), db, now: () => new Date() });
+  const ops = (...argv: string[]) =>
+    runOps(argv, { config: testConfig(database.url), repos: createRepositories(db), now: () => new Date() });
 
   beforeAll(async () => {
     database = await createTestDatabase();

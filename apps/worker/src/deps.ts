@@ -2,7 +2,7 @@
  * What the worker's processors need, created once per process (or per test file) and passed down.
  */
 import type { Config } from "@lm/config";
-import { createDb, type Db } from "@lm/db";
+import { createDb, createRepositories, type Db, type Repositories } from "@lm/db";
 import { resolveHostname, type DeliveryDeps, type DeliveryObserver, type HostResolver } from "@lm/domain";
 import { createLogger, type Logger } from "@lm/logging";
 import { createMailer, type Mailer } from "@lm/mail";
@@ -25,7 +25,10 @@ import { createPaymentSettlement, type PaymentSettlement } from "./inbox/payment
 /** Dependencies of the worker process; they include what one delivery attempt needs ({@link DeliveryDeps}). */
 export interface WorkerDeps extends DeliveryDeps {
   config: Config;
+  /** The database client, for the delivery batches that hold their own connection and for shutdown. */
   db: Db;
+  /** Every repository, bound once, and the unit of work: what use cases and sweeps use (`UseCaseDeps.repos`). */
+  repos: Repositories;
   /** Blocking connection shared by the BullMQ workers. */
   redis: RedisClient;
   /** Producer for follow-up jobs (retries, the deliveries of the events it records), on {@link producerRedis}. */
@@ -82,15 +85,17 @@ export function createWorkerDeps(
         ...(queue === "webhook-delivery" ? [producer.countParked().then((delayed) => ({ delayed }))] : []),
       ]),
   });
+  const repos = createRepositories(db);
   const deps: WorkerDeps = {
     config,
     db,
+    repos,
     redis: createRedis(config.redisClusterNodes ?? config.redisUrl, "worker"),
     producer,
     producerRedis,
     logger,
     now: () => new Date(),
-    deliveryRows: createDeliveryRows(db),
+    deliveryRows: createDeliveryRows(repos),
     settlePayment: createPaymentSettlement(() => deps),
     destinationSlots: createDestinationSlots({
       fastLimit: Math.ceil(config.workerConcurrency / 2),

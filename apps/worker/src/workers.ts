@@ -118,7 +118,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
  * row ({@link recordGivenUpJob}). Never throws: a failure to write is logged.
  */
 export async function noteFailedJob(
-  deps: Pick<WorkerDeps, "db" | "logger" | "now">,
+  deps: Pick<WorkerDeps, "repos" | "logger" | "now">,
   queue: QueueName,
   job: Job | undefined,
   err: Error,

@@ -1,5 +1,7 @@
 export * from "./change-feed";
 export * from "./client";
+export * from "./connection";
+export * from "./repositories";
 export * from "./errors";
 export * from "./sql";
 export * from "./transaction";

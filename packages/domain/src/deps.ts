@@ -3,18 +3,19 @@
  * it, so one use case serves an HTTP request, a job and an operator alike.
  */
 import type { Config } from "@lm/config";
-import type { Db } from "@lm/db";
+import type { Repositories } from "@lm/db";
 import type { Logger } from "@lm/logging";
 import type { Mailer } from "@lm/mail";
 import type { Producer } from "@lm/queue";
 
 /**
- * Dependencies of a use case. The domain reaches the database only through the repositories of `@lm/db` (it writes no
- * statement and no Prisma query) and Redis only through `producer`.
+ * Dependencies of a use case. The domain reaches the database only through `repos`, the repositories of `@lm/repos` bound
+ * once (it writes no statement, no Prisma query, and names no client), and Redis only through `producer`.
  */
 export interface UseCaseDeps {
   config: Config;
-  db: Db;
+  /** Every repository, and the unit of work (`repos.transaction`). */
+  repos: Repositories;
   /** Enqueues jobs after commit (DESIGN §1 "Write, then enqueue"). */
   producer: Pick<Producer, "enqueue" | "enqueueBulk">;
   logger: Logger;

@@ -3,7 +3,7 @@
  * made through the real use cases so the rows are exactly what the service would write.
  */
 import { generateCpf } from "@brazilian-utils/brazilian-utils";
-import type { Db } from "@lm/db";
+import { createRepositories, type Db } from "@lm/db";
 import { createApiKey, createSeller, setSellerKyc } from "@lm/domain";
 import { TEST_ENCRYPTION_KEY } from "./test-config";
 
@@ -27,13 +27,14 @@ export async function createTestMerchant(
   options: { name?: string; encryptionKey?: Buffer } = {},
 ): Promise<TestMerchant> {
   const config = { encryptionKey: options.encryptionKey ?? TEST_ENCRYPTION_KEY };
-  const { seller, store } = await createSeller(db, config, {
+  const repos = createRepositories(db);
+  const { seller, store } = await createSeller(repos, config, {
     name: options.name ?? "Loja de Teste",
     document: generateCpf(),
   });
-  await setSellerKyc(db, seller.id, "approved");
+  await setSellerKyc(repos, seller.id, "approved");
   const now = new Date();
-  const test = await createApiKey(db, { storeId: store.id, name: "test", mode: "test", now });
-  const live = await createApiKey(db, { storeId: store.id, name: "live", mode: "live", now });
+  const test = await createApiKey(repos, { storeId: store.id, name: "test", mode: "test", now });
+  const live = await createApiKey(repos, { storeId: store.id, name: "live", mode: "live", now });
   return { sellerId: seller.id, storeId: store.id, testKey: test.key, liveKey: live.key };
 }

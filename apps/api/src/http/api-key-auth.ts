@@ -14,13 +14,13 @@ const BEARER = /^Bearer +(\S+)$/i;
  * @throws ApiError `authentication_required` for a missing or malformed header, and for an unknown, revoked or
  *   expired key
  */
-export function requireApiKey(deps: Pick<AppDeps, "db" | "now" | "apiKeyCache">) {
+export function requireApiKey(deps: Pick<AppDeps, "repos" | "now" | "apiKeyCache">) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const match = BEARER.exec(req.get("authorization") ?? "");
     if (!match?.[1]) {
       throw new ApiError("authentication_required", "No API key provided: send Authorization: Bearer <your key>.");
     }
-    res.locals.merchant = await authenticateApiKey(deps.db, match[1], deps.now(), deps.apiKeyCache);
+    res.locals.merchant = await authenticateApiKey(deps.repos, match[1], deps.now(), deps.apiKeyCache);
     next();
   };
 }

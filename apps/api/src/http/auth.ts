@@ -69,13 +69,13 @@ export function panelAuth(res: Response): PanelAuth {
  *   state-changing request from an origin outside `PANEL_ORIGINS`
  */
 export async function authenticatePanel(
-  deps: Pick<AppDeps, "db" | "config" | "now">,
+  deps: Pick<AppDeps, "repos" | "config" | "now">,
   req: Request,
   res: Response,
 ): Promise<PanelAuth> {
   const token = readCookie(req, SESSION_COOKIE);
   const now = deps.now();
-  const found = token === undefined ? null : await authenticateSession(deps.db, token, now);
+  const found = token === undefined ? null : await authenticateSession(deps.repos, token, now);
   if (!found || token === undefined) throw new ApiError("authentication_required", "Sign in to use the panel.");
   assertPanelOrigin(req, deps.config);
   if (found.refreshed && found.session.persistent) {
@@ -87,7 +87,7 @@ export async function authenticatePanel(
 }
 
 /** Middleware form of {@link authenticatePanel}: routes after it read the result with {@link panelAuth}. */
-export function requireSession(deps: Pick<AppDeps, "db" | "config" | "now">) {
+export function requireSession(deps: Pick<AppDeps, "repos" | "config" | "now">) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     await authenticatePanel(deps, req, res);
     next();
@@ -111,7 +111,7 @@ export function requireRole(role: User["role"]) {
  * `always`, or only while the seller's `webhook` / `account` toggle is on. See `StepUpKind` in @lm/domain.
  * @throws ApiError `mfa_required` (403)
  */
-export function requireStepUp(deps: Pick<AppDeps, "db" | "now">, kind: StepUpKind) {
+export function requireStepUp(deps: Pick<AppDeps, "repos" | "now">, kind: StepUpKind) {
   return async (_req: Request, res: Response, next: NextFunction): Promise<void> => {
     const { session, user } = panelAuth(res);
     await assertStepUp(deps, { session, user, kind });
@@ -133,8 +133,8 @@ export function panelSellerId(res: Response): string {
  * The signed-in owner acting on their seller's store: the actor of key and postback secret changes.
  * @throws ApiError `permission_denied` (403) for an operator
  */
-export async function panelActor(deps: Pick<AppDeps, "db">, res: Response): Promise<PanelActor> {
+export async function panelActor(deps: Pick<AppDeps, "repos">, res: Response): Promise<PanelActor> {
   const sellerId = panelSellerId(res);
-  const store = await findSellerStore(deps.db, sellerId);
+  const store = await findSellerStore(deps.repos, sellerId);
   return { userId: panelAuth(res).user.id, sellerId, storeId: store.id };
 }

@@ -7,10 +7,10 @@
  */
 import { createHash } from "node:crypto";
 import type { Request, Response } from "express";
-import type { SqlWrite } from "@lm/db";
+import type { IdempotentReply } from "@lm/db";
 import {
   claimIdempotencyKey,
-  idempotentReplyWrite,
+  idempotentReply,
   releaseIdempotencyKey,
   validationFailed,
   type MerchantScope,
@@ -26,10 +26,10 @@ export interface Reply {
 }
 
 /**
- * The write that stores `reply` as the key's reply (`undefined` for a request without a key); the handler's use case
- * runs it with the request's own writes, so that both commit or neither does.
+ * `reply` as the key's reply to keep (`undefined` for a request without a key); the handler's use case stores it with
+ * the request's own writes, so that both commit or neither does.
  */
-export type CommitReply = (reply: Reply) => SqlWrite | undefined;
+export type CommitReply = (reply: Reply) => IdempotentReply | undefined;
 
 /** How a route uses `Idempotency-Key`. */
 export interface IdempotencyOptions {
@@ -58,7 +58,7 @@ export function requestFingerprint(method: string, path: string, rawBody: Buffer
 
 /**
  * Wraps a merchant POST handler (mounted after `requireApiKey`) with `Idempotency-Key` semantics. The handler must
- * pass the write `commitReply` makes to its use case, which runs it with its own writes, so that the reply is
+ * pass the reply `commitReply` makes to its use case, which stores it with its own writes, so that the reply is
  * stored atomically with them (see packages/domain/src/idempotency). Only successful replies are kept (refusals are
  * thrown); a refused request releases the key (Stripe's rule), so a fixed request may reuse it.
  * @param options - the key's scope, and whether the header is required (see {@link IdempotencyOptions})
@@ -66,7 +66,7 @@ export function requestFingerprint(method: string, path: string, rawBody: Buffer
  *   `options.requiredFor` is set; and the claim's errors
  */
 export function idempotent(
-  deps: Pick<AppDeps, "db" | "now">,
+  deps: Pick<AppDeps, "repos" | "now">,
   handler: (req: Request, res: Response, commitReply: CommitReply) => Promise<Reply>,
   options: IdempotencyOptions = {},
 ) {
@@ -84,7 +84,7 @@ export function idempotent(
     }
     const path = req.originalUrl.split("?")[0] ?? "";
     const requestHash = requestFingerprint(req.method, path, req.rawBody);
-    const claim = await claimIdempotencyKey(deps.db, await scopeOf(req, res), { key, requestHash, now: deps.now() });
+    const claim = await claimIdempotencyKey(deps.repos, await scopeOf(req, res), { key, requestHash, now: deps.now() });
     if (claim.kind === "replay") {
       res.setHeader("Idempotent-Replayed", "true");
       sendJsonText(res, claim.status, claim.body);
@@ -94,12 +94,12 @@ export function idempotent(
     let committed: { status: number; text: string } | undefined;
     const commitReply: CommitReply = (reply) => {
       committed = { status: reply.status, text: JSON.stringify(reply.body) };
-      return idempotentReplyWrite(claim, committed.status, committed.text);
+      return idempotentReply(claim, committed.status, committed.text);
     };
     try {
       await handler(req, res, commitReply);
     } catch (err) {
-      await releaseIdempotencyKey(deps.db, claim);
+      await releaseIdempotencyKey(deps.repos, claim);
       throw err;
     }
     if (!committed) throw new Error("an idempotent handler returned without committing its reply");

@@ -29,10 +29,10 @@ describe("a notification from an acquirer that does not hold the money", () => {
   let owner: EndpointOwner;
   let live: MerchantClient;
   beforeAll(async () => {
-    const { acquirer, secret } = await createAcquirer(ctx.db, ctx.config, "intruso");
+    const { acquirer, secret } = await createAcquirer(ctx.deps.repos, ctx.config, "intruso");
     intruder = { slug: acquirer.slug, secret };
     owner = await endpointOwner(ctx);
-    await setSellerKyc(ctx.db, owner.seller.id, "approved");
+    await setSellerKyc(ctx.deps.repos, owner.seller.id, "approved");
     live = await ownerMerchantClient(ctx, owner, "live");
   });
 
@@ -57,7 +57,7 @@ describe("a notification from an acquirer that does not hold the money", () => {
   };
 
   afterEach(async () => {
-    expect(await findBalanceDrift(ctx.db)).toEqual([]);
+    expect(await findBalanceDrift(ctx.deps.repos)).toEqual([]);
   });
 
   test("when it reports a payment of a live charge registered at the bank, then acquirer_mismatch; the bank's own settles it", async () => {

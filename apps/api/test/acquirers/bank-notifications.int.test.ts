@@ -178,7 +178,7 @@ describe("a bank's notifications and its reconciliation", () => {
   test("when a payout's outcome never arrives, then the sweep reads it back and the withdrawal completes", async () => {
     const owner = await endpointOwner(ctx);
     const payoutEmail = `payout-${owner.seller.id.slice(-6).toLowerCase()}@example.com`;
-    await setSellerKyc(ctx.db, owner.seller.id, "approved");
+    await setSellerKyc(ctx.deps.repos, owner.seller.id, "approved");
     const ownerLive = await ownerMerchantClient(ctx, owner, "live");
     const charge = (await ownerLive.post("/v1/transactions", { amount: 5_000 }).expect(201)).body;
     const { endToEndId } = await bank.current.payCharge(charge.txid, { callback: "drop" });

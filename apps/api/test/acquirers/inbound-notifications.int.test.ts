@@ -207,7 +207,7 @@ describe("POST /v1/acquirers/{slug}/notifications and inbox processing", () => {
     const sandboxPayment = paymentOf(live);
     await post(pixBody(sandboxPayment)).expect(200);
     const [sandboxItem] = await itemsFor(sandboxPayment.endToEndId);
-    const { secret } = await createAcquirer(ctx.db, ctx.config, "banco-real");
+    const { secret } = await createAcquirer(ctx.deps.repos, ctx.config, "banco-real");
     const otherPayment = paymentOf(live);
     await post(pixBody(otherPayment), { slug: "banco-real", secret }).expect(200);
     const [otherItem] = await itemsFor(otherPayment.endToEndId);
@@ -221,7 +221,7 @@ describe("POST /v1/acquirers/{slug}/notifications and inbox processing", () => {
   });
 
   test("when an acquirer's secret is changed by hand after a receipt, then the next receipt is judged by the new one", async () => {
-    const { acquirer, secret } = await createAcquirer(ctx.db, ctx.config, "banco-trocado");
+    const { acquirer, secret } = await createAcquirer(ctx.deps.repos, ctx.config, "banco-trocado");
     const first = paymentOf(await charge());
     await post(pixBody(first), { slug: "banco-trocado", secret }).expect(200);
     const replaced = "whsec_replaced-by-hand-replaced-by-hand-0000";

@@ -1,4 +1,4 @@
-import { createDb, inTransaction, loadPendingDeliveries, writeDeliveryAttempts, type Db } from "@lm/db";
+import { createDb, createRepositories, loadPendingDeliveries, writeDeliveryAttempts, type Db } from "@lm/db";
 import {
   cancelTransaction,
   expireDueTransactions,
@@ -53,7 +53,7 @@ describe("batch statements and the reconciler read the rows they name, whatever 
 
   beforeAll(async () => {
     await withoutAutovacuum(ctx.db, "webhook_deliveries", "transactions");
-    measuredDeps = { ...ctx.deps, db: measured };
+    measuredDeps = { ...ctx.deps, repos: createRepositories(measured) };
     deliveries = await deliveryBacklog();
     charges = await chargeBacklog();
   }, 60_000);
@@ -210,7 +210,7 @@ describe("batch statements and the reconciler read the rows they name, whatever 
     // Ten reads: from the sixth on, a prepared statement may run on its generic plan.
     const read = await rowsReadBy(measured, "transactions", async () => {
       for (let i = 0; i < 10; i++)
-        found.push((await findTransaction(measured, { storeId: store.id, mode: "test" }, id)).id);
+        found.push((await findTransaction(measuredDeps.repos, { storeId: store.id, mode: "test" }, id)).id);
     });
 
     expect(found).toEqual(Array(10).fill(id));
@@ -231,7 +231,7 @@ describe("batch statements and the reconciler read the rows they name, whatever 
 
     let offered = 0;
     const read = await rowsReadBy(measured, "webhook_deliveries", async () => {
-      offered = await enqueueDueDeliveries({ ...worker, db: measured });
+      offered = await enqueueDueDeliveries({ ...worker, repos: measuredDeps.repos });
     });
 
     expect(offered).toBe(pending);
@@ -281,7 +281,7 @@ describe("batch statements and the reconciler read the rows they name, whatever 
 
       let offered = 0;
       const read = await rowsReadBy(measured, "inbox_items", async () => {
-        offered = await enqueueStrandedInboxItems({ ...worker, db: measured });
+        offered = await enqueueStrandedInboxItems({ ...worker, repos: measuredDeps.repos });
       });
 
       expect(offered).toBe(10);
@@ -440,7 +440,9 @@ describe("batch statements and the reconciler read the rows they name, whatever 
 
       let result = "";
       const read = await rowsReadBy(measured, "refunds", async () => {
-        ({ result } = await inTransaction(measured, (tx) => settleRefund(tx, outcome, sandboxReporter, new Date())));
+        ({ result } = await measuredDeps.repos.transaction((tx) =>
+          settleRefund(tx, outcome, sandboxReporter, new Date()),
+        ));
       });
 
       expect(result).toBe("succeeded");
@@ -460,7 +462,7 @@ describe("batch statements and the reconciler read the rows they name, whatever 
 
       let result = "";
       const read = await rowsReadBy(measured, "withdrawals", async () => {
-        ({ result } = await inTransaction(measured, (tx) =>
+        ({ result } = await measuredDeps.repos.transaction((tx) =>
           settleWithdrawal(tx, outcome, sandboxReporter, new Date()),
         ));
       });

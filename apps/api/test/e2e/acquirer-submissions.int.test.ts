@@ -8,7 +8,7 @@ import { moneyOwner } from "../support/money-owner";
 describe("the reconciler's sweeps of requests to the acquirer", () => {
   const ctx = useApiTestContext();
   const sweepDeps = () => ({
-    db: ctx.db,
+    repos: ctx.deps.repos,
     producer: ctx.deps.producer,
     now: () => new Date(),
     metrics: createWorkerMetrics({ queues: [], jobCounts: async () => [] }),

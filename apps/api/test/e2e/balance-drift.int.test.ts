@@ -19,14 +19,14 @@ describe("the reconciler's ledger drift check", () => {
     const logger = createLogger({ level: "info", service: "worker", silent: true });
     const logs = captureLogs(logger);
     const metrics = createWorkerMetrics({ queues: [], jobCounts: async () => [] });
-    const deps = { db: ctx.db, logger, now: () => new Date(), metrics };
+    const deps = { repos: ctx.deps.repos, logger, now: () => new Date(), metrics };
     expect(await checkBalanceDrift(deps)).toBe(0);
     expect(await drift(metrics, "test")).toBe(0);
 
     // A bug elsewhere (simulated by hand): the running total moves without an entry.
     await ctx.db.$executeRaw`UPDATE balances SET available = available + 7 WHERE seller_id = ${merchant.sellerId}`;
 
-    expect(await findBalanceDrift(ctx.db)).toEqual([
+    expect(await findBalanceDrift(ctx.deps.repos)).toEqual([
       { sellerId: merchant.sellerId, mode: "test", available: 1507, entriesSum: 1500, reserved: 0, openSum: 0 },
     ]);
     expect(await checkBalanceDrift(deps)).toBe(1);
@@ -41,7 +41,9 @@ describe("the reconciler's ledger drift check", () => {
         entries_sum: 1500,
       }),
     ]);
-    expect(await findRecentBalanceDrift(ctx.db, { since: new Date(Date.now() + 60_000), now: new Date() })).toEqual([]);
+    expect(
+      await findRecentBalanceDrift(ctx.deps.repos, { since: new Date(Date.now() + 60_000), now: new Date() }),
+    ).toEqual([]);
     await ctx.db.$executeRaw`UPDATE balances SET available = available - 7 WHERE seller_id = ${merchant.sellerId}`;
   });
 
@@ -51,7 +53,7 @@ describe("the reconciler's ledger drift check", () => {
     const metrics = createWorkerMetrics({ queues: [], jobCounts: async () => [] });
     // A tick late enough that the entries above have settled into the checkpoint.
     const later = () => new Date(Date.now() + LEDGER_SETTLE_MS + 60_000);
-    const deps = { db: ctx.db, logger, now: later, metrics };
+    const deps = { repos: ctx.deps.repos, logger, now: later, metrics };
     expect(await checkBalanceDrift(deps)).toBe(0);
     const [checkpoint] = await ctx.db.$queryRaw<Array<{ entries_sum: bigint }>>`
       SELECT entries_sum FROM ledger_checkpoints WHERE seller_id = ${merchant.sellerId} AND mode = 'test'`;
@@ -62,7 +64,7 @@ describe("the reconciler's ledger drift check", () => {
     // The checkpoint is what the check sums from now on: were it not used, this entry below it would be counted.
     await ctx.db.$executeRaw`UPDATE ledger_checkpoints SET entries_sum = entries_sum - 1
       WHERE seller_id = ${merchant.sellerId} AND mode = 'test'`;
-    expect(await findRecentBalanceDrift(ctx.db, { since: new Date(0), now: later() })).toEqual([
+    expect(await findRecentBalanceDrift(ctx.deps.repos, { since: new Date(0), now: later() })).toEqual([
       expect.objectContaining({
         sellerId: merchant.sellerId,
         available: Number(balance?.available),

@@ -24,7 +24,7 @@ describe("live mode through an API Pix bank", () => {
   let live: MerchantClient;
 
   const ops = (...argv: string[]) =>
-    runOps(argv, { config: ctx.config, db: ctx.db, now: () => new Date(), useCaseDeps: () => ctx.deps });
+    runOps(argv, { config: ctx.config, repos: ctx.deps.repos, now: () => new Date(), useCaseDeps: () => ctx.deps });
   const configure = (slug: string, profile: "bcb" | "efi") =>
     ops(
       "acquirer:configure",
@@ -59,7 +59,7 @@ describe("live mode through an API Pix bank", () => {
     server = http.createServer(ctx.app);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     owner = await endpointOwner(ctx);
-    await setSellerKyc(ctx.db, owner.seller.id, "approved");
+    await setSellerKyc(ctx.deps.repos, owner.seller.id, "approved");
     live = await ownerMerchantClient(ctx, owner, "live");
     await createEndpoint(owner, { url: `${receiver.current.url}/live`, mode: "live" });
   });
@@ -85,7 +85,7 @@ describe("live mode through an API Pix bank", () => {
     const before = await ops("acquirer:check", "efi-bank");
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const registered = await registerBankWebhook(
-      { db: ctx.db, config: { ...ctx.config, publicBaseUrl: url } },
+      { repos: ctx.deps.repos, config: { ...ctx.config, publicBaseUrl: url } },
       "efi-bank",
     );
     const after = await ops("acquirer:check", "efi-bank", "--json");

@@ -79,7 +79,7 @@ describe("webhook endpoints managed in the panel, delivered by the worker", () =
 
   test("when charges change, then a subscribed endpoint gets the event, an unsubscribed one does not, and a test endpoint never gets a live event", async () => {
     const owner = await endpointOwner(ctx);
-    await setSellerKyc(ctx.db, owner.seller.id, "approved");
+    await setSellerKyc(ctx.deps.repos, owner.seller.id, "approved");
     const canceledOnly = await createEndpoint(owner, {
       url: `${receiver.url}/canceled`,
       events: ["transaction.canceled"],

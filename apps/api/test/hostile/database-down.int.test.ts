@@ -3,7 +3,7 @@
  * with `Retry-After` in the spec's envelope, not 500 `internal_error`. "Down" is a real PostgreSQL address where
  * nothing listens (a freed loopback port), so the shared server is never touched.
  */
-import { createDb, type Db } from "@lm/db";
+import { createDb, createRepositories, type Db } from "@lm/db";
 import { createServer } from "node:net";
 import request from "supertest";
 import { createApp } from "../../src/app";
@@ -27,7 +27,7 @@ describe("when PostgreSQL is down", () => {
   let app: ReturnType<typeof createApp>;
   beforeAll(async () => {
     downDb = createDb(`postgresql://postgres@127.0.0.1:${await closedPort()}/lm_down`);
-    app = createApp({ ...ctx.deps, db: downDb });
+    app = createApp({ ...ctx.deps, db: downDb, repos: createRepositories(downDb) });
   });
   afterAll(async () => {
     await downDb.$disconnect();

@@ -23,7 +23,7 @@ describe("documents at rest", () => {
   test("when a seller is created, then its row holds neither the digits nor a plain hash, and the domain reads it back", async () => {
     const cpf = generateCpf();
 
-    const { seller } = await createSeller(ctx.db, ctx.config, { name: "Loja Cifrada", document: cpf });
+    const { seller } = await createSeller(ctx.deps.repos, ctx.config, { name: "Loja Cifrada", document: cpf });
 
     const row = await ctx.db.seller.findUniqueOrThrow({ where: { id: seller.id } });
     expect(row.document).not.toContain(cpf.slice(3, 9));
@@ -34,16 +34,16 @@ describe("documents at rest", () => {
 
   test("when a second seller has the same document, then invalid_state (the keyed hash is unique)", async () => {
     const cpf = generateCpf();
-    await createSeller(ctx.db, ctx.config, { name: "Primeira", document: cpf });
+    await createSeller(ctx.deps.repos, ctx.config, { name: "Primeira", document: cpf });
 
-    await expect(createSeller(ctx.db, ctx.config, { name: "Segunda", document: cpf })).rejects.toMatchObject({
+    await expect(createSeller(ctx.deps.repos, ctx.config, { name: "Segunda", document: cpf })).rejects.toMatchObject({
       code: "invalid_state",
     });
   });
 
   test("when a seller's envelope is copied to another seller, then it does not decrypt there", async () => {
-    const a = (await createSeller(ctx.db, ctx.config, { name: "A", document: generateCpf() })).seller;
-    const b = (await createSeller(ctx.db, ctx.config, { name: "B", document: generateCpf() })).seller;
+    const a = (await createSeller(ctx.deps.repos, ctx.config, { name: "A", document: generateCpf() })).seller;
+    const b = (await createSeller(ctx.deps.repos, ctx.config, { name: "B", document: generateCpf() })).seller;
 
     expect(() => readSellerDocument(ctx.config.encryptionKey, { id: b.id, document: a.document })).toThrow();
   });
@@ -76,8 +76,8 @@ describe("documents at rest", () => {
     const created = await merchant.client.post("/v1/transactions", chargeBody()).expect(201);
     await ctx.db.transaction.update({ where: { id: created.body.id }, data: { customer_document: "52998224725" } });
 
-    const first = await encryptClearDocuments(ctx.db, ctx.config);
-    const second = await encryptClearDocuments(ctx.db, ctx.config);
+    const first = await encryptClearDocuments(ctx.deps.repos, ctx.config);
+    const second = await encryptClearDocuments(ctx.deps.repos, ctx.config);
 
     expect(first).toMatchObject({ sellers: 1, customerDocuments: 1 });
     expect(second).toEqual({ sellers: 0, customerDocuments: 0, payerDocuments: 0 });

@@ -41,7 +41,7 @@ describe("merchant API authentication", () => {
   });
 
   test("when the key is revoked, then 401", async () => {
-    const { apiKey, key } = await createApiKey(ctx.db, {
+    const { apiKey, key } = await createApiKey(ctx.deps.repos, {
       storeId: merchant.storeId,
       name: "old",
       mode: "test",
@@ -55,13 +55,13 @@ describe("merchant API authentication", () => {
   });
 
   test("when the key's revoke_at has passed, then 401; while it is ahead, the key works", async () => {
-    const rotating = await createApiKey(ctx.db, {
+    const rotating = await createApiKey(ctx.deps.repos, {
       storeId: merchant.storeId,
       name: "rot",
       mode: "test",
       now: new Date(),
     });
-    const expired = await createApiKey(ctx.db, {
+    const expired = await createApiKey(ctx.deps.repos, {
       storeId: merchant.storeId,
       name: "exp",
       mode: "test",
@@ -91,7 +91,7 @@ describe("merchant API authentication", () => {
   });
 
   test("when a key is used, then last_used_at is set, and not rewritten by another use within a minute", async () => {
-    const { apiKey, key } = await createApiKey(ctx.db, {
+    const { apiKey, key } = await createApiKey(ctx.deps.repos, {
       storeId: merchant.storeId,
       name: "use",
       mode: "test",
@@ -108,7 +108,7 @@ describe("merchant API authentication", () => {
   });
 
   test("when last_used_at is over a minute old, then a use refreshes it", async () => {
-    const { apiKey, key } = await createApiKey(ctx.db, {
+    const { apiKey, key } = await createApiKey(ctx.deps.repos, {
       storeId: merchant.storeId,
       name: "stale",
       mode: "test",
@@ -125,7 +125,7 @@ describe("merchant API authentication", () => {
   });
 
   test("when a key has used its 100 requests of the current second, then 429 rate_limited with Retry-After", async () => {
-    const { apiKey, key } = await createApiKey(ctx.db, {
+    const { apiKey, key } = await createApiKey(ctx.deps.repos, {
       storeId: merchant.storeId,
       name: "busy",
       mode: "test",
@@ -145,7 +145,7 @@ describe("merchant API authentication", () => {
   describe("the process's key cache", () => {
     /** A key of the test merchant's store, used once so that the API has it cached. */
     async function cachedKey() {
-      const created = await createApiKey(ctx.db, {
+      const created = await createApiKey(ctx.deps.repos, {
         storeId: merchant.storeId,
         name: "cached",
         mode: "test",

@@ -108,7 +108,7 @@ describe("the per-key rate limit, taken in leases", () => {
 
   test("when another process has used 95 of a key's 100 requests this second, then the API creates 5 more charges and refuses the sixth", async () => {
     const count = createRateLimiter(ctx.deps.redis, ctx.config.queuePrefix, "api-key", LIMIT, 1);
-    const { apiKey, key } = await createApiKey(ctx.db, {
+    const { apiKey, key } = await createApiKey(ctx.deps.repos, {
       storeId: merchant.storeId,
       name: "busy",
       mode: "test",

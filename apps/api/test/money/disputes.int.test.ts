@@ -22,7 +22,7 @@ describe("disputes (MED)", () => {
     owner.panel
       .post("/v1/me/withdrawals", { amount, payout_key_id: owner.payoutKeyId, mode: "test" })
       .set("Idempotency-Key", key);
-  const expectNoDrift = async () => expect(await findBalanceDrift(ctx.db)).toEqual([]);
+  const expectNoDrift = async () => expect(await findBalanceDrift(ctx.deps.repos)).toEqual([]);
 
   test("when the payer's bank takes a paid charge back, then the dispute, its ledger entry, the charge, the events, the feed and the mail", async () => {
     const owner = await moneyOwner(ctx, 0);

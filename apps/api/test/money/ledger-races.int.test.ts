@@ -66,7 +66,7 @@ describe("the ledger under concurrent writers (real PostgreSQL)", () => {
     const { sellerId, client } = await freshMerchant(ctx);
     const charge = await paidCharge(ctx, client, 1000);
     // The balance is emptied by another outflow, then a second charge's payment arrives while 20 refunds of the first race it.
-    await ctx.db.$transaction((tx) =>
+    await ctx.deps.repos.transaction((tx) =>
       appendBalanceTransaction(tx, {
         sellerId,
         mode: "test",
@@ -95,7 +95,7 @@ describe("the ledger under concurrent writers (real PostgreSQL)", () => {
       reserved: created * 100,
     });
     expect((await client.get(`/v1/transactions/${charge.id}`)).body.amount_refunded).toBe(created * 100);
-    await ctx.db.$transaction((tx) =>
+    await ctx.deps.repos.transaction((tx) =>
       appendBalanceTransaction(tx, {
         sellerId,
         mode: "test",
@@ -132,7 +132,7 @@ describe("the ledger under concurrent writers (real PostgreSQL)", () => {
   });
 
   test("when the races are over, then every running total equals the sum of its entries and none is negative", async () => {
-    expect(await findBalanceDrift(ctx.db)).toEqual([]);
+    expect(await findBalanceDrift(ctx.deps.repos)).toEqual([]);
     expect(await ctx.db.balance.count({ where: { OR: [{ available: { lt: 0 } }, { reserved: { lt: 0 } }] } })).toBe(0);
   });
 });

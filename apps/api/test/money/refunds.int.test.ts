@@ -271,7 +271,7 @@ describe("refunds of paid charges and the balance ledger", () => {
     const charge = await paidCharge(ctx, merchant.client, 1000);
     const { available } = (await merchant.client.get("/v1/balance")).body;
     // Another outflow took the money: a withdrawal entry of everything but 100 centavos.
-    await ctx.db.$transaction((tx) =>
+    await ctx.deps.repos.transaction((tx) =>
       appendBalanceTransaction(tx, {
         sellerId: merchant.sellerId,
         mode: "test",
@@ -289,7 +289,7 @@ describe("refunds of paid charges and the balance ledger", () => {
     expect((await merchant.client.get(`/v1/transactions/${charge.id}`)).body.amount_refunded).toBe(0);
     expect((await merchant.client.get("/v1/balance")).body.available).toBe(100);
     // Put the money back so the ledger stays explained for the drift check.
-    await ctx.db.$transaction((tx) =>
+    await ctx.deps.repos.transaction((tx) =>
       appendBalanceTransaction(tx, {
         sellerId: merchant.sellerId,
         mode: "test",
@@ -324,17 +324,17 @@ describe("refunds of paid charges and the balance ledger", () => {
     const { endToEndId } = await bank.current.payCharge(charge.txid);
     const now = new Date();
     const refundId = newId("refund");
-    await ctx.db.$transaction(async (tx) => {
-      await tx.transaction.update({
-        where: { id: charge.id },
-        data: {
-          status: "paid",
-          paid_at: now,
-          payment_end_to_end_id: endToEndId,
-          payment_amount: amount,
-          amount_refunded: amount,
-        },
-      });
+    await ctx.db.transaction.update({
+      where: { id: charge.id },
+      data: {
+        status: "paid",
+        paid_at: now,
+        payment_end_to_end_id: endToEndId,
+        payment_amount: amount,
+        amount_refunded: amount,
+      },
+    });
+    await ctx.deps.repos.transaction(async (tx) => {
       await appendBalanceTransaction(tx, {
         sellerId: merchant.sellerId,
         mode: "live",
@@ -343,15 +343,13 @@ describe("refunds of paid charges and the balance ledger", () => {
         sourceId: charge.id,
         now,
       });
-      await tx.refund.create({
-        data: {
-          id: refundId,
-          transaction_id: charge.id,
-          store_id: merchant.storeId,
-          seller_id: merchant.sellerId,
-          mode: "live",
-          amount,
-        },
+      await tx.refunds.insertRefund({
+        id: refundId,
+        transaction_id: charge.id,
+        store_id: merchant.storeId,
+        seller_id: merchant.sellerId,
+        mode: "live",
+        amount,
       });
       await appendBalanceTransaction(tx, {
         sellerId: merchant.sellerId,
@@ -425,6 +423,6 @@ describe("refunds of paid charges and the balance ledger", () => {
   });
 
   test("when every test above has run, then each running total still equals the sum of its entries", async () => {
-    expect(await findBalanceDrift(ctx.db)).toEqual([]);
+    expect(await findBalanceDrift(ctx.deps.repos)).toEqual([]);
   });
 });

@@ -74,7 +74,7 @@ describe("the seller profile", () => {
     const owner = await signUpOwner(ctx);
     const store = await ctx.db.store.findFirstOrThrow({ where: { seller_id: owner.seller.id } });
 
-    await setSellerKyc(ctx.db, owner.seller.id, "approved");
+    await setSellerKyc(ctx.deps.repos, owner.seller.id, "approved");
 
     const read = (await panelClient(ctx, owner.cookie).get("/v1/me/seller")).body;
     expect(read.status).toBe("approved");
@@ -87,7 +87,7 @@ describe("the seller profile", () => {
   test("when an API key reads /v1/seller, then it gets its store's seller", async () => {
     const owner = await signUpOwner(ctx);
     const store = await ctx.db.store.findFirstOrThrow({ where: { seller_id: owner.seller.id } });
-    const { key } = await createApiKey(ctx.db, { storeId: store.id, name: "k", mode: "test", now: new Date() });
+    const { key } = await createApiKey(ctx.deps.repos, { storeId: store.id, name: "k", mode: "test", now: new Date() });
 
     const res = await merchantClient(ctx.app, key).get("/v1/seller");
 

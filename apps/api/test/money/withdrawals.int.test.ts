@@ -260,7 +260,7 @@ describe("withdrawals", () => {
     const now = new Date();
     // A live withdrawal: no live acquirer exists, so every request fails (as an unreachable acquirer would).
     const id = newId("withdrawal");
-    await ctx.db.$transaction(async (tx) => {
+    await ctx.deps.repos.transaction(async (tx) => {
       await appendBalanceTransaction(tx, {
         sellerId: owner.seller.id,
         mode: "live",
@@ -269,8 +269,12 @@ describe("withdrawals", () => {
         sourceId: `txn_fake_${id}`,
         now,
       });
-      await tx.withdrawal.create({
-        data: { id, seller_id: owner.seller.id, mode: "live", amount: 700, payout_key_id: owner.payoutKeyId },
+      await tx.withdrawals.insertWithdrawal({
+        id,
+        seller_id: owner.seller.id,
+        mode: "live",
+        amount: 700,
+        payout_key_id: owner.payoutKeyId,
       });
       await appendBalanceTransaction(tx, {
         sellerId: owner.seller.id,
@@ -313,12 +317,12 @@ describe("withdrawals", () => {
     const stuck = await panelClient(ctx, ops.cookie).get(`/v1/ops/withdrawals?stuck=true&seller=${owner.seller.id}`);
     const cli = await runOps(["withdrawal:list", "--seller", owner.seller.id], {
       config: ctx.config,
-      db: ctx.db,
+      repos: ctx.deps.repos,
       now: () => new Date(),
     });
     const json = await runOps(["withdrawal:list", "--seller", owner.seller.id, "--json"], {
       config: ctx.config,
-      db: ctx.db,
+      repos: ctx.deps.repos,
       now: () => new Date(),
     });
 
@@ -334,6 +338,6 @@ describe("withdrawals", () => {
 
   test("when every test above has run, then each running total equals its entries and reserved its open refunds and withdrawals", async () => {
     await settleWithdrawals(ctx);
-    expect(await findBalanceDrift(ctx.db)).toEqual([]);
+    expect(await findBalanceDrift(ctx.deps.repos)).toEqual([]);
   });
 });

@@ -9,15 +9,20 @@ describe("GET /v1/me/notifications", () => {
   test("when the seller has notifications, then its owner sees them newest first, paged, and no other seller's", async () => {
     const owner = await signUpOwner(ctx);
     const other = await signUpOwner(ctx);
-    const first = await notifySeller(ctx.db, {
+    const first = await notifySeller(ctx.deps.repos, {
       sellerId: owner.seller.id,
       type: "api_key.created",
       title: "API key created",
       message: "A test key was created.",
       data: { api_key_id: "key_x" },
     });
-    const second = await notifySeller(ctx.db, { sellerId: owner.seller.id, type: "a.b", title: "T", message: "M" });
-    await notifySeller(ctx.db, { sellerId: other.seller.id, type: "a.b", title: "Other", message: "M" });
+    const second = await notifySeller(ctx.deps.repos, {
+      sellerId: owner.seller.id,
+      type: "a.b",
+      title: "T",
+      message: "M",
+    });
+    await notifySeller(ctx.deps.repos, { sellerId: other.seller.id, type: "a.b", title: "Other", message: "M" });
 
     const page1 = await request(ctx.app).get("/v1/me/notifications?limit=1").set("Cookie", owner.cookie);
     const page2 = await request(ctx.app)

@@ -49,7 +49,13 @@ describe("openapi.json reply schemas", () => {
     const signedIn = await signInRequest(ctx, { email, password: PASSWORD });
     expectDocumented("POST /v1/me/auth/sign-in/email", signedIn, 200);
     const cookie = cookiePair(signedIn, "lm.session");
-    await notifySeller(ctx.db, { sellerId: seller.id, type: "a.b", title: "T", message: "M", data: { id: "x", n: 1 } });
+    await notifySeller(ctx.deps.repos, {
+      sellerId: seller.id,
+      type: "a.b",
+      title: "T",
+      message: "M",
+      data: { id: "x", n: 1 },
+    });
 
     const get = (path: string) => request(ctx.app).get(path).set("Cookie", cookie);
     expectDocumented("GET /v1/me/sessions", await get("/v1/me/sessions"), 200);

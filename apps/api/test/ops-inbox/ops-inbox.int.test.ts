@@ -88,7 +88,7 @@ describe("ops inbox API", () => {
   });
 
   test("when the inbox is listed by acquirer and status, then only matching items, without raw_body", async () => {
-    const { secret } = await createAcquirer(ctx.db, ctx.config, "listed-bank");
+    const { secret } = await createAcquirer(ctx.deps.repos, ctx.config, "listed-bank");
     const invalid = await notify("listed-bank", "whsec_wrong");
     const valid = await notify("listed-bank", secret);
 
@@ -103,7 +103,7 @@ describe("ops inbox API", () => {
   });
 
   test("when an item signed with a secret ops had not configured is reprocessed after the fix, then it settles the charge", async () => {
-    const { acquirer } = await createAcquirer(ctx.db, ctx.config, "late-config-bank");
+    const { acquirer } = await createAcquirer(ctx.deps.repos, ctx.config, "late-config-bank");
     const actual = "whsec_the-secret-the-bank-really-uses";
     const { txn, item } = await notify("late-config-bank", actual);
     expect(item.signature_valid).toBe(false);

@@ -125,7 +125,7 @@ describe("panel API keys", () => {
 
   test("when the session has no step-up, then create and rotate answer 403 mfa_required and nothing is created", async () => {
     const owner = await signUpOwner(ctx);
-    await setSellerKyc(ctx.db, owner.seller.id, "approved");
+    await setSellerKyc(ctx.deps.repos, owner.seller.id, "approved");
 
     const created = await create(owner.cookie, { name: "no step-up", mode: "test" });
     const rotated = await rotate(owner.cookie, "key_01JD3Z0000000000000000000A");
@@ -140,7 +140,7 @@ describe("panel API keys", () => {
     const owner = await signUpSteppedUp(ctx);
 
     const refused = await create(owner.cookie, { name: "produção", mode: "live" });
-    await setSellerKyc(ctx.db, owner.seller.id, "approved");
+    await setSellerKyc(ctx.deps.repos, owner.seller.id, "approved");
     const issued = await create(owner.cookie, { name: "produção", mode: "live" });
 
     expect(refused.status).toBe(403);
@@ -172,7 +172,7 @@ describe("panel API keys", () => {
 
   test("when a mode already has 10 active keys, then the 11th and a rotation answer 409 invalid_state; the other mode is not affected", async () => {
     const owner = await signUpSteppedUp(ctx);
-    await setSellerKyc(ctx.db, owner.seller.id, "approved");
+    await setSellerKyc(ctx.deps.repos, owner.seller.id, "approved");
     await createKeys(owner, "test", 10);
     const anyKey = (await list(owner.cookie)).body.data[0].id;
 
@@ -221,8 +221,8 @@ describe("panel API keys", () => {
 
   test("when the account toggle is on, deleting needs a step-up; when it is off, it does not", async () => {
     const owner = await signUpOwner(ctx);
-    const store = await findSellerStore(ctx.db, owner.seller.id);
-    const { apiKey } = await createApiKey(ctx.db, {
+    const store = await findSellerStore(ctx.deps.repos, owner.seller.id);
+    const { apiKey } = await createApiKey(ctx.deps.repos, {
       storeId: store.id,
       name: "from ops",
       mode: "test",
@@ -230,7 +230,7 @@ describe("panel API keys", () => {
     });
 
     const refused = await remove(owner.cookie, apiKey.id);
-    await setStepUpPrefs(ctx.db, owner.seller.id, { account: false });
+    await setStepUpPrefs(ctx.deps.repos, owner.seller.id, { account: false });
     const allowed = await remove(owner.cookie, apiKey.id);
 
     expect(refused.status).toBe(403);

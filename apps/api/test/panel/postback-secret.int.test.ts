@@ -46,7 +46,7 @@ describe("store postback secret", () => {
       rotated_at: res.body.rotated_at,
       previous_valid_until: null,
     });
-    const store = await findSellerStore(ctx.db, owner.seller.id);
+    const store = await findSellerStore(ctx.deps.repos, owner.seller.id);
     expect(decryptSecret(ctx.config.encryptionKey, store.postback_secret_ciphertext!, store.id)).toBe(res.body.secret);
     expect(await tablesContaining(ctx.db, res.body.secret.slice(6))).toEqual([]);
     expect(JSON.stringify(logs.lines)).not.toContain(res.body.secret.slice(6));
@@ -92,7 +92,7 @@ describe("store postback secret", () => {
 
     const refused = await rotate(owner.cookie);
     const untouched = (await info(owner.cookie)).body.prefix;
-    await setStepUpPrefs(ctx.db, owner.seller.id, { account: false });
+    await setStepUpPrefs(ctx.deps.repos, owner.seller.id, { account: false });
     const allowed = await rotate(owner.cookie);
 
     expect(refused.status).toBe(403);

@@ -209,7 +209,7 @@ describe("two-factor authentication", () => {
     const code = codeAt(owner.totp, now.getTime());
 
     const outcomes = await Promise.allSettled(
-      Array.from({ length: 10 }, () => acceptTotpCode(ctx.db, ctx.config.encryptionKey, { user, code, now })),
+      Array.from({ length: 10 }, () => acceptTotpCode(ctx.deps.repos, ctx.config.encryptionKey, { user, code, now })),
     );
 
     expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);

@@ -23,7 +23,7 @@ export function uniqueEmail(label = "owner"): string {
 
 /** A seller (with its store) made through the ops use case. */
 export async function makeSeller(ctx: ApiTestContext, name = "Loja Teste LTDA"): Promise<Seller> {
-  return (await createSeller(ctx.db, ctx.config, { name, document: generateCpf() })).seller;
+  return (await createSeller(ctx.deps.repos, ctx.config, { name, document: generateCpf() })).seller;
 }
 
 /** An invite token for `email` to a new (or given) seller. */
@@ -33,7 +33,7 @@ export async function makeInvite(
   seller?: Seller,
 ): Promise<{ token: string; seller: Seller }> {
   const target = seller ?? (await makeSeller(ctx));
-  const { token } = await createInvite(ctx.db, { email, seller: target, now: ctx.deps.now() });
+  const { token } = await createInvite(ctx.deps.repos, { email, seller: target, now: ctx.deps.now() });
   return { token, seller: target };
 }
 

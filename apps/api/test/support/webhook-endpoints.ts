@@ -61,6 +61,6 @@ export async function ownerMerchantClient(
   owner: EndpointOwner,
   mode: "live" | "test",
 ): Promise<MerchantClient> {
-  const { key } = await createApiKey(ctx.db, { storeId: owner.storeId, name: mode, mode, now: new Date() });
+  const { key } = await createApiKey(ctx.deps.repos, { storeId: owner.storeId, name: mode, mode, now: new Date() });
   return merchantClient(ctx.app, key);
 }

@@ -4,7 +4,7 @@ import {
   cancelTransaction,
   createTransaction,
   IDEMPOTENCY_CLAIM_TIMEOUT_MS,
-  idempotentReplyWrite,
+  idempotentReply,
 } from "@lm/domain";
 import { requestFingerprint } from "../../src/http/idempotency";
 import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
@@ -187,7 +187,7 @@ describe("Idempotency-Key on POST /v1/transactions", () => {
   test("when a slow request's claim was taken over before it committed, then its charge rolls back with its reply", async () => {
     const scope = { storeId: merchant.storeId, mode: "test" as const };
     const now = new Date();
-    const claim = await claimIdempotencyKey(ctx.db, scope, { key: "key-slow", requestHash: "h", now });
+    const claim = await claimIdempotencyKey(ctx.deps.repos, scope, { key: "key-slow", requestHash: "h", now });
     if (claim.kind !== "claimed") throw new Error("expected a claim");
     // Another request took the claim over while this one was still running.
     await ctx.db.idempotencyKey.update({
@@ -199,7 +199,7 @@ describe("Idempotency-Key on POST /v1/transactions", () => {
       ctx.deps,
       { ...scope, storeName: "Loja" },
       { amount: 500, expires_in: 3600, external_id: "idem-slow" },
-      { alsoWrite: (written) => idempotentReplyWrite(claim, 201, JSON.stringify({ id: written.id })) },
+      { reply: (written) => idempotentReply(claim, 201, JSON.stringify({ id: written.id })) },
     );
 
     await expect(attempt).rejects.toMatchObject({ code: "idempotency_key_in_progress" });
@@ -215,7 +215,7 @@ describe("Idempotency-Key on POST /v1/transactions", () => {
     const scope = { storeId: merchant.storeId, mode: "test" as const };
     const created = await merchant.client.post("/v1/transactions", chargeBody()).expect(201);
     const now = new Date();
-    const claim = await claimIdempotencyKey(ctx.db, scope, { key: "key-slow-cancel", requestHash: "h", now });
+    const claim = await claimIdempotencyKey(ctx.deps.repos, scope, { key: "key-slow-cancel", requestHash: "h", now });
     if (claim.kind !== "claimed") throw new Error("expected a claim");
     await ctx.db.idempotencyKey.update({
       where: { id: claim.claimId },
@@ -223,7 +223,7 @@ describe("Idempotency-Key on POST /v1/transactions", () => {
     });
 
     const attempt = cancelTransaction(ctx.deps, scope, created.body.id, {
-      alsoWrite: (written) => idempotentReplyWrite(claim, 200, JSON.stringify({ id: written.id })),
+      reply: (written) => idempotentReply(claim, 200, JSON.stringify({ id: written.id })),
     });
 
     await expect(attempt).rejects.toMatchObject({ code: "idempotency_key_in_progress" });

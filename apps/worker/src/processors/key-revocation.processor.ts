@@ -7,6 +7,6 @@ import type { Processor } from ".";
 
 /** Marks due keys revoked and logs how many. */
 export const keyRevocationProcessor: Processor<"key-revocation"> = async (deps) => {
-  const revoked = await revokeDueApiKeys(deps.db, deps.now());
+  const revoked = await revokeDueApiKeys(deps.repos, deps.now());
   if (revoked > 0) deps.logger.info("rotated api keys revoked", { count: revoked });
 };

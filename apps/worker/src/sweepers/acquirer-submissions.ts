@@ -5,13 +5,12 @@
  * of a failed request (bounded by the row's `submit_attempts`). Submission is idempotent, so an offer too many sends
  * nothing twice.
  */
-import { listOutgoingRowsWaitingForAcquirer } from "@lm/db";
 import { ACQUIRER_MAX_ATTEMPTS, PAYOUT_SUBMISSIONS, type PayoutKindName } from "@lm/domain";
 import type { WorkerDeps } from "../deps";
 import { offerRows, putFailedJobsBack } from "./offer-rows";
 
 /** What these sweeps use of the worker's dependencies. */
-type SweepDeps = Pick<WorkerDeps, "db" | "producer" | "now" | "metrics">;
+type SweepDeps = Pick<WorkerDeps, "repos" | "producer" | "now" | "metrics">;
 
 /** Most rows offered per tick, oldest first. */
 const BATCH_SIZE = 1000;
@@ -26,7 +25,7 @@ const GRACE_MS = 60_000;
 export async function enqueueStrandedPayouts(deps: SweepDeps, kind: PayoutKindName): Promise<number> {
   const { table, queue, job } = PAYOUT_SUBMISSIONS[kind];
   await putFailedJobsBack(deps, queue);
-  const stranded = await listOutgoingRowsWaitingForAcquirer(deps.db, table, {
+  const stranded = await deps.repos.payouts.listOutgoingRowsWaitingForAcquirer(table, {
     maxAttempts: ACQUIRER_MAX_ATTEMPTS,
     untouchedSince: new Date(deps.now().getTime() - GRACE_MS),
     limit: BATCH_SIZE,

@@ -17,9 +17,11 @@ const WINDOW_MS = 10 * 60_000;
  * Logs every drifted balance among those changed recently.
  * @returns how many balances drifted
  */
-export async function checkBalanceDrift(deps: Pick<WorkerDeps, "db" | "logger" | "now" | "metrics">): Promise<number> {
+export async function checkBalanceDrift(
+  deps: Pick<WorkerDeps, "repos" | "logger" | "now" | "metrics">,
+): Promise<number> {
   const now = deps.now();
-  const drifts = await findRecentBalanceDrift(deps.db, { since: new Date(now.getTime() - WINDOW_MS), now });
+  const drifts = await findRecentBalanceDrift(deps.repos, { since: new Date(now.getTime() - WINDOW_MS), now });
   const total = { live: 0, test: 0 };
   for (const drift of drifts) {
     total[drift.mode] += Math.abs(drift.available - drift.entriesSum) + Math.abs(drift.reserved - drift.openSum);

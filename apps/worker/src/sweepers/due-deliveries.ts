@@ -6,7 +6,6 @@
  * gets one again. A row that waits for its time (a retry hours away) is not read: its delayed job holds it, and if that
  * job is lost the row is offered once due.
  */
-import { forEachDueDeliveryPage } from "@lm/db";
 import { deliveryJobs } from "@lm/domain";
 import type { WorkerDeps } from "../deps";
 import { offerRows, putFailedJobsBack } from "./offer-rows";
@@ -23,7 +22,7 @@ const PAGE_SIZE = 1000;
 export async function enqueueDueDeliveries(deps: WorkerDeps): Promise<number> {
   await putFailedJobsBack(deps, "webhook-delivery");
   let offered = 0;
-  await forEachDueDeliveryPage(deps.db.pool, deps.now(), PAGE_SIZE, async (due) => {
+  await deps.repos.deliveries.forEachDueDeliveryPage(deps.now(), PAGE_SIZE, async (due) => {
     await offerRows(deps, "webhook-delivery", deliveryJobs(due));
     offered += due.length;
   });

@@ -4,7 +4,6 @@
  * or given up; a recovery whose job is waiting or running makes the offer a no-op, and a run resumes at the recovery's
  * cursor. Only running recoveries are read, through their partial index.
  */
-import { listRunningWebhookRecoveryIds } from "@lm/db";
 import type { WorkerDeps } from "../deps";
 import { offerRows, putFailedJobsBack } from "./offer-rows";
 
@@ -19,8 +18,7 @@ const GRACE_MS = 60_000;
  */
 export async function enqueueRunningRecoveries(deps: WorkerDeps): Promise<number> {
   await putFailedJobsBack(deps, "webhook-recovery");
-  const running = await listRunningWebhookRecoveryIds(
-    deps.db.pool,
+  const running = await deps.repos.webhookRecoveries.listRunningWebhookRecoveryIds(
     new Date(deps.now().getTime() - GRACE_MS),
     BATCH_SIZE,
   );

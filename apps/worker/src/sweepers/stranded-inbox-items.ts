@@ -6,7 +6,6 @@
  * offer too many changes nothing, while a payment whose job a Redis flush lost is processed at the next sweep (run at
  * once after a flush).
  */
-import { findProcessableInboxItemIds } from "@lm/db";
 import type { WorkerDeps } from "../deps";
 import { offerRows, putFailedJobsBack } from "./offer-rows";
 
@@ -20,7 +19,7 @@ const BATCH_SIZE = 1000;
  */
 export async function enqueueStrandedInboxItems(deps: WorkerDeps): Promise<number> {
   await putFailedJobsBack(deps, "inbox-processing");
-  const stranded = await findProcessableInboxItemIds(deps.db.pool, BATCH_SIZE);
+  const stranded = await deps.repos.inbox.findProcessableInboxItemIds(BATCH_SIZE);
   return offerRows(
     deps,
     "inbox-processing",

@@ -7,6 +7,7 @@
  * is used by one UPDATE whose `WHERE` holds only while it is still usable, so of two concurrent uses only one changes
  * a row, and the caller reads the count (or rows) to learn whether it was the one.
  */
+import { onPrisma, type Connection } from "../connection";
 import type { DbClient } from "../client";
 import type {
   Invite,
@@ -397,4 +398,50 @@ export async function useBackupCode(
     data: { used_at: input.now },
   });
   return used.count;
+}
+
+/** This repository bound to connection `c` (`createRepositories`): each function without its client. */
+export function accountsRepository(c: Connection) {
+  return {
+    ...onPrisma(c, {
+      insertUser,
+      findUserByEmail,
+      listOwnersOfSeller,
+      findUserById,
+      getUserById,
+      markUserEmailVerified,
+      recordUserTermsAccepted,
+      setUserPassword,
+      setUserPendingTotpSecret,
+      recordUserTotpStep,
+      markUserTwoFactorDisabled,
+      clearUserTwoFactor,
+      insertSession,
+      findSessionWithUserByTokenHash,
+      touchSession,
+      listLiveSessionsOfUser,
+      revokeLiveSessionOfUser,
+      revokeSessionsOfUser,
+      revokeSessionByTokenHash,
+      revokeSessionById,
+      setSessionStepUpUntil,
+      insertInvite,
+      findInviteByTokenHash,
+      claimActiveInvite,
+      insertMailedToken,
+      findMailedTokenByHash,
+      useMailedToken,
+      insertTrustedDevice,
+      rotateLiveTrustedDevice,
+      revokeTrustedDevicesOfUser,
+      insertTwoFactorChallenge,
+      findLiveTwoFactorChallengeUserId,
+      reserveTwoFactorChallengeAttempt,
+      consumeTwoFactorChallenge,
+      consumeTwoFactorChallengesOfUser,
+      deleteBackupCodesOfUser,
+      insertBackupCodes,
+      useBackupCode,
+    }),
+  };
 }

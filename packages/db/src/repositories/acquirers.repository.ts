@@ -2,7 +2,8 @@
  * Acquirers (`acquirers`, the payment providers that notify us): who they are, which one serves each mode, their bank
  * connections and what their reconciliation reads back.
  */
-import type { Db, DbClient } from "../client";
+import { onSql, onPrisma, type Connection } from "../connection";
+import type { DbClient } from "../client";
 import { inTransaction } from "../transaction";
 import { Prisma, type Acquirer } from "../generated/client";
 import { rawSql, sql, sqlQuery, type SqlClient } from "../sql";
@@ -72,7 +73,7 @@ export async function updateAcquirerConnection(
  * @returns false (nothing written) when the acquirer already serves the other mode
  */
 export async function activateAcquirerForMode(
-  db: Db,
+  db: DbClient,
   acquirerId: string,
   mode: "live" | "test",
   now: Date,
@@ -170,4 +171,20 @@ export async function listWithdrawalsInFlight(
     take: IN_FLIGHT_PAGE,
   });
   return rows.map((row) => row.id);
+}
+
+/** This repository bound to connection `c` (`createRepositories`): each function without its client. */
+export function acquirersRepository(c: Connection) {
+  return {
+    ...onSql(c, { findAcquirerBySlug, findAcquirerById, findActiveAcquirer, listServingBankAcquirers }),
+    ...onPrisma(c, {
+      findAcquirerBySlugOrThrow,
+      insertAcquirer,
+      updateAcquirerConnection,
+      activateAcquirerForMode,
+      advanceReconciliationWatermark,
+      listRefundsInFlight,
+      listWithdrawalsInFlight,
+    }),
+  };
 }

@@ -4,6 +4,7 @@
  * reads and touches keys in plain SQL on the `pg` pool: every merchant request that misses the API's key cache runs
  * it, where Prisma's per-query cost dominated.
  */
+import { onSql, onPrisma, type Connection } from "../connection";
 import type { DbClient } from "../client";
 import type { ApiKey, Mode, Prisma } from "../generated/client";
 import { sql, sqlQuery, type SqlClient } from "../sql";
@@ -113,4 +114,20 @@ export async function revokeActiveApiKey(db: DbClient, keyId: string, now: Date)
  */
 export function markDueApiKeysRevoked(db: DbClient, now: Date): Promise<number> {
   return db.$executeRaw`UPDATE api_keys SET revoked_at = revoke_at WHERE revoked_at IS NULL AND revoke_at <= ${now}`;
+}
+
+/** This repository bound to connection `c` (`createRepositories`): each function without its client. */
+export function apiKeysRepository(c: Connection) {
+  return {
+    ...onSql(c, { findApiKeyByHash, touchApiKeyLastUsed }),
+    ...onPrisma(c, {
+      countActiveApiKeysOfStore,
+      insertApiKey,
+      listActiveApiKeysOfStore,
+      findActiveApiKeyOfStore,
+      scheduleApiKeyRevocation,
+      revokeActiveApiKey,
+      markDueApiKeysRevoked,
+    }),
+  };
 }

@@ -2,44 +2,36 @@
  * Charges (`transactions`, DESIGN §5). The merchant API's hot paths (creation, read by id) and the batch statements
  * (expiry) are plain SQL on the pool, where Prisma's per-query cost was most of a request's; the rest is Prisma.
  */
+import { onSql, onPrisma, inUnitOfWork, type Connection } from "../connection";
 import type { DbClient } from "../client";
 import { Prisma, type Transaction } from "../generated/client";
 import type { PageArgs } from "../page";
-import {
-  insertWrite,
-  rawSql,
-  rowStatusIs,
-  runWrites,
-  sql,
-  sqlQuery,
-  type Sql,
-  type SqlClient,
-  type SqlWrite,
-} from "../sql";
+import { insertWrite, rawSql, rowStatusIs, runWrites, sql, sqlQuery, type Sql, type SqlClient } from "../sql";
 import { changeRowsWithEvents, eventWrites, writtenDeliveryIds, type EventsToWrite } from "./events.repository";
+import { idempotentReplyWrite, type IdempotentReply } from "./idempotency-keys.repository";
 
 /** The columns of a charge, by name (a prepared statement must not select `*`, see `sqlQuery`). */
 export const CHARGE_COLUMN_NAMES: readonly string[] = Object.values(Prisma.TransactionScalarFieldEnum);
 const CHARGE_COLUMNS = rawSql(CHARGE_COLUMN_NAMES.join(", "));
 
 /**
- * Inserts `charge` with its events (`transaction.created`) and their first deliveries, and `also` (the idempotent
- * reply's write), in ONE statement: no `BEGIN`/`COMMIT` round trips, the subscribed endpoints selected inside it.
+ * Inserts `charge` with its events (`transaction.created`) and their first deliveries, and `reply` (the request's
+ * idempotent reply), in ONE statement: no `BEGIN`/`COMMIT` round trips, the subscribed endpoints selected inside it.
  * @returns the ids of the delivery rows written
- * @throws a unique violation on `external_id` (see `isUniqueViolation`); `also`'s `orElse()` when it changed no row
+ * @throws a unique violation on `external_id` (see `isUniqueViolation`); `reply.takenOver()` when its claim was taken over (nothing written)
  */
 export async function insertCharge(
   client: SqlClient,
   charge: Transaction,
   events: EventsToWrite,
-  also?: SqlWrite,
+  reply?: IdempotentReply,
 ): Promise<string[]> {
   const { events: eventRows, deliveries } = eventWrites(events);
   const written = await runWrites(client, [
     insertWrite("transactions", [charge], { mode: "mode", status: "transaction_status", metadata: "jsonb" }),
     eventRows,
     deliveries,
-    ...(also ? [also] : []),
+    ...(reply ? [idempotentReplyWrite(reply)] : []),
   ]);
   return writtenDeliveryIds(events, written[2] ?? 0);
 }
@@ -120,9 +112,24 @@ export async function lockChargeStatus(
   return current;
 }
 
-/** Updates charge `id` with `data` and returns it as written. */
-export function updateCharge(db: DbClient, id: string, data: Prisma.TransactionUpdateInput): Promise<Transaction> {
-  return db.transaction.update({ where: { id }, data });
+/** Marks charge `id` `canceled` at `at` (the caller holds its lock and checked it pending); returns it as written. */
+export function markChargeCanceled(db: DbClient, id: string, at: Date): Promise<Transaction> {
+  return db.transaction.update({ where: { id }, data: { status: "canceled", canceled_at: at, updated_at: at } });
+}
+
+/** Marks charge `id` `refunded` at `at` (its succeeded refunds reached its amount); returns it as written. */
+export function markChargeRefunded(db: DbClient, id: string, at: Date): Promise<Transaction> {
+  return db.transaction.update({ where: { id }, data: { status: "refunded", updated_at: at } });
+}
+
+/** Gives `amount` centavos back to charge `id`'s refundable remainder (a refund of it failed), at `at`. */
+export async function subtractFromChargeAmountRefunded(
+  db: DbClient,
+  id: string,
+  amount: number,
+  at: Date,
+): Promise<void> {
+  await db.transaction.update({ where: { id }, data: { amount_refunded: { decrement: amount }, updated_at: at } });
 }
 
 /**
@@ -185,4 +192,21 @@ export async function expireCharges(
     events: input.events,
   });
   return { expiredIds: changedIds, deliveryIds };
+}
+
+/** This repository bound to connection `c` (`createRepositories`): each function without its client. */
+export function chargesRepository(c: Connection) {
+  return {
+    ...onSql(c, {
+      insertCharge,
+      findChargeById,
+      findChargesByIds,
+      findChargesByTxids,
+      moveChargeDeadlineTo,
+      findDueCharges,
+      expireCharges,
+    }),
+    ...onPrisma(c, { listChargesPage, markChargeCanceled, markChargeRefunded, subtractFromChargeAmountRefunded }),
+    ...inUnitOfWork(c, { lockChargeStatus }),
+  };
 }

@@ -5,6 +5,7 @@
  * into one statement; every write is conditional on the row still being `pending`, so a job that runs twice writes
  * once. The panel's reads and a seller's manual chains are Prisma.
  */
+import { onSql, onPrisma, onPool, type Connection } from "../connection";
 import type { Pool } from "pg";
 import type { DbClient } from "../client";
 import type { PageArgs } from "../page";
@@ -212,15 +213,15 @@ export async function writeDeliveryAttempts(client: SqlClient, rows: DeliveryAtt
   return new Set(written.map((row) => row.id));
 }
 
+/** A delivery row to insert (attempt 1 of a chain, or the next attempt of one). */
+export type NewWebhookDelivery = Prisma.WebhookDeliveryUncheckedCreateInput;
+
 /**
  * Writes one delivery row: attempt 1 of a new chain (a manual resend) or the next attempt of a chain (a retry).
  * @returns the row as written
  * @throws Prisma's error on a duplicate id or a missing event, endpoint or charge
  */
-export function insertWebhookDelivery(
-  client: DbClient,
-  data: Prisma.WebhookDeliveryUncheckedCreateInput,
-): Promise<WebhookDelivery> {
+export function insertWebhookDelivery(client: DbClient, data: NewWebhookDelivery): Promise<WebhookDelivery> {
   return client.webhookDelivery.create({ data });
 }
 
@@ -448,4 +449,21 @@ export function findDeliveryRoutes(client: SqlClient, ids: string[]): Promise<De
       sql`SELECT ${rawSql(DELIVERY_ROUTE_COLUMNS)} FROM webhook_deliveries WHERE id = ANY(${ids}::text[])`,
     ),
   );
+}
+
+/** This repository bound to connection `c` (`createRepositories`): each function without its client. */
+export function deliveriesRepository(c: Connection) {
+  return {
+    ...onSql(c, { loadPendingDeliveries, writeDeliveryAttempts, findDeliveryRoutes }),
+    ...onPrisma(c, {
+      insertWebhookDelivery,
+      findWebhookDeliveryOrThrow,
+      findSellerWebhookDelivery,
+      listEndpointWebhookDeliveriesPage,
+      searchWebhookDeliveriesPage,
+      markDeliveriesGivenUp,
+      insertRecoveryDeliveries,
+    }),
+    ...onPool(c, { forEachDueDeliveryPage }),
+  };
 }

@@ -3,6 +3,7 @@
  * does to its charge (`amount_disputed`). Written under the charge row's lock, like a refund's settlement, so a
  * dispute and a refund of one charge never interleave.
  */
+import { onPrisma, inUnitOfWork, type Connection } from "../connection";
 import type { DbClient } from "../client";
 import type { Dispute, Prisma, Transaction } from "../generated/client";
 import type { PageArgs } from "../page";
@@ -71,4 +72,12 @@ export function listDisputesPage(db: DbClient, scope: DisputeScope, page: PageAr
     orderBy: page.orderBy,
     take: page.take,
   });
+}
+
+/** This repository bound to connection `c` (`createRepositories`): each function without its client. */
+export function disputesRepository(c: Connection) {
+  return {
+    ...onPrisma(c, { findDisputeByEndToEndId, findDisputeInScope, listDisputesPage }),
+    ...inUnitOfWork(c, { lockChargeOfPayment, insertDisputeUnlessExists, addToChargeAmountDisputed }),
+  };
 }

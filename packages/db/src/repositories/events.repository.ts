@@ -6,6 +6,7 @@
  * itself. Recording events therefore costs no round trip of its own: charge creation writes its event in the
  * charge's statement, and a batch of expired or paid charges reads no endpoints before its statement.
  */
+import { onSql, onPrisma, type Connection } from "../connection";
 import type { Event, Prisma } from "../generated/client";
 import type { PageArgs } from "../page";
 import { emptySql, rawSql, runWrites, sql, sqlQuery, type Sql, type SqlClient, type SqlWrite } from "../sql";
@@ -197,4 +198,12 @@ export function listStoreEvents(
     orderBy: page.orderBy,
     take: page.take,
   });
+}
+
+/** This repository bound to connection `c` (`createRepositories`): each function without its client. */
+export function eventsRepository(c: Connection) {
+  return {
+    ...onSql(c, { insertEvents, changeRowsWithEvents }),
+    ...onPrisma(c, { findStoreEvent, listStoreEvents }),
+  };
 }

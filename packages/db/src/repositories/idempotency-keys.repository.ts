@@ -3,6 +3,7 @@
  * concurrent requests runs. Plain SQL on the pool: charge creation runs these on every request with a key, where
  * Prisma's per-query cost was most of the request's.
  */
+import { onSql, type Connection } from "../connection";
 import type { Mode } from "../generated/client";
 import { runWrites, sql, sqlQuery, type SqlClient, type SqlWrite } from "../sql";
 
@@ -79,29 +80,39 @@ export async function takeOverIdempotencyClaim(
 }
 
 /**
- * The write storing the reply of the request that holds claim `id` (claimed at `claimedAt`), for `runWrites`: it
- * changes no row once the claim was taken over, and `orElse` is then thrown and nothing of the statement written.
- * @param body - the reply's JSON text exactly as it will be sent
+ * The reply to keep for the request that holds an idempotency key's claim: a value the use case stores in its own
+ * unit of work ({@link storeIdempotentReply}, or with the charge it inserts), so that the reply and the request's
+ * writes commit together or not at all.
  */
-export function idempotencyReplyWrite(
-  claim: { id: string; claimedAt: Date },
-  reply: { status: number; body: string },
-  orElse: () => Error,
-): SqlWrite {
+export interface IdempotentReply {
+  /** The claim's row and the time it was claimed at: a claim taken over since has another. */
+  claim: { id: string; claimedAt: Date };
+  status: number;
+  /** The reply's JSON text as kept. */
+  body: string;
+  /** The error thrown when the claim was taken over (the request ran past the claim timeout): nothing is written. */
+  takenOver: () => Error;
+}
+
+/**
+ * The write storing `reply`, for `runWrites`: it changes no row once the claim was taken over, and `reply.takenOver()`
+ * is then thrown and nothing of the statement written.
+ */
+export function idempotentReplyWrite(reply: IdempotentReply): SqlWrite {
   return {
     sql: sql`UPDATE idempotency_keys SET response_status = ${reply.status}, response_body = ${reply.body}
-             WHERE id = ${claim.id} AND response_status IS NULL AND created_at = ${claim.claimedAt}`,
-    orElse,
+             WHERE id = ${reply.claim.id} AND response_status IS NULL AND created_at = ${reply.claim.claimedAt}`,
+    orElse: reply.takenOver,
   };
 }
 
 /**
- * Runs `write`, a request's {@link idempotencyReplyWrite} (nothing when undefined), on `client`: given the request's
- * open transaction, the reply commits with the request's own writes or not at all.
- * @throws the write's `orElse()` when the claim was taken over (nothing of it written); the driver's error otherwise
+ * Stores `reply` (nothing when undefined) on `client`: given the request's open transaction, the reply commits with
+ * the request's own writes or not at all.
+ * @throws `reply.takenOver()` when the claim was taken over (nothing of it written); the driver's error otherwise
  */
-export async function runIdempotencyReplyWrite(client: SqlClient, write: SqlWrite | undefined): Promise<void> {
-  if (write) await runWrites(client, [write]);
+export async function storeIdempotentReply(client: SqlClient, reply: IdempotentReply | undefined): Promise<void> {
+  if (reply) await runWrites(client, [idempotentReplyWrite(reply)]);
 }
 
 /** Deletes claim `id` while it has no reply and is still the one claimed at `claimedAt`. */
@@ -127,4 +138,19 @@ export async function purgeExpiredIdempotencyKeyRows(client: SqlClient, now: Dat
         RETURNING 1`,
   );
   return deleted.length;
+}
+
+/** This repository bound to connection `c` (`createRepositories`): each function without its client. */
+export function idempotencyKeysRepository(c: Connection) {
+  return {
+    ...onSql(c, {
+      insertIdempotencyClaim,
+      findIdempotencyKey,
+      deleteExpiredIdempotencyKey,
+      takeOverIdempotencyClaim,
+      storeIdempotentReply,
+      releaseIdempotencyClaim,
+      purgeExpiredIdempotencyKeyRows,
+    }),
+  };
 }

@@ -3,6 +3,7 @@
  * received, then processed from here. Which items processing may still settle is decided in one place,
  * {@link PROCESSABLE}, for the worker's batch and one-by-one reads and the reconciler's sweep alike.
  */
+import { onSql, onPrisma, type Connection } from "../connection";
 import type { DbClient } from "../client";
 import type { Acquirer, InboxItem, Prisma } from "../generated/client";
 import type { PageArgs } from "../page";
@@ -230,4 +231,24 @@ export async function resetInboxItemForReprocessing(
     where: { id },
     data: { signature_valid: judged.signatureValid, error: judged.error, processed_at: null, reprocessed_at: now },
   });
+}
+
+/** This repository bound to connection `c` (`createRepositories`): each function without its client. */
+export function inboxRepository(c: Connection) {
+  return {
+    ...onSql(c, {
+      findProcessableInboxItems,
+      findProcessableInboxItemIds,
+      storeInboxItems,
+      findReceivedProviderEventIds,
+    }),
+    ...onPrisma(c, {
+      finishInboxItem,
+      recordInboxItemFailure,
+      markInboxItemGivenUp,
+      listInboxItemsPage,
+      findInboxItemWithAcquirer,
+      resetInboxItemForReprocessing,
+    }),
+  };
 }

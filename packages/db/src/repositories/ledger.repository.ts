@@ -6,6 +6,7 @@
  * rest of the transaction, so concurrent debits queue on it and the second one sees the first's result; none can take
  * `available` below zero (a database trigger refuses it too, as a last line).
  */
+import { onPrisma, inUnitOfWork, type Connection } from "../connection";
 import type { DbClient } from "../client";
 import type { PageArgs } from "../page";
 import type { BalanceTransaction, Balance, Prisma } from "../generated/client";
@@ -54,11 +55,11 @@ export function findBalanceTransactionOrThrow(db: DbClient, id: string): Promise
   return db.balanceTransaction.findUniqueOrThrow({ where: { id } });
 }
 
+/** A balance transaction (ledger entry) to append. */
+export type NewBalanceTransaction = Prisma.BalanceTransactionCreateManyInput;
+
 /** Appends `entry` and returns it; throws a unique violation when its source already has an entry of its type. */
-export function insertBalanceTransaction(
-  db: DbClient,
-  entry: Prisma.BalanceTransactionCreateManyInput,
-): Promise<BalanceTransaction> {
+export function insertBalanceTransaction(db: DbClient, entry: NewBalanceTransaction): Promise<BalanceTransaction> {
   return db.balanceTransaction.create({ data: entry });
 }
 
@@ -69,7 +70,7 @@ export function insertBalanceTransaction(
  */
 export async function insertBalanceTransactionUnlessExists(
   db: DbClient,
-  entry: Prisma.BalanceTransactionCreateManyInput,
+  entry: NewBalanceTransaction,
 ): Promise<boolean> {
   const { count } = await db.balanceTransaction.createMany({ data: [entry], skipDuplicates: true });
   return count === 1;
@@ -239,4 +240,23 @@ export function listRecentBalanceReconciliation(
     )
     SELECT seller_id, mode, available, checked_sum + settled + recent AS entries_sum, reserved, open_sum FROM summed`,
   );
+}
+
+/** This repository bound to connection `c` (`createRepositories`): each function without its client. */
+export function ledgerRepository(c: Connection) {
+  return {
+    ...onPrisma(c, {
+      findBalance,
+      listBalanceTransactionsPage,
+      findBalanceTransactionOrThrow,
+      insertBalanceTransaction,
+      insertBalanceTransactionUnlessExists,
+      debitBalance,
+      creditBalance,
+      releaseReservedBalance,
+      listBalanceReconciliation,
+      listRecentBalanceReconciliation,
+    }),
+    ...inUnitOfWork(c, { allowDisputeOverdraft }),
+  };
 }

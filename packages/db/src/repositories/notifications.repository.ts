@@ -1,6 +1,7 @@
 /**
  * The seller's panel feed: items written in the transaction of the change they report, read a page at a time.
  */
+import { onPrisma, type Connection } from "../connection";
 import type { DbClient } from "../client";
 import type { Notification, Prisma } from "../generated/client";
 import type { PageArgs } from "../page";
@@ -17,4 +18,11 @@ export function listNotificationsPage(db: DbClient, sellerId: string, page: Page
     orderBy: page.orderBy,
     take: page.take,
   });
+}
+
+/** This repository bound to connection `c` (`createRepositories`): each function without its client. */
+export function notificationsRepository(c: Connection) {
+  return {
+    ...onPrisma(c, { insertNotification, listNotificationsPage }),
+  };
 }

@@ -7,6 +7,7 @@
  * each other (66 a second); in one statement the row is held for a moment, once per batch. Its rows are locked in one
  * order whatever the batch's: its charges by id first, then the balances by seller and mode.
  */
+import { onSql, type Connection } from "../connection";
 import type { Transaction } from "../generated/client";
 import { rowStatusIs, sql, type SqlClient } from "../sql";
 import { pendingChargesLockedInIdOrder } from "./charges.repository";
@@ -83,4 +84,11 @@ export async function settlePaymentRows(
     events: input.events,
   });
   return { paidIds: changedIds, deliveryIds };
+}
+
+/** This repository bound to connection `c` (`createRepositories`): each function without its client. */
+export function paymentsRepository(c: Connection) {
+  return {
+    ...onSql(c, { settlePaymentRows }),
+  };
 }

@@ -3,6 +3,7 @@
  * its row (`deleted_at`), so the withdrawals made to it keep naming it; every read here but the withdrawals' own skips
  * deleted keys.
  */
+import { onPrisma, inUnitOfWork, type Connection } from "../connection";
 import type { DbClient } from "../client";
 import type { PageArgs } from "../page";
 import type { PayoutKey, Prisma } from "../generated/client";
@@ -51,4 +52,18 @@ export function insertPayoutKey(db: DbClient, key: Prisma.PayoutKeyUncheckedCrea
 export async function softDeletePayoutKey(db: DbClient, id: string, now: Date): Promise<boolean> {
   const { count } = await db.payoutKey.updateMany({ where: { id, deleted_at: null }, data: { deleted_at: now } });
   return count === 1;
+}
+
+/** This repository bound to connection `c` (`createRepositories`): each function without its client. */
+export function payoutKeysRepository(c: Connection) {
+  return {
+    ...onPrisma(c, {
+      listActivePayoutKeysOfSeller,
+      listPayoutKeysPage,
+      findActivePayoutKeyOfSeller,
+      insertPayoutKey,
+      softDeletePayoutKey,
+    }),
+    ...inUnitOfWork(c, { lockSellerForPayoutKeys }),
+  };
 }

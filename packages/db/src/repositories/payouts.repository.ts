@@ -14,6 +14,7 @@
  * `status IN ('pending', 'processing')` was still found by id (two status values cost the planner more than one id),
  * but is written the same way so that it stays so. Written as below, no index can answer these conditions.
  */
+import { onPrisma, type Connection } from "../connection";
 import type { DbClient } from "../client";
 import { emptySql, rawSql, rowStatusIs, sql, type Sql } from "../sql";
 
@@ -150,4 +151,18 @@ export async function markOutgoingRowFailed(
          end_to_end_id = coalesce(${failure.endToEndId}, end_to_end_id)
      WHERE id = ${id} AND ${OUTGOING_ROW_STILL_OPEN}`);
   return changed === 1;
+}
+
+/** This repository bound to connection `c` (`createRepositories`): each function without its client. */
+export function payoutsRepository(c: Connection) {
+  return {
+    ...onPrisma(c, {
+      claimOutgoingRowRequest,
+      recordOutgoingRowAccepted,
+      recordOutgoingRowSubmitError,
+      listOutgoingRowsWaitingForAcquirer,
+      markOutgoingRowSucceeded,
+      markOutgoingRowFailed,
+    }),
+  };
 }

@@ -3,6 +3,7 @@
  * with each refund, its lock while a refund settles. A flow that also changes the balance locks the charge row first,
  * then the balance row, to stay free of deadlocks.
  */
+import { onPrisma, inUnitOfWork, type Connection } from "../connection";
 import type { DbClient } from "../client";
 import type { PageArgs } from "../page";
 import type { Prisma, Refund, Transaction } from "../generated/client";
@@ -112,4 +113,19 @@ export async function lockChargeRefundableRemainder(
  */
 export async function lockChargeOfRefund(tx: Prisma.TransactionClient, transactionId: string): Promise<void> {
   await sqlQuery(tx, sql`SELECT id FROM transactions WHERE id = ${transactionId} FOR UPDATE`);
+}
+
+/** This repository bound to connection `c` (`createRepositories`): each function without its client. */
+export function refundsRepository(c: Connection) {
+  return {
+    ...onPrisma(c, {
+      findRefundInStore,
+      listRefundsPage,
+      findRefundWithCharge,
+      insertRefund,
+      sumSucceededRefundsOfCharge,
+      addToChargeAmountRefunded,
+    }),
+    ...inUnitOfWork(c, { lockChargeRefundableRemainder, lockChargeOfRefund }),
+  };
 }

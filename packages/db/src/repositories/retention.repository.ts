@@ -11,6 +11,7 @@
  * operator's `retention:run` never change partitions at once, and waits at most {@link PARTITION_LOCK_TIMEOUT} for the
  * parent's lock: a busy table makes the change fail and the next run do it, rather than queue every query behind it.
  */
+import { onSql, onPool, type Connection } from "../connection";
 import type { Pool, PoolClient } from "pg";
 import { rawSql, sql, sqlQuery, type Sql, type SqlClient } from "../sql";
 
@@ -165,4 +166,12 @@ async function inPartitionLock<T>(pool: Pool, fn: (client: PoolClient) => Promis
   } finally {
     client.release();
   }
+}
+
+/** This repository bound to connection `c` (`createRepositories`): each function without its client. */
+export function retentionRepository(c: Connection) {
+  return {
+    ...onSql(c, { listHistoryPartitions, deleteEndedRows }),
+    ...onPool(c, { createHistoryPartition, dropHistoryPartition }),
+  };
 }

@@ -3,6 +3,7 @@
  * seller's document (encrypted at rest, with a keyed lookup hash), the store's postback secret, and the one-off
  * encryption of documents written before encryption at rest.
  */
+import { onSql, onPrisma, type Connection } from "../connection";
 import type { DbClient } from "../client";
 import type { KycStatus, Prisma, Seller, Store, Transaction } from "../generated/client";
 import { sql, sqlQuery, type SqlClient } from "../sql";
@@ -45,6 +46,9 @@ export function updateSellerKycStatus(db: DbClient, sellerId: string, status: Ky
   return db.seller.update({ where: { id: sellerId }, data: { kyc_status: status, updated_at: now } });
 }
 
+/** The profile fields a seller may change themselves. */
+export type SellerProfileUpdate = Pick<Prisma.SellerUpdateInput, "trade_name" | "email">;
+
 /**
  * Applies an owner's profile changes (fields absent from `changes` stay), `updated_at` = `now`.
  * @returns the seller after the change
@@ -53,7 +57,7 @@ export function updateSellerKycStatus(db: DbClient, sellerId: string, status: Ky
 export function updateSellerProfileFields(
   db: DbClient,
   sellerId: string,
-  changes: Pick<Prisma.SellerUpdateInput, "trade_name" | "email">,
+  changes: SellerProfileUpdate,
   now: Date,
 ): Promise<Seller> {
   return db.seller.update({ where: { id: sellerId }, data: { ...changes, updated_at: now } });
@@ -249,4 +253,36 @@ export async function setChargeEncryptedDocument(
     where: { id: chargeId },
     data: { [column]: input.stored, [`${column}_masked`]: input.masked },
   });
+}
+
+/** This repository bound to connection `c` (`createRepositories`): each function without its client. */
+export function sellersRepository(c: Connection) {
+  return {
+    ...onSql(c, { storeHasPostbackSecret }),
+    ...onPrisma(c, {
+      insertSeller,
+      findSellerById,
+      getSellerById,
+      findSellersByLegalName,
+      updateSellerKycStatus,
+      updateSellerProfileFields,
+      lockSellerWithdrawals,
+      updateSellerStepUpPrefs,
+      findSellerDocument,
+      getSellerDocument,
+      insertStore,
+      lockStoreForUpdate,
+      getStoreById,
+      findSellerIdOfStore,
+      findStoreWithSeller,
+      getStoreWithSeller,
+      findOldestStoreOfSeller,
+      listStoreIdsOfSeller,
+      updateStorePostbackSecret,
+      listSellersWithClearDocument,
+      setSellerEncryptedDocument,
+      listChargesWithClearDocument,
+      setChargeEncryptedDocument,
+    }),
+  };
 }

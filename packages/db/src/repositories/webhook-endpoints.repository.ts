@@ -4,6 +4,7 @@
  * stats and the events a recovery re-sends to them. A deleted endpoint keeps its row (`deleted_at`); the seller's
  * reads here never return it.
  */
+import { onSql, onPrisma, type Connection } from "../connection";
 import type { DbClient } from "../client";
 import type { PageArgs } from "../page";
 import type { Prisma, User, WebhookEndpoint } from "../generated/client";
@@ -87,6 +88,9 @@ export function insertWebhookEndpoint(
   return client.webhookEndpoint.create({ data });
 }
 
+/** The fields of a webhook endpoint an update may change. */
+export type WebhookEndpointChanges = Prisma.WebhookEndpointUpdateManyMutationInput;
+
 /**
  * Changes endpoint `id` while it is not deleted: a seller's change of its fields, or its deletion
  * (`deleted_at`).
@@ -95,7 +99,7 @@ export function insertWebhookEndpoint(
 export async function updateLiveWebhookEndpoint(
   client: DbClient,
   id: string,
-  data: Prisma.WebhookEndpointUpdateManyMutationInput,
+  data: WebhookEndpointChanges,
 ): Promise<number> {
   const { count } = await client.webhookEndpoint.updateMany({ where: { id, deleted_at: null }, data });
   return count;
@@ -250,4 +254,23 @@ export async function countWebhookEndpointMissedEvents(client: SqlClient, query:
         LIMIT ${limit}) m`),
   );
   return row?.missed ?? 0;
+}
+
+/** This repository bound to connection `c` (`createRepositories`): each function without its client. */
+export function webhookEndpointsRepository(c: Connection) {
+  return {
+    ...onSql(c, { readWebhookEndpointStats, countWebhookEndpointMissedEvents }),
+    ...onPrisma(c, {
+      findSellerWebhookEndpoint,
+      findWebhookEndpointOrThrow,
+      findWebhookEndpointWithOwners,
+      listWebhookEndpointsPage,
+      countLiveWebhookEndpoints,
+      insertWebhookEndpoint,
+      updateLiveWebhookEndpoint,
+      replaceWebhookEndpointSecret,
+      incrementWebhookEndpointDeadChains,
+      autoDisableWebhookEndpoint,
+    }),
+  };
 }

@@ -3,6 +3,7 @@
  * recover, the worker walks the window's events in pages by `(created_at, id)`, and each page's transaction writes its
  * new chains and moves the recovery's cursor together, so a recovery resumes where it stopped and writes no chain twice.
  */
+import { onSql, onPrisma, inUnitOfWork, type Connection } from "../connection";
 import type { DbClient } from "../client";
 import type { Prisma, WebhookRecovery } from "../generated/client";
 import { emptySql, plannedOnEachCall, sql, sqlQuery, type Sql, type SqlClient } from "../sql";
@@ -185,4 +186,13 @@ export async function listRunningWebhookRecoveryIds(
         ORDER BY id LIMIT ${limit}`,
   );
   return rows.map(({ id }) => id);
+}
+
+/** This repository bound to connection `c` (`createRepositories`): each function without its client. */
+export function webhookRecoveriesRepository(c: Connection) {
+  return {
+    ...onSql(c, { listRecoveryPage, listRunningWebhookRecoveryIds }),
+    ...onPrisma(c, { insertWebhookRecovery, findWebhookRecovery, completeWebhookRecovery }),
+    ...inUnitOfWork(c, { advanceWebhookRecovery }),
+  };
 }

@@ -2,6 +2,7 @@
  * Withdrawals (`withdrawals`, DESIGN §7): money sent from a seller's balance to one of its payout keys by the
  * acquirer. Reads come with the payout key, which every reply shows masked.
  */
+import { onPrisma, inUnitOfWork, type Connection } from "../connection";
 import type { DbClient } from "../client";
 import type { PageArgs } from "../page";
 import type { PayoutKey, Prisma, Withdrawal } from "../generated/client";
@@ -113,4 +114,19 @@ export async function lockSellerForWithdrawal(
 /** Inserts `withdrawal` and returns it. */
 export function insertWithdrawal(db: DbClient, withdrawal: Prisma.WithdrawalUncheckedCreateInput): Promise<Withdrawal> {
   return db.withdrawal.create({ data: withdrawal });
+}
+
+/** This repository bound to connection `c` (`createRepositories`): each function without its client. */
+export function withdrawalsRepository(c: Connection) {
+  return {
+    ...onPrisma(c, {
+      findWithdrawalOfSeller,
+      listWithdrawalsPage,
+      listWithdrawalsPageForOps,
+      listStuckWithdrawalIdsOfSeller,
+      findWithdrawalWithPayoutKey,
+      insertWithdrawal,
+    }),
+    ...inUnitOfWork(c, { lockSellerForWithdrawal }),
+  };
 }

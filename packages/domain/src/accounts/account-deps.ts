@@ -3,7 +3,7 @@
  * satisfy it, and so can the worker's or an operator command's.
  */
 import type { Config } from "@lm/config";
-import type { Db } from "@lm/db";
+import type { Repositories } from "@lm/db";
 import type { Logger } from "@lm/logging";
 import type { MailMessage, Mailer } from "@lm/mail";
 
@@ -13,7 +13,7 @@ export interface AccountDeps {
     Config,
     "bcryptCost" | "publicBaseUrl" | "panelOrigins" | "termsVersion" | "encryptionKey" | "stepUpWindowSeconds"
   >;
-  db: Db;
+  repos: Repositories;
   mailer: Mailer;
   logger: Logger;
   /** Current time; tests inject their own. */

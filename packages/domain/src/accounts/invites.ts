@@ -3,17 +3,7 @@
  * SHA-256, single use, 7 days. Expired, used, revoked and unknown invites are one and the same 404.
  */
 import { randomUUID } from "node:crypto";
-import {
-  claimActiveInvite,
-  findInviteByTokenHash,
-  findSellerById,
-  findSellersByLegalName,
-  findUserByEmail,
-  insertInvite,
-  type DbClient,
-  type Invite,
-  type Seller,
-} from "@lm/db";
+import { type Invite, type Seller, type Repositories } from "@lm/db";
 import { ApiError, notFound, validationFailed } from "../errors";
 import { isId } from "../ids";
 import { isEmailAddress, normalizeEmail } from "../email";
@@ -35,16 +25,16 @@ export interface IssuedInvite {
  *   sellers share the name, listing their ids so the operator can pick one with `--seller`
  */
 export async function findSellerForInvite(
-  db: DbClient,
+  repos: Repositories,
   by: { sellerId?: string; sellerName?: string },
 ): Promise<Seller> {
   if (by.sellerId !== undefined) {
-    const seller = isId("seller", by.sellerId) ? await findSellerById(db, by.sellerId) : null;
+    const seller = isId("seller", by.sellerId) ? await repos.sellers.findSellerById(by.sellerId) : null;
     if (!seller) throw notFound("seller");
     return seller;
   }
   const name = by.sellerName?.trim() ?? "";
-  const sellers = await findSellersByLegalName(db, name, 10);
+  const sellers = await repos.sellers.findSellersByLegalName(name, 10);
   if (sellers.length === 0) throw notFound("seller with that legal name");
   const [only, ...others] = sellers;
   if (!only || others.length > 0) {
@@ -62,16 +52,16 @@ export async function findSellerForInvite(
  *   with that address exists
  */
 export async function createInvite(
-  db: DbClient,
+  repos: Repositories,
   input: { email: string; seller: Seller; now: Date },
 ): Promise<IssuedInvite> {
   const email = normalizeEmail(input.email);
   if (!isEmailAddress(email)) throw validationFailed("Email is not a valid address.", "email");
-  if (await findUserByEmail(db, email)) {
+  if (await repos.accounts.findUserByEmail(email)) {
     throw new ApiError("invalid_state", "An account with this email already exists.");
   }
   const { token, hash } = generateToken();
-  const invite = await insertInvite(db, {
+  const invite = await repos.accounts.insertInvite({
     id: randomUUID(),
     token_hash: hash,
     email,
@@ -86,8 +76,8 @@ export async function createInvite(
  * The active invite of `token`.
  * @throws ApiError `resource_not_found` when it is unknown, expired, used or revoked (indistinguishable, SPEC)
  */
-export async function findActiveInvite(db: DbClient, token: string, now: Date): Promise<Invite> {
-  const invite = isWellFormedToken(token) ? await findInviteByTokenHash(db, hashToken(token)) : null;
+export async function findActiveInvite(repos: Repositories, token: string, now: Date): Promise<Invite> {
+  const invite = isWellFormedToken(token) ? await repos.accounts.findInviteByTokenHash(hashToken(token)) : null;
   if (!invite || invite.used_at !== null || invite.revoked_at !== null || invite.expires_at <= now)
     throw notFound("invite");
   return invite;
@@ -97,6 +87,6 @@ export async function findActiveInvite(db: DbClient, token: string, now: Date): 
  * Marks the invite used, unless another request did first.
  * @throws ApiError `resource_not_found` when it is no longer active
  */
-export async function claimInvite(db: DbClient, inviteId: string, now: Date): Promise<void> {
-  if ((await claimActiveInvite(db, inviteId, now)) !== 1) throw notFound("invite");
+export async function claimInvite(repos: Repositories, inviteId: string, now: Date): Promise<void> {
+  if ((await repos.accounts.claimActiveInvite(inviteId, now)) !== 1) throw notFound("invite");
 }

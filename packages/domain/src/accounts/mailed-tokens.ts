@@ -4,14 +4,7 @@
  * update so that two concurrent uses cannot both succeed.
  */
 import { randomUUID } from "node:crypto";
-import {
-  findMailedTokenByHash,
-  insertMailedToken,
-  useMailedToken,
-  type DbClient,
-  type MailedToken,
-  type MailedTokenPurpose,
-} from "@lm/db";
+import { type MailedToken, type MailedTokenPurpose, type Repositories } from "@lm/db";
 import { generateToken, hashToken, isWellFormedToken } from "./credentials";
 
 const HOUR_MS = 3_600_000;
@@ -27,11 +20,11 @@ export const MAILED_TOKEN_TTL_MS = {
  * @param input.ttlMs - life of the token; defaults to the purpose's ({@link MAILED_TOKEN_TTL_MS})
  */
 export async function issueMailedToken(
-  db: DbClient,
+  repos: Repositories,
   input: { userId: string; purpose: MailedTokenPurpose; now: Date; ttlMs?: number },
 ): Promise<string> {
   const { token, hash } = generateToken();
-  await insertMailedToken(db, {
+  await repos.accounts.insertMailedToken({
     id: randomUUID(),
     purpose: input.purpose,
     token_hash: hash,
@@ -47,13 +40,13 @@ export async function issueMailedToken(
  * @returns the token row, or null when it is unknown, of another purpose, used or expired (all alike to the caller)
  */
 export async function consumeMailedToken(
-  db: DbClient,
+  repos: Repositories,
   input: { token: string; purpose: MailedTokenPurpose; now: Date },
 ): Promise<MailedToken | null> {
   if (!isWellFormedToken(input.token)) return null;
   const tokenHash = hashToken(input.token);
-  if ((await useMailedToken(db, { tokenHash, purpose: input.purpose, now: input.now })) !== 1) return null;
-  return findMailedTokenByHash(db, tokenHash);
+  if ((await repos.accounts.useMailedToken({ tokenHash, purpose: input.purpose, now: input.now })) !== 1) return null;
+  return repos.accounts.findMailedTokenByHash(tokenHash);
 }
 
 /** A link on `PUBLIC_BASE_URL` (never the request's host) with the token and, when given, where to go after. */

@@ -2,7 +2,7 @@
  * Use case: an operator account (`user:create --role ops`, DESIGN §3 "Roles"): no seller, no password until its
  * owner sets one with the one-time setup token.
  */
-import { insertUser, isUniqueViolation, type Db, type User } from "@lm/db";
+import { isUniqueViolation, type User, type Repositories } from "@lm/db";
 import { randomUUID } from "node:crypto";
 import { ApiError, validationFailed } from "../errors";
 import { isEmailAddress, normalizeEmail } from "../email";
@@ -14,7 +14,7 @@ import type { AccountDeps } from "./account-deps";
  * @throws ApiError `validation_failed` (param `email` or `name`); `invalid_state` when the address is taken
  */
 export async function createOpsUser(
-  deps: Pick<AccountDeps, "config"> & { db: Db },
+  deps: Pick<AccountDeps, "config"> & { repos: Repositories },
   input: { email: string; name: string; now: Date },
 ): Promise<{ user: User; token: string; link: string }> {
   const email = normalizeEmail(input.email);
@@ -23,7 +23,7 @@ export async function createOpsUser(
   if (name.length < 1 || name.length > 200) throw validationFailed("Name must have 1 to 200 characters.", "name");
   let user: User;
   try {
-    user = await insertUser(deps.db, {
+    user = await deps.repos.accounts.insertUser({
       id: randomUUID(),
       email,
       name,

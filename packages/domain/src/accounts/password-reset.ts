@@ -2,7 +2,6 @@
  * Use cases: forgotten password (SPEC `request-password-reset`, `reset-password`; DESIGN §3: 1 h, single use,
  * every session revoked) and an operator's first password, which reuses the same token and route.
  */
-import { findMailedTokenByHash, findUserByEmail, getUserById, inTransaction, setUserPassword } from "@lm/db";
 import { passwordResetMail } from "@lm/mail";
 import { validationFailed } from "../errors";
 import { normalizeEmail } from "../email";
@@ -25,9 +24,9 @@ export async function requestPasswordReset(
   input: { email: string; redirectTo: string | undefined },
 ): Promise<void> {
   const now = deps.now();
-  const user = await findUserByEmail(deps.db, normalizeEmail(input.email));
+  const user = await deps.repos.accounts.findUserByEmail(normalizeEmail(input.email));
   if (!user) return;
-  const token = await issueMailedToken(deps.db, { userId: user.id, purpose: "password_reset", now });
+  const token = await issueMailedToken(deps.repos, { userId: user.id, purpose: "password_reset", now });
   const link = mailedLink(deps.config.publicBaseUrl, RESET_PASSWORD_PAGE, { token, redirectTo: input.redirectTo });
   await sendMailSafely(deps, passwordResetMail(user.email, user.name, link), "password reset");
 }
@@ -42,16 +41,18 @@ export async function resetPassword(deps: AccountDeps, input: { token: string; n
   const now = deps.now();
   const invalid = () => validationFailed("This reset link is invalid, used or expired.", "token");
   // Checked before the (deliberately slow) hash so that a bad token costs no bcrypt work.
-  const pending = isWellFormedToken(input.token) ? await findMailedTokenByHash(deps.db, hashToken(input.token)) : null;
+  const pending = isWellFormedToken(input.token)
+    ? await deps.repos.accounts.findMailedTokenByHash(hashToken(input.token))
+    : null;
   if (!pending || pending.purpose !== "password_reset" || pending.used_at !== null || pending.expires_at <= now) {
     throw invalid();
   }
   const passwordHash = await hashPassword(input.newPassword, deps.config.bcryptCost);
-  await inTransaction(deps.db, async (tx) => {
+  await deps.repos.transaction(async (tx) => {
     const used = await consumeMailedToken(tx, { token: input.token, purpose: "password_reset", now });
     if (!used) throw invalid();
-    const user = await getUserById(tx, used.user_id);
-    await setUserPassword(tx, user.id, { passwordHash, emailVerifiedAt: user.email_verified_at ?? now });
+    const user = await tx.accounts.getUserById(used.user_id);
+    await tx.accounts.setUserPassword(user.id, { passwordHash, emailVerifiedAt: user.email_verified_at ?? now });
     await revokeAllSessions(tx, user.id, now);
     await revokeTrustedDevices(tx, user.id, now);
   });
@@ -65,10 +66,10 @@ export const PASSWORD_SETUP_TTL_MS = 24 * 3_600_000;
  * @returns the token and the panel link that uses it
  */
 export async function issuePasswordSetup(
-  deps: Pick<AccountDeps, "db" | "config">,
+  deps: Pick<AccountDeps, "repos" | "config">,
   input: { userId: string; now: Date },
 ): Promise<{ token: string; link: string }> {
-  const token = await issueMailedToken(deps.db, {
+  const token = await issueMailedToken(deps.repos, {
     userId: input.userId,
     purpose: "password_reset",
     now: input.now,

@@ -4,21 +4,7 @@
  * browser-session cookie (`rememberMe: false`). Sign-out and revocation mark the row; a revoked row never comes back.
  */
 import { randomUUID } from "node:crypto";
-import {
-  findSessionWithUserByTokenHash,
-  inTransaction,
-  insertSession,
-  listLiveSessionsOfUser,
-  revokeLiveSessionOfUser,
-  revokeSessionById,
-  revokeSessionByTokenHash,
-  revokeSessionsOfUser,
-  touchSession,
-  type Db,
-  type DbClient,
-  type Session,
-  type User,
-} from "@lm/db";
+import { type Session, type User, type Repositories } from "@lm/db";
 import { notFound } from "../errors";
 import { generateToken, hashToken, isWellFormedToken } from "./credentials";
 
@@ -54,12 +40,12 @@ function slidingEnd(now: Date, absolute: Date): Date {
  * @param input.persistent - `rememberMe`: 30-day cap and a cookie with Max-Age, else 24 h and a browser-session cookie
  */
 export async function createSession(
-  db: DbClient,
+  repos: Repositories,
   input: { userId: string; persistent: boolean; client: ClientInfo; now: Date },
 ): Promise<IssuedSession> {
   const { token, hash } = generateToken();
   const absolute = new Date(input.now.getTime() + (input.persistent ? SESSION_MAX_MS : BROWSER_SESSION_MAX_MS));
-  const session = await insertSession(db, {
+  const session = await repos.accounts.insertSession({
     id: randomUUID(),
     token_hash: hash,
     user_id: input.userId,
@@ -87,18 +73,18 @@ export interface AuthenticatedSession {
  * @returns null for a malformed, unknown, revoked or expired token
  */
 export async function authenticateSession(
-  db: DbClient,
+  repos: Repositories,
   token: string,
   now: Date,
 ): Promise<AuthenticatedSession | null> {
   if (!isWellFormedToken(token)) return null;
-  const found = await findSessionWithUserByTokenHash(db, hashToken(token));
+  const found = await repos.accounts.findSessionWithUserByTokenHash(hashToken(token));
   if (!found || found.revoked_at !== null || found.expires_at <= now) return null;
   const { user, ...session } = found;
   if (now.getTime() - session.last_seen_at.getTime() < SESSION_TOUCH_INTERVAL_MS) {
     return { session, user, refreshed: false };
   }
-  const touched = await touchSession(db, session.id, {
+  const touched = await repos.accounts.touchSession(session.id, {
     lastSeenAt: now,
     expiresAt: slidingEnd(now, session.absolute_expires_at),
   });
@@ -106,8 +92,8 @@ export async function authenticateSession(
 }
 
 /** The user's sessions that are neither revoked nor expired, newest first. */
-export function listActiveSessions(db: DbClient, userId: string, now: Date): Promise<Session[]> {
-  return listLiveSessionsOfUser(db, userId, now);
+export function listActiveSessions(repos: Repositories, userId: string, now: Date): Promise<Session[]> {
+  return repos.accounts.listLiveSessionsOfUser(userId, now);
 }
 
 /**
@@ -115,15 +101,15 @@ export function listActiveSessions(db: DbClient, userId: string, now: Date): Pro
  * @throws ApiError `resource_not_found` when it is unknown, another user's, or already ended (indistinguishable)
  */
 export async function revokeSession(
-  db: DbClient,
+  repos: Repositories,
   input: { userId: string; sessionId: string; now: Date },
 ): Promise<void> {
-  if ((await revokeLiveSessionOfUser(db, input)) === 0) throw notFound("session");
+  if ((await repos.accounts.revokeLiveSessionOfUser(input)) === 0) throw notFound("session");
 }
 
 /** Revokes every live session of the user (password reset, 2FA disable and recovery). */
-export async function revokeAllSessions(db: DbClient, userId: string, now: Date): Promise<void> {
-  await revokeSessionsOfUser(db, userId, now);
+export async function revokeAllSessions(repos: Repositories, userId: string, now: Date): Promise<void> {
+  await repos.accounts.revokeSessionsOfUser(userId, now);
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -142,9 +128,9 @@ export function parseSessionReference(reference: string): string | null {
 }
 
 /** Ends the session of `token` (sign-out); an unknown or already ended token changes nothing. */
-export async function endSession(db: DbClient, token: string, now: Date): Promise<void> {
+export async function endSession(repos: Repositories, token: string, now: Date): Promise<void> {
   if (!isWellFormedToken(token)) return;
-  await revokeSessionByTokenHash(db, hashToken(token), now);
+  await repos.accounts.revokeSessionByTokenHash(hashToken(token), now);
 }
 
 /**
@@ -152,11 +138,11 @@ export async function endSession(db: DbClient, token: string, now: Date): Promis
  * that a token captured before the change is worth nothing after it.
  */
 export async function replaceSession(
-  db: Db,
+  repos: Repositories,
   input: { session: Session; client: ClientInfo; now: Date },
 ): Promise<IssuedSession> {
-  return inTransaction(db, async (tx) => {
-    await revokeSessionById(tx, input.session.id, input.now);
+  return repos.transaction(async (tx) => {
+    await tx.accounts.revokeSessionById(input.session.id, input.now);
     return createSession(tx, {
       userId: input.session.user_id,
       persistent: input.session.persistent,

@@ -4,7 +4,7 @@
  * With 2FA on, the password opens a challenge instead of a session, unless the device is trusted. Rate limits and
  * the consecutive-failure lock are the HTTP layer's (they live in Redis).
  */
-import { findUserByEmail, type User } from "@lm/db";
+import { type User } from "@lm/db";
 import { ApiError } from "../errors";
 import { normalizeEmail } from "../email";
 import { createChallenge, type IssuedChallenge } from "../two-factor/challenges";
@@ -23,10 +23,10 @@ export type SignInOutcome =
  * @throws ApiError `invalid_credentials` for an unknown address, an account without a password or a wrong password
  */
 export async function checkCredentials(
-  deps: Pick<AccountDeps, "db" | "config">,
+  deps: Pick<AccountDeps, "repos" | "config">,
   input: { email: string; password: string },
 ): Promise<User> {
-  const user = await findUserByEmail(deps.db, normalizeEmail(input.email));
+  const user = await deps.repos.accounts.findUserByEmail(normalizeEmail(input.email));
   const matches = await verifyPassword(input.password, user?.password_hash ?? null, deps.config.bcryptCost);
   if (!user || !matches) throw new ApiError("invalid_credentials", "The email or password is incorrect.");
   return user;
@@ -58,15 +58,15 @@ export async function signIn(
   let trustedDevice: IssuedTrustedDevice | null = null;
   if (user.two_factor_enabled_at !== null) {
     const token = input.trustedDeviceToken;
-    trustedDevice = token === undefined ? null : await useTrustedDevice(deps.db, { userId: user.id, token, now });
+    trustedDevice = token === undefined ? null : await useTrustedDevice(deps.repos, { userId: user.id, token, now });
     if (!trustedDevice) {
       return {
         kind: "two_factor",
-        challenge: await createChallenge(deps.db, { userId: user.id, persistent: input.rememberMe, now }),
+        challenge: await createChallenge(deps.repos, { userId: user.id, persistent: input.rememberMe, now }),
       };
     }
   }
-  const session = await createSession(deps.db, {
+  const session = await createSession(deps.repos, {
     userId: user.id,
     persistent: input.rememberMe,
     client: input.client,

@@ -3,7 +3,7 @@
  * invite is claimed, the user created as `owner` of the invite's seller with the current terms accepted, a session
  * opened and the verification mail sent, all but the mail in one transaction.
  */
-import { inTransaction, insertUser, isUniqueViolation, type User } from "@lm/db";
+import { isUniqueViolation, type User } from "@lm/db";
 import { verifyEmailMail } from "@lm/mail";
 import { randomUUID } from "node:crypto";
 import { ApiError, validationFailed } from "../errors";
@@ -32,14 +32,14 @@ export async function signUp(
 ): Promise<SignedUp> {
   const now = deps.now();
   const email = normalizeEmail(input.email);
-  const invite = await findActiveInvite(deps.db, input.inviteToken, now);
+  const invite = await findActiveInvite(deps.repos, input.inviteToken, now);
   if (invite.email !== email) throw validationFailed("Sign up with the address the invitation was sent to.", "email");
   const passwordHash = await hashPassword(input.password, deps.config.bcryptCost);
   let created: SignedUp & { verificationToken: string };
   try {
-    created = await inTransaction(deps.db, async (tx) => {
+    created = await deps.repos.transaction(async (tx) => {
       await claimInvite(tx, invite.id, now);
-      const user = await insertUser(tx, {
+      const user = await tx.accounts.insertUser({
         id: randomUUID(),
         email,
         name: input.name.trim(),

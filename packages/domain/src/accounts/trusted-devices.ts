@@ -4,7 +4,7 @@
  * cookie works once), revoked by 2FA disable, recovery and password reset.
  */
 import { randomUUID } from "node:crypto";
-import { insertTrustedDevice, revokeTrustedDevicesOfUser, rotateLiveTrustedDevice, type DbClient } from "@lm/db";
+import { type Repositories } from "@lm/db";
 import { generateToken, hashToken, isWellFormedToken } from "./credentials";
 
 /** How long a device stays trusted after the second factor that trusted it. */
@@ -17,10 +17,13 @@ export interface IssuedTrustedDevice {
 }
 
 /** Trusts the device of a sign-in that has just passed its second factor. */
-export async function trustDevice(db: DbClient, input: { userId: string; now: Date }): Promise<IssuedTrustedDevice> {
+export async function trustDevice(
+  repos: Repositories,
+  input: { userId: string; now: Date },
+): Promise<IssuedTrustedDevice> {
   const { token, hash } = generateToken();
   const expiresAt = new Date(input.now.getTime() + TRUSTED_DEVICE_TTL_MS);
-  await insertTrustedDevice(db, {
+  await repos.accounts.insertTrustedDevice({
     id: randomUUID(),
     user_id: input.userId,
     token_hash: hash,
@@ -35,13 +38,13 @@ export async function trustDevice(db: DbClient, input: { userId: string; now: Da
  * @returns the new token, or null when the token is not a live trusted device of this user (then 2FA applies)
  */
 export async function useTrustedDevice(
-  db: DbClient,
+  repos: Repositories,
   input: { userId: string; token: string; now: Date },
 ): Promise<IssuedTrustedDevice | null> {
   if (!isWellFormedToken(input.token)) return null;
   const oldHash = hashToken(input.token);
   const next = generateToken();
-  const device = await rotateLiveTrustedDevice(db, {
+  const device = await repos.accounts.rotateLiveTrustedDevice({
     userId: input.userId,
     oldHash,
     newHash: next.hash,
@@ -51,6 +54,6 @@ export async function useTrustedDevice(
 }
 
 /** Revokes every trusted device of the user. */
-export async function revokeTrustedDevices(db: DbClient, userId: string, now: Date): Promise<void> {
-  await revokeTrustedDevicesOfUser(db, userId, now);
+export async function revokeTrustedDevices(repos: Repositories, userId: string, now: Date): Promise<void> {
+  await repos.accounts.revokeTrustedDevicesOfUser(userId, now);
 }

@@ -5,7 +5,7 @@
  * request the bank refuses (`acquirer_rejected`) is not asked again: the row fails at once with
  * `rejected_by_acquirer`.
  */
-import { inTransaction, type Prisma } from "@lm/db";
+import { type Repositories } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { enqueueDeliveries } from "../events/record-event";
 import { ApiError } from "../errors";
@@ -25,7 +25,7 @@ export interface AcquirerAttempt {
   /** Records the last request's error on the row. */
   refused: (message: string) => Promise<void>;
   /** Fails the row with `reason` inside `tx`; returns the deliveries to enqueue, or null when already settled. */
-  fail: (tx: Prisma.TransactionClient, reason: string) => Promise<string[] | null>;
+  fail: (tx: Repositories, reason: string) => Promise<string[] | null>;
 }
 
 /**
@@ -42,7 +42,7 @@ export async function attemptAcquirerRequest(deps: UseCaseDeps, request: Acquire
     const rejected = err instanceof ApiError && err.code === "acquirer_rejected";
     if (!rejected && request.attempt < ACQUIRER_MAX_ATTEMPTS) throw err;
     const reason = rejected ? ACQUIRER_REJECTED : ACQUIRER_UNAVAILABLE;
-    const deliveryIds = await inTransaction(deps.db, (tx) => request.fail(tx, reason));
+    const deliveryIds = await deps.repos.transaction((tx) => request.fail(tx, reason));
     deps.logger.warn(`${request.kind} failed: the acquirer ${rejected ? "refused" : "never accepted"} it`, {
       [`${request.kind}_id`]: request.id,
       attempts: request.attempt,

@@ -7,7 +7,7 @@
  * is idempotent on our own id (txid, refund id, withdrawal id): asking again after a crash between sending and
  * recording never charges or moves money twice.
  */
-import { findActiveAcquirer, findAcquirerById, type Acquirer } from "@lm/db";
+import { type Acquirer } from "@lm/db";
 import type { TaxDocument } from "../documents";
 import type { UseCaseDeps } from "../deps";
 import { ApiError } from "../errors";
@@ -99,8 +99,8 @@ export const ACTIVE_ACQUIRER_CACHE_MS = 5_000;
 const activeAcquirers = new WeakMap<object, Map<string, { until: number; acquirer: Acquirer | undefined }>>();
 
 /** Forgets what this process read of the active acquirers (after an activation made here). */
-export function forgetActiveAcquirers(deps: Pick<UseCaseDeps, "db">): void {
-  activeAcquirers.delete(deps.db);
+export function forgetActiveAcquirers(deps: Pick<UseCaseDeps, "repos">): void {
+  activeAcquirers.delete(deps.repos);
 }
 
 /**
@@ -110,15 +110,15 @@ export function forgetActiveAcquirers(deps: Pick<UseCaseDeps, "db">): void {
  * @returns the port, or null when `mode` has none
  */
 export async function acquirerFor(deps: UseCaseDeps, mode: "live" | "test"): Promise<AcquirerPort | null> {
-  let known = activeAcquirers.get(deps.db);
+  let known = activeAcquirers.get(deps.repos);
   if (known === undefined) {
     known = new Map();
-    activeAcquirers.set(deps.db, known);
+    activeAcquirers.set(deps.repos, known);
   }
   const now = Date.now();
   let kept = known.get(mode);
   if (kept === undefined || kept.until <= now) {
-    kept = { until: now + ACTIVE_ACQUIRER_CACHE_MS, acquirer: await findActiveAcquirer(deps.db.pool, mode) };
+    kept = { until: now + ACTIVE_ACQUIRER_CACHE_MS, acquirer: await deps.repos.acquirers.findActiveAcquirer(mode) };
     known.set(mode, kept);
   }
   if (kept.acquirer !== undefined) return bankAcquirer(deps, kept.acquirer);
@@ -135,7 +135,7 @@ export async function acquirerOfRow(
   mode: "live" | "test",
 ): Promise<AcquirerPort | null> {
   if (acquirerId === null) return mode === "test" ? createSandboxAcquirer(deps) : null;
-  const acquirer = await findAcquirerById(deps.db.pool, acquirerId);
+  const acquirer = await deps.repos.acquirers.findAcquirerById(acquirerId);
   return acquirer === undefined ? null : bankAcquirer(deps, acquirer);
 }
 

@@ -4,18 +4,7 @@
  * `acquirer:reconcile` do, and the worker's `acquirer-reconciliation` sweep. Credentials are stored encrypted and
  * never echoed.
  */
-import {
-  activateAcquirerForMode,
-  advanceReconciliationWatermark,
-  findAcquirerBySlug,
-  findReceivedProviderEventIds,
-  listServingBankAcquirers,
-  listRefundsInFlight,
-  listWithdrawalsInFlight,
-  storeInboxItems,
-  updateAcquirerConnection,
-  type Acquirer,
-} from "@lm/db";
+import { type Acquirer } from "@lm/db";
 import type { Pix } from "@lm/pix-api";
 import type { UseCaseDeps } from "../deps";
 import { ApiError, notFound, validationFailed } from "../errors";
@@ -69,7 +58,7 @@ function httpsUrl(value: string): string | null {
  *   `pix-key`, `cert-file` when neither a certificate and key nor a PFX is given, `slug` for the sandbox's)
  */
 export async function configureBankAcquirer(
-  deps: Pick<UseCaseDeps, "db" | "config">,
+  deps: Pick<UseCaseDeps, "repos" | "config">,
   input: BankConnectionInput,
 ): Promise<Acquirer> {
   if (input.slug === SANDBOX_ACQUIRER_SLUG) throw validationFailed("The sandbox is not a bank.", "slug");
@@ -90,9 +79,9 @@ export async function configureBankAcquirer(
     throw validationFailed("Give either a certificate and its key, or a PFX.", "cert-file");
   }
   const acquirer =
-    (await findAcquirerBySlug(deps.db.pool, input.slug)) ??
-    (await createAcquirer(deps.db, deps.config, input.slug)).acquirer;
-  return updateAcquirerConnection(deps.db, acquirer.id, {
+    (await deps.repos.acquirers.findAcquirerBySlug(input.slug)) ??
+    (await createAcquirer(deps.repos, deps.config, input.slug)).acquirer;
+  return deps.repos.acquirers.updateAcquirerConnection(acquirer.id, {
     profile: input.profile,
     api_url: apiUrl,
     token_url: tokenUrl,
@@ -106,8 +95,8 @@ export async function configureBankAcquirer(
  * Bank acquirer `slug`.
  * @throws ApiError `resource_not_found` for an unknown slug; `invalid_state` when it has no bank connection
  */
-async function findBankAcquirer(deps: Pick<UseCaseDeps, "db">, slug: string): Promise<Acquirer> {
-  const acquirer = await findAcquirerBySlug(deps.db.pool, slug);
+async function findBankAcquirer(deps: Pick<UseCaseDeps, "repos">, slug: string): Promise<Acquirer> {
+  const acquirer = await deps.repos.acquirers.findAcquirerBySlug(slug);
   if (acquirer === undefined) throw notFound("acquirer");
   if (acquirer.profile === null) {
     throw new ApiError("invalid_state", `Acquirer ${slug} is not a configured bank; run acquirer:configure first.`);
@@ -122,12 +111,12 @@ async function findBankAcquirer(deps: Pick<UseCaseDeps, "db">, slug: string): Pr
  *   other mode (its payments settle that mode's charges)
  */
 export async function activateAcquirer(
-  deps: Pick<UseCaseDeps, "db" | "now">,
+  deps: Pick<UseCaseDeps, "repos" | "now">,
   slug: string,
   mode: "live" | "test",
 ): Promise<Acquirer> {
   const acquirer = await findBankAcquirer(deps, slug);
-  if (!(await activateAcquirerForMode(deps.db, acquirer.id, mode, deps.now()))) {
+  if (!(await deps.repos.acquirers.activateAcquirerForMode(acquirer.id, mode, deps.now()))) {
     throw new ApiError(
       "invalid_state",
       `Acquirer ${slug} serves ${acquirer.mode} mode; configure another for ${mode}.`,
@@ -148,7 +137,7 @@ export function bankWebhookUrl(publicBaseUrl: string, slug: string): string {
  * @throws ApiError `resource_not_found`, `invalid_state`; `acquirer_unavailable` or `acquirer_rejected`
  */
 export async function checkBankAcquirer(
-  deps: Pick<UseCaseDeps, "db" | "config">,
+  deps: Pick<UseCaseDeps, "repos" | "config">,
   slug: string,
 ): Promise<{ webhookUrl: string | null }> {
   const client = bankClient(deps, await findBankAcquirer(deps, slug));
@@ -162,7 +151,7 @@ export async function checkBankAcquirer(
  * @returns the URL registered
  * @throws as {@link checkBankAcquirer}
  */
-export async function registerBankWebhook(deps: Pick<UseCaseDeps, "db" | "config">, slug: string): Promise<string> {
+export async function registerBankWebhook(deps: Pick<UseCaseDeps, "repos" | "config">, slug: string): Promise<string> {
   const client = bankClient(deps, await findBankAcquirer(deps, slug));
   const url = bankWebhookUrl(deps.config.publicBaseUrl, slug);
   await atBank(() => client.registerWebhook(url));
@@ -201,7 +190,7 @@ async function storeReconciled(deps: UseCaseDeps, acquirer: Acquirer, items: obj
   if (items.length === 0) return 0;
   const rawBody = Buffer.from(JSON.stringify({ pix: items }), "utf8");
   const now = deps.now();
-  const stored = await storeInboxItems(deps.db.pool, {
+  const stored = await deps.repos.inbox.storeInboxItems({
     acquirer: { id: acquirer.id, secretCiphertext: acquirer.secret_ciphertext },
     signatureValid: true,
     rawBody,
@@ -227,8 +216,7 @@ async function storeReconciled(deps: UseCaseDeps, acquirer: Acquirer, items: obj
 
 /** The payments among `page` never received from `acquirer` before, as payment items (their devoluções aside). */
 async function unseenPayments(deps: UseCaseDeps, acquirer: Acquirer, page: Pix[]): Promise<object[]> {
-  const received = await findReceivedProviderEventIds(
-    deps.db.pool,
+  const received = await deps.repos.inbox.findReceivedProviderEventIds(
     acquirer.id,
     page.map((pix) => pix.endToEndId),
   );
@@ -269,17 +257,17 @@ export async function reconcileBankAcquirer(
       if (page.length === RECONCILED_PER_REQUEST) await flush();
     }
     await flush();
-    await advanceReconciliationWatermark(deps.db, acquirer.id, to);
+    await deps.repos.acquirers.advanceReconciliationWatermark(acquirer.id, to);
   }
 
   const untouchedSince = options.allInFlight ? to : new Date(to.getTime() - IN_FLIGHT_READ_BACK_AFTER_MS);
   const outcomes: object[] = [];
-  const refunds = await listRefundsInFlight(deps.db, acquirer.id, untouchedSince);
+  const refunds = await deps.repos.acquirers.listRefundsInFlight(acquirer.id, untouchedSince);
   for (const refund of refunds) {
     const read = await readBackDevolucao(client, refund.paymentEndToEndId, bankIdOf(refund.id));
     if (read !== null && read.devolucao.status !== "EM_PROCESSAMENTO") outcomes.push(read.item);
   }
-  const withdrawals = await listWithdrawalsInFlight(deps.db, acquirer.id, untouchedSince);
+  const withdrawals = await deps.repos.acquirers.listWithdrawalsInFlight(acquirer.id, untouchedSince);
   for (const withdrawalId of withdrawals) {
     const payout = await client.getPayout(bankIdOf(withdrawalId));
     if (payout !== null && payout.status !== "EM_PROCESSAMENTO") outcomes.push(payoutItem(payout));
@@ -312,7 +300,7 @@ export async function reconcileAcquirerBySlug(
  */
 export async function reconcileServingBankAcquirers(deps: UseCaseDeps): Promise<number> {
   let total = 0;
-  for (const acquirer of await listServingBankAcquirers(deps.db.pool)) {
+  for (const acquirer of await deps.repos.acquirers.listServingBankAcquirers()) {
     try {
       const report = await reconcileBankAcquirer(deps, acquirer);
       total += report.stored + report.settledFound;

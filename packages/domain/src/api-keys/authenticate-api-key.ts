@@ -3,7 +3,7 @@
  * {@link ApiKeyCache}, else in the database), refused when unknown, revoked or past its `revoke_at`. The key's store
  * and mode scope everything the request creates or reads.
  */
-import { findApiKeyByHash, touchApiKeyLastUsed, type Db } from "@lm/db";
+import { type Repositories } from "@lm/db";
 import type { MerchantScope } from "../deps";
 import { ApiError } from "../errors";
 import { apiKeyMode, hashApiKey } from "./api-key";
@@ -27,13 +27,13 @@ export interface AuthenticatedApiKey extends MerchantScope {
  *   so a caller learns nothing about which keys exist)
  */
 export async function authenticateApiKey(
-  db: Db,
+  repos: Repositories,
   key: string,
   now: Date,
   cache: ApiKeyCache,
 ): Promise<AuthenticatedApiKey> {
   const mode = apiKeyMode(key);
-  const found = mode === null ? null : await findKeyRow(db, hashApiKey(key), cache);
+  const found = mode === null ? null : await findKeyRow(repos, hashApiKey(key), cache);
   const refused =
     found === null ||
     found.mode !== mode ||
@@ -45,7 +45,7 @@ export async function authenticateApiKey(
   if (found.last_used_at === null || found.last_used_at < staleBefore) {
     // Set first on the row, which may be the cache's: the requests arriving meanwhile do not write too.
     found.last_used_at = now;
-    await touchApiKeyLastUsed(db.pool, found.id, now, staleBefore);
+    await repos.apiKeys.touchApiKeyLastUsed(found.id, now, staleBefore);
   }
   return { apiKeyId: found.id, storeId: found.store_id, storeName: found.store_name, mode: found.mode };
 }
@@ -54,11 +54,11 @@ export async function authenticateApiKey(
  * The row of the key whose SHA-256 is `keyHash`, from `cache` when it has it, else from the database (plain SQL:
  * every merchant request that misses the cache runs this).
  */
-async function findKeyRow(db: Db, keyHash: string, cache: ApiKeyCache): Promise<ApiKeyRow | null> {
+async function findKeyRow(repos: Repositories, keyHash: string, cache: ApiKeyCache): Promise<ApiKeyRow | null> {
   const cached = cache.get(keyHash);
   if (cached !== undefined) return cached;
   const readAt = cache.generationNow();
-  const row = await findApiKeyByHash(db.pool, keyHash);
+  const row = await repos.apiKeys.findApiKeyByHash(keyHash);
   if (row === undefined) return null;
   cache.remember(keyHash, row, readAt);
   return row;

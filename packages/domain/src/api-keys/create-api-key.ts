@@ -1,14 +1,7 @@
 /**
  * Use case: create an API key for a seller's store (DESIGN §3; used by the ops command line and the panel).
  */
-import {
-  countActiveApiKeysOfStore,
-  findStoreWithSeller,
-  insertApiKey,
-  lockStoreForUpdate,
-  type ApiKey,
-  type DbClient,
-} from "@lm/db";
+import { type ApiKey, type Repositories } from "@lm/db";
 import { ApiError, notFound } from "../errors";
 import { newId } from "../ids";
 import { generateApiKey, MAX_ACTIVE_API_KEYS_PER_MODE, type Mode } from "./api-key";
@@ -29,17 +22,17 @@ export interface CreatedApiKey {
  *   whose KYC is not approved; `invalid_state` when the store already has 10 active keys of that mode
  */
 export async function createApiKey(
-  db: DbClient,
+  repos: Repositories,
   input: { storeId: string; name: string; mode: Mode; now: Date },
 ): Promise<CreatedApiKey> {
-  await lockStoreForUpdate(db, input.storeId);
-  const store = await findStoreWithSeller(db, input.storeId);
+  await repos.sellers.lockStoreForUpdate(input.storeId);
+  const store = await repos.sellers.findStoreWithSeller(input.storeId);
   if (!store) throw notFound("store");
   if (input.mode === "live" && store.seller.kyc_status !== "approved") {
     throw new ApiError("kyc_required", "Live keys need the seller's KYC to be approved.");
   }
   // A rotated key in its grace window is still active and still counts.
-  const active = await countActiveApiKeysOfStore(db, store.id, input.mode, input.now);
+  const active = await repos.apiKeys.countActiveApiKeysOfStore(store.id, input.mode, input.now);
   if (active >= MAX_ACTIVE_API_KEYS_PER_MODE) {
     throw new ApiError(
       "invalid_state",
@@ -47,7 +40,7 @@ export async function createApiKey(
     );
   }
   const generated = generateApiKey(input.mode);
-  const apiKey = await insertApiKey(db, {
+  const apiKey = await repos.apiKeys.insertApiKey({
     id: newId("apiKey"),
     store_id: store.id,
     name: input.name,

@@ -3,15 +3,7 @@
  * active keys, create, rotate (the old key keeps working for 24 h), delete (revoked at once), and the worker's sweep
  * that marks rotated keys revoked once their `revoke_at` has passed. Each change is audited.
  */
-import {
-  findActiveApiKeyOfStore,
-  listActiveApiKeysOfStore,
-  markDueApiKeysRevoked,
-  revokeActiveApiKey,
-  scheduleApiKeyRevocation,
-  type ApiKey,
-  type DbClient,
-} from "@lm/db";
+import { type ApiKey, type Repositories } from "@lm/db";
 import { audited, type CredentialDeps, type PanelActor, type SecurityAction } from "../audit/security-audit";
 import { ApiError, notFound } from "../errors";
 import { isId } from "../ids";
@@ -27,8 +19,8 @@ export interface RotatedApiKey extends CreatedApiKey {
 }
 
 /** The store's active keys at `now` (rotated ones still in their grace window included), newest first. */
-export async function listActiveApiKeys(db: DbClient, storeId: string, now: Date): Promise<ApiKey[]> {
-  return listActiveApiKeysOfStore(db, storeId, now);
+export async function listActiveApiKeys(repos: Repositories, storeId: string, now: Date): Promise<ApiKey[]> {
+  return repos.apiKeys.listActiveApiKeysOfStore(storeId, now);
 }
 
 /**
@@ -72,7 +64,7 @@ export async function rotateApiKey(deps: CredentialDeps, actor: PanelActor, keyI
     if (old.revoke_at !== null) throw alreadyRotated();
     const created = await createApiKey(tx, { storeId: actor.storeId, name: old.name, mode: old.mode, now });
     // Conditional, so that of two concurrent rotations of one key only one succeeds.
-    if ((await scheduleApiKeyRevocation(tx, old.id, oldKeyRevokeAt)) === 0) throw alreadyRotated();
+    if ((await tx.apiKeys.scheduleApiKeyRevocation(old.id, oldKeyRevokeAt)) === 0) throw alreadyRotated();
     const action: SecurityAction = {
       event: "api_key.rotated",
       details: {
@@ -96,7 +88,7 @@ export async function deleteApiKey(deps: CredentialDeps, actor: PanelActor, keyI
   const now = deps.now();
   await audited(deps, actor, async (tx) => {
     const key = await findActiveApiKey(tx, actor.storeId, keyId, now);
-    if ((await revokeActiveApiKey(tx, key.id, now)) === 0) throw notFound("API key");
+    if ((await tx.apiKeys.revokeActiveApiKey(key.id, now)) === 0) throw notFound("API key");
     const action: SecurityAction = {
       event: "api_key.deleted",
       details: { key_id: key.id, mode: key.mode },
@@ -112,16 +104,16 @@ export async function deleteApiKey(deps: CredentialDeps, actor: PanelActor, keyI
  * authentication stopped accepting it). Idempotent; run by the worker's `key-revocation` job.
  * @returns how many keys were marked
  */
-export async function revokeDueApiKeys(db: DbClient, now: Date): Promise<number> {
-  return markDueApiKeysRevoked(db, now);
+export async function revokeDueApiKeys(repos: Repositories, now: Date): Promise<number> {
+  return repos.apiKeys.markDueApiKeysRevoked(now);
 }
 
 /**
  * The active key `keyId` of `storeId`. An id of another kind, another store's key, and a revoked one are all the
  * same 404, so a caller learns nothing about keys that are not theirs.
  */
-async function findActiveApiKey(db: DbClient, storeId: string, keyId: string, now: Date): Promise<ApiKey> {
-  const key = isId("apiKey", keyId) ? await findActiveApiKeyOfStore(db, storeId, keyId, now) : null;
+async function findActiveApiKey(repos: Repositories, storeId: string, keyId: string, now: Date): Promise<ApiKey> {
+  const key = isId("apiKey", keyId) ? await repos.apiKeys.findActiveApiKeyOfStore(storeId, keyId, now) : null;
   if (!key) throw notFound("API key");
   return key;
 }

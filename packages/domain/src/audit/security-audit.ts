@@ -4,13 +4,13 @@
  * line naming the action, who acted and the ids involved, and an item in the seller's panel feed
  * (`GET /v1/me/notifications`), written in the transaction of the change. Neither ever holds the key or the secret.
  */
-import { inTransaction, type Db, type DbClient, type Prisma } from "@lm/db";
+import { type Repositories } from "@lm/db";
 import type { Logger } from "@lm/logging";
 import { notifySeller } from "../notifications/notifications";
 
 /** What the use cases that change a seller's credentials need. */
 export interface CredentialDeps {
-  db: Db;
+  repos: Repositories;
   logger: Logger;
   now: () => Date;
 }
@@ -49,8 +49,8 @@ export interface SecurityAction {
  * Adds `action` to the seller's feed (type = the event name; data = the details and the acting user's id). Call it
  * inside the transaction of the change, so the feed never reports a change that did not commit, nor misses one.
  */
-async function notifySecurityAction(db: DbClient, actor: PanelActor, action: SecurityAction): Promise<void> {
-  await notifySeller(db, {
+async function notifySecurityAction(repos: Repositories, actor: PanelActor, action: SecurityAction): Promise<void> {
+  await notifySeller(repos, {
     sellerId: actor.sellerId,
     type: action.event,
     title: action.title,
@@ -79,9 +79,9 @@ function logSecurityAction(logger: Logger, actor: PanelActor, action: SecurityAc
 export async function audited<T>(
   deps: CredentialDeps,
   actor: PanelActor,
-  change: (tx: Prisma.TransactionClient) => Promise<{ result: T; action: SecurityAction }>,
+  change: (tx: Repositories) => Promise<{ result: T; action: SecurityAction }>,
 ): Promise<T> {
-  const { result, action } = await inTransaction(deps.db, async (tx) => {
+  const { result, action } = await deps.repos.transaction(async (tx) => {
     const done = await change(tx);
     await notifySecurityAction(tx, actor, done.action);
     return done;

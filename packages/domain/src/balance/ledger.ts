@@ -9,20 +9,11 @@
  * balance row (payment, refund creation and settlement all do so).
  */
 import {
-  allowDisputeOverdraft,
-  creditBalance,
-  debitBalance,
-  findBalanceTransactionOrThrow,
-  insertBalanceTransaction,
-  insertBalanceTransactionUnlessExists,
-  listBalanceReconciliation,
-  listRecentBalanceReconciliation,
-  releaseReservedBalance,
   type BalanceReconciliationRow,
   type BalanceTransaction,
-  type DbClient,
   type LedgerScope,
-  type Prisma,
+  type Repositories,
+  type NewBalanceTransaction,
 } from "@lm/db";
 import { ApiError } from "../errors";
 import { idFloor, newId } from "../ids";
@@ -56,12 +47,12 @@ export interface BalanceMovement extends BalanceScope {
  * @throws ApiError `insufficient_funds` when a debit other than a dispute exceeds `available`
  */
 export async function appendBalanceTransaction(
-  tx: Prisma.TransactionClient,
+  tx: Repositories,
   movement: BalanceMovement,
 ): Promise<BalanceTransaction | null> {
   const { sellerId, mode, amount, now } = movement;
   const reservedDelta = movement.reservedDelta ?? 0;
-  const entry: Prisma.BalanceTransactionCreateManyInput = {
+  const entry: NewBalanceTransaction = {
     id: newId("balanceTransaction", now.getTime()),
     seller_id: sellerId,
     mode,
@@ -71,15 +62,15 @@ export async function appendBalanceTransaction(
     created_at: now,
   };
   if (amount < 0 && movement.type !== "dispute") {
-    if (!(await debitBalance(tx, { sellerId, mode, amount, reservedDelta, now })))
+    if (!(await tx.ledger.debitBalance({ sellerId, mode, amount, reservedDelta, now })))
       throw new ApiError("insufficient_funds", "The available balance is lower than the amount.");
-    return insertBalanceTransaction(tx, entry);
+    return tx.ledger.insertBalanceTransaction(entry);
   }
-  if (!(await insertBalanceTransactionUnlessExists(tx, entry))) return null;
+  if (!(await tx.ledger.insertBalanceTransactionUnlessExists(entry))) return null;
   // The bank has already taken a dispute's money: its entry is written whatever `available` is (DESIGN §11).
-  if (movement.type === "dispute") await allowDisputeOverdraft(tx);
-  await creditBalance(tx, { sellerId, mode, amount, reservedDelta, now });
-  return findBalanceTransactionOrThrow(tx, entry.id as string);
+  if (movement.type === "dispute") await tx.ledger.allowDisputeOverdraft();
+  await tx.ledger.creditBalance({ sellerId, mode, amount, reservedDelta, now });
+  return tx.ledger.findBalanceTransactionOrThrow(entry.id as string);
 }
 
 /**
@@ -87,10 +78,10 @@ export async function appendBalanceTransaction(
  * left). Inside the database transaction that settles it.
  */
 export async function releaseReserved(
-  tx: Prisma.TransactionClient,
+  tx: Repositories,
   scope: BalanceScope & { amount: number; now: Date },
 ): Promise<void> {
-  await releaseReservedBalance(tx, scope);
+  await tx.ledger.releaseReservedBalance(scope);
 }
 
 /** A running total that disagrees with what it summarises. */
@@ -132,8 +123,8 @@ function drifted(rows: BalanceReconciliationRow[]): BalanceDrift[] {
  * sweep's work (see {@link findRecentBalanceDrift}).
  * @returns the balances that drifted (empty when all agree)
  */
-export async function findBalanceDrift(db: DbClient): Promise<BalanceDrift[]> {
-  return drifted(await listBalanceReconciliation(db));
+export async function findBalanceDrift(repos: Repositories): Promise<BalanceDrift[]> {
+  return drifted(await repos.ledger.listBalanceReconciliation());
 }
 
 /**
@@ -145,7 +136,12 @@ export async function findBalanceDrift(db: DbClient): Promise<BalanceDrift[]> {
  * @param check.now - the current time: entries made before `now - LEDGER_SETTLE_MS` enter the checkpoints
  * @returns the balances that drifted (empty when all agree)
  */
-export async function findRecentBalanceDrift(db: DbClient, check: { since: Date; now: Date }): Promise<BalanceDrift[]> {
+export async function findRecentBalanceDrift(
+  repos: Repositories,
+  check: { since: Date; now: Date },
+): Promise<BalanceDrift[]> {
   const settledBelow = idFloor("balanceTransaction", check.now.getTime() - LEDGER_SETTLE_MS);
-  return drifted(await listRecentBalanceReconciliation(db, { since: check.since, settledBelow, now: check.now }));
+  return drifted(
+    await repos.ledger.listRecentBalanceReconciliation({ since: check.since, settledBelow, now: check.now }),
+  );
 }

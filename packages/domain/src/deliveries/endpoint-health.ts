@@ -5,13 +5,7 @@
  * per run) and disables the endpoint by the auto-disable rule. Feed items are written in the transaction that counts;
  * mails go after commit.
  */
-import {
-  autoDisableWebhookEndpoint,
-  findWebhookEndpointWithOwners,
-  incrementWebhookEndpointDeadChains,
-  type Db,
-  type Prisma,
-} from "@lm/db";
+import { type Repositories } from "@lm/db";
 import type { Logger } from "@lm/logging";
 import { endpointAutoDisabledMail, endpointFailingMail, type Mailer, type MailMessage } from "@lm/mail";
 import { sendMailSafely } from "../accounts/account-deps";
@@ -34,12 +28,8 @@ export type DeadChainOutcome = "none" | "warned" | "disabled";
  * only after a success or a re-enable), and when the auto-disable rule says so it disables the endpoint with its feed
  * item. Call it inside the transaction that records the dead attempt, then {@link mailDeadChainOutcome} after commit.
  */
-export async function countDeadChain(
-  tx: Prisma.TransactionClient,
-  endpointId: string,
-  now: Date,
-): Promise<DeadChainOutcome> {
-  const endpoint = await incrementWebhookEndpointDeadChains(tx, endpointId);
+export async function countDeadChain(tx: Repositories, endpointId: string, now: Date): Promise<DeadChainOutcome> {
+  const endpoint = await tx.webhookEndpoints.incrementWebhookEndpointDeadChains(endpointId);
   const sellerId = endpoint.store.seller_id;
   const health = {
     enabled: endpoint.enabled,
@@ -47,7 +37,7 @@ export async function countDeadChain(
     lastSucceededAt: endpoint.last_succeeded_at,
   };
   if (shouldAutoDisableEndpoint(health, now)) {
-    if (await autoDisableWebhookEndpoint(tx, endpointId, now)) {
+    if (await tx.webhookEndpoints.autoDisableWebhookEndpoint(endpointId, now)) {
       await notifySeller(tx, {
         sellerId,
         type: ENDPOINT_AUTO_DISABLED_NOTIFICATION,
@@ -86,7 +76,7 @@ export async function countDeadChain(
  * cannot be sent is logged, never thrown: the attempt is recorded, and a re-run would find its row no longer pending.
  */
 export async function mailDeadChainOutcome(
-  deps: { db: Db; mailer: Mailer; logger: Logger },
+  deps: { repos: Repositories; mailer: Mailer; logger: Logger },
   endpointId: string,
   outcome: DeadChainOutcome,
 ): Promise<void> {
@@ -95,7 +85,7 @@ export async function mailDeadChainOutcome(
     endpoint_id: endpointId,
   });
   try {
-    const endpoint = await findWebhookEndpointWithOwners(deps.db, endpointId);
+    const endpoint = await deps.repos.webhookEndpoints.findWebhookEndpointWithOwners(endpointId);
     for (const owner of endpoint.store.seller.users) {
       const mail: MailMessage =
         outcome === "disabled"

@@ -4,7 +4,7 @@
  * still being `pending`, so a job that runs twice (a stalled job, a reconciler race) writes once. The next attempt is
  * enqueued after commit.
  */
-import { inTransaction, insertWebhookDelivery, writeDeliveryAttempts, type Prisma } from "@lm/db";
+import { type NewWebhookDelivery } from "@lm/db";
 import { newId } from "../ids";
 import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
 import type { AttemptDecision } from "../webhooks/retry-policy";
@@ -40,8 +40,8 @@ export async function recordAttempt(
     return deps.deliveryRows.write(row);
   }
 
-  const outcome = await inTransaction(deps.db, async (tx) => {
-    const written = await writeDeliveryAttempts(tx, [row]);
+  const outcome = await deps.repos.transaction(async (tx) => {
+    const written = await tx.deliveries.writeDeliveryAttempts([row]);
     if (!written.has(row.id)) return null;
     const health: DeadChainOutcome =
       decision.chainEnd === "dead" && delivery.endpoint_id !== null
@@ -50,7 +50,7 @@ export async function recordAttempt(
     const next =
       decision.nextAttemptAt === null
         ? null
-        : await insertWebhookDelivery(tx, nextAttemptRow(delivery, row.url, decision.nextAttemptAt));
+        : await tx.deliveries.insertWebhookDelivery(nextAttemptRow(delivery, row.url, decision.nextAttemptAt));
     return { next, health };
   });
   if (outcome === null) return false;
@@ -66,11 +66,7 @@ export async function recordAttempt(
  * The next attempt of the same chain: same event and destination, the URL this attempt used (an endpoint's attempt
  * re-reads its endpoint's URL when it runs), attempt + 1, waiting for the decided time.
  */
-function nextAttemptRow(
-  delivery: LoadedDelivery,
-  url: string,
-  scheduledAt: Date,
-): Prisma.WebhookDeliveryUncheckedCreateInput {
+function nextAttemptRow(delivery: LoadedDelivery, url: string, scheduledAt: Date): NewWebhookDelivery {
   return {
     id: newId("delivery"),
     event_id: delivery.event_id,

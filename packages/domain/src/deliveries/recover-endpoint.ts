@@ -9,17 +9,7 @@
  * dies mid-way leaves the cursor at its last page (the job's next run, or the reconciler's offer of it, resumes there),
  * and a page whose enqueue was lost is due at once, so the reconciler's sweep of due deliveries offers it.
  */
-import {
-  advanceWebhookRecovery,
-  completeWebhookRecovery,
-  countWebhookEndpointMissedEvents,
-  findWebhookRecovery,
-  inTransaction,
-  insertRecoveryDeliveries,
-  insertWebhookRecovery,
-  listRecoveryPage,
-  type RecoveryCursor,
-} from "@lm/db";
+import { type RecoveryCursor } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { validationFailed } from "../errors";
 import { ALL_EVENT_TYPES, PING_EVENT_TYPE } from "../events/event-types";
@@ -72,10 +62,10 @@ export async function recoverWebhookEndpoint(
   if (since.getTime() < now.getTime() - RECOVERY_WINDOW_MS)
     throw validationFailed("since must be within the last 14 days", "since");
   if (since > until) throw validationFailed("since must not be after until", "since");
-  const endpoint = await findWebhookEndpoint(deps.db, sellerId, endpointId);
+  const endpoint = await findWebhookEndpoint(deps.repos, sellerId, endpointId);
   const subscribed = endpoint.events.includes(ALL_EVENT_TYPES) ? null : endpoint.events;
 
-  const events = await countWebhookEndpointMissedEvents(deps.db.pool, {
+  const events = await deps.repos.webhookEndpoints.countWebhookEndpointMissedEvents({
     endpoint,
     since,
     until,
@@ -86,7 +76,7 @@ export async function recoverWebhookEndpoint(
   });
   if (events > 0) {
     const id = newId("webhookRecovery", now.getTime());
-    await insertWebhookRecovery(deps.db, {
+    await deps.repos.webhookRecoveries.insertWebhookRecovery({
       id,
       endpointId: endpoint.id,
       since,
@@ -126,7 +116,7 @@ export async function continueWebhookRecovery(
   options: { maxPages?: number } = {},
 ): Promise<RecoveryProgress> {
   const progress: RecoveryProgress = { pages: 0, events: 0, completed: false };
-  const recovery = await findWebhookRecovery(deps.db, recoveryId);
+  const recovery = await deps.repos.webhookRecoveries.findWebhookRecovery(recoveryId);
   if (recovery === null) return progress;
   if (recovery.completed_at !== null) return { ...progress, completed: true };
   const types = recovery.event_types.length === 0 ? null : recovery.event_types;
@@ -136,7 +126,7 @@ export async function continueWebhookRecovery(
       : { createdAt: recovery.cursor_created_at, eventId: recovery.cursor_event_id };
   let written = recovery.events;
   while (progress.pages < (options.maxPages ?? Infinity)) {
-    const page = await listRecoveryPage(deps.db.pool, {
+    const page = await deps.repos.webhookRecoveries.listRecoveryPage({
       endpointId: recovery.endpoint_id,
       storeId: recovery.endpoint.store_id,
       mode: recovery.endpoint.mode,
@@ -151,7 +141,7 @@ export async function continueWebhookRecovery(
     const last = page[page.length - 1];
     const now = deps.now();
     if (last === undefined) {
-      await completeWebhookRecovery(deps.db, recoveryId, now);
+      await deps.repos.webhookRecoveries.completeWebhookRecovery(recoveryId, now);
       return { ...progress, completed: true };
     }
     const eventIds = page
@@ -161,24 +151,32 @@ export async function continueWebhookRecovery(
     const done = page.length < RECOVERY_PAGE_SIZE || written + eventIds.length >= recovery.max_events;
     const to = { createdAt: last.created_at, eventId: last.id };
     const deliveryIds = eventIds.map(() => newId("delivery", now.getTime()));
-    const moved = await inTransaction(deps.db, async (tx) => {
-      if (deliveryIds.length > 0) {
-        await insertRecoveryDeliveries(tx, {
-          endpointId: recovery.endpoint_id,
-          url: recovery.endpoint.url,
-          deliveryIds,
-          eventIds,
-          now,
-        });
-      }
-      const advance = { id: recoveryId, from: after, to, written: deliveryIds.length, completedAt: done ? now : null };
-      if (await advanceWebhookRecovery(tx, advance)) return true;
-      // Another run moved the cursor first: this page's chains are its, roll them back.
-      throw new RecoveryMovedOn();
-    }).catch((err: unknown) => {
-      if (err instanceof RecoveryMovedOn) return false;
-      throw err;
-    });
+    const moved = await deps.repos
+      .transaction(async (tx) => {
+        if (deliveryIds.length > 0) {
+          await tx.deliveries.insertRecoveryDeliveries({
+            endpointId: recovery.endpoint_id,
+            url: recovery.endpoint.url,
+            deliveryIds,
+            eventIds,
+            now,
+          });
+        }
+        const advance = {
+          id: recoveryId,
+          from: after,
+          to,
+          written: deliveryIds.length,
+          completedAt: done ? now : null,
+        };
+        if (await tx.webhookRecoveries.advanceWebhookRecovery(advance)) return true;
+        // Another run moved the cursor first: this page's chains are its, roll them back.
+        throw new RecoveryMovedOn();
+      })
+      .catch((err: unknown) => {
+        if (err instanceof RecoveryMovedOn) return false;
+        throw err;
+      });
     if (!moved) return progress;
     await enqueueDeliveries(deps, deliveryIds);
     progress.pages += 1;

@@ -7,21 +7,7 @@
  * debt first, and withdrawals wait), `dispute.created` and `transaction.disputed`, and a feed item; the owners are
  * mailed after commit.
  */
-import {
-  addToChargeAmountDisputed,
-  findDisputeByEndToEndId,
-  findDisputeInScope,
-  findSellerIdOfStore,
-  insertDisputeUnlessExists,
-  listDisputesPage,
-  listOwnersOfSeller,
-  lockChargeOfPayment,
-  type DbClient,
-  type Dispute,
-  type DisputeScope,
-  type Prisma,
-  type Transaction,
-} from "@lm/db";
+import { type Dispute, type DisputeScope, type Transaction, type Repositories } from "@lm/db";
 import { disputeMail } from "@lm/mail";
 import { sendMailSafely } from "../accounts";
 import type { RefundOutcome } from "../inbound";
@@ -89,7 +75,7 @@ export type DisputeSettlement = Settlement & { dispute?: Dispute };
  *   the charge's lock, so concurrent disputes never book more than was paid)
  */
 export async function recordDispute(
-  tx: Prisma.TransactionClient,
+  tx: Repositories,
   outcome: RefundOutcome,
   reporter: Reporter,
   now: Date,
@@ -102,20 +88,21 @@ export async function recordDispute(
     };
   }
   const charge =
-    outcome.paymentEndToEndId === null ? undefined : await lockChargeOfPayment(tx, outcome.paymentEndToEndId);
+    outcome.paymentEndToEndId === null ? undefined : await tx.disputes.lockChargeOfPayment(outcome.paymentEndToEndId);
   if (charge === undefined) return { result: "unknown_payment", error: "unknown_payment", deliveryIds: [] };
   const base = { transactionId: charge.id, deliveryIds: [] };
   const refused = reporterAnomaly(reporter, charge, "charge");
   if (refused !== null) return { ...base, ...refused };
-  if (await findDisputeByEndToEndId(tx, outcome.returnId)) return { ...base, result: "already_settled", error: null };
+  if (await tx.disputes.findDisputeByEndToEndId(outcome.returnId))
+    return { ...base, result: "already_settled", error: null };
   const left = disputableRemainder(charge);
   if (outcome.amount > left) {
     const code = DISPUTE_EXCEEDS_REMAINDER;
     return { ...base, result: code, error: `${code}: ${outcome.amount} taken back, ${left} left of the charge` };
   }
-  const sellerId = await findSellerIdOfStore(tx, charge.store_id);
+  const sellerId = await tx.sellers.findSellerIdOfStore(charge.store_id);
   const reason = [outcome.nature, outcome.reason].filter((part) => part !== null).join(": ") || null;
-  const dispute = await insertDisputeUnlessExists(tx, {
+  const dispute = await tx.disputes.insertDisputeUnlessExists({
     id: newId("dispute", now.getTime()),
     transaction_id: charge.id,
     store_id: charge.store_id,
@@ -127,7 +114,7 @@ export async function recordDispute(
     created_at: now,
   });
   if (dispute === null) return { ...base, result: "already_settled", error: null };
-  const disputed = await addToChargeAmountDisputed(tx, charge.id, dispute.amount, now);
+  const disputed = await tx.disputes.addToChargeAmountDisputed(charge.id, dispute.amount, now);
   await appendBalanceTransaction(tx, {
     sellerId,
     mode: charge.mode,
@@ -174,11 +161,11 @@ export function disputableRemainder(
 
 /** Mails every owner of `dispute`'s seller; a mail that cannot be sent is logged, never thrown. */
 export async function mailDispute(
-  deps: Pick<UseCaseDeps, "db" | "mailer" | "logger">,
+  deps: Pick<UseCaseDeps, "repos" | "mailer" | "logger">,
   dispute: Dispute,
 ): Promise<void> {
   deps.logger.warn("dispute recorded", { dispute_id: dispute.id, transaction_id: dispute.transaction_id });
-  for (const owner of await listOwnersOfSeller(deps.db, dispute.seller_id)) {
+  for (const owner of await deps.repos.accounts.listOwnersOfSeller(dispute.seller_id)) {
     const mail = disputeMail(owner.email, owner.name, {
       disputeId: dispute.id,
       transactionId: dispute.transaction_id,
@@ -194,13 +181,13 @@ export async function mailDispute(
  * Dispute `id` of `scope` (a store's, for API keys; a seller's, for the panel).
  * @throws ApiError `resource_not_found` when it is malformed, unknown, or another store's, seller's or mode's
  */
-export async function findDispute(db: DbClient, scope: DisputeScope, id: string): Promise<Dispute> {
-  const found = isId("dispute", id) ? await findDisputeInScope(db, scope, id) : null;
+export async function findDispute(repos: Repositories, scope: DisputeScope, id: string): Promise<Dispute> {
+  const found = isId("dispute", id) ? await repos.disputes.findDisputeInScope(scope, id) : null;
   if (!found) throw notFound("dispute");
   return found;
 }
 
 /** One page of `scope`'s disputes, in the page's order. */
-export function listDisputes(db: DbClient, scope: DisputeScope, page: PageArgs): Promise<Dispute[]> {
-  return listDisputesPage(db, scope, page);
+export function listDisputes(repos: Repositories, scope: DisputeScope, page: PageArgs): Promise<Dispute[]> {
+  return repos.disputes.listDisputesPage(scope, page);
 }

@@ -3,7 +3,7 @@
  * and mode only. A charge's events come back whole: the fields their rows leave out are put back from the charge
  * (DESIGN §10 "No copies").
  */
-import { findChargesByIds, findStoreEvent, listStoreEvents, type Event } from "@lm/db";
+import { type Event } from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { notFound } from "../errors";
 import { assertEventType } from "./event-types";
@@ -13,7 +13,7 @@ import { historyKeptSince } from "../retention/retention-window";
 import { storedChargeId, withChargeFields } from "../transactions/transaction.serializer";
 
 /** What reading events needs: the database, `RETENTION_DAYS` and the clock. */
-export type EventReadDeps = Pick<UseCaseDeps, "db" | "config" | "now">;
+export type EventReadDeps = Pick<UseCaseDeps, "repos" | "config" | "now">;
 
 /**
  * The event `id` of `scope`.
@@ -22,7 +22,7 @@ export type EventReadDeps = Pick<UseCaseDeps, "db" | "config" | "now">;
  */
 export async function findEvent(deps: EventReadDeps, scope: MerchantScope, id: string): Promise<Event> {
   const keptSince = historyKeptSince(deps.config.retentionDays, deps.now());
-  const found = isId("event", id) ? await findStoreEvent(deps.db, scope, id, keptSince) : null;
+  const found = isId("event", id) ? await deps.repos.events.findStoreEvent(scope, id, keptSince) : null;
   if (!found) throw notFound("event");
   const [complete] = await withTheirCharges(deps, [found]);
   return complete ?? found;
@@ -51,8 +51,7 @@ export async function listEvents(
 ): Promise<Event[]> {
   if (filters.type !== undefined) assertEventType(filters.type, "type", "recorded");
   const keptSince = historyKeptSince(deps.config.retentionDays, deps.now());
-  const events = await listStoreEvents(
-    deps.db,
+  const events = await deps.repos.events.listStoreEvents(
     scope,
     { type: filters.type, createdAfter: filters.created_after, createdBefore: filters.created_before, keptSince },
     page,
@@ -61,9 +60,9 @@ export async function listEvents(
 }
 
 /** `events` with each charge's fixed fields put back in its object, the charges read in one statement for them all. */
-async function withTheirCharges(deps: Pick<EventReadDeps, "db">, events: Event[]): Promise<Event[]> {
+async function withTheirCharges(deps: Pick<EventReadDeps, "repos">, events: Event[]): Promise<Event[]> {
   const chargeIds = events.map((event) => storedChargeId(event.data)).filter((id): id is string => id !== null);
-  const charges = new Map((await findChargesByIds(deps.db.pool, chargeIds)).map((charge) => [charge.id, charge]));
+  const charges = new Map((await deps.repos.charges.findChargesByIds(chargeIds)).map((charge) => [charge.id, charge]));
   return events.map((event) => {
     const chargeId = storedChargeId(event.data);
     if (chargeId === null) return event;

@@ -8,12 +8,11 @@
  * {@link enqueueDeliveries}; the reconciler covers a crash in between.
  */
 import {
-  insertEvents,
   type Event,
   type EventsToWrite,
-  type Prisma,
-  type SqlClient,
   type WebhookEndpoint,
+  type Repositories,
+  type NewWebhookDelivery,
 } from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { deliveryJobsOf } from "../jobs/delivery-jobs";
@@ -59,7 +58,7 @@ export function firstDeliveryRow(
   destination: DeliveryDestination,
   now: Date,
   manual = false,
-): Prisma.WebhookDeliveryCreateManyInput {
+): NewWebhookDelivery {
   const id = newId("delivery", now.getTime());
   return {
     id,
@@ -100,7 +99,7 @@ export function planEvents(inputs: Array<EventInput & { subjectId?: string }>): 
       store_id: scope.storeId,
       mode: scope.mode,
       type,
-      data: input.object as Prisma.JsonObject,
+      data: input.object as Event["data"],
       created_at: now,
     };
     const known = [
@@ -140,9 +139,9 @@ export function planEvents(inputs: Array<EventInput & { subjectId?: string }>): 
  * describe.
  * @returns the event and the delivery ids to enqueue after commit
  */
-export async function recordEvent(tx: SqlClient, input: EventInput): Promise<RecordedEvent> {
+export async function recordEvent(tx: Repositories, input: EventInput): Promise<RecordedEvent> {
   const batch = planEvents([input]);
-  return { event: batch.events[0]!.event, deliveryIds: await insertEvents(tx, batch) };
+  return { event: batch.events[0]!.event, deliveryIds: await tx.events.insertEvents(batch) };
 }
 
 /**
@@ -150,8 +149,8 @@ export async function recordEvent(tx: SqlClient, input: EventInput): Promise<Rec
  * destination's shard) with {@link enqueueAfterCommit}: never throws, the reconciler covers a failure.
  */
 export async function enqueueDeliveries(
-  deps: Pick<UseCaseDeps, "db" | "producer" | "logger">,
+  deps: Pick<UseCaseDeps, "repos" | "producer" | "logger">,
   deliveryIds: string[],
 ): Promise<void> {
-  await enqueueAfterCommit(deps, "webhook-delivery", () => deliveryJobsOf(deps.db.pool, deliveryIds));
+  await enqueueAfterCommit(deps, "webhook-delivery", () => deliveryJobsOf(deps.repos, deliveryIds));
 }

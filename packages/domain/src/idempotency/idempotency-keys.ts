@@ -14,17 +14,7 @@
  * (DESIGN §10 "No copies"), and put back on replay in its place, so a replay is byte for byte the first reply.
  */
 import { randomUUID } from "node:crypto";
-import {
-  deleteExpiredIdempotencyKey,
-  findChargeById,
-  findIdempotencyKey,
-  idempotencyReplyWrite,
-  insertIdempotencyClaim,
-  releaseIdempotencyClaim,
-  takeOverIdempotencyClaim,
-  type Db,
-  type SqlWrite,
-} from "@lm/db";
+import type { IdempotentReply, Repositories } from "@lm/db";
 import type { MerchantScope } from "../deps";
 import { ApiError } from "../errors";
 import { storedChargeId, withChargeFields, withoutChargeFields } from "../transactions/transaction.serializer";
@@ -60,7 +50,7 @@ export type IdempotencyClaim = ({ kind: "claimed" } & HeldClaim) | { kind: "repl
  *   `idempotency_key_in_progress` while the first request with this key is still running
  */
 export async function claimIdempotencyKey(
-  db: Db,
+  repos: Repositories,
   scope: MerchantScope,
   input: { key: string; requestHash: string; now: Date },
 ): Promise<IdempotencyClaim> {
@@ -73,12 +63,12 @@ export async function claimIdempotencyKey(
     expiresAt: new Date(input.now.getTime() + IDEMPOTENCY_TTL_MS),
   };
   for (;;) {
-    if (await insertIdempotencyClaim(db.pool, keyScope, claim))
+    if (await repos.idempotencyKeys.insertIdempotencyClaim(keyScope, claim))
       return { kind: "claimed", claimId, claimedAt: input.now };
-    const existing = await findIdempotencyKey(db.pool, keyScope);
+    const existing = await repos.idempotencyKeys.findIdempotencyKey(keyScope);
     if (existing && existing.expires_at <= input.now) {
       // A key past its 24 h is free again: drop the old record and claim it anew.
-      await deleteExpiredIdempotencyKey(db.pool, existing.id, input.now);
+      await repos.idempotencyKeys.deleteExpiredIdempotencyKey(existing.id, input.now);
       continue;
     }
     if (existing && existing.request_hash !== input.requestHash) {
@@ -91,7 +81,7 @@ export async function claimIdempotencyKey(
     ) {
       // Abandoned: its request committed nothing. Take it over unless another retry just did.
       const abandoned = { id: existing.id, claimedAt: existing.created_at };
-      if (await takeOverIdempotencyClaim(db.pool, abandoned, input.now)) {
+      if (await repos.idempotencyKeys.takeOverIdempotencyClaim(abandoned, input.now)) {
         return { kind: "claimed", claimId: existing.id, claimedAt: input.now };
       }
       continue;
@@ -100,7 +90,11 @@ export async function claimIdempotencyKey(
       // Missing means the first request was just refused and released its key: it was running a moment ago.
       throw new ApiError("idempotency_key_in_progress", "A request with this Idempotency-Key is still in progress.");
     }
-    return { kind: "replay", status: existing.response_status, body: await replayedText(db, existing.response_body) };
+    return {
+      kind: "replay",
+      status: existing.response_status,
+      body: await replayedText(repos, existing.response_body),
+    };
   }
 }
 
@@ -115,30 +109,31 @@ function storedText(sent: string): string {
 }
 
 /** The reply as first sent, from the text {@link storedText} kept: the charge's fixed fields put back. */
-async function replayedText(db: Db, stored: string): Promise<string> {
+async function replayedText(repos: Repositories, stored: string): Promise<string> {
   const reply = JSON.parse(stored) as unknown;
   const chargeId = storedChargeId(reply);
   if (chargeId === null) return stored;
-  return JSON.stringify(withChargeFields(reply as object, await findChargeById(db.pool, chargeId)));
+  return JSON.stringify(withChargeFields(reply as object, await repos.charges.findChargeById(chargeId)));
 }
 
 /**
- * The write that stores the successful reply of the request that holds `claim`, to be replayed for 24 h. Run it
- * with the request's own writes (`runWrites`, in the same statement or database transaction), so that both commit or
- * neither does. It is conditional: when the claim was taken over (this request ran past the claim timeout), nothing
- * of the statement is written and ApiError `idempotency_key_in_progress` is thrown.
+ * The successful reply of the request that holds `claim`, to be replayed for 24 h: the use case stores it in its own
+ * unit of work, so that it commits with the request's writes or not at all. When the claim was taken over (this
+ * request ran past the claim timeout), nothing is written and ApiError `idempotency_key_in_progress` is thrown.
  * @param body - the reply's JSON text exactly as it will be sent (kept less a charge's fixed fields, see the file's
  *   comment)
  */
-export function idempotentReplyWrite(claim: HeldClaim, status: number, body: string): SqlWrite {
-  return idempotencyReplyWrite(
-    { id: claim.claimId, claimedAt: claim.claimedAt },
-    { status, body: storedText(body) },
-    () => new ApiError("idempotency_key_in_progress", "A request with this Idempotency-Key is still in progress."),
-  );
+export function idempotentReply(claim: HeldClaim, status: number, body: string): IdempotentReply {
+  return {
+    claim: { id: claim.claimId, claimedAt: claim.claimedAt },
+    status,
+    body: storedText(body),
+    takenOver: () =>
+      new ApiError("idempotency_key_in_progress", "A request with this Idempotency-Key is still in progress."),
+  };
 }
 
 /** Releases `claim` after a refused request, so the key can be used again (unless another request took it over). */
-export async function releaseIdempotencyKey(db: Db, claim: HeldClaim): Promise<void> {
-  await releaseIdempotencyClaim(db.pool, { id: claim.claimId, claimedAt: claim.claimedAt });
+export async function releaseIdempotencyKey(repos: Repositories, claim: HeldClaim): Promise<void> {
+  await repos.idempotencyKeys.releaseIdempotencyClaim({ id: claim.claimId, claimedAt: claim.claimedAt });
 }

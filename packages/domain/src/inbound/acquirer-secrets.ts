@@ -6,14 +6,7 @@
  */
 import { createHmac } from "node:crypto";
 import type { Config } from "@lm/config";
-import {
-  findAcquirerBySlug,
-  findAcquirerBySlugOrThrow,
-  insertAcquirer,
-  isUniqueViolation,
-  type Acquirer,
-  type Db,
-} from "@lm/db";
+import { isUniqueViolation, type Acquirer, type Repositories } from "@lm/db";
 import { ApiError, notFound, validationFailed } from "../errors";
 import { newId } from "../ids";
 import { decryptSecret, encryptSecret } from "../secret-box";
@@ -38,13 +31,17 @@ export function sandboxAcquirerSecret(encryptionKey: Buffer): string {
 
 /** Inserts acquirer `slug` with `secret` encrypted under its id; throws a unique violation when `slug` exists. */
 async function insertAcquirerWithSecret(
-  db: Db,
+  repos: Repositories,
   config: Pick<Config, "encryptionKey">,
   slug: string,
   secret: string,
 ): Promise<Acquirer> {
   const id = newId("acquirer");
-  return insertAcquirer(db, { id, slug, secret_ciphertext: encryptSecret(config.encryptionKey, secret, id) });
+  return repos.acquirers.insertAcquirer({
+    id,
+    slug,
+    secret_ciphertext: encryptSecret(config.encryptionKey, secret, id),
+  });
 }
 
 /**
@@ -53,7 +50,7 @@ async function insertAcquirerWithSecret(
  * @throws ApiError `validation_failed` (param `slug`) for a malformed slug; `invalid_state` when it exists
  */
 export async function createAcquirer(
-  db: Db,
+  repos: Repositories,
   config: Pick<Config, "encryptionKey">,
   slug: string,
 ): Promise<AcquirerWithSecret> {
@@ -62,7 +59,7 @@ export async function createAcquirer(
   }
   const secret = slug === SANDBOX_ACQUIRER_SLUG ? sandboxAcquirerSecret(config.encryptionKey) : generateWebhookSecret();
   try {
-    return { acquirer: await insertAcquirerWithSecret(db, config, slug, secret), secret };
+    return { acquirer: await insertAcquirerWithSecret(repos, config, slug, secret), secret };
   } catch (err) {
     if (isUniqueViolation(err))
       throw new ApiError("invalid_state", `Acquirer ${slug} already exists.`, { param: "slug" });
@@ -74,19 +71,22 @@ export async function createAcquirer(
  * Creates the sandbox acquirer unless it exists; safe to run from any number of processes at once.
  * @returns the sandbox acquirer
  */
-export async function ensureSandboxAcquirer(db: Db, config: Pick<Config, "encryptionKey">): Promise<Acquirer> {
-  const found = await findAcquirerBySlug(db.pool, SANDBOX_ACQUIRER_SLUG);
+export async function ensureSandboxAcquirer(
+  repos: Repositories,
+  config: Pick<Config, "encryptionKey">,
+): Promise<Acquirer> {
+  const found = await repos.acquirers.findAcquirerBySlug(SANDBOX_ACQUIRER_SLUG);
   if (found) return found;
   try {
     return await insertAcquirerWithSecret(
-      db,
+      repos,
       config,
       SANDBOX_ACQUIRER_SLUG,
       sandboxAcquirerSecret(config.encryptionKey),
     );
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
-    return findAcquirerBySlugOrThrow(db, SANDBOX_ACQUIRER_SLUG);
+    return repos.acquirers.findAcquirerBySlugOrThrow(SANDBOX_ACQUIRER_SLUG);
   }
 }
 
@@ -95,18 +95,20 @@ export async function ensureSandboxAcquirer(db: Db, config: Pick<Config, "encryp
  * @throws ApiError `resource_not_found` for an unknown slug
  */
 export async function loadAcquirer(
-  db: Db,
+  repos: Repositories,
   config: Pick<Config, "encryptionKey">,
   slug: string,
 ): Promise<AcquirerWithSecret> {
   const acquirer =
-    slug === SANDBOX_ACQUIRER_SLUG ? await ensureSandboxAcquirer(db, config) : await findAcquirerBySlug(db.pool, slug);
+    slug === SANDBOX_ACQUIRER_SLUG
+      ? await ensureSandboxAcquirer(repos, config)
+      : await repos.acquirers.findAcquirerBySlug(slug);
   if (!acquirer) throw notFound("acquirer");
   return { acquirer, secret: decryptSecret(config.encryptionKey, acquirer.secret_ciphertext, acquirer.id) };
 }
 
-/** Acquirers with their secrets as this process last read them, per database client ({@link knownAcquirer}). */
-const knownAcquirers = new WeakMap<Db, Map<string, AcquirerWithSecret>>();
+/** Acquirers with their secrets as this process last read them, per repositories ({@link knownAcquirer}). */
+const knownAcquirers = new WeakMap<Repositories, Map<string, AcquirerWithSecret>>();
 
 /**
  * Acquirer `slug` with its secret as this process last read it ({@link loadAcquirer} once, then kept): the receipt
@@ -116,23 +118,23 @@ const knownAcquirers = new WeakMap<Db, Map<string, AcquirerWithSecret>>();
  * @throws ApiError `resource_not_found` for an unknown slug (never kept)
  */
 export async function knownAcquirer(
-  db: Db,
+  repos: Repositories,
   config: Pick<Config, "encryptionKey">,
   slug: string,
 ): Promise<AcquirerWithSecret> {
-  let known = knownAcquirers.get(db);
+  let known = knownAcquirers.get(repos);
   if (known === undefined) {
     known = new Map();
-    knownAcquirers.set(db, known);
+    knownAcquirers.set(repos, known);
   }
   const kept = known.get(slug);
   if (kept !== undefined) return kept;
-  const loaded = await loadAcquirer(db, config, slug);
+  const loaded = await loadAcquirer(repos, config, slug);
   known.set(slug, loaded);
   return loaded;
 }
 
 /** Drops what {@link knownAcquirer} kept of acquirer `slug`, so that the next call reads the row again. */
-export function forgetAcquirer(db: Db, slug: string): void {
-  knownAcquirers.get(db)?.delete(slug);
+export function forgetAcquirer(repos: Repositories, slug: string): void {
+  knownAcquirers.get(repos)?.delete(slug);
 }

@@ -3,14 +3,7 @@
  * status is derived: `pending` (not yet processed), `processed` (settled a charge or repeated one that did), `failed`
  * (an error: bad signature, malformed, duplicate receipt or a payment anomaly).
  */
-import {
-  findInboxItemWithAcquirer,
-  listInboxItemsPage,
-  resetInboxItemForReprocessing,
-  type DbClient,
-  type InboxItemWithAcquirer,
-  type InboxStatus,
-} from "@lm/db";
+import { type InboxItemWithAcquirer, type InboxStatus, type Repositories } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { notFound } from "../errors";
 import { isId } from "../ids";
@@ -23,19 +16,19 @@ export type { InboxItemWithAcquirer, InboxStatus } from "@lm/db";
 
 /** One page of inbox items, optionally of one acquirer (slug) and status, in the page's order. */
 export function listInboxItems(
-  db: DbClient,
+  repos: Repositories,
   filters: { acquirer?: string; status?: InboxStatus },
   page: PageArgs,
 ): Promise<InboxItemWithAcquirer[]> {
-  return listInboxItemsPage(db, filters, page);
+  return repos.inbox.listInboxItemsPage(filters, page);
 }
 
 /**
  * Inbox item `id`.
  * @throws ApiError `resource_not_found` when it is malformed or unknown
  */
-export async function findInboxItem(db: DbClient, id: string): Promise<InboxItemWithAcquirer> {
-  const found = isId("inboxItem", id) ? await findInboxItemWithAcquirer(db, id) : null;
+export async function findInboxItem(repos: Repositories, id: string): Promise<InboxItemWithAcquirer> {
+  const found = isId("inboxItem", id) ? await repos.inbox.findInboxItemWithAcquirer(id) : null;
   if (!found) throw notFound("inbox item");
   return found;
 }
@@ -47,16 +40,15 @@ export async function findInboxItem(db: DbClient, id: string): Promise<InboxItem
  * @throws ApiError `resource_not_found` for an unknown item
  */
 export async function reprocessInboxItem(deps: UseCaseDeps, id: string): Promise<void> {
-  const item = await findInboxItem(deps.db, id);
-  const acquirer = await loadAcquirer(deps.db, deps.config, item.acquirer.slug);
+  const item = await findInboxItem(deps.repos, id);
+  const acquirer = await loadAcquirer(deps.repos, deps.config, item.acquirer.slug);
   const now = deps.now();
   const signature = checkAcquirerSignature(
     acquirer,
     { rawBody: Buffer.from(item.raw_body), headers: item.headers as Record<string, string> },
     item.received_at,
   );
-  await resetInboxItemForReprocessing(
-    deps.db,
+  await deps.repos.inbox.resetInboxItemForReprocessing(
     id,
     { signatureValid: signature.ok, error: signature.ok ? null : signature.error },
     now,

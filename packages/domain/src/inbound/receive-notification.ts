@@ -5,7 +5,6 @@
  * `X-Acquirer-Signature` is valid; only items with a valid signature that were not received before are enqueued for
  * the worker. Nothing is ever dropped: a bad signature, a repeat or an unreadable body is kept with its reason.
  */
-import { storeInboxItems } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { newId } from "../ids";
 import { verifySignatureHeader } from "../webhooks/signature";
@@ -79,9 +78,9 @@ export async function storeAcquirerNotification(
   request: InboundRequest,
 ): Promise<{ receipt: InboundReceipt; enqueued: string[] }> {
   for (let tries = 1; ; tries++) {
-    const stored = await storeNotification(deps, request, await knownAcquirer(deps.db, deps.config, request.slug));
+    const stored = await storeNotification(deps, request, await knownAcquirer(deps.repos, deps.config, request.slug));
     if (stored !== null) return stored;
-    forgetAcquirer(deps.db, request.slug);
+    forgetAcquirer(deps.repos, request.slug);
     if (tries === RECEIPT_TRIES) throw new Error(`acquirer ${request.slug} changed during the receipt`);
   }
 }
@@ -114,7 +113,7 @@ async function storeNotification(
   }));
   // One statement, the repeat check and the acquirer's secret check included (the inbox repository). Every request
   // has at least one entry, so no row written means a changed secret.
-  const stored = await storeInboxItems(deps.db.pool, {
+  const stored = await deps.repos.inbox.storeInboxItems({
     acquirer: { id: acquirer.id, secretCiphertext: acquirer.secret_ciphertext },
     signatureValid: signature.ok,
     rawBody: request.rawBody,

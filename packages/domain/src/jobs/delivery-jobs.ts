@@ -15,7 +15,7 @@
  *   behind a slow endpoint), so these jobs store as little as BullMQ allows, which keeps a job's hash within a
  *   128-byte allocation (about 270 bytes of Redis per waiting delivery instead of 345, measured).
  */
-import { findDeliveryRoutes, type DeliveryRoute, type SqlClient } from "@lm/db";
+import { type DeliveryRoute, type Repositories } from "@lm/db";
 import type { JobPayloads } from "@lm/queue";
 import type { AfterCommitJob } from "./enqueue-after-commit";
 import { ID_PREFIX } from "../ids";
@@ -107,9 +107,9 @@ export function deliveryJobs(deliveries: DeliveryRoute[]): Array<AfterCommitJob<
  * ({@link deliveryJobs}): their routes are read in one query by primary key. Ids without a row are left out.
  */
 export async function deliveryJobsOf(
-  client: SqlClient,
+  repos: Repositories,
   deliveryIds: string[],
 ): Promise<Array<AfterCommitJob<"webhook-delivery">>> {
   if (deliveryIds.length === 0) return [];
-  return deliveryJobs(await findDeliveryRoutes(client, deliveryIds));
+  return deliveryJobs(await repos.deliveries.findDeliveryRoutes(deliveryIds));
 }

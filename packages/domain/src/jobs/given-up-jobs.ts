@@ -10,7 +10,7 @@
  * repeatable sweeps (charge expiry, key revocation, the reconciler) run again at their next tick; those give-ups are
  * logged only.
  */
-import { markDeliveriesGivenUp, markInboxItemGivenUp, type Db } from "@lm/db";
+import { type Repositories } from "@lm/db";
 import type { JobPayloads, QueueName } from "@lm/queue";
 import { deliveryIdsOfJob } from "./delivery-jobs";
 import { toStorableText } from "../text/storable-text";
@@ -31,13 +31,16 @@ export type GivenUpJob = {
  * alone.
  * @returns whether a row was marked (false for queues whose rows have no such field)
  */
-export async function recordGivenUpJob(deps: { db: Db; now: () => Date }, job: GivenUpJob): Promise<boolean> {
+export async function recordGivenUpJob(
+  deps: { repos: Repositories; now: () => Date },
+  job: GivenUpJob,
+): Promise<boolean> {
   const reason = reasonOf(job.error);
   switch (job.queue) {
     case "webhook-delivery":
-      return markDeliveriesGivenUp(deps.db, deliveryIdsOfJob(job.jobId, job.data), reason, deps.now());
+      return deps.repos.deliveries.markDeliveriesGivenUp(deliveryIdsOfJob(job.jobId, job.data), reason, deps.now());
     case "inbox-processing":
-      return markInboxItemGivenUp(deps.db, job.data.inboxItemId, `${JOB_GIVEN_UP_ERROR}: ${reason}`);
+      return deps.repos.inbox.markInboxItemGivenUp(job.data.inboxItemId, `${JOB_GIVEN_UP_ERROR}: ${reason}`);
     default:
       return false;
   }

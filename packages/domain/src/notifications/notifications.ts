@@ -3,7 +3,7 @@
  * account that its people should know about. Written in the same database transaction as the change it reports
  * when there is one; never carries secrets.
  */
-import { insertNotification, listNotificationsPage, type DbClient, type Notification } from "@lm/db";
+import { type Notification, type Repositories } from "@lm/db";
 import { newId } from "../ids";
 import type { PageArgs } from "../paging";
 
@@ -21,8 +21,8 @@ export interface NotificationInput {
 }
 
 /** Adds an item to the seller's feed and returns it. */
-export function notifySeller(db: DbClient, input: NotificationInput): Promise<Notification> {
-  return insertNotification(db, {
+export function notifySeller(repos: Repositories, input: NotificationInput): Promise<Notification> {
+  return repos.notifications.insertNotification({
     id: newId("notification"),
     seller_id: input.sellerId,
     type: input.type,
@@ -33,6 +33,6 @@ export function notifySeller(db: DbClient, input: NotificationInput): Promise<No
 }
 
 /** One page of the seller's feed, in the page's order. */
-export function listNotifications(db: DbClient, sellerId: string, page: PageArgs): Promise<Notification[]> {
-  return listNotificationsPage(db, sellerId, page);
+export function listNotifications(repos: Repositories, sellerId: string, page: PageArgs): Promise<Notification[]> {
+  return repos.notifications.listNotificationsPage(sellerId, page);
 }

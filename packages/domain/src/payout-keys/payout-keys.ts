@@ -9,17 +9,7 @@
  * mail about the key is read.
  */
 import { getPixKeyInfo } from "@brazilian-utils/brazilian-utils";
-import {
-  findActivePayoutKeyOfSeller,
-  insertPayoutKey,
-  listActivePayoutKeysOfSeller,
-  listOwnersOfSeller,
-  listPayoutKeysPage,
-  lockSellerForPayoutKeys,
-  softDeletePayoutKey,
-  type DbClient,
-  type PayoutKey,
-} from "@lm/db";
+import { type PayoutKey, type Repositories } from "@lm/db";
 import type { Mailer } from "@lm/mail";
 import { payoutKeyChangedMail } from "@lm/mail";
 import type { Config } from "@lm/config";
@@ -84,7 +74,7 @@ export function maskPayoutKey(type: PayoutKeyType, value: string): string {
  *   `+55`, or a CPF/CNPJ is not the seller's own
  */
 export async function readPayoutKey(
-  db: DbClient,
+  repos: Repositories,
   encryptionKey: Buffer,
   sellerId: string,
   input: PayoutKeyInput,
@@ -98,7 +88,7 @@ export async function readPayoutKey(
     );
   }
   if (info.type === "cpf" || info.type === "cnpj") {
-    if (!(await isSellersOwnDocument(db, encryptionKey, sellerId, info.value))) {
+    if (!(await isSellersOwnDocument(repos, encryptionKey, sellerId, info.value))) {
       throw validationFailed("A CPF or CNPJ payout key must be the seller's own document.", "key");
     }
     return { key: null, keyMasked: maskPayoutKey(info.type, info.value) };
@@ -110,7 +100,7 @@ export async function readPayoutKey(
 export type PayoutKeyDeps = CredentialDeps & { mailer: Mailer; config: Pick<Config, "encryptionKey"> };
 
 async function mailOwners(deps: PayoutKeyDeps, key: PayoutKey, change: "added" | "deleted", at: Date): Promise<void> {
-  const owners = await listOwnersOfSeller(deps.db, key.seller_id);
+  const owners = await deps.repos.accounts.listOwnersOfSeller(key.seller_id);
   for (const owner of owners) {
     const mail = payoutKeyChangedMail(owner.email, owner.name, {
       change,
@@ -128,17 +118,17 @@ async function mailOwners(deps: PayoutKeyDeps, key: PayoutKey, change: "added" |
  * @throws ApiError `validation_failed` (param `key`); `invalid_state` for a sixth key or a duplicate
  */
 export async function addPayoutKey(deps: PayoutKeyDeps, actor: PanelActor, input: PayoutKeyInput): Promise<PayoutKey> {
-  const { key, keyMasked } = await readPayoutKey(deps.db, deps.config.encryptionKey, actor.sellerId, input);
+  const { key, keyMasked } = await readPayoutKey(deps.repos, deps.config.encryptionKey, actor.sellerId, input);
   const now = deps.now();
   const created = await audited(deps, actor, async (tx) => {
-    await lockSellerForPayoutKeys(tx, actor.sellerId);
-    const active = await listActivePayoutKeysOfSeller(tx, actor.sellerId);
+    await tx.payoutKeys.lockSellerForPayoutKeys(actor.sellerId);
+    const active = await tx.payoutKeys.listActivePayoutKeysOfSeller(actor.sellerId);
     if (active.some((k) => k.type === input.type && k.key === key)) {
       throw new ApiError("invalid_state", "This payout key is already registered.", { param: "key" });
     }
     if (active.length >= MAX_PAYOUT_KEYS)
       throw new ApiError("invalid_state", `A seller may have at most ${MAX_PAYOUT_KEYS} payout keys.`);
-    const row = await insertPayoutKey(tx, {
+    const row = await tx.payoutKeys.insertPayoutKey({
       id: newId("payoutKey", now.getTime()),
       seller_id: actor.sellerId,
       type: input.type,
@@ -161,16 +151,16 @@ export async function addPayoutKey(deps: PayoutKeyDeps, actor: PanelActor, input
 }
 
 /** One page of the seller's payout keys (not deleted), in the page's order. */
-export function listPayoutKeys(db: DbClient, sellerId: string, page: PageArgs): Promise<PayoutKey[]> {
-  return listPayoutKeysPage(db, sellerId, page);
+export function listPayoutKeys(repos: Repositories, sellerId: string, page: PageArgs): Promise<PayoutKey[]> {
+  return repos.payoutKeys.listPayoutKeysPage(sellerId, page);
 }
 
 /**
  * Payout key `id` of seller `sellerId`, not deleted.
  * @throws ApiError `resource_not_found` when it is malformed, unknown, deleted or another seller's
  */
-export async function findPayoutKey(db: DbClient, sellerId: string, id: string): Promise<PayoutKey> {
-  const found = isId("payoutKey", id) ? await findActivePayoutKeyOfSeller(db, sellerId, id) : null;
+export async function findPayoutKey(repos: Repositories, sellerId: string, id: string): Promise<PayoutKey> {
+  const found = isId("payoutKey", id) ? await repos.payoutKeys.findActivePayoutKeyOfSeller(sellerId, id) : null;
   if (!found) throw notFound("payout key");
   return found;
 }
@@ -207,7 +197,7 @@ export async function deletePayoutKey(deps: PayoutKeyDeps, actor: PanelActor, id
   const now = deps.now();
   const deleted = await audited(deps, actor, async (tx) => {
     const key = await findPayoutKey(tx, actor.sellerId, id);
-    if (!(await softDeletePayoutKey(tx, key.id, now))) throw notFound("payout key");
+    if (!(await tx.payoutKeys.softDeletePayoutKey(key.id, now))) throw notFound("payout key");
     return {
       result: key,
       action: {

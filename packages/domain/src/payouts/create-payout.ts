@@ -5,7 +5,7 @@
  * reply. After commit the worker is asked to hand the row to the acquirer (job id = row id; the reconciler covers a
  * lost job).
  */
-import { inTransaction, runIdempotencyReplyWrite, type Prisma, type SqlWrite } from "@lm/db";
+import { type IdempotentReply, type Repositories } from "@lm/db";
 import { appendBalanceTransaction } from "../balance/ledger";
 import type { UseCaseDeps } from "../deps";
 import { enqueueDeliveries } from "../events/record-event";
@@ -30,19 +30,19 @@ export async function enqueuePayoutSubmissions(
  * Creates a row of `kind` with its reserve.
  * @param insert - the kind's checks and the row's insert, inside the transaction; returns the row as its events show
  *   it, and throws the kind's refusals (nothing is written then)
- * @param alsoWrite - a write run in the row's transaction, given the row (the idempotent reply's; when conditional
- *   and unmet, nothing is written and its error is thrown)
+ * @param reply - the idempotent reply to store in the row's transaction, given the row (when its claim was taken
+ *   over, nothing is written and its error is thrown)
  * @returns the row, `pending`
- * @throws what `insert` throws; ApiError `insufficient_funds` when `available` is short; `alsoWrite`'s error
+ * @throws what `insert` throws; ApiError `insufficient_funds` when `available` is short; `reply`'s error
  */
 export async function createPayout<Row extends PayoutRow>(
   deps: UseCaseDeps,
   kind: PayoutKind<Row>,
   now: Date,
-  insert: (tx: Prisma.TransactionClient) => Promise<Row>,
-  alsoWrite?: (row: Row) => SqlWrite | undefined,
+  insert: (tx: Repositories) => Promise<Row>,
+  reply?: (row: Row) => IdempotentReply | undefined,
 ): Promise<Row> {
-  const { row, deliveryIds } = await inTransaction(deps.db, async (tx) => {
+  const { row, deliveryIds } = await deps.repos.transaction(async (tx) => {
     const created = await insert(tx);
     await appendBalanceTransaction(tx, {
       sellerId: created.seller_id,
@@ -54,7 +54,7 @@ export async function createPayout<Row extends PayoutRow>(
       now,
     });
     const recorded = await kind.record(tx, created, "created", now);
-    await runIdempotencyReplyWrite(tx, alsoWrite?.(created));
+    await tx.idempotencyKeys.storeIdempotentReply(reply?.(created));
     return { row: created, deliveryIds: recorded };
   });
   await enqueueDeliveries(deps, deliveryIds);

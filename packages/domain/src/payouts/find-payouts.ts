@@ -3,16 +3,7 @@
  * store and mode, so another store's or mode's id reads like an unknown one, 404); a seller's withdrawals in the panel
  * and with an API key (always within one seller and mode, likewise), and the operators' view of stuck ones.
  */
-import {
-  findRefundInStore,
-  findWithdrawalOfSeller,
-  listRefundsPage,
-  listStuckWithdrawalIdsOfSeller,
-  listWithdrawalsPage,
-  listWithdrawalsPageForOps,
-  type DbClient,
-  type Refund,
-} from "@lm/db";
+import { type Refund, type Repositories } from "@lm/db";
 import type { MerchantScope } from "../deps";
 import { notFound } from "../errors";
 import { isId } from "../ids";
@@ -34,18 +25,18 @@ async function foundOrNotFound<T>(kind: PayoutKindName, id: string, read: () => 
  * Refund `id` of `scope`.
  * @throws ApiError `resource_not_found` when it is malformed, unknown, or of another store or mode
  */
-export function findRefund(db: DbClient, scope: MerchantScope, id: string): Promise<Refund> {
-  return foundOrNotFound("refund", id, () => findRefundInStore(db, scope, id));
+export function findRefund(repos: Repositories, scope: MerchantScope, id: string): Promise<Refund> {
+  return foundOrNotFound("refund", id, () => repos.refunds.findRefundInStore(scope, id));
 }
 
 /** One page of the refunds of charge `transactionId` (already checked to be `scope`'s), in the page's order. */
 export function listRefunds(
-  db: DbClient,
+  repos: Repositories,
   scope: MerchantScope,
   transactionId: string,
   page: PageArgs,
 ): Promise<Refund[]> {
-  return listRefundsPage(db, scope, transactionId, page);
+  return repos.refunds.listRefundsPage(scope, transactionId, page);
 }
 
 /** A withdrawal's status. */
@@ -65,21 +56,21 @@ export const WITHDRAWAL_STUCK_AFTER_MS = 10 * 60_000;
  * @throws ApiError `resource_not_found` when it is malformed, unknown, or another seller's or mode's
  */
 export function findWithdrawal(
-  db: DbClient,
+  repos: Repositories,
   scope: { sellerId: string; mode?: "live" | "test" },
   id: string,
 ): Promise<WithdrawalWithKey> {
-  return foundOrNotFound("withdrawal", id, () => findWithdrawalOfSeller(db, scope, id));
+  return foundOrNotFound("withdrawal", id, () => repos.withdrawals.findWithdrawalOfSeller(scope, id));
 }
 
 /** One page of `scope`'s withdrawals, optionally of one status, in the page's order. */
 export function listWithdrawals(
-  db: DbClient,
+  repos: Repositories,
   scope: WithdrawalScope,
   filters: { status?: WithdrawalStatus },
   page: PageArgs,
 ): Promise<WithdrawalWithKey[]> {
-  return listWithdrawalsPage(db, scope, filters, page);
+  return repos.withdrawals.listWithdrawalsPage(scope, filters, page);
 }
 
 /** The moment before which a withdrawal still `pending` or `processing` and untouched since is stuck at `now`. */
@@ -92,18 +83,17 @@ function stuckSince(now: Date): Date {
  * `filters.stuck`, in the page's order.
  */
 export function listWithdrawalsForOps(
-  db: DbClient,
+  repos: Repositories,
   filters: { sellerId?: string; stuck?: boolean; now: Date },
   page: PageArgs,
 ): Promise<WithdrawalWithKey[]> {
-  return listWithdrawalsPageForOps(
-    db,
+  return repos.withdrawals.listWithdrawalsPageForOps(
     { sellerId: filters.sellerId, stuckSince: filters.stuck ? stuckSince(filters.now) : undefined },
     page,
   );
 }
 
 /** The ids of seller `sellerId`'s withdrawals stuck at `now` (see {@link WITHDRAWAL_STUCK_AFTER_MS}). */
-export async function findStuckWithdrawalIds(db: DbClient, sellerId: string, now: Date): Promise<Set<string>> {
-  return new Set(await listStuckWithdrawalIdsOfSeller(db, sellerId, stuckSince(now)));
+export async function findStuckWithdrawalIds(repos: Repositories, sellerId: string, now: Date): Promise<Set<string>> {
+  return new Set(await repos.withdrawals.listStuckWithdrawalIdsOfSeller(sellerId, stuckSince(now)));
 }

@@ -4,7 +4,7 @@
  * reverses it. A {@link PayoutKind} says what differs between the two; the lifecycle (create-payout.ts,
  * submit-payout.ts, settle-payout.ts) is written once against it.
  */
-import type { DbClient, OutgoingTable, Prisma } from "@lm/db";
+import type { OutgoingTable, Repositories } from "@lm/db";
 import type { JobPayloads } from "@lm/queue";
 import type { UseCaseDeps } from "../deps";
 
@@ -66,7 +66,7 @@ export interface PayoutKind<Row extends PayoutRow> {
   /** Whether a claimed first request records `<noun>.processing` (withdrawals do; refunds have no such event). */
   recordsProcessing: boolean;
   /** Row `id`, or null when there is none. */
-  find(db: DbClient, id: string): Promise<Row | null>;
+  find(repos: Repositories, id: string): Promise<Row | null>;
   /** The acquirer that holds `row`'s money (null: registered at no bank, the sandbox's). */
   acquirerIdOf(row: Row): string | null;
   /**
@@ -74,7 +74,7 @@ export interface PayoutKind<Row extends PayoutRow> {
    * refund that completes its charge's refunds also records `transaction.refunded`).
    * @returns the deliveries to enqueue after commit
    */
-  record(tx: Prisma.TransactionClient, row: Row, step: PayoutStep, now: Date): Promise<string[]>;
+  record(tx: Repositories, row: Row, step: PayoutStep, now: Date): Promise<string[]>;
   /**
    * Asks the acquirer to move `row`'s money, idempotent on the row's id at the acquirer.
    * @returns the end-to-end id it accepted the request under
@@ -83,9 +83,9 @@ export interface PayoutKind<Row extends PayoutRow> {
    */
   send(deps: UseCaseDeps, row: Row): Promise<string>;
   /** Locks, inside `tx` and before the row settles, what its settlement changes besides the row and the balance. */
-  lockBeforeSettling?(tx: Prisma.TransactionClient, row: Row): Promise<void>;
+  lockBeforeSettling?(tx: Repositories, row: Row): Promise<void>;
   /** Gives back, inside `tx`, what the row's creation took besides the balance, once it failed. */
-  restoreOnFailure?(tx: Prisma.TransactionClient, row: Row, now: Date): Promise<void>;
+  restoreOnFailure?(tx: Repositories, row: Row, now: Date): Promise<void>;
 }
 
 /**
@@ -93,7 +93,7 @@ export interface PayoutKind<Row extends PayoutRow> {
  * @throws Error when it is gone (it cannot be: the caller's transaction holds it)
  */
 export async function reloadPayout<Row extends PayoutRow>(
-  tx: Prisma.TransactionClient,
+  tx: Repositories,
   kind: PayoutKind<Row>,
   id: string,
 ): Promise<Row> {

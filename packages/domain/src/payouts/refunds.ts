@@ -5,20 +5,7 @@
  * the charge's acquirer is the one asked (`refundPix`), its events go to the charge's `postback_url` too, and the
  * charge turns `refunded` with `transaction.refunded` once its succeeded refunds reach its amount.
  */
-import {
-  addToChargeAmountRefunded,
-  findRefundWithCharge,
-  findSellerIdOfStore,
-  insertRefund,
-  lockChargeOfRefund,
-  lockChargeRefundableRemainder,
-  sumSucceededRefundsOfCharge,
-  updateCharge,
-  type Prisma,
-  type Refund,
-  type RefundWithCharge,
-  type SqlWrite,
-} from "@lm/db";
+import { type Refund, type RefundWithCharge, type IdempotentReply, type Repositories } from "@lm/db";
 import { acquirerNotConfigured, acquirerOfRow } from "../acquirers";
 import type { RefundOutcome } from "../inbound";
 import type { Reporter } from "../acquirers";
@@ -40,7 +27,7 @@ const REFUND_EVENTS = { created: "refund.created", succeeded: "refund.succeeded"
 
 /** Records `refund.<step>` for `refund`, fanned out to its store's endpoints and to its charge's `postback_url`. */
 async function recordRefundEvent(
-  tx: Prisma.TransactionClient,
+  tx: Repositories,
   refund: RefundWithCharge,
   step: "created" | "succeeded" | "failed",
   now: Date,
@@ -61,7 +48,7 @@ const REFUNDS: PayoutKind<RefundWithCharge> = {
   noun: "refund",
   succeeded: "succeeded",
   recordsProcessing: false,
-  find: findRefundWithCharge,
+  find: (repos, id) => repos.refunds.findRefundWithCharge(id),
   acquirerIdOf: (refund) => refund.transaction.acquirer_id,
   async record(tx, refund, step, now) {
     if (step === "processing") return [];
@@ -69,8 +56,8 @@ const REFUNDS: PayoutKind<RefundWithCharge> = {
     const charge = refund.transaction;
     if (step !== "succeeded" || charge.status !== "paid") return deliveryIds;
     // The charge row is locked, so this sum sees every refund of the charge that succeeded before this one.
-    if ((await sumSucceededRefundsOfCharge(tx, charge.id)) !== charge.amount) return deliveryIds;
-    const refunded = await updateCharge(tx, charge.id, { status: "refunded", updated_at: now });
+    if ((await tx.refunds.sumSucceededRefundsOfCharge(charge.id)) !== charge.amount) return deliveryIds;
+    const refunded = await tx.charges.markChargeRefunded(charge.id, now);
     deliveryIds.push(...(await recordTransactionEvent(tx, refunded, "transaction.refunded", now)).deliveryIds);
     return deliveryIds;
   },
@@ -91,9 +78,9 @@ const REFUNDS: PayoutKind<RefundWithCharge> = {
     return returnId;
   },
   // Settlements of the charge's refunds queue on its row, and take the balance row after it (the ledger's lock order).
-  lockBeforeSettling: (tx, refund) => lockChargeOfRefund(tx, refund.transaction_id),
+  lockBeforeSettling: (tx, refund) => tx.refunds.lockChargeOfRefund(refund.transaction_id),
   async restoreOnFailure(tx, refund, now) {
-    await updateCharge(tx, refund.transaction_id, { amount_refunded: { decrement: refund.amount }, updated_at: now });
+    await tx.charges.subtractFromChargeAmountRefunded(refund.transaction_id, refund.amount, now);
   },
 };
 
@@ -112,8 +99,8 @@ const notRefundable = (message: string) => new ApiError("invalid_state", message
  * an amount takes the remainder read under the charge row's lock, so it counts every refund committed before it
  * (DESIGN §11); the charge's `amount_refunded` grows by a conditional update that only succeeds while the refund fits
  * in the paid amount; then the lifecycle's reserve (`refund` balance transaction) and `refund.created`.
- * @param options.alsoWrite - a write run in the refund's transaction, given the refund (the idempotent reply's; when
- *   conditional and unmet, nothing is written and its error is thrown)
+ * @param options.reply - the idempotent reply to store in the refund's transaction, given the refund (when its claim
+ *   was taken over, nothing is written and its error is thrown)
  * @returns the refund, `pending`
  * @throws ApiError `resource_not_found` (unknown or foreign charge); `acquirer_not_configured` when no acquirer can
  *   refund it (a live charge no bank registered); `invalid_state` unless the charge is paid and the amount fits in its
@@ -124,9 +111,9 @@ export async function createRefund(
   scope: MerchantScope,
   transactionId: string,
   input: CreateRefundInput,
-  options: { alsoWrite?: (refund: Refund) => SqlWrite | undefined } = {},
+  options: { reply?: (refund: Refund) => IdempotentReply | undefined } = {},
 ): Promise<Refund> {
-  const charge = await findTransaction(deps.db, scope, transactionId);
+  const charge = await findTransaction(deps.repos, scope, transactionId);
   if ((await acquirerOfRow(deps, charge.acquirer_id, scope.mode)) === null) throw acquirerNotConfigured(scope.mode);
   if (charge.status !== "paid")
     throw notRefundable(`Only a paid transaction can be refunded; this one is ${charge.status}.`);
@@ -137,12 +124,12 @@ export async function createRefund(
     now,
     async (tx) => {
       // Read before this transaction, the remainder could already be spent by a concurrent refund.
-      const amount = input.amount ?? (await lockChargeRefundableRemainder(tx, charge.id)) ?? 0;
+      const amount = input.amount ?? (await tx.refunds.lockChargeRefundableRemainder(charge.id)) ?? 0;
       if (amount < 1) throw notRefundable("This transaction has nothing left to refund.");
-      if (!(await addToChargeAmountRefunded(tx, charge.id, amount, now)))
+      if (!(await tx.refunds.addToChargeAmountRefunded(charge.id, amount, now)))
         throw notRefundable("The amount exceeds what is left to refund of this transaction.");
-      const sellerId = await findSellerIdOfStore(tx, charge.store_id);
-      const refund = await insertRefund(tx, {
+      const sellerId = await tx.sellers.findSellerIdOfStore(charge.store_id);
+      const refund = await tx.refunds.insertRefund({
         id: newId("refund", now.getTime()),
         transaction_id: charge.id,
         store_id: charge.store_id,
@@ -155,7 +142,7 @@ export async function createRefund(
       });
       return { ...refund, transaction: charge };
     },
-    (refund) => options.alsoWrite?.(withoutCharge(refund)),
+    (refund) => options.reply?.(withoutCharge(refund)),
   );
   return withoutCharge(created);
 }
@@ -182,13 +169,13 @@ export function submitRefund(deps: UseCaseDeps, refundId: string): Promise<strin
  * @param reporter - the notifying acquirer: only the one that holds the charge's money reports on its refunds
  */
 export async function settleRefund(
-  tx: Prisma.TransactionClient,
+  tx: Repositories,
   outcome: RefundOutcome,
   reporter: Reporter,
   now: Date,
 ): Promise<DisputeSettlement> {
   // A devolução we did not ask for is the payer's bank taking money back (MED): a dispute (DESIGN §11).
-  const refund = isMedDevolucao(outcome) ? null : await findRefundWithCharge(tx, outcome.refundId);
+  const refund = isMedDevolucao(outcome) ? null : await tx.refunds.findRefundWithCharge(outcome.refundId);
   if (!refund) return recordDispute(tx, outcome, reporter, now);
   const report = { amount: outcome.amount, status: outcome.status, endToEndId: outcome.returnId };
   return settlePayoutOutcome(tx, REFUNDS, refund, { transactionId: refund.transaction_id }, report, reporter, now);

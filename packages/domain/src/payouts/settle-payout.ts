@@ -5,7 +5,7 @@
  * is a conditional update, so a repeated or late outcome changes nothing and is told apart as `already_settled` or
  * `conflicting_outcome`.
  */
-import { markOutgoingRowFailed, markOutgoingRowSucceeded, type Prisma } from "@lm/db";
+import { type Repositories } from "@lm/db";
 import { ACQUIRER_REJECTED, reporterAnomaly, type Reporter } from "../acquirers";
 import type { Settlement, TransferStatus } from "../inbound";
 import { appendBalanceTransaction, releaseReserved } from "../balance/ledger";
@@ -43,7 +43,7 @@ export function alreadySettled<T extends { deliveryIds: string[] }>(
  * @returns the deliveries to enqueue, or null when the row was already settled (nothing written)
  */
 export async function failPayout<Row extends PayoutRow>(
-  tx: Prisma.TransactionClient,
+  tx: Repositories,
   kind: PayoutKind<Row>,
   row: Row,
   failure: { reason: string; endToEndId?: string },
@@ -51,7 +51,7 @@ export async function failPayout<Row extends PayoutRow>(
 ): Promise<string[] | null> {
   await kind.lockBeforeSettling?.(tx, row);
   const failed = { reason: failure.reason, endToEndId: failure.endToEndId ?? null };
-  if (!(await markOutgoingRowFailed(tx, PAYOUT_SUBMISSIONS[kind.noun].table, row.id, failed, now))) return null;
+  if (!(await tx.payouts.markOutgoingRowFailed(PAYOUT_SUBMISSIONS[kind.noun].table, row.id, failed, now))) return null;
   await kind.restoreOnFailure?.(tx, row, now);
   await appendBalanceTransaction(tx, {
     sellerId: row.seller_id,
@@ -71,14 +71,15 @@ export async function failPayout<Row extends PayoutRow>(
  * @returns the deliveries to enqueue, or null when the row was already settled
  */
 async function succeedPayout<Row extends PayoutRow>(
-  tx: Prisma.TransactionClient,
+  tx: Repositories,
   kind: PayoutKind<Row>,
   row: Row,
   endToEndId: string,
   now: Date,
 ): Promise<string[] | null> {
   await kind.lockBeforeSettling?.(tx, row);
-  if (!(await markOutgoingRowSucceeded(tx, PAYOUT_SUBMISSIONS[kind.noun].table, row.id, endToEndId, now))) return null;
+  if (!(await tx.payouts.markOutgoingRowSucceeded(PAYOUT_SUBMISSIONS[kind.noun].table, row.id, endToEndId, now)))
+    return null;
   await releaseReserved(tx, { sellerId: row.seller_id, mode: row.mode, amount: row.amount, now });
   return kind.record(tx, await reloadPayout(tx, kind, row.id), "succeeded", now);
 }
@@ -93,7 +94,7 @@ async function succeedPayout<Row extends PayoutRow>(
  *   anomaly code
  */
 export async function settlePayoutOutcome<Row extends PayoutRow, Base extends object>(
-  tx: Prisma.TransactionClient,
+  tx: Repositories,
   kind: PayoutKind<Row>,
   row: Row,
   base: Base,

@@ -6,12 +6,6 @@
  * `submit_attempts`, so two workers never send at once, and the request is idempotent on the row id at the acquirer,
  * so a crash between sending and recording never moves the money twice.
  */
-import {
-  claimOutgoingRowRequest,
-  inTransaction,
-  recordOutgoingRowAccepted,
-  recordOutgoingRowSubmitError,
-} from "@lm/db";
 import { attemptAcquirerRequest } from "../acquirers";
 import type { UseCaseDeps } from "../deps";
 import { enqueueDeliveries } from "../events/record-event";
@@ -30,9 +24,9 @@ async function claimRequest<Row extends PayoutRow>(
 ): Promise<string[] | null> {
   const now = deps.now();
   const { table } = PAYOUT_SUBMISSIONS[kind.noun];
-  if (!kind.recordsProcessing) return (await claimOutgoingRowRequest(deps.db, table, row, now)) ? [] : null;
-  return inTransaction(deps.db, async (tx) => {
-    if (!(await claimOutgoingRowRequest(tx, table, row, now))) return null;
+  if (!kind.recordsProcessing) return (await deps.repos.payouts.claimOutgoingRowRequest(table, row, now)) ? [] : null;
+  return deps.repos.transaction(async (tx) => {
+    if (!(await tx.payouts.claimOutgoingRowRequest(table, row, now))) return null;
     return row.status === "pending" ? kind.record(tx, await reloadPayout(tx, kind, row.id), "processing", now) : [];
   });
 }
@@ -47,7 +41,7 @@ export async function submitPayout<Row extends PayoutRow>(
   kind: PayoutKind<Row>,
   id: string,
 ): Promise<string> {
-  const row = await kind.find(deps.db, id);
+  const row = await kind.find(deps.repos, id);
   if (!row || row.end_to_end_id !== null || (row.status !== "pending" && row.status !== "processing")) {
     return "skipped";
   }
@@ -60,8 +54,8 @@ export async function submitPayout<Row extends PayoutRow>(
     id: row.id,
     attempt: row.submit_attempts + 1,
     send: () => kind.send(deps, row),
-    accepted: (endToEndId) => recordOutgoingRowAccepted(deps.db, table, row.id, endToEndId),
-    refused: (message) => recordOutgoingRowSubmitError(deps.db, table, row.id, message),
+    accepted: (endToEndId) => deps.repos.payouts.recordOutgoingRowAccepted(table, row.id, endToEndId),
+    refused: (message) => deps.repos.payouts.recordOutgoingRowSubmitError(table, row.id, message),
     fail: (tx, reason) => failPayout(tx, kind, row, { reason }, deps.now()),
   });
 }

@@ -8,15 +8,7 @@
  * `acquirer_not_configured`, `insufficient_funds`); the mode's acquirer pays the key (`sendPixPayment`); its events
  * (`withdrawal.created`, `.processing` on the first request, `.completed`, `.failed`) go to every store of its seller.
  */
-import {
-  findWithdrawalWithPayoutKey,
-  insertWithdrawal,
-  listActivePayoutKeysOfSeller,
-  listStoreIdsOfSeller,
-  lockSellerForWithdrawal,
-  type Prisma,
-  type SqlWrite,
-} from "@lm/db";
+import { type IdempotentReply, type Repositories } from "@lm/db";
 import { acquirerOfRow, requireAcquirer } from "../acquirers";
 import type { PayoutOutcome } from "../inbound";
 import type { Reporter } from "../acquirers";
@@ -44,12 +36,12 @@ const WITHDRAWAL_EVENTS = {
 
 /** Records the event of `step` for `withdrawal` in its mode on every store of its seller, inside `tx`. */
 async function recordWithdrawalEvent(
-  tx: Prisma.TransactionClient,
+  tx: Repositories,
   withdrawal: WithdrawalWithKey,
   step: PayoutStep,
   now: Date,
 ): Promise<string[]> {
-  const stores = await listStoreIdsOfSeller(tx, withdrawal.seller_id);
+  const stores = await tx.sellers.listStoreIdsOfSeller(withdrawal.seller_id);
   const object = serializeWithdrawal(withdrawal) as unknown as Record<string, unknown>;
   const type = WITHDRAWAL_EVENTS[step];
   const deliveryIds: string[] = [];
@@ -65,14 +57,14 @@ const WITHDRAWALS: PayoutKind<WithdrawalWithKey> = {
   noun: "withdrawal",
   succeeded: "completed",
   recordsProcessing: true,
-  find: findWithdrawalWithPayoutKey,
+  find: (repos, id) => repos.withdrawals.findWithdrawalWithPayoutKey(id),
   acquirerIdOf: (withdrawal) => withdrawal.acquirer_id,
   record: recordWithdrawalEvent,
   async send(deps, withdrawal) {
     const acquirer = await acquirerOfRow(deps, withdrawal.acquirer_id, withdrawal.mode);
     if (!acquirer) throw new Error(`no acquirer moves ${withdrawal.mode} money`);
     const { payout_key: key } = withdrawal;
-    const value = key.key ?? (await sellerDocumentDigits(deps.db, deps.config.encryptionKey, withdrawal.seller_id));
+    const value = key.key ?? (await sellerDocumentDigits(deps.repos, deps.config.encryptionKey, withdrawal.seller_id));
     const { endToEndId } = await acquirer.sendPixPayment({
       withdrawalId: withdrawal.id,
       key: { type: key.type, value },
@@ -93,8 +85,8 @@ export interface CreateWithdrawalInput {
 
 /**
  * Requests a withdrawal of `input.amount` from `actor`'s seller balance in `input.mode` to one of its payout keys.
- * @param options.alsoWrite - a write run in the withdrawal's transaction, given the withdrawal (the idempotent reply's;
- *   when conditional and unmet, nothing is written and its error is thrown)
+ * @param options.reply - the idempotent reply to store in the withdrawal's transaction, given the withdrawal (when
+ *   its claim was taken over, nothing is written and its error is thrown)
  * @returns the withdrawal, `pending`
  * @throws ApiError, in this order: `withdrawals_locked`; `kyc_required` (live without approved KYC);
  *   `resource_not_found` (foreign or deleted payout key); `payout_key_cooling_off` (a key added less than 24 h ago,
@@ -104,7 +96,7 @@ export async function createWithdrawal(
   deps: UseCaseDeps,
   actor: { sellerId: string },
   input: CreateWithdrawalInput,
-  options: { alsoWrite?: (withdrawal: WithdrawalWithKey) => SqlWrite | undefined } = {},
+  options: { reply?: (withdrawal: WithdrawalWithKey) => IdempotentReply | undefined } = {},
 ): Promise<WithdrawalWithKey> {
   const now = deps.now();
   return createPayout(
@@ -112,7 +104,7 @@ export async function createWithdrawal(
     WITHDRAWALS,
     now,
     async (tx) => {
-      const seller = await lockSellerForWithdrawal(tx, actor.sellerId);
+      const seller = await tx.withdrawals.lockSellerForWithdrawal(actor.sellerId);
       if (!seller) throw new ApiError("resource_not_found", "No such seller.");
       if (seller.withdrawals_locked_until !== null && seller.withdrawals_locked_until > now) {
         throw new ApiError(
@@ -126,7 +118,7 @@ export async function createWithdrawal(
       const key = await findPayoutKey(tx, actor.sellerId, input.payout_key_id);
       assertPayoutKeyCooledOff(key, now);
       const acquirer = await requireAcquirer(deps, input.mode, "payouts");
-      const { id } = await insertWithdrawal(tx, {
+      const { id } = await tx.withdrawals.insertWithdrawal({
         id: newId("withdrawal", now.getTime()),
         seller_id: actor.sellerId,
         mode: input.mode,
@@ -138,7 +130,7 @@ export async function createWithdrawal(
       });
       return reloadPayout(tx, WITHDRAWALS, id);
     },
-    options.alsoWrite,
+    options.reply,
   );
 }
 
@@ -161,7 +153,7 @@ export async function createTestWithdrawal(
   deps: UseCaseDeps,
   scope: MerchantScope,
   input: TestWithdrawalInput,
-  options: { alsoWrite?: (withdrawal: WithdrawalWithKey) => SqlWrite | undefined } = {},
+  options: { reply?: (withdrawal: WithdrawalWithKey) => IdempotentReply | undefined } = {},
 ): Promise<WithdrawalWithKey> {
   if (scope.mode !== "test") {
     throw new ApiError(
@@ -170,10 +162,10 @@ export async function createTestWithdrawal(
         "(POST /v1/me/withdrawals), behind a step-up.",
     );
   }
-  const { sellerId } = await merchantSellerScope(deps.db, scope);
+  const { sellerId } = await merchantSellerScope(deps.repos, scope);
   let payoutKeyId = input.payout_key_id;
   if (payoutKeyId === undefined) {
-    const keys = await listActivePayoutKeysOfSeller(deps.db, sellerId);
+    const keys = await deps.repos.payoutKeys.listActivePayoutKeysOfSeller(sellerId);
     payoutKeyId = keys.find(isOwnDocumentKey)?.id;
     if (payoutKeyId === undefined) {
       throw new ApiError(
@@ -208,12 +200,12 @@ export function submitWithdrawal(deps: UseCaseDeps, withdrawalId: string): Promi
  * @param reporter - the notifying acquirer: only the one asked to send the payout reports on it
  */
 export async function settleWithdrawal(
-  tx: Prisma.TransactionClient,
+  tx: Repositories,
   outcome: PayoutOutcome,
   reporter: Reporter,
   now: Date,
 ): Promise<Settlement & { withdrawalId?: string }> {
-  const withdrawal = await findWithdrawalWithPayoutKey(tx, outcome.withdrawalId);
+  const withdrawal = await tx.withdrawals.findWithdrawalWithPayoutKey(outcome.withdrawalId);
   if (!withdrawal) return { result: "unknown_withdrawal", error: "unknown_withdrawal", deliveryIds: [] };
   const report = { amount: outcome.amount, status: outcome.status, endToEndId: outcome.endToEndId };
   return settlePayoutOutcome(tx, WITHDRAWALS, withdrawal, { withdrawalId: withdrawal.id }, report, reporter, now);

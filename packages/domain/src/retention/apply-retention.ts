@@ -6,15 +6,7 @@
  * the idempotency keys past their 24 h and the sessions, 2FA challenges, mailed tokens and trusted devices 30 days
  * after they ended. Balance transactions, charges, refunds and withdrawals are never touched.
  */
-import {
-  createHistoryPartition,
-  deleteEndedRows,
-  dropHistoryPartition,
-  listHistoryPartitions,
-  purgeExpiredIdempotencyKeyRows,
-  type EndedRowsTable,
-  type HistoryTable,
-} from "@lm/db";
+import { type EndedRowsTable, type HistoryTable } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import {
   ENDED_ROWS_KEPT_MS,
@@ -58,30 +50,32 @@ const ENDED_ROWS_TABLES: readonly EndedRowsTable[] = [
  * @returns rows removed per table and partitions made and dropped
  * @throws the driver's error, such as a `lock_timeout` on a busy table: what was done stays done, the next run goes on
  */
-export async function applyRetention(deps: Pick<UseCaseDeps, "db" | "config">, now: Date): Promise<RetentionReport> {
-  const { db, config } = deps;
+export async function applyRetention(deps: Pick<UseCaseDeps, "repos" | "config">, now: Date): Promise<RetentionReport> {
+  const { repos, config } = deps;
   const keptSince = historyKeptSince(config.retentionDays, now);
   const chainMs = config.retryScheduleSeconds.reduce((sum, seconds) => sum + seconds * 1000, 0);
   const report: RetentionReport = { removed: emptyCounts(), partitionsCreated: [], partitionsDropped: [] };
 
   for (const history of HISTORY_TABLES) {
-    const existing = await listHistoryPartitions(db.pool, history.table);
+    const existing = await repos.retention.listHistoryPartitions(history.table);
     for (const week of weeksToCreate(history, existing, now)) {
-      if (await createHistoryPartition(db.pool, history.table, week)) report.partitionsCreated.push(week.name);
+      if (await repos.retention.createHistoryPartition(history.table, week)) report.partitionsCreated.push(week.name);
     }
     const cutoff = history.table === "events" ? new Date(keptSince.getTime() - chainMs) : keptSince;
-    for (const old of partitionsToDrop(await listHistoryPartitions(db.pool, history.table), cutoff)) {
-      const rows = await dropHistoryPartition(db.pool, history.table, old.name);
+    for (const old of partitionsToDrop(await repos.retention.listHistoryPartitions(history.table), cutoff)) {
+      const rows = await repos.retention.dropHistoryPartition(history.table, old.name);
       if (rows === null) continue;
       report.removed[history.table] += rows;
       report.partitionsDropped.push(old.name);
     }
   }
 
-  report.removed.idempotency_keys = await inBatches((limit) => purgeExpiredIdempotencyKeyRows(db.pool, now, limit));
+  report.removed.idempotency_keys = await inBatches((limit) =>
+    repos.idempotencyKeys.purgeExpiredIdempotencyKeyRows(now, limit),
+  );
   const endedBy = new Date(now.getTime() - ENDED_ROWS_KEPT_MS);
   for (const table of ENDED_ROWS_TABLES) {
-    report.removed[table] = await inBatches((limit) => deleteEndedRows(db.pool, table, endedBy, limit));
+    report.removed[table] = await inBatches((limit) => repos.retention.deleteEndedRows(table, endedBy, limit));
   }
   return report;
 }

@@ -2,17 +2,7 @@
  * Use case: register a seller and its default store (ops command line `seller:create`).
  */
 import type { Config } from "@lm/config";
-import {
-  findSellerById,
-  inTransaction,
-  insertSeller,
-  insertStore,
-  isUniqueViolation,
-  updateSellerKycStatus,
-  type Db,
-  type Seller,
-  type Store,
-} from "@lm/db";
+import { isUniqueViolation, type Seller, type Store, type Repositories } from "@lm/db";
 import { documentLookupHash, encryptDocument } from "../document-at-rest";
 import { ApiError, validationFailed } from "../errors";
 import { newId } from "../ids";
@@ -35,7 +25,7 @@ export interface CreatedSeller {
  *   that document exists
  */
 export async function createSeller(
-  db: Db,
+  repos: Repositories,
   config: Pick<Config, "encryptionKey">,
   input: { name: string; document: string; email?: string | undefined },
 ): Promise<CreatedSeller> {
@@ -48,9 +38,9 @@ export async function createSeller(
     throw validationFailed("Email is not a valid address.", "email");
   }
   try {
-    return await inTransaction(db, async (tx) => {
+    return await repos.transaction(async (tx) => {
       const id = newId("seller");
-      const seller = await insertSeller(tx, {
+      const seller = await tx.sellers.insertSeller({
         id,
         legal_name: name,
         document: encryptDocument(config.encryptionKey, document.digits, id),
@@ -58,7 +48,7 @@ export async function createSeller(
         document_masked: maskTaxDocument(document.digits),
         email: email ?? null,
       });
-      const store = await insertStore(tx, { id: newId("store"), seller_id: seller.id, name });
+      const store = await tx.sellers.insertStore({ id: newId("store"), seller_id: seller.id, name });
       return { seller, store };
     });
   } catch (err) {
@@ -74,16 +64,16 @@ export async function createSeller(
  * @throws ApiError `resource_not_found` for an unknown seller
  */
 export async function setSellerKyc(
-  db: Db,
+  repos: Repositories,
   sellerId: string,
   status: "pending" | "approved" | "rejected",
 ): Promise<Seller> {
-  const found = await findSellerById(db, sellerId);
+  const found = await repos.sellers.findSellerById(sellerId);
   if (!found) throw new ApiError("resource_not_found", "No such seller.");
   if (found.kyc_status === status) return found;
   const now = new Date();
-  return inTransaction(db, async (tx) => {
-    const seller = await updateSellerKycStatus(tx, sellerId, status, now);
+  return repos.transaction(async (tx) => {
+    const seller = await tx.sellers.updateSellerKycStatus(sellerId, status, now);
     await recordSellerUpdated(
       tx,
       seller,

@@ -4,14 +4,7 @@
  * nothing to do). SQL alone cannot do it: the key is `ENCRYPTION_KEY`, which only the processes hold.
  */
 import type { Config } from "@lm/config";
-import {
-  listChargesWithClearDocument,
-  listSellersWithClearDocument,
-  setChargeEncryptedDocument,
-  setSellerEncryptedDocument,
-  type ChargeDocumentColumn,
-  type Db,
-} from "@lm/db";
+import { type ChargeDocumentColumn, type Repositories } from "@lm/db";
 import { chargeDocumentColumns, documentLookupHash, encryptDocument } from "../document-at-rest";
 import { parseTaxDocument } from "../documents";
 
@@ -31,35 +24,35 @@ export interface EncryptedDocumentCounts {
  * @throws Error when a clear seller document is not a valid CPF/CNPJ (nothing is invented for it)
  */
 export async function encryptClearDocuments(
-  db: Db,
+  repos: Repositories,
   config: Pick<Config, "encryptionKey">,
 ): Promise<EncryptedDocumentCounts> {
   const key = config.encryptionKey;
   let sellers = 0;
-  for (let rows = await listSellersWithClearDocument(db, BATCH); rows.length > 0;) {
+  for (let rows = await repos.sellers.listSellersWithClearDocument(BATCH); rows.length > 0;) {
     for (const seller of rows) {
       if (!parseTaxDocument(seller.document)) throw new Error(`seller ${seller.id} has no valid clear document`);
-      await setSellerEncryptedDocument(db, seller.id, {
+      await repos.sellers.setSellerEncryptedDocument(seller.id, {
         document: encryptDocument(key, seller.document, seller.id),
         documentHash: documentLookupHash(key, seller.document),
       });
     }
     sellers += rows.length;
-    rows = await listSellersWithClearDocument(db, BATCH);
+    rows = await repos.sellers.listSellersWithClearDocument(BATCH);
   }
   const charges = async (column: ChargeDocumentColumn): Promise<number> => {
     let count = 0;
-    for (let rows = await listChargesWithClearDocument(db, column, BATCH); rows.length > 0;) {
+    for (let rows = await repos.sellers.listChargesWithClearDocument(column, BATCH); rows.length > 0;) {
       for (const row of rows) {
         const digits = row[column] ?? "";
         const { stored, masked } = chargeDocumentColumns(key, row.id, column, {
           kind: digits.length === 11 ? "cpf" : "cnpj",
           digits,
         });
-        await setChargeEncryptedDocument(db, row.id, column, { stored, masked });
+        await repos.sellers.setChargeEncryptedDocument(row.id, column, { stored, masked });
       }
       count += rows.length;
-      rows = await listChargesWithClearDocument(db, column, BATCH);
+      rows = await repos.sellers.listChargesWithClearDocument(column, BATCH);
     }
     return count;
   };

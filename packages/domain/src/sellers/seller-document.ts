@@ -3,7 +3,7 @@
  * such a key is sent to it). The document is encrypted at rest with a keyed lookup hash: equality is
  * checked on the hash, and the digits are decrypted only to be sent to the acquirer.
  */
-import { findSellerDocument, getSellerDocument, type DbClient } from "@lm/db";
+import { type Repositories } from "@lm/db";
 import { documentLookupHash, readSellerDocument } from "../document-at-rest";
 
 /**
@@ -11,12 +11,12 @@ import { documentLookupHash, readSellerDocument } from "../document-at-rest";
  * @param encryptionKey - `config.encryptionKey`
  */
 export async function isSellersOwnDocument(
-  db: DbClient,
+  repos: Repositories,
   encryptionKey: Buffer,
   sellerId: string,
   digits: string,
 ): Promise<boolean> {
-  const seller = await findSellerDocument(db, sellerId);
+  const seller = await repos.sellers.findSellerDocument(sellerId);
   if (!seller) return false;
   // A row written before encryption has no hash until `documents:encrypt` runs; its document is still clear digits.
   if (seller.document_hash === null) return readSellerDocument(encryptionKey, seller).digits === digits;
@@ -28,7 +28,11 @@ export async function isSellersOwnDocument(
  * @param encryptionKey - `config.encryptionKey`
  * @throws Error when the stored document does not decrypt (another key, tampering)
  */
-export async function sellerDocumentDigits(db: DbClient, encryptionKey: Buffer, sellerId: string): Promise<string> {
-  const seller = await getSellerDocument(db, sellerId);
+export async function sellerDocumentDigits(
+  repos: Repositories,
+  encryptionKey: Buffer,
+  sellerId: string,
+): Promise<string> {
+  const seller = await repos.sellers.getSellerDocument(sellerId);
   return readSellerDocument(encryptionKey, seller).digits;
 }

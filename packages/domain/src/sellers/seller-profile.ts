@@ -4,16 +4,7 @@
  * for both modes' endpoints of every store of the seller, and an item in the seller's feed, in the change's database
  * transaction.
  */
-import {
-  findSellerById,
-  getStoreWithSeller,
-  inTransaction,
-  listStoreIdsOfSeller,
-  updateSellerProfileFields,
-  type DbClient,
-  type Prisma,
-  type Seller,
-} from "@lm/db";
+import { type Seller, type Repositories, type SellerProfileUpdate } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { isEmailAddress, normalizeEmail } from "../email";
 import { notFound, validationFailed } from "../errors";
@@ -58,15 +49,15 @@ export function serializeSeller(seller: Seller): SellerWire {
  * Seller `sellerId`.
  * @throws ApiError `resource_not_found` when it does not exist
  */
-export async function findSeller(db: DbClient, sellerId: string): Promise<Seller> {
-  const seller = await findSellerById(db, sellerId);
+export async function findSeller(repos: Repositories, sellerId: string): Promise<Seller> {
+  const seller = await repos.sellers.findSellerById(sellerId);
   if (!seller) throw notFound("seller");
   return seller;
 }
 
 /** The seller owning store `storeId` (the merchant API's `GET /v1/seller`). */
-export async function findStoreSeller(db: DbClient, storeId: string): Promise<Seller> {
-  const store = await getStoreWithSeller(db, storeId);
+export async function findStoreSeller(repos: Repositories, storeId: string): Promise<Seller> {
+  const store = await repos.sellers.getStoreWithSeller(storeId);
   return store.seller;
 }
 
@@ -75,12 +66,12 @@ export async function findStoreSeller(db: DbClient, storeId: string): Promise<Se
  * @returns the deliveries to enqueue after commit
  */
 export async function recordSellerUpdated(
-  tx: Prisma.TransactionClient,
+  tx: Repositories,
   seller: Seller,
   feed: { title: string; message: string; data: Record<string, string> },
   now: Date,
 ): Promise<string[]> {
-  const stores = await listStoreIdsOfSeller(tx, seller.id);
+  const stores = await tx.sellers.listStoreIdsOfSeller(seller.id);
   const object = serializeSeller(seller) as unknown as Record<string, unknown>;
   const deliveryIds: string[] = [];
   for (const store of stores) {
@@ -117,16 +108,16 @@ export async function updateSellerProfile(
 ): Promise<Seller> {
   const email = changes.email === undefined ? undefined : normalizeEmail(changes.email);
   if (email !== undefined && !isEmailAddress(email)) throw validationFailed("Email is not a valid address.", "email");
-  const current = await findSeller(deps.db, actor.sellerId);
-  const data: Pick<Prisma.SellerUpdateInput, "trade_name" | "email"> = {};
+  const current = await findSeller(deps.repos, actor.sellerId);
+  const data: SellerProfileUpdate = {};
   if (changes.trade_name !== undefined && changes.trade_name !== current.trade_name)
     data.trade_name = changes.trade_name;
   if (email !== undefined && email !== current.email) data.email = email;
   const fields = Object.keys(data);
   if (fields.length === 0) return current;
   const now = deps.now();
-  const { seller, deliveryIds } = await inTransaction(deps.db, async (tx) => {
-    const updated = await updateSellerProfileFields(tx, actor.sellerId, data, now);
+  const { seller, deliveryIds } = await deps.repos.transaction(async (tx) => {
+    const updated = await tx.sellers.updateSellerProfileFields(actor.sellerId, data, now);
     const ids = await recordSellerUpdated(
       tx,
       updated,

@@ -8,16 +8,7 @@
  * is only a hint: what it names is read back from the bank first, and only what the bank confirms settles anything. Processing is idempotent: a charge moves
  * only from `pending` (a conditional update), and an item already processed is left alone.
  */
-import {
-  findAcquirerById,
-  findProcessableInboxItems,
-  finishInboxItem,
-  inTransaction,
-  recordInboxItemFailure,
-  type InboxItemOutcome,
-  type Prisma,
-  type ProcessableInboxItem,
-} from "@lm/db";
+import { type InboxItemOutcome, type ProcessableInboxItem, type Repositories } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { enqueueDeliveries } from "../events/record-event";
 import { toStorableText } from "../text/storable-text";
@@ -53,7 +44,7 @@ async function recordProcessingFailure(deps: UseCaseDeps, inboxItemId: string, e
   const reason = toStorableText(message.slice(0, MAX_FAILURE_REASON_LENGTH)) || "unknown error";
   deps.logger.error("inbox item processing failed", { inbox_item_id: inboxItemId, err });
   try {
-    await recordInboxItemFailure(deps.db, inboxItemId, `${INBOX_ERRORS.processingFailed}: ${reason}`);
+    await deps.repos.inbox.recordInboxItemFailure(inboxItemId, `${INBOX_ERRORS.processingFailed}: ${reason}`);
   } catch (writeErr) {
     deps.logger.error("could not record an inbox processing failure", { inbox_item_id: inboxItemId, err: writeErr });
   }
@@ -66,20 +57,19 @@ async function recordProcessingFailure(deps: UseCaseDeps, inboxItemId: string, e
  */
 async function confirmedItem(deps: UseCaseDeps, item: ProcessableInboxItem): Promise<ProcessableInboxItem | null> {
   if (item.acquirer_profile === null) return item;
-  const acquirer = await findAcquirerById(deps.db.pool, item.acquirer_id);
+  const acquirer = await deps.repos.acquirers.findAcquirerById(item.acquirer_id);
   if (acquirer === undefined) return null;
   const confirmed = await confirmWithBank(deps, acquirer, item);
   return confirmed === null ? null : { ...item, raw_body: confirmed };
 }
 
 async function settleInboxItem(deps: UseCaseDeps, inboxItemId: string): Promise<string> {
-  const [notified] = await findProcessableInboxItems(deps.db.pool, [inboxItemId]);
+  const [notified] = await deps.repos.inbox.findProcessableInboxItems([inboxItemId]);
   if (!notified) return "skipped";
   const item = await confirmedItem(deps, notified);
   const now = deps.now();
   if (item === null) {
-    await finishInboxItem(
-      deps.db,
+    await deps.repos.inbox.finishInboxItem(
       notified.id,
       { error: `${INBOX_ERRORS.notConfirmed}: the bank does not know it` },
       now,
@@ -89,7 +79,7 @@ async function settleInboxItem(deps: UseCaseDeps, inboxItemId: string): Promise<
   }
   /** Writes an outcome that needed no other change, warning of an anomaly. */
   const record = async (outcome: InboxItemOutcome & { result: string }) => {
-    await finishInboxItem(deps.db, item.id, outcome, now);
+    await deps.repos.inbox.finishInboxItem(item.id, outcome, now);
     if (outcome.error !== null) {
       deps.logger.warn("inbound payment anomaly", { inbox_item_id: item.id, anomaly: outcome.result });
     }
@@ -100,11 +90,11 @@ async function settleInboxItem(deps: UseCaseDeps, inboxItemId: string): Promise<
   /** Settles the outcome in one transaction with the item's, enqueues its deliveries after commit, and returns it. */
   const settleOutcome = async <S extends InboxItemOutcome & { result: string; deliveryIds: string[] }>(
     what: string,
-    settle: (tx: Prisma.TransactionClient) => Promise<S>,
+    settle: (tx: Repositories) => Promise<S>,
   ): Promise<S> => {
-    const settled = await inTransaction(deps.db, async (tx) => {
+    const settled = await deps.repos.transaction(async (tx) => {
       const settlement = await settle(tx);
-      await finishInboxItem(tx, item.id, settlement, now);
+      await tx.inbox.finishInboxItem(item.id, settlement, now);
       return settlement;
     });
     if (settled.error !== null)

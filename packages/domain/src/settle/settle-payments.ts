@@ -11,13 +11,7 @@
  * ones it could not settle (two items of one batch for one charge or one payment, a charge that changed between the
  * read and the write), to be settled one by one, which records each outcome.
  */
-import {
-  findChargesByTxids,
-  findProcessableInboxItems,
-  settlePaymentRows,
-  type ProcessableInboxItem,
-  type Transaction,
-} from "@lm/db";
+import { type ProcessableInboxItem, type Transaction } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { chargeDocumentColumns } from "../document-at-rest";
 import { enqueueDeliveries } from "../events/record-event";
@@ -98,10 +92,7 @@ async function settleItems(deps: UseCaseDeps, items: ProcessableInboxItem[]): Pr
   });
   if (payments.length === 0) return outcomes;
 
-  const charges = await findChargesByTxids(
-    deps.db.pool,
-    payments.map(({ payment }) => payment.txid),
-  );
+  const charges = await deps.repos.charges.findChargesByTxids(payments.map(({ payment }) => payment.txid));
   const chargeByTxid = new Map(charges.map((charge) => [charge.txid, charge]));
   const repeated = (values: string[]) => new Set(values.filter((value, i) => values.indexOf(value) !== i));
   const repeatedTxids = repeated(payments.map(({ payment }) => payment.txid));
@@ -124,7 +115,7 @@ async function settleItems(deps: UseCaseDeps, items: ProcessableInboxItem[]): Pr
     item,
     charge: { ...charge, ...paidColumns(deps.config.encryptionKey, charge.id, payment), updated_at: now },
   }));
-  const { paidIds, deliveryIds } = await settlePaymentRows(deps.db.pool, {
+  const { paidIds, deliveryIds } = await deps.repos.payments.settlePaymentRows({
     payments: paid.map(({ item, charge }) => ({
       charge,
       balanceTransactionId: newId("balanceTransaction", now.getTime()),
@@ -151,7 +142,7 @@ async function settleItems(deps: UseCaseDeps, items: ProcessableInboxItem[]): Pr
  * @throws the driver's error (nothing was written); the caller then processes every item one by one
  */
 export async function settlePayments(deps: UseCaseDeps, inboxItemIds: string[]): Promise<Array<"paid" | null>> {
-  const items = await findProcessableInboxItems(deps.db.pool, inboxItemIds);
+  const items = await deps.repos.inbox.findProcessableInboxItems(inboxItemIds);
   // A bank's notifications are read back one by one before they settle anything (processInboxItem).
   const outcomes = await settleItems(
     deps,
@@ -174,7 +165,7 @@ export async function settlePaymentItem(
   if (outcome === undefined) return null;
   if (outcome.kind !== "left") return outcome.kind === "paid" ? "paid" : outcome.anomaly;
   // The conditional update skipped the charge: it is no longer pending, so the read now says why.
-  const [charge] = await findChargesByTxids(deps.db.pool, [outcome.payment.txid]);
+  const [charge] = await deps.repos.charges.findChargesByTxids([outcome.payment.txid]);
   const anomaly = paymentAnomaly(charge, outcome.payment, reporterOf(item));
   if (anomaly === null) throw new Error(`charge of txid ${outcome.payment.txid} changed during its settlement`);
   return anomaly;

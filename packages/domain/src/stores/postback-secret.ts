@@ -5,7 +5,7 @@
  * secret at every attempt, so the next attempt is signed with the new secret only.
  */
 import type { Config } from "@lm/config";
-import { getStoreById, lockStoreForUpdate, updateStorePostbackSecret, type DbClient, type Store } from "@lm/db";
+import { type Store, type Repositories } from "@lm/db";
 import { audited, type CredentialDeps, type PanelActor } from "../audit/security-audit";
 import { encryptSecret } from "../secret-box";
 import { generateWebhookSecret, webhookSecretPrefix } from "../webhooks/webhook-secret";
@@ -20,8 +20,8 @@ export interface PostbackSecretInfo {
 }
 
 /** The store's postback secret info. */
-export async function getPostbackSecretInfo(db: DbClient, storeId: string): Promise<PostbackSecretInfo> {
-  return postbackSecretInfo(await getStoreById(db, storeId));
+export async function getPostbackSecretInfo(repos: Repositories, storeId: string): Promise<PostbackSecretInfo> {
+  return postbackSecretInfo(await repos.sellers.getStoreById(storeId));
 }
 
 /**
@@ -37,9 +37,9 @@ export async function rotatePostbackSecret(
   const secret = generateWebhookSecret();
   return audited(deps, actor, async (tx) => {
     // Locked, so that of two concurrent rotations the second sees the first's secret as the previous one.
-    await lockStoreForUpdate(tx, actor.storeId);
-    const current = await getStoreById(tx, actor.storeId);
-    const store = await updateStorePostbackSecret(tx, actor.storeId, {
+    await tx.sellers.lockStoreForUpdate(actor.storeId);
+    const current = await tx.sellers.getStoreById(actor.storeId);
+    const store = await tx.sellers.updateStorePostbackSecret(actor.storeId, {
       ciphertext: encryptSecret(deps.config.encryptionKey, secret, actor.storeId),
       prefix: webhookSecretPrefix(secret),
       rotatedAt: now,

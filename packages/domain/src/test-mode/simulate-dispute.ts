@@ -1,4 +1,4 @@
-import { findDisputeByEndToEndId, type Dispute } from "@lm/db";
+import { type Dispute } from "@lm/db";
 import { valorFromCentavos } from "@lm/pix-api";
 import { postSandboxNotification, sandboxEndToEndId } from "../acquirers";
 import type { MerchantScope, UseCaseDeps } from "../deps";
@@ -22,7 +22,7 @@ export async function simulateDispute(
   amount: number | undefined,
 ): Promise<Dispute> {
   if (scope.mode !== "test") throw new ApiError("test_mode_only", "Disputes can be simulated with test keys only.");
-  const charge = await findTransaction(deps.db, scope, id);
+  const charge = await findTransaction(deps.repos, scope, id);
   if (charge.acquirer_id !== null) {
     throw new ApiError("invalid_state", "This transaction is registered at a bank: its disputes come from the bank.");
   }
@@ -62,7 +62,7 @@ export async function simulateDispute(
   for (const item of items) {
     // Another dispute may have taken the remainder since it was read: the one under the charge's lock decides.
     if ((await processInboxItem(deps, item)) === DISPUTE_EXCEEDS_REMAINDER) {
-      const remainder = disputableRemainder(await findTransaction(deps.db, scope, id));
+      const remainder = disputableRemainder(await findTransaction(deps.repos, scope, id));
       throw new ApiError(
         "invalid_state",
         `The amount must be between 1 and ${remainder}, what is left of this transaction.`,
@@ -70,7 +70,7 @@ export async function simulateDispute(
       );
     }
   }
-  const recorded = await findDisputeByEndToEndId(deps.db, returnId);
+  const recorded = await deps.repos.disputes.findDisputeByEndToEndId(returnId);
   if (recorded === null) throw new Error(`the simulated dispute ${returnId} was not recorded`);
   return recorded;
 }

@@ -1,4 +1,4 @@
-import { moveChargeDeadlineTo, type Transaction } from "@lm/db";
+import { type Transaction } from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { ApiError } from "../errors";
 import { findTransaction } from "../transactions/find-transactions";
@@ -14,12 +14,12 @@ import { isExpiredAt } from "../transactions/transaction.serializer";
  */
 export async function simulateExpiration(deps: UseCaseDeps, scope: MerchantScope, id: string): Promise<Transaction> {
   if (scope.mode !== "test") throw new ApiError("test_mode_only", "Expirations can be simulated with test keys only.");
-  const transaction = await findTransaction(deps.db, scope, id);
+  const transaction = await findTransaction(deps.repos, scope, id);
   const now = deps.now();
   if (transaction.acquirer_id !== null) {
     throw new ApiError("invalid_state", "This transaction is registered at a bank, which keeps its deadline.");
   }
-  const moved = isExpiredAt(transaction, now) ? undefined : await moveChargeDeadlineTo(deps.db.pool, id, now);
+  const moved = isExpiredAt(transaction, now) ? undefined : await deps.repos.charges.moveChargeDeadlineTo(id, now);
   if (moved === undefined) throw new ApiError("invalid_state", "Only a pending transaction can expire.");
   return moved;
 }

@@ -21,7 +21,7 @@ import { postSandboxNotification, sandboxEndToEndId } from "../acquirers";
  */
 export async function simulatePayment(deps: UseCaseDeps, scope: MerchantScope, id: string): Promise<Transaction> {
   if (scope.mode !== "test") throw new ApiError("test_mode_only", "Payments can be simulated with test keys only.");
-  const transaction = await findTransaction(deps.db, scope, id);
+  const transaction = await findTransaction(deps.repos, scope, id);
   const now = deps.now();
   if (transaction.status !== "pending" || isExpiredAt(transaction, now)) {
     throw new ApiError("invalid_state", "Only a pending transaction can be paid.");

@@ -3,13 +3,13 @@
  * `transaction.canceled` and its fan-out in the same database transaction. A charge a bank registered is withdrawn
  * at the bank first, so that it can no longer be paid once we call it canceled.
  */
-import { inTransaction, runIdempotencyReplyWrite, type Transaction } from "@lm/db";
+import type { Repositories, Transaction } from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { acquirerOfRow } from "../acquirers";
 import { ApiError } from "../errors";
 import { enqueueDeliveries } from "../events/record-event";
 import { findTransaction } from "./find-transactions";
-import { transitionTransaction, type TransactionWriteOptions } from "./transaction-events";
+import { recordTransactionEvent, type TransactionWriteOptions } from "./transaction-events";
 
 /**
  * Cancels charge `id` of `scope`.
@@ -23,7 +23,7 @@ export async function cancelTransaction(
   id: string,
   options: TransactionWriteOptions = {},
 ): Promise<Transaction> {
-  const charge = await findTransaction(deps.db, scope, id);
+  const charge = await findTransaction(deps.repos, scope, id);
   const now = deps.now();
   if (charge.acquirer_id !== null && charge.status === "pending" && charge.expires_at > now) {
     const acquirer = await acquirerOfRow(deps, charge.acquirer_id, charge.mode);
@@ -32,18 +32,33 @@ export async function cancelTransaction(
       throw new ApiError("invalid_state", "The bank reports this transaction paid; its payment settles it shortly.");
     }
   }
-  const canceled = await inTransaction(deps.db, async (tx) => {
-    const transitioned = await transitionTransaction(tx, {
-      id,
-      expiresAfter: now,
-      data: { status: "canceled", canceled_at: now },
-      type: "transaction.canceled",
-      now,
-    });
-    if (transitioned) await runIdempotencyReplyWrite(tx, options.alsoWrite?.(transitioned.transaction));
+  const canceled = await deps.repos.transaction(async (tx) => {
+    const transitioned = await cancelIfPending(tx, id, now);
+    if (transitioned) await tx.idempotencyKeys.storeIdempotentReply(options.reply?.(transitioned.transaction));
     return transitioned;
   });
   if (!canceled) throw new ApiError("invalid_state", "Only a pending transaction can be canceled.");
   await enqueueDeliveries(deps, canceled.deliveryIds);
   return canceled.transaction;
+}
+
+/**
+ * Cancels charge `id` at `now` when it is still pending and not expired, and records `transaction.canceled`. The row
+ * is locked and read by id, then checked here: a `status = 'pending'` condition in the update would let the planner,
+ * on statistics that counted few pending charges, read every pending charge through `(status, expires_at)` (see
+ * `rowStatusIs` in `@lm/db`). Two writers cannot both win: the second waits for the first's lock and then reads the
+ * changed row.
+ * @returns the canceled charge and the deliveries to enqueue after commit, or null when it was not pending (or had
+ *   expired): nothing was written
+ */
+async function cancelIfPending(
+  tx: Repositories,
+  id: string,
+  now: Date,
+): Promise<{ transaction: Transaction; deliveryIds: string[] } | null> {
+  const current = await tx.charges.lockChargeStatus(id);
+  if (current?.status !== "pending" || current.expires_at <= now) return null;
+  const transaction = await tx.charges.markChargeCanceled(id, now);
+  const { deliveryIds } = await recordTransactionEvent(tx, transaction, "transaction.canceled", now);
+  return { transaction, deliveryIds };
 }

@@ -4,7 +4,7 @@
  * charge, its `transaction.created` event and the first delivery rows written together; after commit the deliveries
  * are enqueued. Expiry is the worker's sweep (`expire-transaction.ts`).
  */
-import { insertCharge, isUniqueViolation, storeHasPostbackSecret, type Transaction } from "@lm/db";
+import { isUniqueViolation, type Transaction } from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { chargeDocumentColumns } from "../document-at-rest";
 import { parseTaxDocument } from "../documents";
@@ -63,7 +63,7 @@ export async function createTransaction(
     const check = await checkDestination(input.postback_url, { allowLocal: deps.config.webhookAllowLocalDestinations });
     if (!check.ok)
       throw new ApiError("invalid_url", `Invalid postback_url: ${check.reason}.`, { param: "postback_url" });
-    if (!(await storeHasPostbackSecret(deps.db.pool, merchant.storeId))) throw noPostbackSecret();
+    if (!(await deps.repos.sellers.storeHasPostbackSecret(merchant.storeId))) throw noPostbackSecret();
     postbackUrl = check.href;
   }
   const document = input.customer ? parseTaxDocument(input.customer.document) : null;
@@ -128,7 +128,7 @@ export async function createTransaction(
   const events = planTransactionEvents([transaction], "transaction.created", now);
   let deliveryIds: string[];
   try {
-    deliveryIds = await insertCharge(deps.db.pool, transaction, events, options.alsoWrite?.(transaction));
+    deliveryIds = await deps.repos.charges.insertCharge(transaction, events, options.reply?.(transaction));
   } catch (err) {
     if (isUniqueViolation(err, "external_id")) {
       throw new ApiError("invalid_state", "A transaction with this external_id already exists.", {

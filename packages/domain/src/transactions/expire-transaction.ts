@@ -5,7 +5,7 @@
  * job for every pending charge for its whole `expires_in` (24 h by default), memory in proportion to the charges
  * waiting to be paid, and every creation would pay a Redis round trip for it.
  */
-import { expireCharges, findDueCharges, type Transaction } from "@lm/db";
+import { type Transaction } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { enqueueDeliveries } from "../events/record-event";
 import { planTransactionEvents } from "./transaction-events";
@@ -29,7 +29,7 @@ export async function expireDueTransactions(deps: UseCaseDeps, maxCharges = Infi
   for (let read = 0; read < maxCharges;) {
     const now = deps.now();
     const limit = Math.min(EXPIRY_BATCH_SIZE, maxCharges - read);
-    const due = await findDueCharges(deps.db.pool, dueBy, limit);
+    const due = await deps.repos.charges.findDueCharges(dueBy, limit);
     if (due.length === 0) break;
     const events = planTransactionEvents(
       due.map((charge): Transaction => ({
@@ -41,7 +41,7 @@ export async function expireDueTransactions(deps: UseCaseDeps, maxCharges = Infi
       "transaction.expired",
       now,
     );
-    const { expiredIds, deliveryIds } = await expireCharges(deps.db.pool, {
+    const { expiredIds, deliveryIds } = await deps.repos.charges.expireCharges({
       ids: due.map((charge) => charge.id),
       now,
       events,

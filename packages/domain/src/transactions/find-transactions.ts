@@ -2,14 +2,7 @@
  * Reading charges for the merchant API: always within the caller's store and mode, so another store's or another
  * mode's id reads exactly like an unknown one (404).
  */
-import {
-  findChargeById,
-  listChargesPage,
-  type ChargeListStatus,
-  type Db,
-  type DbClient,
-  type Transaction,
-} from "@lm/db";
+import { type ChargeListStatus, type Transaction, type Repositories } from "@lm/db";
 import type { MerchantScope } from "../deps";
 import { notFound } from "../errors";
 import { isId } from "../ids";
@@ -19,9 +12,9 @@ import type { PageArgs } from "../paging";
  * The charge `id` of `scope`.
  * @throws ApiError `resource_not_found` when it is malformed, unknown, or of another store or mode
  */
-export async function findTransaction(db: Db, scope: MerchantScope, id: string): Promise<Transaction> {
+export async function findTransaction(repos: Repositories, scope: MerchantScope, id: string): Promise<Transaction> {
   // By id alone (the charges repository says why), the scope checked here.
-  const found = isId("transaction", id) ? await findChargeById(db.pool, id) : undefined;
+  const found = isId("transaction", id) ? await repos.charges.findChargeById(id) : undefined;
   if (found?.store_id !== scope.storeId || found.mode !== scope.mode) throw notFound("transaction");
   return found;
 }
@@ -35,11 +28,11 @@ export interface TransactionFilters {
 
 /** One page of `scope`'s charges matching `filters`, in the page's order. */
 export function listTransactions(
-  db: DbClient,
+  repos: Repositories,
   scope: MerchantScope,
   filters: TransactionFilters,
   page: PageArgs,
   now: Date,
 ): Promise<Transaction[]> {
-  return listChargesPage(db, scope, { status: filters.status, externalId: filters.external_id }, page, now);
+  return repos.charges.listChargesPage(scope, { status: filters.status, externalId: filters.external_id }, page, now);
 }

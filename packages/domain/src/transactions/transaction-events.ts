@@ -5,15 +5,7 @@
  * `data.object` is the charge as `GET` returns it at that moment. One charge at a time ({@link transitionTransaction}),
  * or a batch in one statement (the events of {@link planTransactionEvents} written by the batch's statement).
  */
-import {
-  lockChargeStatus,
-  updateCharge,
-  type EventsToWrite,
-  type Prisma,
-  type SqlClient,
-  type SqlWrite,
-  type Transaction,
-} from "@lm/db";
+import { type EventsToWrite, type IdempotentReply, type Transaction, type Repositories } from "@lm/db";
 import type { SubscribableEventType } from "../events/event-types";
 import { planEvents, recordEvent, type EventInput, type RecordedEvent } from "../events/record-event";
 import { serializeTransaction, withoutChargeFields } from "./transaction.serializer";
@@ -37,7 +29,7 @@ export function transactionEvent(transaction: Transaction, type: TransactionEven
 
 /** Records `type` for `transaction` as it reads at `now` (see {@link transactionEvent}). */
 export function recordTransactionEvent(
-  tx: SqlClient,
+  tx: Repositories,
   transaction: Transaction,
   type: TransactionEventType,
   now: Date,
@@ -59,45 +51,12 @@ export function planTransactionEvents(
   );
 }
 
-/** The charge after a transition and the deliveries to enqueue after commit. */
-export interface Transitioned {
-  transaction: Transaction;
-  deliveryIds: string[];
-}
-
-/**
- * Moves charge `id` out of `pending` when it still is and its `expires_at` is after `expiresAfter`, and records
- * `type`. The row is locked and read by id, then checked here: a `status = 'pending'` condition in the update would let
- * the planner, on statistics that counted few pending charges, read every pending charge through `(status,
- * expires_at)` (see `rowStatusIs` in `@lm/db`). Two writers cannot both win: the second waits for the first's lock and
- * then reads the changed row.
- * @param input.expiresAfter - e.g. now, so that an expired charge cannot be canceled, or a payment's time
- * @param input.data - the new status and its timestamps
- * @returns the updated charge, or `null` when it was not pending (or had expired): nothing was written
- */
-export async function transitionTransaction(
-  tx: Prisma.TransactionClient,
-  input: {
-    id: string;
-    expiresAfter: Date;
-    data: Prisma.TransactionUpdateInput;
-    type: TransactionEventType;
-    now: Date;
-  },
-): Promise<Transitioned | null> {
-  const current = await lockChargeStatus(tx, input.id);
-  if (current?.status !== "pending" || current.expires_at <= input.expiresAfter) return null;
-  const transaction = await updateCharge(tx, input.id, { ...input.data, updated_at: input.now });
-  const { deliveryIds } = await recordTransactionEvent(tx, transaction, input.type, input.now);
-  return { transaction, deliveryIds };
-}
-
 /** Options of the use cases that write a charge from a merchant request (create, cancel). */
 export interface TransactionWriteOptions {
   /**
-   * A write committed atomically with the charge's own, given the written charge: the merchant API stores its
-   * idempotent reply this way, so the reply and the write commit together or not at all. When it is conditional
-   * (`orElse`) and changes no row, nothing is written and its error is thrown.
+   * The idempotent reply to store with the charge's own writes, given the written charge: the merchant API keeps its
+   * reply this way, so the reply and the write commit together or not at all. When its claim was taken over, nothing
+   * is written and its error is thrown.
    */
-  alsoWrite?: (transaction: Transaction) => SqlWrite | undefined;
+  reply?: (transaction: Transaction) => IdempotentReply | undefined;
 }

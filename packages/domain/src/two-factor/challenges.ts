@@ -4,16 +4,7 @@
  * Each try is reserved with one conditional update before the code is checked, so that concurrent guesses cannot
  * exceed five; the fifth wrong code burns the challenge.
  */
-import {
-  consumeTwoFactorChallenge,
-  findLiveTwoFactorChallengeUserId,
-  getUserById,
-  inTransaction,
-  insertTwoFactorChallenge,
-  reserveTwoFactorChallengeAttempt,
-  type DbClient,
-  type User,
-} from "@lm/db";
+import { type User, type Repositories } from "@lm/db";
 import { randomUUID } from "node:crypto";
 import { ApiError } from "../errors";
 import type { AccountDeps } from "../accounts/account-deps";
@@ -38,12 +29,12 @@ export interface IssuedChallenge {
  * @param input.persistent - `rememberMe` of the sign-in, applied to the session the challenge ends in
  */
 export async function createChallenge(
-  db: DbClient,
+  repos: Repositories,
   input: { userId: string; persistent: boolean; now: Date },
 ): Promise<IssuedChallenge> {
   const { token, hash } = generateToken();
   const expiresAt = new Date(input.now.getTime() + CHALLENGE_TTL_MS);
-  await insertTwoFactorChallenge(db, {
+  await repos.accounts.insertTwoFactorChallenge({
     id: randomUUID(),
     token_hash: hash,
     user_id: input.userId,
@@ -66,9 +57,9 @@ export interface PassedChallenge {
  * user (DESIGN §3) before the code is checked.
  * @returns the user id, or null for a malformed, unknown, expired, used or burned challenge token
  */
-export async function findChallengeUserId(db: DbClient, token: string, now: Date): Promise<string | null> {
+export async function findChallengeUserId(repos: Repositories, token: string, now: Date): Promise<string | null> {
   if (!isWellFormedToken(token)) return null;
-  return findLiveTwoFactorChallengeUserId(db, {
+  return repos.accounts.findLiveTwoFactorChallengeUserId({
     tokenHash: hashToken(token),
     now,
     maxAttempts: CHALLENGE_MAX_ATTEMPTS,
@@ -91,26 +82,26 @@ export async function passChallenge(
 ): Promise<PassedChallenge> {
   const now = deps.now();
   if (!isWellFormedToken(input.token)) throw challengeOver();
-  const challenge = await reserveTwoFactorChallengeAttempt(deps.db, {
+  const challenge = await deps.repos.accounts.reserveTwoFactorChallengeAttempt({
     tokenHash: hashToken(input.token),
     now,
     maxAttempts: CHALLENGE_MAX_ATTEMPTS,
   });
   if (!challenge) throw challengeOver();
-  const user = await getUserById(deps.db, challenge.user_id);
+  const user = await deps.repos.accounts.getUserById(challenge.user_id);
   if (user.two_factor_enabled_at === null) throw challengeOver();
   try {
     if (input.method === "totp")
-      await acceptTotpCode(deps.db, deps.config.encryptionKey, { user, code: input.code, now });
-    else await acceptBackupCode(deps.db, deps.config.encryptionKey, { userId: user.id, code: input.code, now });
+      await acceptTotpCode(deps.repos, deps.config.encryptionKey, { user, code: input.code, now });
+    else await acceptBackupCode(deps.repos, deps.config.encryptionKey, { userId: user.id, code: input.code, now });
   } catch (err) {
     if (challenge.attempts >= CHALLENGE_MAX_ATTEMPTS) {
-      await consumeTwoFactorChallenge(deps.db, challenge.id, now);
+      await deps.repos.accounts.consumeTwoFactorChallenge(challenge.id, now);
     }
     throw err;
   }
-  return inTransaction(deps.db, async (tx) => {
-    if ((await consumeTwoFactorChallenge(tx, challenge.id, now)) !== 1) throw challengeOver();
+  return deps.repos.transaction(async (tx) => {
+    if ((await tx.accounts.consumeTwoFactorChallenge(challenge.id, now)) !== 1) throw challengeOver();
     const session = await createSession(tx, {
       userId: user.id,
       persistent: challenge.persistent,

@@ -4,16 +4,7 @@
  * on only after the first valid code. Each of these needs the account password; turning 2FA off also needs a live
  * step-up and locks the seller's withdrawals for 24 h (DESIGN §11).
  */
-import {
-  deleteBackupCodesOfUser,
-  getUserById,
-  inTransaction,
-  insertBackupCodes,
-  setUserPendingTotpSecret,
-  type DbClient,
-  type Session,
-  type User,
-} from "@lm/db";
+import { type Session, type User, type Repositories } from "@lm/db";
 import { twoFactorChangedMail } from "@lm/mail";
 import { randomUUID } from "node:crypto";
 import { ApiError } from "../errors";
@@ -37,11 +28,15 @@ function alreadyOn(): ApiError {
   return new ApiError("invalid_state", "Two-factor authentication is already on; disable it first.");
 }
 
-async function replaceBackupCodes(tx: DbClient, encryptionKey: Buffer, userId: string, now: Date): Promise<string[]> {
+async function replaceBackupCodes(
+  tx: Repositories,
+  encryptionKey: Buffer,
+  userId: string,
+  now: Date,
+): Promise<string[]> {
   const codes = generateBackupCodes();
-  await deleteBackupCodesOfUser(tx, userId);
-  await insertBackupCodes(
-    tx,
+  await tx.accounts.deleteBackupCodesOfUser(userId);
+  await tx.accounts.insertBackupCodes(
     codes.map((code) => ({
       id: randomUUID(),
       user_id: userId,
@@ -65,9 +60,9 @@ export async function enableTwoFactor(
   await confirmPassword(deps, input.user, input.password);
   const now = deps.now();
   const secret = generateTotpSecret();
-  const backupCodes = await inTransaction(deps.db, async (tx) => {
+  const backupCodes = await deps.repos.transaction(async (tx) => {
     const ciphertext = encryptSecret(deps.config.encryptionKey, secret, input.user.id);
-    if ((await setUserPendingTotpSecret(tx, input.user.id, ciphertext)) !== 1) throw alreadyOn();
+    if ((await tx.accounts.setUserPendingTotpSecret(input.user.id, ciphertext)) !== 1) throw alreadyOn();
     return replaceBackupCodes(tx, deps.config.encryptionKey, input.user.id, now);
   });
   return { totpURI: totpUri(secret, input.user.email), backupCodes };
@@ -84,19 +79,21 @@ export async function confirmTwoFactor(deps: AccountDeps, input: { user: User; c
   if (input.user.totp_secret_ciphertext === null) {
     throw new ApiError("invalid_state", "Start with POST /v1/me/auth/two-factor/enable.");
   }
-  await acceptTotpCode(deps.db, deps.config.encryptionKey, {
+  await acceptTotpCode(deps.repos, deps.config.encryptionKey, {
     user: input.user,
     code: input.code,
     now: deps.now(),
     completeEnrolment: true,
   });
   if (input.user.two_factor_disabled_at === null) {
-    const user = await getUserById(deps.db, input.user.id);
+    const user = await deps.repos.accounts.getUserById(input.user.id);
     await sendMailSafely(deps, twoFactorChangedMail(user.email, user.name, "enabled"), "2fa enabled");
     return user;
   }
   // Enrolling again after 2FA was turned off: the new authenticator may be an intruder's (DESIGN §11).
-  const { user } = await lockWithdrawalsOnTwoFactorChange(deps, "reenrolled", (tx) => getUserById(tx, input.user.id));
+  const { user } = await lockWithdrawalsOnTwoFactorChange(deps, "reenrolled", (tx) =>
+    tx.accounts.getUserById(input.user.id),
+  );
   return user;
 }
 
@@ -118,7 +115,7 @@ export async function disableTwoFactor(
   }
   if (user.two_factor_enabled_at === null) {
     await confirmPassword(deps, user, input.password);
-    await inTransaction(deps.db, (tx) => turnOffTwoFactor(tx, user.id, deps.now()));
+    await deps.repos.transaction((tx) => turnOffTwoFactor(tx, user.id, deps.now()));
     return;
   }
   await assertStepUp(deps, { session: input.session, user, kind: "always" });
@@ -140,5 +137,5 @@ export async function regenerateBackupCodes(
   if (input.user.two_factor_enabled_at === null)
     throw new ApiError("invalid_state", "Two-factor authentication is off.");
   await confirmPassword(deps, input.user, input.password);
-  return inTransaction(deps.db, (tx) => replaceBackupCodes(tx, deps.config.encryptionKey, input.user.id, deps.now()));
+  return deps.repos.transaction((tx) => replaceBackupCodes(tx, deps.config.encryptionKey, input.user.id, deps.now()));
 }

@@ -4,7 +4,6 @@
  * and blocks the seller's withdrawals for 24 hours (withdrawal-lock.ts), so that a stolen mailbox and password cannot
  * move money at once.
  */
-import { findUserByEmail, getUserById } from "@lm/db";
 import { twoFactorRecoveryMail } from "@lm/mail";
 import { ApiError } from "../errors";
 import { normalizeEmail } from "../email";
@@ -26,11 +25,15 @@ export async function requestTwoFactorRecovery(
   deps: AccountDeps,
   input: { email: string; password: string; redirectTo: string | undefined },
 ): Promise<void> {
-  const user = await findUserByEmail(deps.db, normalizeEmail(input.email));
+  const user = await deps.repos.accounts.findUserByEmail(normalizeEmail(input.email));
   const matches = await verifyPassword(input.password, user?.password_hash ?? null, deps.config.bcryptCost);
   if (!user || !matches || user.role !== "owner" || user.seller_id === null || user.two_factor_enabled_at === null)
     return;
-  const token = await issueMailedToken(deps.db, { userId: user.id, purpose: "two_factor_recovery", now: deps.now() });
+  const token = await issueMailedToken(deps.repos, {
+    userId: user.id,
+    purpose: "two_factor_recovery",
+    now: deps.now(),
+  });
   const link = mailedLink(deps.config.publicBaseUrl, TWO_FACTOR_RECOVERY_PAGE, {
     token,
     redirect_to: input.redirectTo,
@@ -47,7 +50,7 @@ export async function confirmTwoFactorRecovery(deps: AccountDeps, token: string)
   const { lockedUntil } = await lockWithdrawalsOnTwoFactorChange(deps, "recovered", async (tx, now) => {
     const used = await consumeMailedToken(tx, { token, purpose: "two_factor_recovery", now });
     if (!used) throw new ApiError("invalid_mfa_code", "This recovery link is invalid, used or expired.");
-    const owner = await getUserById(tx, used.user_id);
+    const owner = await tx.accounts.getUserById(used.user_id);
     await turnOffTwoFactor(tx, owner.id, now);
     return owner;
   });

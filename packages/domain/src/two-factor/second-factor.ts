@@ -7,7 +7,7 @@
  * Replay protection is one conditional update (`totp_last_used_step < step`): when several requests carry the same
  * code at once, PostgreSQL serialises the row updates and only the first finds the condition true.
  */
-import { recordUserTotpStep, useBackupCode, type DbClient, type User } from "@lm/db";
+import { type User, type Repositories } from "@lm/db";
 import { ApiError } from "../errors";
 import { decryptSecret } from "../secret-box";
 import { hashBackupCode, normalizeBackupCode } from "./backup-codes";
@@ -43,7 +43,7 @@ export function readTotpSecret(
  *   valid."); for a right code whose step was already used, the same code with its own message ({@link reusedTotpCode})
  */
 export async function acceptTotpCode(
-  db: DbClient,
+  repos: Repositories,
   encryptionKey: Buffer,
   input: { user: User; code: unknown; now: Date; completeEnrolment?: boolean },
 ): Promise<void> {
@@ -52,7 +52,7 @@ export async function acceptTotpCode(
   if (step === null) throw invalidMfaCode();
   const lastUsed = input.user.totp_last_used_step;
   if (lastUsed !== null && step <= lastUsed) throw reusedTotpCode();
-  const recorded = await recordUserTotpStep(db, {
+  const recorded = await repos.accounts.recordUserTotpStep({
     userId: input.user.id,
     // The secret the code was checked against must still be the user's (not disabled or replaced meanwhile).
     secretCiphertext: input.user.totp_secret_ciphertext,
@@ -68,13 +68,13 @@ export async function acceptTotpCode(
  * @throws ApiError `invalid_mfa_code` for a malformed, unknown or already used code
  */
 export async function acceptBackupCode(
-  db: DbClient,
+  repos: Repositories,
   encryptionKey: Buffer,
   input: { userId: string; code: unknown; now: Date },
 ): Promise<void> {
   const code = normalizeBackupCode(input.code);
   if (code === null) throw invalidMfaCode();
-  const used = await useBackupCode(db, {
+  const used = await repos.accounts.useBackupCode({
     userId: input.userId,
     codeHash: hashBackupCode(encryptionKey, code),
     now: input.now,

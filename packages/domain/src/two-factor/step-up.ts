@@ -3,14 +3,7 @@
  * sensitive until `mfa_verified_until` (now + `STEP_UP_WINDOW_SECONDS`); no other session is covered. Some actions
  * always need it; others only while the seller's `webhook` or `account` toggle is on (both default on).
  */
-import {
-  getSellerById,
-  setSessionStepUpUntil,
-  updateSellerStepUpPrefs,
-  type Db,
-  type Session,
-  type User,
-} from "@lm/db";
+import { type Session, type User, type Repositories } from "@lm/db";
 import { ApiError } from "../errors";
 import type { AccountDeps } from "../accounts/account-deps";
 import { verifyPassword } from "../accounts/credentials";
@@ -45,9 +38,9 @@ export async function stepUp(
   }
   if (!(await verifyPassword(input.password, user.password_hash, deps.config.bcryptCost))) throw invalidMfaCode();
   const now = deps.now();
-  await acceptTotpCode(deps.db, deps.config.encryptionKey, { user, code: input.code, now });
+  await acceptTotpCode(deps.repos, deps.config.encryptionKey, { user, code: input.code, now });
   const until = new Date(now.getTime() + deps.config.stepUpWindowSeconds * 1000);
-  await setSessionStepUpUntil(deps.db, input.session.id, until);
+  await deps.repos.accounts.setSessionStepUpUntil(input.session.id, until);
   return until;
 }
 
@@ -56,11 +49,11 @@ export async function stepUp(
  * @throws ApiError `mfa_required` (403)
  */
 export async function assertStepUp(
-  deps: { db: Db; now: () => Date },
+  deps: { repos: Repositories; now: () => Date },
   input: { session: Session; user: User; kind: StepUpKind },
 ): Promise<void> {
   if (input.kind !== "always" && input.user.seller_id !== null) {
-    const prefs = await getStepUpPrefs(deps.db, input.user.seller_id);
+    const prefs = await getStepUpPrefs(deps.repos, input.user.seller_id);
     if (!prefs[input.kind]) return;
   }
   const until = input.session.mfa_verified_until;
@@ -69,13 +62,17 @@ export async function assertStepUp(
 }
 
 /** The seller's toggles. */
-export async function getStepUpPrefs(db: Db, sellerId: string): Promise<StepUpPrefs> {
-  const seller = await getSellerById(db, sellerId);
+export async function getStepUpPrefs(repos: Repositories, sellerId: string): Promise<StepUpPrefs> {
+  const seller = await repos.sellers.getSellerById(sellerId);
   return { webhook: seller.step_up_webhook, account: seller.step_up_account };
 }
 
 /** Changes the toggles named in `changes`; returns all of them after the change. */
-export async function setStepUpPrefs(db: Db, sellerId: string, changes: Partial<StepUpPrefs>): Promise<StepUpPrefs> {
-  const seller = await updateSellerStepUpPrefs(db, sellerId, changes);
+export async function setStepUpPrefs(
+  repos: Repositories,
+  sellerId: string,
+  changes: Partial<StepUpPrefs>,
+): Promise<StepUpPrefs> {
+  const seller = await repos.sellers.updateSellerStepUpPrefs(sellerId, changes);
   return { webhook: seller.step_up_webhook, account: seller.step_up_account };
 }

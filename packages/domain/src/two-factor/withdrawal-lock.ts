@@ -6,14 +6,7 @@
  * feed item commit with the change itself; then the user gets the change's notice, which says until when, and every
  * other owner of the seller a notice of the lock.
  */
-import {
-  inTransaction,
-  listOwnersOfSeller,
-  lockSellerWithdrawals,
-  markUserTwoFactorDisabled,
-  type Prisma,
-  type User,
-} from "@lm/db";
+import { type User, type Repositories } from "@lm/db";
 import { twoFactorChangedMail, withdrawalsLockedMail, type TwoFactorLockingChange } from "@lm/mail";
 import { sendMailSafely, type AccountDeps } from "../accounts/account-deps";
 import { recordSellerUpdated } from "../sellers/seller-profile";
@@ -40,16 +33,16 @@ const FEED_MESSAGES: Record<TwoFactorLockingChange, string> = {
 export async function lockWithdrawalsOnTwoFactorChange(
   deps: AccountDeps,
   kind: TwoFactorLockingChange,
-  change: (tx: Prisma.TransactionClient, now: Date) => Promise<User>,
+  change: (tx: Repositories, now: Date) => Promise<User>,
 ): Promise<{ user: User; lockedUntil: Date }> {
   const now = deps.now();
   const lockedUntil = new Date(now.getTime() + WITHDRAWAL_LOCK_AFTER_TWO_FACTOR_CHANGE_MS);
-  const user = await inTransaction(deps.db, async (tx) => {
+  const user = await deps.repos.transaction(async (tx) => {
     const changed = await change(tx, now);
     // A later enrolment must lock again: it may be someone else's authenticator.
-    if (kind !== "reenrolled") await markUserTwoFactorDisabled(tx, changed.id, now);
+    if (kind !== "reenrolled") await tx.accounts.markUserTwoFactorDisabled(changed.id, now);
     if (changed.seller_id === null) return changed;
-    const seller = await lockSellerWithdrawals(tx, changed.seller_id, lockedUntil, now);
+    const seller = await tx.sellers.lockSellerWithdrawals(changed.seller_id, lockedUntil, now);
     // A seller change like any other (DESIGN §7); its deliveries are enqueued by the reconciler's sweep.
     await recordSellerUpdated(
       tx,
@@ -68,7 +61,7 @@ export async function lockWithdrawalsOnTwoFactorChange(
     return { user, lockedUntil };
   }
   await sendMailSafely(deps, twoFactorChangedMail(user.email, user.name, kind, lockedUntil), `2fa ${kind}`);
-  for (const owner of await listOwnersOfSeller(deps.db, user.seller_id)) {
+  for (const owner of await deps.repos.accounts.listOwnersOfSeller(user.seller_id)) {
     if (owner.id === user.id) continue;
     const mail = withdrawalsLockedMail(owner.email, owner.name, {
       account: user.email,

@@ -3,7 +3,6 @@
  * enters them passed the password, so the owner should change it. The API's second-factor limit counts the run and
  * calls this once per run.
  */
-import { findUserById } from "@lm/db";
 import { wrongSecondFactorsMail } from "@lm/mail";
 import { sendMailSafely, type AccountDeps } from "../accounts/account-deps";
 
@@ -12,11 +11,11 @@ import { sendMailSafely, type AccountDeps } from "../accounts/account-deps";
  * address). A mail transport failure is logged, never thrown.
  */
 export async function warnOfWrongSecondFactors(
-  deps: Pick<AccountDeps, "db" | "mailer" | "logger">,
+  deps: Pick<AccountDeps, "repos" | "mailer" | "logger">,
   userId: string,
   wrongCodes: number,
 ): Promise<void> {
-  const user = await findUserById(deps.db, userId);
+  const user = await deps.repos.accounts.findUserById(userId);
   if (!user) return;
   deps.logger.warn("security event", { event: "two_factor.wrong_codes", user_id: userId, wrong_codes: wrongCodes });
   await sendMailSafely(deps, wrongSecondFactorsMail(user.email, user.name, wrongCodes), "wrong second factors");

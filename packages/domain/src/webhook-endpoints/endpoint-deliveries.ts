@@ -6,17 +6,7 @@
  * to a disabled endpoint too (never to a deleted one): a seller who fixed a receiver tests it with a ping, or replays
  * what was missed, before switching the endpoint back on. Automatic deliveries keep skipping disabled endpoints.
  */
-import {
-  findSellerWebhookDelivery,
-  findWebhookDeliveryOrThrow,
-  inTransaction,
-  insertWebhookDelivery,
-  listEndpointWebhookDeliveriesPage,
-  readWebhookEndpointStats,
-  type DbClient,
-  type EndpointDeliveryFilters,
-  type WebhookDelivery,
-} from "@lm/db";
+import { type EndpointDeliveryFilters, type WebhookDelivery, type Repositories } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { notFound } from "../errors";
 import { assertEventType, PING_EVENT_TYPE } from "../events/event-types";
@@ -36,9 +26,9 @@ export const STATS_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
  * @throws ApiError `resource_not_found`
  */
 export async function pingWebhookEndpoint(deps: UseCaseDeps, sellerId: string, id: string): Promise<WebhookDelivery> {
-  const endpoint = await findWebhookEndpoint(deps.db, sellerId, id);
+  const endpoint = await findWebhookEndpoint(deps.repos, sellerId, id);
   const now = deps.now();
-  const { deliveryIds } = await inTransaction(deps.db, (tx) =>
+  const { deliveryIds } = await deps.repos.transaction((tx) =>
     recordEvent(tx, {
       scope: { storeId: endpoint.store_id, mode: endpoint.mode },
       type: PING_EVENT_TYPE,
@@ -48,7 +38,7 @@ export async function pingWebhookEndpoint(deps: UseCaseDeps, sellerId: string, i
     }),
   );
   await enqueueDeliveries(deps, deliveryIds);
-  return findWebhookDeliveryOrThrow(deps.db, deliveryIds[0] as string);
+  return deps.repos.deliveries.findWebhookDeliveryOrThrow(deliveryIds[0] as string);
 }
 
 /**
@@ -66,7 +56,7 @@ export async function resendDelivery(
 ): Promise<WebhookDelivery> {
   const keptSince = historyKeptSince(deps.config.retentionDays, deps.now());
   const original = isId("delivery", deliveryId)
-    ? await findSellerWebhookDelivery(deps.db, sellerId, deliveryId, keptSince)
+    ? await deps.repos.deliveries.findSellerWebhookDelivery(sellerId, deliveryId, keptSince)
     : null;
   if (!original || original.endpoint?.deleted_at) throw notFound("webhook delivery");
   const destination: DeliveryDestination =
@@ -74,7 +64,9 @@ export async function resendDelivery(
       ? { destination_type: "endpoint", endpoint_id: original.endpoint_id, url: original.endpoint.url }
       : { destination_type: "postback", transaction_id: original.transaction_id as string, url: original.url };
   const event = { id: original.event_id, type: original.event_type, store_id: original.store_id };
-  const resent = await insertWebhookDelivery(deps.db, firstDeliveryRow(event, destination, deps.now(), true));
+  const resent = await deps.repos.deliveries.insertWebhookDelivery(
+    firstDeliveryRow(event, destination, deps.now(), true),
+  );
   await enqueueDeliveries(deps, [resent.id]);
   return resent;
 }
@@ -88,15 +80,15 @@ export type DeliveryFilters = EndpointDeliveryFilters;
  *   "Safer defaults"); `resource_not_found` for an endpoint that is not the seller's or is deleted
  */
 export async function listEndpointDeliveries(
-  db: DbClient,
+  repos: Repositories,
   sellerId: string,
   endpointId: string,
   filters: DeliveryFilters,
   page: PageArgs,
 ): Promise<WebhookDelivery[]> {
   if (filters.event_type !== undefined) assertEventType(filters.event_type, "event_type", "recorded");
-  const endpoint = await findWebhookEndpoint(db, sellerId, endpointId);
-  return listEndpointWebhookDeliveriesPage(db, endpoint.id, filters, page);
+  const endpoint = await findWebhookEndpoint(repos, sellerId, endpointId);
+  return repos.deliveries.listEndpointWebhookDeliveriesPage(endpoint.id, filters, page);
 }
 
 /** An endpoint's health over the stats window (DESIGN §5 "Stats reply"). */
@@ -118,14 +110,14 @@ export interface EndpointStats {
  * @throws ApiError `resource_not_found`
  */
 export async function endpointStats(
-  db: DbClient,
+  repos: Repositories,
   sellerId: string,
   endpointId: string,
   now: Date,
 ): Promise<EndpointStats> {
-  const endpoint = await findWebhookEndpoint(db, sellerId, endpointId);
+  const endpoint = await findWebhookEndpoint(repos, sellerId, endpointId);
   const since = new Date(now.getTime() - STATS_WINDOW_MS);
-  const row = await readWebhookEndpointStats(db, endpoint.id, since, PING_EVENT_TYPE);
+  const row = await repos.webhookEndpoints.readWebhookEndpointStats(endpoint.id, since, PING_EVENT_TYPE);
   const { finished } = row;
   return {
     successRate: finished === 0 ? null : row.succeeded / finished,

@@ -3,7 +3,7 @@
  * a deleted endpoint's id and an unknown id all read the same (404, SPEC "Webhook endpoint": a removed endpoint's id
  * returns 404).
  */
-import { findSellerWebhookEndpoint, listWebhookEndpointsPage, type DbClient, type WebhookEndpoint } from "@lm/db";
+import { type WebhookEndpoint, type Repositories } from "@lm/db";
 import type { Mode } from "../api-keys/api-key";
 import { notFound } from "../errors";
 import { isId } from "../ids";
@@ -13,20 +13,22 @@ import type { PageArgs } from "../paging";
  * The endpoint `id` of `sellerId`.
  * @throws ApiError `resource_not_found` when it is malformed, unknown, deleted or another seller's
  */
-export async function findWebhookEndpoint(db: DbClient, sellerId: string, id: string): Promise<WebhookEndpoint> {
-  const found = isId("webhookEndpoint", id) ? await findSellerWebhookEndpoint(db, sellerId, id) : null;
+export async function findWebhookEndpoint(repos: Repositories, sellerId: string, id: string): Promise<WebhookEndpoint> {
+  const found = isId("webhookEndpoint", id)
+    ? await repos.webhookEndpoints.findSellerWebhookEndpoint(sellerId, id)
+    : null;
   if (!found) throw notFound("webhook endpoint");
   return found;
 }
 
 /** One page of `sellerId`'s endpoints, optionally of one `mode`, in the page's order. */
 export function listWebhookEndpoints(
-  db: DbClient,
+  repos: Repositories,
   sellerId: string,
   filters: { mode?: Mode },
   page: PageArgs,
 ): Promise<WebhookEndpoint[]> {
-  return listWebhookEndpointsPage(db, sellerId, filters, page);
+  return repos.webhookEndpoints.listWebhookEndpointsPage(sellerId, filters, page);
 }
 
 /** `data.object` of a `ping` event (DESIGN §4): the endpoint's id and whether it is enabled. */

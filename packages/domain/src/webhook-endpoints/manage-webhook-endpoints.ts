@@ -4,16 +4,7 @@
  * step-up; these enforce the rules of the rows. Creation, secret rotation and deletion change where the seller's
  * data goes and who can sign for it, so they are audited like API keys.
  */
-import {
-  countLiveWebhookEndpoints,
-  findWebhookEndpointOrThrow,
-  insertWebhookEndpoint,
-  lockStoreForUpdate,
-  replaceWebhookEndpointSecret,
-  updateLiveWebhookEndpoint,
-  type Prisma,
-  type WebhookEndpoint,
-} from "@lm/db";
+import { type WebhookEndpoint, type WebhookEndpointChanges } from "@lm/db";
 import type { Mode } from "../api-keys/api-key";
 import { audited, type PanelActor } from "../audit/security-audit";
 import type { UseCaseDeps } from "../deps";
@@ -31,7 +22,7 @@ import { findWebhookEndpoint } from "./find-webhook-endpoints";
 export const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
 
 /** What the endpoint use cases need. */
-type EndpointDeps = Pick<UseCaseDeps, "db" | "config" | "now" | "logger">;
+type EndpointDeps = Pick<UseCaseDeps, "repos" | "config" | "now" | "logger">;
 
 /** A validated creation request (the route's schema checks shapes and lengths). */
 export interface CreateWebhookEndpointInput {
@@ -86,15 +77,15 @@ export async function createWebhookEndpoint(
   const secret = generateWebhookSecret(scheme);
   const endpoint = await audited(deps, actor, async (tx) => {
     // The store's lock makes concurrent creations queue instead of both passing the count, so the limit holds.
-    await lockStoreForUpdate(tx, actor.storeId);
-    const count = await countLiveWebhookEndpoints(tx, actor.storeId, input.mode);
+    await tx.sellers.lockStoreForUpdate(actor.storeId);
+    const count = await tx.webhookEndpoints.countLiveWebhookEndpoints(actor.storeId, input.mode);
     if (count >= MAX_WEBHOOK_ENDPOINTS_PER_MODE) {
       throw new ApiError(
         "invalid_state",
         `At most ${MAX_WEBHOOK_ENDPOINTS_PER_MODE} ${input.mode} webhook endpoints are allowed; delete one first.`,
       );
     }
-    const created = await insertWebhookEndpoint(tx, {
+    const created = await tx.webhookEndpoints.insertWebhookEndpoint({
       id,
       store_id: actor.storeId,
       mode: input.mode,
@@ -132,7 +123,7 @@ export async function updateWebhookEndpoint(
   id: string,
   input: UpdateWebhookEndpointInput,
 ): Promise<WebhookEndpoint> {
-  const endpoint = await findWebhookEndpoint(deps.db, sellerId, id);
+  const endpoint = await findWebhookEndpoint(deps.repos, sellerId, id);
   if (input.signature_scheme !== undefined && input.signature_scheme !== endpoint.signature_scheme) {
     throw validationFailed(
       `signature_scheme cannot be changed (the secret's form depends on it): create a new endpoint with ` +
@@ -142,7 +133,7 @@ export async function updateWebhookEndpoint(
   }
   const url = input.url === undefined ? undefined : await approvedDestination(deps, input.url);
   const now = deps.now();
-  const data: Prisma.WebhookEndpointUpdateManyMutationInput = {
+  const data: WebhookEndpointChanges = {
     url,
     events: input.events === undefined ? undefined : subscriptions(input.events),
     description: input.description === undefined ? undefined : input.description || null,
@@ -153,9 +144,9 @@ export async function updateWebhookEndpoint(
   } else if (input.enabled === false && endpoint.enabled) {
     Object.assign(data, { enabled: false, disabled_reason: "manual" });
   }
-  const count = await updateLiveWebhookEndpoint(deps.db, endpoint.id, data);
+  const count = await deps.repos.webhookEndpoints.updateLiveWebhookEndpoint(endpoint.id, data);
   if (count === 0) throw notFound("webhook endpoint");
-  return findWebhookEndpointOrThrow(deps.db, endpoint.id);
+  return deps.repos.webhookEndpoints.findWebhookEndpointOrThrow(endpoint.id);
 }
 
 /**
@@ -164,10 +155,13 @@ export async function updateWebhookEndpoint(
  * @throws ApiError `resource_not_found`
  */
 export async function deleteWebhookEndpoint(deps: EndpointDeps, actor: PanelActor, id: string): Promise<void> {
-  const endpoint = await findWebhookEndpoint(deps.db, actor.sellerId, id);
+  const endpoint = await findWebhookEndpoint(deps.repos, actor.sellerId, id);
   const now = deps.now();
   await audited(deps, actor, async (tx) => {
-    const count = await updateLiveWebhookEndpoint(tx, endpoint.id, { deleted_at: now, updated_at: now });
+    const count = await tx.webhookEndpoints.updateLiveWebhookEndpoint(endpoint.id, {
+      deleted_at: now,
+      updated_at: now,
+    });
     if (count === 0) throw notFound("webhook endpoint");
     const action = {
       event: "webhook_endpoint.deleted" as const,
@@ -197,19 +191,19 @@ export async function rotateWebhookEndpointSecret(
   id: string,
 ): Promise<RotatedEndpoint> {
   // The scheme never changes (see updateWebhookEndpoint), so the form read here is the form of the row rotated.
-  const { id: endpointId, signature_scheme: scheme } = await findWebhookEndpoint(deps.db, actor.sellerId, id);
+  const { id: endpointId, signature_scheme: scheme } = await findWebhookEndpoint(deps.repos, actor.sellerId, id);
   const now = deps.now();
   const previousSecretExpiresAt = new Date(now.getTime() + PREVIOUS_SECRET_GRACE_MS);
   const secret = generateWebhookSecret(scheme);
   const endpoint = await audited(deps, actor, async (tx) => {
-    const moved = await replaceWebhookEndpointSecret(tx, endpointId, {
+    const moved = await tx.webhookEndpoints.replaceWebhookEndpointSecret(endpointId, {
       secretCiphertext: encryptSecret(deps.config.encryptionKey, secret, endpointId),
       secretPrefix: webhookSecretPrefix(secret),
       previousSecretExpiresAt,
       now,
     });
     if (moved === 0) throw notFound("webhook endpoint");
-    const rotated = await findWebhookEndpointOrThrow(tx, endpointId);
+    const rotated = await tx.webhookEndpoints.findWebhookEndpointOrThrow(endpointId);
     const action = {
       event: "webhook_endpoint.secret_rotated" as const,
       details: { webhook_endpoint_id: endpointId, grace_ends_at: previousSecretExpiresAt.toISOString() },

@@ -17,7 +17,7 @@ export function apiKeysRouter(deps: AppDeps): Router {
 
   router.get("/", async (_req, res) => {
     const actor = await panelActor(deps, res);
-    const keys = await listActiveApiKeys(deps.db, actor.storeId, deps.now());
+    const keys = await listActiveApiKeys(deps.repos, actor.storeId, deps.now());
     // Every active key fits one page (at most 10 per mode), so the list never has more.
     res.json({ object: "list", data: keys.map((key) => serializeApiKey(key)), has_more: false });
   });

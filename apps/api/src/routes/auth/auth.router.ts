@@ -59,7 +59,7 @@ export function authRouter(deps: AppDeps, limits: PanelRateLimits): Router {
 
   router.post("/sign-out", async (req, res) => {
     const token = readCookie(req, SESSION_COOKIE);
-    if (token !== undefined) await endSession(deps.db, token, deps.now());
+    if (token !== undefined) await endSession(deps.repos, token, deps.now());
     clearPanelCookie(res, deps.config, SESSION_COOKIE);
     res.json({ status: true });
   });
@@ -67,7 +67,7 @@ export function authRouter(deps: AppDeps, limits: PanelRateLimits): Router {
   router.get("/invites/:token", async (req, res) => {
     const { token } = validate(inviteParams, req.params);
     await consumeOrReject(limits, [limits.inviteLookupPerIp, clientIp(req)]);
-    const invite = await findActiveInvite(deps.db, token, deps.now());
+    const invite = await findActiveInvite(deps.repos, token, deps.now());
     res.json({ email: invite.email, expires_at: invite.expires_at.toISOString() });
   });
 

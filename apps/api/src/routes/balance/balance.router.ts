@@ -24,7 +24,7 @@ function balanceTransactionsPage(deps: AppDeps, scope: BalanceScope, page: ListQ
   return listPage(
     page,
     "balanceTransaction",
-    (args) => listBalanceTransactions(deps.db, scope, args),
+    (args) => listBalanceTransactions(deps.repos, scope, args),
     serializeBalanceTransaction,
   );
 }
@@ -36,7 +36,7 @@ export function panelBalanceRouter(deps: AppDeps): Router {
 
   router.get("/", async (req, res) => {
     const { mode } = validate(panelBalanceSchema, req.query);
-    res.json(await getBalance(deps.db, scopeOf(res, mode)));
+    res.json(await getBalance(deps.repos, scopeOf(res, mode)));
   });
 
   router.get("/transactions", async (req, res) => {
@@ -52,12 +52,12 @@ export function merchantBalanceRouter(deps: AppDeps): Router {
   const router = Router();
 
   router.get("/", async (_req, res) => {
-    res.json(await getBalance(deps.db, await merchantSellerScope(deps.db, merchantOf(res))));
+    res.json(await getBalance(deps.repos, await merchantSellerScope(deps.repos, merchantOf(res))));
   });
 
   router.get("/transactions", async (req, res) => {
     const page = validate(merchantListSchema, req.query);
-    res.json(await balanceTransactionsPage(deps, await merchantSellerScope(deps.db, merchantOf(res)), page));
+    res.json(await balanceTransactionsPage(deps, await merchantSellerScope(deps.repos, merchantOf(res)), page));
   });
 
   return router;

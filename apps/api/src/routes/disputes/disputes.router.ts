@@ -23,10 +23,10 @@ export function merchantDisputesRouter(deps: AppDeps): Router {
   router.get("/", async (req, res) => {
     const page = validate(merchantListSchema, req.query);
     const scope = merchantOf(res);
-    res.json(await listPage(page, "dispute", (args) => listDisputes(deps.db, scope, args), serializeDispute));
+    res.json(await listPage(page, "dispute", (args) => listDisputes(deps.repos, scope, args), serializeDispute));
   });
   router.get("/:id", async (req, res) => {
-    res.json(serializeDispute(await findDispute(deps.db, merchantOf(res), String(req.params.id))));
+    res.json(serializeDispute(await findDispute(deps.repos, merchantOf(res), String(req.params.id))));
   });
   return router;
 }
@@ -37,7 +37,7 @@ export function panelDisputesRouter(deps: AppDeps): Router {
   router.get("/", async (req, res) => {
     const { mode, ...page } = validate(panelListSchema, req.query);
     const scope = { sellerId: panelSellerId(res), mode };
-    res.json(await listPage(page, "dispute", (args) => listDisputes(deps.db, scope, args), serializeDispute));
+    res.json(await listPage(page, "dispute", (args) => listDisputes(deps.repos, scope, args), serializeDispute));
   });
   return router;
 }

@@ -20,7 +20,12 @@ export function notificationsRouter(deps: AppDeps): Router {
     const sellerId = panelSellerId(res);
     const page = validate(listSchema, req.query);
     res.json(
-      await listPage(page, "notification", (args) => listNotifications(deps.db, sellerId, args), serializeNotification),
+      await listPage(
+        page,
+        "notification",
+        (args) => listNotifications(deps.repos, sellerId, args),
+        serializeNotification,
+      ),
     );
   });
 

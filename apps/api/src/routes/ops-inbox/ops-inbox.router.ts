@@ -20,14 +20,14 @@ export function opsInboxRouter(deps: AppDeps): Router {
       await listPage(
         page,
         "inboxItem",
-        (args) => listInboxItems(deps.db, { acquirer, status }, args),
+        (args) => listInboxItems(deps.repos, { acquirer, status }, args),
         serializeInboxItem,
       ),
     );
   });
 
   router.get("/:id", async (req, res) => {
-    res.json(serializeInboxItemDetail(await findInboxItem(deps.db, req.params.id)));
+    res.json(serializeInboxItemDetail(await findInboxItem(deps.repos, req.params.id)));
   });
 
   router.post("/:id/reprocess", async (req, res) => {

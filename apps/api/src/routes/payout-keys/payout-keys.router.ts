@@ -20,7 +20,9 @@ export function payoutKeysRouter(deps: AppDeps): Router {
   router.get("/", async (req, res) => {
     const page = validate(listSchema, req.query);
     const sellerId = panelSellerId(res);
-    res.json(await listPage(page, "payoutKey", (args) => listPayoutKeys(deps.db, sellerId, args), serializePayoutKey));
+    res.json(
+      await listPage(page, "payoutKey", (args) => listPayoutKeys(deps.repos, sellerId, args), serializePayoutKey),
+    );
   });
 
   router.post("/", change, async (req, res) => {

@@ -16,7 +16,7 @@ export function postbackSecretRouter(deps: AppDeps): Router {
 
   router.get("/", async (_req, res) => {
     const actor = await panelActor(deps, res);
-    res.json(serializePostbackSecretInfo(await getPostbackSecretInfo(deps.db, actor.storeId)));
+    res.json(serializePostbackSecretInfo(await getPostbackSecretInfo(deps.repos, actor.storeId)));
   });
 
   router.post("/rotate", requireStepUp(deps, "account"), async (_req, res) => {

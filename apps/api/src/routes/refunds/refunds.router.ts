@@ -26,7 +26,7 @@ export function transactionRefundsRouter(deps: AppDeps): Router {
       async (req, res, commitReply) => {
         const input = validate(createRefundSchema, req.body);
         const refund = await createRefund(deps, merchantOf(res), String(req.params.id), input, {
-          alsoWrite: (written) => commitReply(created(written)),
+          reply: (written) => commitReply(created(written)),
         });
         return created(refund);
       },
@@ -37,8 +37,10 @@ export function transactionRefundsRouter(deps: AppDeps): Router {
   router.get("/:id/refunds", async (req, res) => {
     const page = validate(listSchema, req.query);
     const scope = merchantOf(res);
-    const charge = await findTransaction(deps.db, scope, req.params.id);
-    res.json(await listPage(page, "refund", (args) => listRefunds(deps.db, scope, charge.id, args), serializeRefund));
+    const charge = await findTransaction(deps.repos, scope, req.params.id);
+    res.json(
+      await listPage(page, "refund", (args) => listRefunds(deps.repos, scope, charge.id, args), serializeRefund),
+    );
   });
 
   return router;
@@ -48,7 +50,7 @@ export function transactionRefundsRouter(deps: AppDeps): Router {
 export function refundsRouter(deps: AppDeps): Router {
   const router = Router();
   router.get("/:id", async (req, res) => {
-    res.json(serializeRefund(await findRefund(deps.db, merchantOf(res), req.params.id)));
+    res.json(serializeRefund(await findRefund(deps.repos, merchantOf(res), req.params.id)));
   });
   return router;
 }

@@ -15,7 +15,7 @@ export function panelSellerRouter(deps: AppDeps): Router {
   const router = Router();
 
   router.get("/", async (_req, res) => {
-    res.json(serializeSeller(await findSeller(deps.db, panelSellerId(res))));
+    res.json(serializeSeller(await findSeller(deps.repos, panelSellerId(res))));
   });
 
   router.patch("/", requireStepUp(deps, "account"), async (req, res) => {
@@ -31,7 +31,7 @@ export function panelSellerRouter(deps: AppDeps): Router {
 export function merchantSellerRouter(deps: AppDeps): Router {
   const router = Router();
   router.get("/", async (_req, res) => {
-    res.json(serializeSeller(await findStoreSeller(deps.db, merchantOf(res).storeId)));
+    res.json(serializeSeller(await findStoreSeller(deps.repos, merchantOf(res).storeId)));
   });
   return router;
 }

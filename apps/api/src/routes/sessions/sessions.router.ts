@@ -15,14 +15,14 @@ export function sessionsRouter(deps: AppDeps): Router {
 
   router.get("/", async (_req, res) => {
     const auth = panelAuth(res);
-    const sessions = await listActiveSessions(deps.db, auth.user.id, deps.now());
+    const sessions = await listActiveSessions(deps.repos, auth.user.id, deps.now());
     res.json({ data: sessions.map((s) => serializeSession(s, auth.session.id)) });
   });
 
   router.delete("/:id", requireStepUp(deps, "account"), async (req, res) => {
     const sessionId = parseSessionReference(String(req.params.id));
     if (sessionId === null) throw notFound("session");
-    await revokeSession(deps.db, { userId: panelAuth(res).user.id, sessionId, now: deps.now() });
+    await revokeSession(deps.repos, { userId: panelAuth(res).user.id, sessionId, now: deps.now() });
     res.status(204).end();
   });
 

@@ -32,12 +32,12 @@ export function stepUpPrefsRouter(deps: AppDeps): Router {
   const router = Router();
 
   router.get("/", async (_req, res) => {
-    res.json(await getStepUpPrefs(deps.db, panelSellerId(res)));
+    res.json(await getStepUpPrefs(deps.repos, panelSellerId(res)));
   });
 
   router.put("/", requireStepUp(deps, "always"), async (req, res) => {
     const changes = validate(stepUpPrefsSchema, req.body);
-    res.json(await setStepUpPrefs(deps.db, panelSellerId(res), changes));
+    res.json(await setStepUpPrefs(deps.repos, panelSellerId(res), changes));
   });
 
   return router;

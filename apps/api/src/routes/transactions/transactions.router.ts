@@ -39,7 +39,7 @@ export function transactionsRouter(deps: AppDeps): Router {
     idempotent(deps, async (req, res, commitReply) => {
       const input = validate(createTransactionSchema, req.body);
       const transaction = await createTransaction(deps, merchantOf(res), input, {
-        alsoWrite: (written) => commitReply(created(written)),
+        reply: (written) => commitReply(created(written)),
         idempotencyKey: req.get("idempotency-key"),
       });
       return created(transaction);
@@ -54,14 +54,14 @@ export function transactionsRouter(deps: AppDeps): Router {
       await listPage(
         page,
         "transaction",
-        (args) => listTransactions(deps.db, scope, { status, external_id }, args, now),
+        (args) => listTransactions(deps.repos, scope, { status, external_id }, args, now),
         (row) => serializeTransaction(row, now),
       ),
     );
   });
 
   router.get("/:id", async (req, res) => {
-    const transaction = await findTransaction(deps.db, merchantOf(res), req.params.id);
+    const transaction = await findTransaction(deps.repos, merchantOf(res), req.params.id);
     sendJson(res, 200, serializeTransaction(transaction, deps.now()));
   });
 
@@ -69,7 +69,7 @@ export function transactionsRouter(deps: AppDeps): Router {
     "/:id/cancel",
     idempotent(deps, async (req, res, commitReply) => {
       const transaction = await cancelTransaction(deps, merchantOf(res), String(req.params.id), {
-        alsoWrite: (written) => commitReply(changed(written)),
+        reply: (written) => commitReply(changed(written)),
       });
       return changed(transaction);
     }),

@@ -48,7 +48,7 @@ export function twoFactorRouter(deps: AppDeps, limits: PanelRateLimits): Router 
     await consumeOrReject(limits, [limits.twoFactorChallengePerIp, clientIp(req)]);
     const pass = () =>
       passChallenge(deps, { token, code: body.code, method, trustDevice: body.trustDevice, client: clientInfo(req) });
-    const userId = await findChallengeUserId(deps.db, token, deps.now());
+    const userId = await findChallengeUserId(deps.repos, token, deps.now());
     // An unknown or spent challenge has no account to count against; passChallenge refuses it.
     const passed = userId === null ? await pass() : await limitCode(userId, pass);
     await endSignInFailureRun(limits, passed.user.email);
@@ -72,7 +72,7 @@ export function twoFactorRouter(deps: AppDeps, limits: PanelRateLimits): Router 
     setSessionCookie(
       res,
       deps.config,
-      await replaceSession(deps.db, { session: auth.session, client: clientInfo(req), now: deps.now() }),
+      await replaceSession(deps.repos, { session: auth.session, client: clientInfo(req), now: deps.now() }),
     );
     res.json({ user: serializeUser(user) });
   });

@@ -46,12 +46,12 @@ export function endpointDeliveriesRouter(deps: AppDeps, limits: PanelRateLimits)
     const sellerId = panelSellerId(res);
     const endpointId = String(req.params.id);
     const fetch = (args: PageArgs) =>
-      listEndpointDeliveries(deps.db, sellerId, endpointId, { status, event_type }, args);
+      listEndpointDeliveries(deps.repos, sellerId, endpointId, { status, event_type }, args);
     res.json(await listPage(page, "delivery", fetch, serializeDelivery));
   });
 
   router.get("/:id/stats", async (req, res) => {
-    const stats = await endpointStats(deps.db, panelSellerId(res), String(req.params.id), deps.now());
+    const stats = await endpointStats(deps.repos, panelSellerId(res), String(req.params.id), deps.now());
     res.json(serializeEndpointStats(stats));
   });
 
@@ -82,7 +82,7 @@ export function webhookDeliveriesRouter(deps: AppDeps, limits: PanelRateLimits):
       await listPage(
         page,
         "delivery",
-        (args: PageArgs) => searchDeliveries(deps.db, sellerId, filters, args),
+        (args: PageArgs) => searchDeliveries(deps.repos, sellerId, filters, args),
         serializeDelivery,
       ),
     );

@@ -42,12 +42,14 @@ export function webhookEndpointsRouter(deps: AppDeps): Router {
   router.get("/", async (req, res) => {
     const { mode, ...page } = validate(listWebhookEndpointsSchema, req.query);
     const sellerId = panelSellerId(res);
-    const fetch = (args: PageArgs) => listWebhookEndpoints(deps.db, sellerId, { mode }, args);
+    const fetch = (args: PageArgs) => listWebhookEndpoints(deps.repos, sellerId, { mode }, args);
     res.json(await listPage(page, "webhookEndpoint", fetch, serializeWebhookEndpoint));
   });
 
   router.get("/:id", async (req, res) => {
-    res.json(serializeWebhookEndpoint(await findWebhookEndpoint(deps.db, panelSellerId(res), String(req.params.id))));
+    res.json(
+      serializeWebhookEndpoint(await findWebhookEndpoint(deps.repos, panelSellerId(res), String(req.params.id))),
+    );
   });
 
   router.patch("/:id", change, async (req, res) => {

@@ -35,7 +35,7 @@ import {
 
 /** The idempotency scope of a panel withdrawal: the seller's store, in the mode its body names. */
 async function panelIdempotencyScope(deps: AppDeps, req: Request, res: Response): Promise<MerchantScope> {
-  const store = await findSellerStore(deps.db, panelSellerId(res));
+  const store = await findSellerStore(deps.repos, panelSellerId(res));
   const body = req.body as { mode?: unknown } | undefined;
   return { storeId: store.id, mode: body?.mode === "live" ? "live" : "test" };
 }
@@ -53,7 +53,7 @@ export function panelWithdrawalsRouter(deps: AppDeps): Router {
       async (req, res, commitReply) => {
         const input = validate(createWithdrawalSchema, req.body);
         const withdrawal = await createWithdrawal(deps, { sellerId: panelSellerId(res) }, input, {
-          alsoWrite: (written) => commitReply(created(written)),
+          reply: (written) => commitReply(created(written)),
         });
         return created(withdrawal);
       },
@@ -68,7 +68,7 @@ export function panelWithdrawalsRouter(deps: AppDeps): Router {
       await listPage(
         page,
         "withdrawal",
-        (args) => listWithdrawals(deps.db, scope, { status }, args),
+        (args) => listWithdrawals(deps.repos, scope, { status }, args),
         serializeWithdrawal,
       ),
     );
@@ -76,7 +76,7 @@ export function panelWithdrawalsRouter(deps: AppDeps): Router {
 
   router.get("/:id", async (req, res) => {
     res.json(
-      serializeWithdrawal(await findWithdrawal(deps.db, { sellerId: panelSellerId(res) }, String(req.params.id))),
+      serializeWithdrawal(await findWithdrawal(deps.repos, { sellerId: panelSellerId(res) }, String(req.params.id))),
     );
   });
 
@@ -98,7 +98,7 @@ export function merchantWithdrawalsRouter(deps: AppDeps): Router {
       async (req, res, commitReply) => {
         const input = validate(merchantCreateWithdrawalSchema, req.body);
         const withdrawal = await createTestWithdrawal(deps, merchantOf(res), input, {
-          alsoWrite: (written) => commitReply(created(written)),
+          reply: (written) => commitReply(created(written)),
         });
         return created(withdrawal);
       },
@@ -108,20 +108,20 @@ export function merchantWithdrawalsRouter(deps: AppDeps): Router {
 
   router.get("/", async (req, res) => {
     const { status, ...page } = validate(merchantListWithdrawalsSchema, req.query);
-    const scope = await merchantSellerScope(deps.db, merchantOf(res));
+    const scope = await merchantSellerScope(deps.repos, merchantOf(res));
     res.json(
       await listPage(
         page,
         "withdrawal",
-        (args) => listWithdrawals(deps.db, scope, { status }, args),
+        (args) => listWithdrawals(deps.repos, scope, { status }, args),
         serializeWithdrawal,
       ),
     );
   });
 
   router.get("/:id", async (req, res) => {
-    const scope = await merchantSellerScope(deps.db, merchantOf(res));
-    res.json(serializeWithdrawal(await findWithdrawal(deps.db, scope, req.params.id)));
+    const scope = await merchantSellerScope(deps.repos, merchantOf(res));
+    res.json(serializeWithdrawal(await findWithdrawal(deps.repos, scope, req.params.id)));
   });
 
   return router;
@@ -136,7 +136,7 @@ export function opsWithdrawalsRouter(deps: AppDeps): Router {
       throw validationFailed("seller must be a seller id (sel_...).", "seller");
     const fetch = (args: PageArgs) =>
       listWithdrawalsForOps(
-        deps.db,
+        deps.repos,
         { ...(seller === undefined ? {} : { sellerId: seller }), stuck: stuck ?? false, now: deps.now() },
         args,
       );

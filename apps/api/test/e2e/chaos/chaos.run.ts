@@ -19,7 +19,7 @@ import { createWriteStream, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { loadConfig } from "@lm/config";
-import { createDb, type Db } from "@lm/db";
+import { createDb, createRepositories, type Db } from "@lm/db";
 import { createApiKey } from "@lm/domain";
 import { ensureDatabaseExists } from "@lm/db/src/migrate";
 import { closeRedis, createRedis } from "@lm/queue";
@@ -106,7 +106,12 @@ async function main(): Promise<void> {
       storeId: store.id,
       url: `${receiver.url}/hook`,
     });
-    const { key } = await createApiKey(db, { storeId: store.id, name: "chaos", mode: "test", now: new Date() });
+    const { key } = await createApiKey(createRepositories(db), {
+      storeId: store.id,
+      name: "chaos",
+      mode: "test",
+      now: new Date(),
+    });
 
     await buildServices();
     const api = await startService(env, "api", /api listening/);
