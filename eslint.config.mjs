@@ -34,6 +34,7 @@ export default defineConfig(
   {
     // The domain reaches the database only through the repositories bound once (`UseCaseDeps.repos`): it names no
     // client, no transaction mechanism and no statement, so which client runs a statement stays the repositories' call.
+    // A bank's HTTP client is injected too (`UseCaseDeps.connectBank`), as the webhooks' `sendAttempt` is.
     files: ["packages/domain/src/**/*.ts"],
     rules: {
       "no-restricted-imports": [
@@ -55,6 +56,11 @@ export default defineConfig(
                 "createDb",
               ],
               message: "Use UseCaseDeps.repos (or the unit of work's `r`): the domain names no client or statement.",
+            },
+            {
+              name: "@lm/pix-api",
+              importNames: ["createPixApiClient"],
+              message: "A bank's HTTP client is opened by UseCaseDeps.connectBank, which the apps inject.",
             },
           ],
         },

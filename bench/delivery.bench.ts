@@ -28,6 +28,7 @@
  * BENCH_OPEN_LOOP_RATE (500), BENCH_OPEN_LOOP_SECONDS (10), BENCH_OPEN_LOOP_ENDPOINTS (1), BENCH_OPEN_LOOP_WARMUP_SECONDS
  * (2); BENCH_PROFILE_DIR writes a CPU profile of the worker process there.
  */
+import { createPixApiClient } from "@lm/pix-api";
 import type { ChildProcess } from "node:child_process";
 import { Queue, Worker } from "bullmq";
 import { createDb, createRepositories, type Db, type Repositories } from "@lm/db";
@@ -182,6 +183,7 @@ async function measureEngine(children: ChildProcess[], config: ReturnType<typeof
       config,
       db,
       repos: createRepositories(db),
+      connectBank: createPixApiClient,
       producer,
       logger: createLogger({ level: "error", service: "bench", silent: true }),
       mailer: createMailer(config),

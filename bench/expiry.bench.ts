@@ -6,6 +6,7 @@
  * `{expired, ms, charges_per_s, cpu_ms_per_charge, deliveries_written}` (CPU of this process: the worker's share;
  * PostgreSQL's is not counted). Not a timed test.
  */
+import { createPixApiClient } from "@lm/pix-api";
 import { createDb, createRepositories } from "@lm/db";
 import { expireDueTransactions } from "@lm/domain";
 import { createLogger } from "@lm/logging";
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
     const deps = {
       config,
       repos: createRepositories(db),
+      connectBank: createPixApiClient,
       producer,
       logger: createLogger({ level: "error", service: "bench", silent: true }),
       mailer: createMailer(config),

@@ -7,6 +7,7 @@ import { createDb, createRepositories, listenForChanges, type ChangeFeed, type D
 import { API_KEY_CHANGES_CHANNEL, ApiKeyCache } from "@lm/domain";
 import { createLogger, type Logger } from "@lm/logging";
 import { createMailer, type Mailer } from "@lm/mail";
+import { createPixApiClient } from "@lm/pix-api";
 import { createApiMetrics, type ApiMetrics } from "@lm/metrics";
 import { closeRedis, createProducer, createRedis, whenSettled, type Producer, type RedisClient } from "@lm/queue";
 
@@ -17,6 +18,8 @@ export interface AppDeps {
   db: Db;
   /** Every repository, bound once, and the unit of work: what use cases use (`UseCaseDeps.repos`). */
   repos: Repositories;
+  /** Opens a bank's API Pix client (`UseCaseDeps.connectBank`). */
+  connectBank: typeof createPixApiClient;
   /** Producer-side Redis connection (fails fast while Redis is down). */
   redis: RedisClient;
   producer: Producer;
@@ -61,6 +64,7 @@ export function createAppDeps(config: Config, options: { logger?: Logger } = {})
     config,
     db,
     repos: createRepositories(db),
+    connectBank: createPixApiClient,
     redis,
     producer: createProducer(redis, config, (err) => logger.warn("queue error", { err: err.message })),
     logger,

@@ -13,6 +13,7 @@ import {
   validationFailed,
   type BankCredentials,
 } from "@lm/domain";
+import { createPixApiClient } from "@lm/pix-api";
 import { requiredOption, requiredPositional, type Command, type CommandContext } from "./command";
 
 /** The contents of the file option `name` names, or undefined when the option is absent. */
@@ -99,7 +100,7 @@ export const acquirerCheck: Command = {
   options: [],
   async run(ctx) {
     const slug = requiredPositional(ctx, 0, "slug");
-    const { webhookUrl } = await checkBankAcquirer(ctx, slug);
+    const { webhookUrl } = await checkBankAcquirer(bankDeps(ctx), slug);
     return {
       text: `Acquirer ${slug}: token and mutual TLS work; webhook ${webhookUrl ?? "not registered"}.`,
       json: { slug, ok: true, webhook_url: webhookUrl },
@@ -113,7 +114,7 @@ export const acquirerRegisterWebhook: Command = {
   options: [],
   async run(ctx) {
     const slug = requiredPositional(ctx, 0, "slug");
-    const url = await registerBankWebhook(ctx, slug);
+    const url = await registerBankWebhook(bankDeps(ctx), slug);
     return { text: `Acquirer ${slug} now posts notifications to ${url}/pix.`, json: { slug, webhook_url: url } };
   },
 };
@@ -147,3 +148,8 @@ export const acquirerReconcile: Command = {
     };
   },
 };
+
+/** What a command needs to reach a bank: the repositories, the configuration and the API Pix client of `@lm/pix-api`. */
+function bankDeps(ctx: CommandContext) {
+  return { repos: ctx.repos, config: ctx.config, connectBank: createPixApiClient };
+}

@@ -2,6 +2,7 @@
  * Operators' command line: `npm run ops -- <command> [options] [--json]`.
  */
 import { loadConfigOrExit } from "@lm/config";
+import { createPixApiClient } from "@lm/pix-api";
 import { createDb, createRepositories } from "@lm/db";
 import type { UseCaseDeps } from "@lm/domain";
 import { createLogger } from "@lm/logging";
@@ -20,7 +21,15 @@ async function main(): Promise<number> {
     if (made === undefined) {
       const redis = createRedis(config.redisClusterNodes ?? config.redisUrl, "producer");
       const producer = createProducer(redis, config, (err) => logger.warn("queue error", { err }));
-      const deps = { config, repos, producer, logger, mailer: createMailer(config), now: () => new Date() };
+      const deps = {
+        config,
+        repos,
+        producer,
+        logger,
+        mailer: createMailer(config),
+        now: () => new Date(),
+        connectBank: createPixApiClient,
+      };
       made = { redis, producer, deps };
     }
     return made.deps;

@@ -2,6 +2,7 @@
  * What the worker's processors need, created once per process (or per test file) and passed down.
  */
 import type { Config } from "@lm/config";
+import { createPixApiClient } from "@lm/pix-api";
 import { createDb, createRepositories, type Db, type Repositories } from "@lm/db";
 import { resolveHostname, type DeliveryDeps, type DeliveryObserver, type HostResolver } from "@lm/domain";
 import { createLogger, type Logger } from "@lm/logging";
@@ -29,6 +30,8 @@ export interface WorkerDeps extends DeliveryDeps {
   db: Db;
   /** Every repository, bound once, and the unit of work: what use cases and sweeps use (`UseCaseDeps.repos`). */
   repos: Repositories;
+  /** Opens a bank's API Pix client (`UseCaseDeps.connectBank`). */
+  connectBank: typeof createPixApiClient;
   /** Blocking connection shared by the BullMQ workers. */
   redis: RedisClient;
   /** Producer for follow-up jobs (retries, the deliveries of the events it records), on {@link producerRedis}. */
@@ -90,6 +93,7 @@ export function createWorkerDeps(
     config,
     db,
     repos,
+    connectBank: createPixApiClient,
     redis: createRedis(config.redisClusterNodes ?? config.redisUrl, "worker"),
     producer,
     producerRedis,

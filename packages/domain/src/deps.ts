@@ -6,6 +6,7 @@ import type { Config } from "@lm/config";
 import type { Repositories } from "@lm/db";
 import type { Logger } from "@lm/logging";
 import type { Mailer } from "@lm/mail";
+import type { PixApiClient, PixApiClientOptions } from "@lm/pix-api";
 import type { Producer } from "@lm/queue";
 
 /**
@@ -23,6 +24,12 @@ export interface UseCaseDeps {
   mailer: Mailer;
   /** Current time; tests inject their own. */
   now: () => Date;
+  /**
+   * Opens a client of a bank of the API Pix standard (OAuth2 and mutual TLS, DESIGN §9 "Transport"): the bank's HTTP
+   * adapter, injected as the webhooks' `sendAttempt` is (the apps pass `@lm/pix-api`'s `createPixApiClient`). The
+   * domain builds its options from an acquirer's row and keeps one client per row version.
+   */
+  connectBank: (options: PixApiClientOptions) => PixApiClient;
 }
 
 /** Who is calling the merchant API: the API key's store and mode (DESIGN §3); nothing crosses either. */

@@ -85,7 +85,7 @@ describe("live mode through an API Pix bank", () => {
     const before = await ops("acquirer:check", "efi-bank");
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const registered = await registerBankWebhook(
-      { repos: ctx.deps.repos, config: { ...ctx.config, publicBaseUrl: url } },
+      { ...ctx.deps, config: { ...ctx.config, publicBaseUrl: url } },
       "efi-bank",
     );
     const after = await ops("acquirer:check", "efi-bank", "--json");

@@ -1,14 +1,15 @@
 /**
  * A bank reached through the Central Bank's API Pix standard (DESIGN §9), as an {@link AcquirerPort}: the `bcb`
- * adapter over `@lm/pix-api` (OAuth2 client credentials and mutual TLS), with the `efi` profile's payouts. Its
- * failures reach merchants as `acquirer_unavailable` or `acquirer_rejected` (502). One client per configured acquirer
- * is kept per process (its keep-alive connections and its token), until the acquirer's row changes.
+ * adapter over the client `UseCaseDeps.connectBank` opens (OAuth2 client credentials and mutual TLS, `@lm/pix-api`),
+ * with the `efi` profile's payouts. Its failures reach merchants as `acquirer_unavailable` or `acquirer_rejected`
+ * (502). One client per configured acquirer is kept per process (its keep-alive connections and its token), until the
+ * acquirer's row changes.
  *
  * The standard signs nothing, so what a bank posts is a hint: {@link confirmWithBank} reads every notified payment,
  * devolução and payout back over the authenticated channel and gives the body that processing judges.
  */
 import type { Acquirer, ProcessableInboxItem } from "@lm/db";
-import { createPixApiClient, PixApiError, type Devolucao, type PixApiClient, type PixPayout } from "@lm/pix-api";
+import { PixApiError, type Devolucao, type PixApiClient, type PixPayout } from "@lm/pix-api";
 import type { UseCaseDeps } from "../deps";
 import { ApiError } from "../errors";
 import { ID_PREFIX } from "../ids";
@@ -47,7 +48,7 @@ const clients = new Map<string, { version: number; client: PixApiClient }>();
  * is unchanged.
  * @throws Error when the row has no bank connection (`acquirer:configure` was never run for it)
  */
-export function bankClient(deps: Pick<UseCaseDeps, "config">, acquirer: Acquirer): PixApiClient {
+export function bankClient(deps: Pick<UseCaseDeps, "config" | "connectBank">, acquirer: Acquirer): PixApiClient {
   const version = acquirer.updated_at.getTime();
   const kept = clients.get(acquirer.id);
   if (kept !== undefined && kept.version === version) return kept.client;
@@ -59,7 +60,7 @@ export function bankClient(deps: Pick<UseCaseDeps, "config">, acquirer: Acquirer
   const credentials = JSON.parse(
     decryptSecret(deps.config.encryptionKey, credentials_ciphertext, acquirer.id),
   ) as BankCredentials;
-  const client = createPixApiClient({
+  const client = deps.connectBank({
     profile: profile === "efi" ? "efi" : "bcb",
     apiUrl: api_url,
     tokenUrl: token_url,
@@ -197,7 +198,7 @@ function notifiedPayoutId(rawBody: Uint8Array, endToEndId: string): string | nul
  * @throws Error when the bank cannot be asked now (the item's job is retried)
  */
 export async function confirmWithBank(
-  deps: Pick<UseCaseDeps, "config">,
+  deps: Pick<UseCaseDeps, "config" | "connectBank">,
   acquirer: Acquirer,
   item: ProcessableInboxItem,
 ): Promise<Uint8Array | null> {

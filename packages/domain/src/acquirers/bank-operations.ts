@@ -137,7 +137,7 @@ export function bankWebhookUrl(publicBaseUrl: string, slug: string): string {
  * @throws ApiError `resource_not_found`, `invalid_state`; `acquirer_unavailable` or `acquirer_rejected`
  */
 export async function checkBankAcquirer(
-  deps: Pick<UseCaseDeps, "repos" | "config">,
+  deps: Pick<UseCaseDeps, "repos" | "config" | "connectBank">,
   slug: string,
 ): Promise<{ webhookUrl: string | null }> {
   const client = bankClient(deps, await findBankAcquirer(deps, slug));
@@ -151,7 +151,10 @@ export async function checkBankAcquirer(
  * @returns the URL registered
  * @throws as {@link checkBankAcquirer}
  */
-export async function registerBankWebhook(deps: Pick<UseCaseDeps, "repos" | "config">, slug: string): Promise<string> {
+export async function registerBankWebhook(
+  deps: Pick<UseCaseDeps, "repos" | "config" | "connectBank">,
+  slug: string,
+): Promise<string> {
   const client = bankClient(deps, await findBankAcquirer(deps, slug));
   const url = bankWebhookUrl(deps.config.publicBaseUrl, slug);
   await atBank(() => client.registerWebhook(url));
