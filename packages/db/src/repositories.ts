@@ -29,30 +29,57 @@ import { webhookEndpointsRepository } from "./repositories/webhook-endpoints.rep
 import { webhookRecoveriesRepository } from "./repositories/webhook-recoveries.repository";
 import { withdrawalsRepository } from "./repositories/withdrawals.repository";
 
-/** Every repository bound to connection `c`. */
-function bindRepositories(c: Connection) {
-  return {
-    accounts: accountsRepository(c),
-    acquirers: acquirersRepository(c),
-    apiKeys: apiKeysRepository(c),
-    charges: chargesRepository(c),
-    deliveries: deliveriesRepository(c),
-    disputes: disputesRepository(c),
-    events: eventsRepository(c),
-    idempotencyKeys: idempotencyKeysRepository(c),
-    inbox: inboxRepository(c),
-    ledger: ledgerRepository(c),
-    notifications: notificationsRepository(c),
-    payments: paymentsRepository(c),
-    payoutKeys: payoutKeysRepository(c),
-    payouts: payoutsRepository(c),
-    refunds: refundsRepository(c),
-    retention: retentionRepository(c),
-    sellers: sellersRepository(c),
-    webhookEndpoints: webhookEndpointsRepository(c),
-    webhookRecoveries: webhookRecoveriesRepository(c),
-    withdrawals: withdrawalsRepository(c),
-  };
+/** Each repository's binder, by the name the domain reaches it under (`repos.charges`). */
+const REPOSITORIES = {
+  accounts: accountsRepository,
+  acquirers: acquirersRepository,
+  apiKeys: apiKeysRepository,
+  charges: chargesRepository,
+  deliveries: deliveriesRepository,
+  disputes: disputesRepository,
+  events: eventsRepository,
+  idempotencyKeys: idempotencyKeysRepository,
+  inbox: inboxRepository,
+  ledger: ledgerRepository,
+  notifications: notificationsRepository,
+  payments: paymentsRepository,
+  payoutKeys: payoutKeysRepository,
+  payouts: payoutsRepository,
+  refunds: refundsRepository,
+  retention: retentionRepository,
+  sellers: sellersRepository,
+  webhookEndpoints: webhookEndpointsRepository,
+  webhookRecoveries: webhookRecoveriesRepository,
+  withdrawals: withdrawalsRepository,
+};
+
+/** Every repository, bound. */
+type BoundRepositories = { [K in keyof typeof REPOSITORIES]: ReturnType<(typeof REPOSITORIES)[K]> };
+
+/** Where a bound set keeps its connection. */
+const CONNECTION = Symbol("connection");
+
+/**
+ * The prototype of every bound set: a repository is bound on first use, then kept on the set. A unit of work makes a
+ * set per transaction, and binding all twenty repositories for each (about 200 functions) cost about 0.1 ms of CPU per
+ * transaction; most units of work use three or four.
+ */
+const boundPrototype = Object.create(null) as object;
+for (const name of Object.keys(REPOSITORIES) as Array<keyof typeof REPOSITORIES>) {
+  Object.defineProperty(boundPrototype, name, {
+    get(this: { [CONNECTION]: Connection }) {
+      const bound = REPOSITORIES[name](this[CONNECTION]);
+      Object.defineProperty(this, name, { value: bound, enumerable: true });
+      return bound;
+    },
+  });
+}
+
+/** Every repository bound to connection `c`, each bound on first use. */
+function bindRepositories(c: Connection): BoundRepositories {
+  const bound = Object.create(boundPrototype) as BoundRepositories & { [CONNECTION]: Connection };
+  bound[CONNECTION] = c;
+  return bound;
 }
 
 /** Options of a unit of work (see `inTransaction`). */
@@ -69,27 +96,25 @@ export interface UnitOfWorkOptions {
  * through `r` commits together or not at all. Called on an `r`, it joins that transaction. Outside a transaction a
  * serialization failure or deadlock re-runs the callback (up to 3 runs), so it must do nothing but database work.
  */
-export type Repositories = ReturnType<typeof bindRepositories> & {
+export type Repositories = BoundRepositories & {
   transaction<T>(fn: (r: Repositories) => Promise<T>, options?: UnitOfWorkOptions): Promise<T>;
 };
 
 /** The repositories of `db`, bound once (a process makes them at start-up, beside its client). */
 export function createRepositories(db: Db): Repositories {
-  return {
-    ...bindRepositories({ sql: db.pool, prisma: db, tx: null, pool: db.pool }),
-    transaction: (fn, options = {}) =>
+  return Object.assign(bindRepositories({ sql: db.pool, prisma: db, tx: null, pool: db.pool }), {
+    transaction: <T>(fn: (r: Repositories) => Promise<T>, options: UnitOfWorkOptions = {}) =>
       inTransaction(db, (tx) => fn(repositoriesOf(db, tx)), {
         isolationLevel: options.isolationLevel as Prisma.TransactionIsolationLevel | undefined,
         timeoutMs: options.timeoutMs,
       }),
-  };
+  });
 }
 
 /** The repositories bound to open transaction `tx`; their `transaction` joins it. */
 function repositoriesOf(db: Db, tx: Prisma.TransactionClient): Repositories {
-  const r: Repositories = {
-    ...bindRepositories({ sql: tx, prisma: tx, tx, pool: db.pool }),
-    transaction: (fn) => fn(r),
-  };
+  const r: Repositories = Object.assign(bindRepositories({ sql: tx, prisma: tx, tx, pool: db.pool }), {
+    transaction: <T>(fn: (joined: Repositories) => Promise<T>) => fn(r),
+  });
   return r;
 }
