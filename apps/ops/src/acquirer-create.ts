@@ -1,6 +1,8 @@
 /**
  * `acquirer:create <slug>`: registers a payment provider that posts inbound notifications to
- * `/v1/acquirers/<slug>/notifications`, and prints its notification secret once.
+ * `/v1/acquirers/<slug>/notifications`, and prints its notification secret once. A valid signature proves who sent a
+ * report, not that it holds the money: only the acquirer that registered a charge, refund or payout reports on it
+ * (DESIGN §9), so this acquirer's reports on any other row are kept as `acquirer_mismatch`.
  */
 import { createAcquirer } from "@lm/domain";
 import { requiredPositional, type Command } from "./command";
