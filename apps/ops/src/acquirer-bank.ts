@@ -149,7 +149,7 @@ export const acquirerReconcile: Command = {
   },
 };
 
-/** What a command needs to reach a bank: the repositories, the configuration and the API Pix client of `@lm/pix-api`. */
+/** What a command needs to reach a bank: the repositories, the configuration and `@lm/pix-api`'s API Pix client. */
 function bankDeps(ctx: CommandContext) {
   return { repos: ctx.repos, config: ctx.config, connectBank: createPixApiClient };
 }

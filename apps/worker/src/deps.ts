@@ -26,7 +26,7 @@ import { createPaymentSettlement, type PaymentSettlement } from "./inbox/payment
 /** Dependencies of the worker process; they include what one delivery attempt needs ({@link DeliveryDeps}). */
 export interface WorkerDeps extends DeliveryDeps {
   config: Config;
-  /** The database client, for the delivery batches that hold their own connection and for shutdown. */
+  /** The database client, ended at shutdown; everything else reaches the database through {@link WorkerDeps.repos}. */
   db: Db;
   /** Every repository, bound once, and the unit of work: what use cases and sweeps use (`UseCaseDeps.repos`). */
   repos: Repositories;

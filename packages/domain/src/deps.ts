@@ -10,8 +10,8 @@ import type { PixApiClient, PixApiClientOptions } from "@lm/pix-api";
 import type { Producer } from "@lm/queue";
 
 /**
- * Dependencies of a use case. The domain reaches the database only through `repos`, the repositories of `@lm/repos` bound
- * once (it writes no statement, no Prisma query, and names no client), and Redis only through `producer`.
+ * Dependencies of a use case. The domain reaches the database only through `repos`, the repositories of `@lm/db`
+ * bound once (it writes no statement, no Prisma query, and names no client), and Redis only through `producer`.
  */
 export interface UseCaseDeps {
   config: Config;

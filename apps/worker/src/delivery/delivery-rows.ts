@@ -3,7 +3,7 @@
  * loads the rows of many jobs and one records the outcomes of many attempts (measured: about 6× less CPU per delivery
  * for reads). The statements themselves are the deliveries repository's.
  */
-import { type Repositories } from "@lm/db";
+import type { Repositories } from "@lm/db";
 import type { AttemptRow, DeliveryRows } from "@lm/domain";
 import { createBatcher } from "../batcher";
 

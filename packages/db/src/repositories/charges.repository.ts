@@ -18,7 +18,8 @@ const CHARGE_COLUMNS = rawSql(CHARGE_COLUMN_NAMES.join(", "));
  * Inserts `charge` with its events (`transaction.created`) and their first deliveries, and `reply` (the request's
  * idempotent reply), in ONE statement: no `BEGIN`/`COMMIT` round trips, the subscribed endpoints selected inside it.
  * @returns the ids of the delivery rows written
- * @throws a unique violation on `external_id` (see `isUniqueViolation`); `reply.takenOver()` when its claim was taken over (nothing written)
+ * @throws a unique violation on `external_id` (see `isUniqueViolation`); `reply.takenOver()` when its claim was taken
+ *   over (nothing written)
  */
 export async function insertCharge(
   client: SqlClient,

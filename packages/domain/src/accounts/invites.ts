@@ -3,7 +3,7 @@
  * SHA-256, single use, 7 days. Expired, used, revoked and unknown invites are one and the same 404.
  */
 import { randomUUID } from "node:crypto";
-import { type Invite, type Seller, type Repositories } from "@lm/db";
+import type { Invite, Seller, Repositories } from "@lm/db";
 import { ApiError, notFound, validationFailed } from "../errors";
 import { isId } from "../ids";
 import { isEmailAddress, normalizeEmail } from "../email";

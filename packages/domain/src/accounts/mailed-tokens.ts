@@ -4,7 +4,7 @@
  * update so that two concurrent uses cannot both succeed.
  */
 import { randomUUID } from "node:crypto";
-import { type MailedToken, type MailedTokenPurpose, type Repositories } from "@lm/db";
+import type { MailedToken, MailedTokenPurpose, Repositories } from "@lm/db";
 import { generateToken, hashToken, isWellFormedToken } from "./credentials";
 
 const HOUR_MS = 3_600_000;

@@ -4,7 +4,7 @@
  * browser-session cookie (`rememberMe: false`). Sign-out and revocation mark the row; a revoked row never comes back.
  */
 import { randomUUID } from "node:crypto";
-import { type Session, type User, type Repositories } from "@lm/db";
+import type { Session, User, Repositories } from "@lm/db";
 import { notFound } from "../errors";
 import { generateToken, hashToken, isWellFormedToken } from "./credentials";
 

@@ -4,7 +4,7 @@
  * With 2FA on, the password opens a challenge instead of a session, unless the device is trusted. Rate limits and
  * the consecutive-failure lock are the HTTP layer's (they live in Redis).
  */
-import { type User } from "@lm/db";
+import type { User } from "@lm/db";
 import { ApiError } from "../errors";
 import { normalizeEmail } from "../email";
 import { createChallenge, type IssuedChallenge } from "../two-factor/challenges";

@@ -4,7 +4,7 @@
  * cookie works once), revoked by 2FA disable, recovery and password reset.
  */
 import { randomUUID } from "node:crypto";
-import { type Repositories } from "@lm/db";
+import type { Repositories } from "@lm/db";
 import { generateToken, hashToken, isWellFormedToken } from "./credentials";
 
 /** How long a device stays trusted after the second factor that trusted it. */

@@ -5,7 +5,7 @@
  * request the bank refuses (`acquirer_rejected`) is not asked again: the row fails at once with
  * `rejected_by_acquirer`.
  */
-import { type Repositories } from "@lm/db";
+import type { Repositories } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { enqueueDeliveries } from "../events/record-event";
 import { ApiError } from "../errors";

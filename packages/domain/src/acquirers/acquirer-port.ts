@@ -7,7 +7,7 @@
  * is idempotent on our own id (txid, refund id, withdrawal id): asking again after a crash between sending and
  * recording never charges or moves money twice.
  */
-import { type Acquirer } from "@lm/db";
+import type { Acquirer } from "@lm/db";
 import type { TaxDocument } from "../documents";
 import type { UseCaseDeps } from "../deps";
 import { ApiError } from "../errors";

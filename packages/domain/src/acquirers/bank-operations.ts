@@ -4,7 +4,7 @@
  * `acquirer:reconcile` do, and the worker's `acquirer-reconciliation` sweep. Credentials are stored encrypted and
  * never echoed.
  */
-import { type Acquirer } from "@lm/db";
+import type { Acquirer } from "@lm/db";
 import type { Pix } from "@lm/pix-api";
 import type { UseCaseDeps } from "../deps";
 import { ApiError, notFound, validationFailed } from "../errors";

@@ -3,7 +3,7 @@
  * {@link ApiKeyCache}, else in the database), refused when unknown, revoked or past its `revoke_at`. The key's store
  * and mode scope everything the request creates or reads.
  */
-import { type Repositories } from "@lm/db";
+import type { Repositories } from "@lm/db";
 import type { MerchantScope } from "../deps";
 import { ApiError } from "../errors";
 import { apiKeyMode, hashApiKey } from "./api-key";

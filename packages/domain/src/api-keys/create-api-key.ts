@@ -1,7 +1,7 @@
 /**
  * Use case: create an API key for a seller's store (DESIGN §3; used by the ops command line and the panel).
  */
-import { type ApiKey, type Repositories } from "@lm/db";
+import type { ApiKey, Repositories } from "@lm/db";
 import { ApiError, notFound } from "../errors";
 import { newId } from "../ids";
 import { generateApiKey, MAX_ACTIVE_API_KEYS_PER_MODE, type Mode } from "./api-key";

@@ -3,7 +3,7 @@
  * active keys, create, rotate (the old key keeps working for 24 h), delete (revoked at once), and the worker's sweep
  * that marks rotated keys revoked once their `revoke_at` has passed. Each change is audited.
  */
-import { type ApiKey, type Repositories } from "@lm/db";
+import type { ApiKey, Repositories } from "@lm/db";
 import { audited, type CredentialDeps, type PanelActor, type SecurityAction } from "../audit/security-audit";
 import { ApiError, notFound } from "../errors";
 import { isId } from "../ids";

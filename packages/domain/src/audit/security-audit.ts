@@ -4,7 +4,7 @@
  * line naming the action, who acted and the ids involved, and an item in the seller's panel feed
  * (`GET /v1/me/notifications`), written in the transaction of the change. Neither ever holds the key or the secret.
  */
-import { type Repositories } from "@lm/db";
+import type { Repositories } from "@lm/db";
 import type { Logger } from "@lm/logging";
 import { notifySeller } from "../notifications/notifications";
 

@@ -2,7 +2,7 @@
  * Reading a seller's balance and ledger (DESIGN §7): one row for the balance (the running total), a page of entries by
  * id for the list. Both panel and merchant routes read through here.
  */
-import { type BalanceTransaction, type Repositories } from "@lm/db";
+import type { BalanceTransaction, Repositories } from "@lm/db";
 import type { MerchantScope } from "../deps";
 import type { PageArgs } from "../paging";
 import { serializeBalance, type BalanceWire } from "./balance.serializer";

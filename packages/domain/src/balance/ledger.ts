@@ -8,12 +8,12 @@
  * Lock order, to stay free of deadlocks: a flow that also changes a charge locks the charge row first, then the
  * balance row (payment, refund creation and settlement all do so).
  */
-import {
-  type BalanceReconciliationRow,
-  type BalanceTransaction,
-  type LedgerScope,
-  type Repositories,
-  type NewBalanceTransaction,
+import type {
+  BalanceReconciliationRow,
+  BalanceTransaction,
+  LedgerScope,
+  Repositories,
+  NewBalanceTransaction,
 } from "@lm/db";
 import { ApiError } from "../errors";
 import { idFloor, newId } from "../ids";

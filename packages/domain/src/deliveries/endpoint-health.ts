@@ -5,7 +5,7 @@
  * per run) and disables the endpoint by the auto-disable rule. Feed items are written in the transaction that counts;
  * mails go after commit.
  */
-import { type Repositories } from "@lm/db";
+import type { Repositories } from "@lm/db";
 import type { Logger } from "@lm/logging";
 import { endpointAutoDisabledMail, endpointFailingMail, type Mailer, type MailMessage } from "@lm/mail";
 import { sendMailSafely } from "../accounts/account-deps";

@@ -4,7 +4,7 @@
  * still being `pending`, so a job that runs twice (a stalled job, a reconciler race) writes once. The next attempt is
  * enqueued after commit.
  */
-import { type NewWebhookDelivery } from "@lm/db";
+import type { NewWebhookDelivery } from "@lm/db";
 import { newId } from "../ids";
 import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
 import type { AttemptDecision } from "../webhooks/retry-policy";

@@ -9,7 +9,7 @@
  * dies mid-way leaves the cursor at its last page (the job's next run, or the reconciler's offer of it, resumes there),
  * and a page whose enqueue was lost is due at once, so the reconciler's sweep of due deliveries offers it.
  */
-import { type RecoveryCursor } from "@lm/db";
+import type { RecoveryCursor } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { validationFailed } from "../errors";
 import { ALL_EVENT_TYPES, PING_EVENT_TYPE } from "../events/event-types";

@@ -2,7 +2,7 @@
  * Delivery search across destinations (DESIGN §8): every attempt of the seller's deliveries, account endpoints and
  * charges' postback URLs alike, filtered by mode, destination, charge, event and status; cursor-paged, newest first.
  */
-import { type WebhookDelivery, type WebhookDeliverySearch, type Repositories } from "@lm/db";
+import type { WebhookDelivery, WebhookDeliverySearch, Repositories } from "@lm/db";
 import type { PageArgs } from "../paging";
 
 /** Filters of `GET /v1/me/webhook-deliveries`; each is optional and they combine with AND. */

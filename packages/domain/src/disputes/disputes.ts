@@ -7,10 +7,10 @@
  * debt first, and withdrawals wait), `dispute.created` and `transaction.disputed`, and a feed item; the owners are
  * mailed after commit.
  */
-import { type Dispute, type DisputeScope, type Transaction, type Repositories } from "@lm/db";
+import type { Dispute, DisputeScope, Transaction, Repositories } from "@lm/db";
 import { disputeMail } from "@lm/mail";
 import { sendMailSafely } from "../accounts";
-import type { RefundOutcome } from "../inbound";
+import type { RefundOutcome, Settlement } from "../inbound";
 import { appendBalanceTransaction } from "../balance/ledger";
 import type { UseCaseDeps } from "../deps";
 import { notFound } from "../errors";
@@ -18,7 +18,6 @@ import { recordEvent } from "../events/record-event";
 import { isId, newId } from "../ids";
 import { notifySeller } from "../notifications/notifications";
 import type { PageArgs } from "../paging";
-import type { Settlement } from "../inbound";
 import { recordTransactionEvent } from "../transactions/transaction-events";
 import { reporterAnomaly, type Reporter } from "../acquirers";
 

@@ -3,7 +3,7 @@
  * and mode only. A charge's events come back whole: the fields their rows leave out are put back from the charge
  * (DESIGN §10 "No copies").
  */
-import { type Event } from "@lm/db";
+import type { Event } from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { notFound } from "../errors";
 import { assertEventType } from "./event-types";

@@ -7,13 +7,7 @@
  * repository's one fan-out statement. After commit the caller enqueues the deliveries with
  * {@link enqueueDeliveries}; the reconciler covers a crash in between.
  */
-import {
-  type Event,
-  type EventsToWrite,
-  type WebhookEndpoint,
-  type Repositories,
-  type NewWebhookDelivery,
-} from "@lm/db";
+import type { Event, EventsToWrite, WebhookEndpoint, Repositories, NewWebhookDelivery } from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { deliveryJobsOf } from "../jobs/delivery-jobs";
 import { newId } from "../ids";

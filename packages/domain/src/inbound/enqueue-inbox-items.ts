@@ -2,7 +2,10 @@
 import type { UseCaseDeps } from "../deps";
 import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
 
-/** Enqueues `inbox-processing` jobs after commit ({@link enqueueAfterCommit}; the reconciler's sweep covers a failure). */
+/**
+ * Enqueues `inbox-processing` jobs after commit ({@link enqueueAfterCommit}; the reconciler's sweep covers a
+ * failure).
+ */
 export async function enqueueInboxItems(
   deps: Pick<UseCaseDeps, "producer" | "logger">,
   jobs: Array<{ inboxItemId: string; jobId?: string }>,

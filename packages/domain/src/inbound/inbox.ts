@@ -3,7 +3,7 @@
  * status is derived: `pending` (not yet processed), `processed` (settled a charge or repeated one that did), `failed`
  * (an error: bad signature, malformed, duplicate receipt or a payment anomaly).
  */
-import { type InboxItemWithAcquirer, type InboxStatus, type Repositories } from "@lm/db";
+import type { InboxItemWithAcquirer, InboxStatus, Repositories } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { notFound } from "../errors";
 import { isId } from "../ids";

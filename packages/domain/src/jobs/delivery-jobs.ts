@@ -15,7 +15,7 @@
  *   behind a slow endpoint), so these jobs store as little as BullMQ allows, which keeps a job's hash within a
  *   128-byte allocation (about 270 bytes of Redis per waiting delivery instead of 345, measured).
  */
-import { type DeliveryRoute, type Repositories } from "@lm/db";
+import type { DeliveryRoute, Repositories } from "@lm/db";
 import type { JobPayloads } from "@lm/queue";
 import type { AfterCommitJob } from "./enqueue-after-commit";
 import { ID_PREFIX } from "../ids";

@@ -10,7 +10,7 @@
  * repeatable sweeps (charge expiry, key revocation, the reconciler) run again at their next tick; those give-ups are
  * logged only.
  */
-import { type Repositories } from "@lm/db";
+import type { Repositories } from "@lm/db";
 import type { JobPayloads, QueueName } from "@lm/queue";
 import { deliveryIdsOfJob } from "./delivery-jobs";
 import { toStorableText } from "../text/storable-text";

@@ -3,7 +3,7 @@
  * account that its people should know about. Written in the same database transaction as the change it reports
  * when there is one; never carries secrets.
  */
-import { type Notification, type Repositories } from "@lm/db";
+import type { Notification, Repositories } from "@lm/db";
 import { newId } from "../ids";
 import type { PageArgs } from "../paging";
 

@@ -9,9 +9,8 @@
  * mail about the key is read.
  */
 import { getPixKeyInfo } from "@brazilian-utils/brazilian-utils";
-import { type PayoutKey, type Repositories } from "@lm/db";
-import type { Mailer } from "@lm/mail";
-import { payoutKeyChangedMail } from "@lm/mail";
+import type { PayoutKey, Repositories } from "@lm/db";
+import { type Mailer, payoutKeyChangedMail } from "@lm/mail";
 import type { Config } from "@lm/config";
 import { sendMailSafely } from "../accounts/account-deps";
 import { audited, type CredentialDeps, type PanelActor } from "../audit/security-audit";

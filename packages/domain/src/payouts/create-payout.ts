@@ -5,14 +5,17 @@
  * reply. After commit the worker is asked to hand the row to the acquirer (job id = row id; the reconciler covers a
  * lost job).
  */
-import { type IdempotentReply, type Repositories } from "@lm/db";
+import type { IdempotentReply, Repositories } from "@lm/db";
 import { appendBalanceTransaction } from "../balance/ledger";
 import type { UseCaseDeps } from "../deps";
 import { enqueueDeliveries } from "../events/record-event";
 import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
 import { PAYOUT_SUBMISSIONS, type PayoutKind, type PayoutKindName, type PayoutRow } from "./payout-kind";
 
-/** Enqueues the submission jobs of the `kind` rows `ids` (job id = row id) with {@link enqueueAfterCommit}: never throws. */
+/**
+ * Enqueues the submission jobs of the `kind` rows `ids` (job id = row id) with {@link enqueueAfterCommit}: never
+ * throws.
+ */
 export async function enqueuePayoutSubmissions(
   deps: Pick<UseCaseDeps, "producer" | "logger">,
   kind: PayoutKindName,

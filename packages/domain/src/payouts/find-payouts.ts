@@ -3,7 +3,7 @@
  * store and mode, so another store's or mode's id reads like an unknown one, 404); a seller's withdrawals in the panel
  * and with an API key (always within one seller and mode, likewise), and the operators' view of stuck ones.
  */
-import { type Refund, type Repositories } from "@lm/db";
+import type { Refund, Repositories } from "@lm/db";
 import type { MerchantScope } from "../deps";
 import { notFound } from "../errors";
 import { isId } from "../ids";

@@ -5,10 +5,9 @@
  * the charge's acquirer is the one asked (`refundPix`), its events go to the charge's `postback_url` too, and the
  * charge turns `refunded` with `transaction.refunded` once its succeeded refunds reach its amount.
  */
-import { type Refund, type RefundWithCharge, type IdempotentReply, type Repositories } from "@lm/db";
-import { acquirerNotConfigured, acquirerOfRow } from "../acquirers";
+import type { Refund, RefundWithCharge, IdempotentReply, Repositories } from "@lm/db";
+import { acquirerNotConfigured, acquirerOfRow, type Reporter } from "../acquirers";
 import type { RefundOutcome } from "../inbound";
-import type { Reporter } from "../acquirers";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { isMedDevolucao, recordDispute, type DisputeSettlement } from "../disputes/disputes";
 import { ApiError } from "../errors";
@@ -17,7 +16,7 @@ import { newId } from "../ids";
 import { findTransaction } from "../transactions/find-transactions";
 import { recordTransactionEvent } from "../transactions/transaction-events";
 import { createPayout } from "./create-payout";
-import { type PayoutKind } from "./payout-kind";
+import type { PayoutKind } from "./payout-kind";
 import { serializeRefund } from "./refund.serializer";
 import { settlePayoutOutcome } from "./settle-payout";
 import { submitPayout } from "./submit-payout";

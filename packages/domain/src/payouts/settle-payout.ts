@@ -5,7 +5,7 @@
  * is a conditional update, so a repeated or late outcome changes nothing and is told apart as `already_settled` or
  * `conflicting_outcome`.
  */
-import { type Repositories } from "@lm/db";
+import type { Repositories } from "@lm/db";
 import { ACQUIRER_REJECTED, reporterAnomaly, type Reporter } from "../acquirers";
 import type { Settlement, TransferStatus } from "../inbound";
 import { appendBalanceTransaction, releaseReserved } from "../balance/ledger";

@@ -8,10 +8,9 @@
  * `acquirer_not_configured`, `insufficient_funds`); the mode's acquirer pays the key (`sendPixPayment`); its events
  * (`withdrawal.created`, `.processing` on the first request, `.completed`, `.failed`) go to every store of its seller.
  */
-import { type IdempotentReply, type Repositories } from "@lm/db";
-import { acquirerOfRow, requireAcquirer } from "../acquirers";
-import type { PayoutOutcome } from "../inbound";
-import type { Reporter } from "../acquirers";
+import type { IdempotentReply, Repositories } from "@lm/db";
+import { acquirerOfRow, requireAcquirer, type Reporter } from "../acquirers";
+import type { PayoutOutcome, Settlement } from "../inbound";
 import { merchantSellerScope } from "../balance/find-balance";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { ApiError } from "../errors";
@@ -21,7 +20,6 @@ import { assertPayoutKeyCooledOff, findPayoutKey, isOwnDocumentKey } from "../pa
 import { sellerDocumentDigits } from "../sellers/seller-document";
 import { createPayout } from "./create-payout";
 import { reloadPayout, type PayoutKind, type PayoutStep } from "./payout-kind";
-import type { Settlement } from "../inbound";
 import { settlePayoutOutcome } from "./settle-payout";
 import { submitPayout } from "./submit-payout";
 import { serializeWithdrawal, type WithdrawalWithKey } from "./withdrawal.serializer";

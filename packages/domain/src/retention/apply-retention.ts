@@ -6,7 +6,7 @@
  * the idempotency keys past their 24 h and the sessions, 2FA challenges, mailed tokens and trusted devices 30 days
  * after they ended. Balance transactions, charges, refunds and withdrawals are never touched.
  */
-import { type EndedRowsTable, type HistoryTable } from "@lm/db";
+import type { EndedRowsTable, HistoryTable } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import {
   ENDED_ROWS_KEPT_MS,

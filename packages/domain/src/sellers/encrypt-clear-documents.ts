@@ -4,7 +4,7 @@
  * nothing to do). SQL alone cannot do it: the key is `ENCRYPTION_KEY`, which only the processes hold.
  */
 import type { Config } from "@lm/config";
-import { type ChargeDocumentColumn, type Repositories } from "@lm/db";
+import type { ChargeDocumentColumn, Repositories } from "@lm/db";
 import { chargeDocumentColumns, documentLookupHash, encryptDocument } from "../document-at-rest";
 import { parseTaxDocument } from "../documents";
 

@@ -3,7 +3,7 @@
  * such a key is sent to it). The document is encrypted at rest with a keyed lookup hash: equality is
  * checked on the hash, and the digits are decrypted only to be sent to the acquirer.
  */
-import { type Repositories } from "@lm/db";
+import type { Repositories } from "@lm/db";
 import { documentLookupHash, readSellerDocument } from "../document-at-rest";
 
 /**

@@ -4,7 +4,7 @@
  * for both modes' endpoints of every store of the seller, and an item in the seller's feed, in the change's database
  * transaction.
  */
-import { type Seller, type Repositories, type SellerProfileUpdate } from "@lm/db";
+import type { Seller, Repositories, SellerProfileUpdate } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { isEmailAddress, normalizeEmail } from "../email";
 import { notFound, validationFailed } from "../errors";

@@ -1,7 +1,7 @@
 /**
  * The store a seller's panel and operators act on: the seller's first store (`seller:create` makes exactly one).
  */
-import { type Store, type Repositories } from "@lm/db";
+import type { Store, Repositories } from "@lm/db";
 import { notFound } from "../errors";
 
 /**

@@ -4,11 +4,11 @@
  * anomaly on the item when it cannot. A refund's outcome (`devolucao`) settles the refund, a sent payment's
  * (`pix_enviado`) the withdrawal, filling the item's `withdrawal_id` (both through payouts/, the money-out lifecycle).
  * An item is processed only while it is processable (`findProcessableInboxItems`), and what cannot be applied is an
- * anomaly recorded on the item's `error`, never dropped. A bank's notification (unsigned, DESIGN §9)
- * is only a hint: what it names is read back from the bank first, and only what the bank confirms settles anything. Processing is idempotent: a charge moves
- * only from `pending` (a conditional update), and an item already processed is left alone.
+ * anomaly recorded on the item's `error`, never dropped. A bank's notification (unsigned, DESIGN §9) is only a hint:
+ * what it names is read back from the bank first, and only what the bank confirms settles anything. Processing is
+ * idempotent: a charge moves only from `pending` (a conditional update), and an item already processed is left alone.
  */
-import { type InboxItemOutcome, type ProcessableInboxItem, type Repositories } from "@lm/db";
+import type { InboxItemOutcome, ProcessableInboxItem, Repositories } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { enqueueDeliveries } from "../events/record-event";
 import { toStorableText } from "../text/storable-text";

@@ -6,12 +6,12 @@
  * expired when paid), its `transaction.paid` event and fan-out, its `payment` balance transaction, one running-balance
  * change per seller and mode, and the items' outcome.
  *
- * A payment that is not plain is an anomaly ({@link paymentAnomaly}): an unknown txid, a mode or amount mismatch, a
- * charge no longer pending. Settling one item, its anomaly is recorded on the item; a batch leaves such items, and the
+ * A payment that is not plain is an anomaly ({@link paymentAnomaly}): an unknown txid, a mode, acquirer or amount
+ * mismatch, a charge no longer pending. Settling one item, its anomaly is recorded on the item; a batch leaves such items, and the
  * ones it could not settle (two items of one batch for one charge or one payment, a charge that changed between the
  * read and the write), to be settled one by one, which records each outcome.
  */
-import { type ProcessableInboxItem, type Transaction } from "@lm/db";
+import type { ProcessableInboxItem, Transaction } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { chargeDocumentColumns } from "../document-at-rest";
 import { enqueueDeliveries } from "../events/record-event";
@@ -52,22 +52,21 @@ export function paymentAnomaly(
   reporter: Reporter,
 ): PaymentAnomaly | null {
   if (!charge) return { result: INBOX_ERRORS.unknownTxid, error: INBOX_ERRORS.unknownTxid };
+  const anomaly = (code: string, detail: string) => ({
+    result: code,
+    error: `${code}: ${detail}`,
+    transactionId: charge.id,
+  });
   const refused = reporterAnomaly(reporter, charge, "charge");
   if (refused !== null) return { ...refused, transactionId: charge.id };
   if (payment.amount !== charge.amount) {
-    const code = INBOX_ERRORS.amountMismatch;
-    return {
-      result: code,
-      error: `${code}: expected ${charge.amount}, received ${payment.amount}`,
-      transactionId: charge.id,
-    };
+    return anomaly(INBOX_ERRORS.amountMismatch, `expected ${charge.amount}, received ${payment.amount}`);
   }
   if (charge.status === "pending" && charge.expires_at > payment.paidAt) return null;
   if (charge.payment_end_to_end_id === payment.endToEndId) {
     return { result: "already_paid", error: null, transactionId: charge.id };
   }
-  const detail = charge.status === "pending" ? "expired" : charge.status;
-  return { result: INBOX_ERRORS.notPending, error: `${INBOX_ERRORS.notPending}: ${detail}`, transactionId: charge.id };
+  return anomaly(INBOX_ERRORS.notPending, charge.status === "pending" ? "expired" : charge.status);
 }
 
 /** What settling a batch came to for one item. */

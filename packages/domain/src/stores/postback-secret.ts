@@ -5,7 +5,7 @@
  * secret at every attempt, so the next attempt is signed with the new secret only.
  */
 import type { Config } from "@lm/config";
-import { type Store, type Repositories } from "@lm/db";
+import type { Store, Repositories } from "@lm/db";
 import { audited, type CredentialDeps, type PanelActor } from "../audit/security-audit";
 import { encryptSecret } from "../secret-box";
 import { generateWebhookSecret, webhookSecretPrefix } from "../webhooks/webhook-secret";

@@ -1,4 +1,4 @@
-import { type Dispute } from "@lm/db";
+import type { Dispute } from "@lm/db";
 import { valorFromCentavos } from "@lm/pix-api";
 import { postSandboxNotification, sandboxEndToEndId } from "../acquirers";
 import type { MerchantScope, UseCaseDeps } from "../deps";
@@ -31,11 +31,7 @@ export async function simulateDispute(
   if ((charge.status !== "paid" && charge.status !== "refunded") || charge.payment_end_to_end_id === null) {
     throw new ApiError("invalid_state", "Only a paid transaction can be disputed.");
   }
-  if (disputed < 1 || disputed > left) {
-    throw new ApiError("invalid_state", `The amount must be between 1 and ${left}, what is left of this transaction.`, {
-      param: "amount",
-    });
-  }
+  if (disputed < 1 || disputed > left) throw amountRefused(left);
   const now = deps.now();
   const returnId = sandboxEndToEndId(now, { prefix: "D" });
   const items = await postSandboxNotification(deps, {
@@ -62,15 +58,17 @@ export async function simulateDispute(
   for (const item of items) {
     // Another dispute may have taken the remainder since it was read: the one under the charge's lock decides.
     if ((await processInboxItem(deps, item)) === DISPUTE_EXCEEDS_REMAINDER) {
-      const remainder = disputableRemainder(await findTransaction(deps.repos, scope, id));
-      throw new ApiError(
-        "invalid_state",
-        `The amount must be between 1 and ${remainder}, what is left of this transaction.`,
-        { param: "amount" },
-      );
+      throw amountRefused(disputableRemainder(await findTransaction(deps.repos, scope, id)));
     }
   }
   const recorded = await deps.repos.disputes.findDisputeByEndToEndId(returnId);
   if (recorded === null) throw new Error(`the simulated dispute ${returnId} was not recorded`);
   return recorded;
+}
+
+/** The refusal of a simulated dispute larger than `left`, what remains of its charge in centavos. */
+function amountRefused(left: number): ApiError {
+  return new ApiError("invalid_state", `The amount must be between 1 and ${left}, what is left of this transaction.`, {
+    param: "amount",
+  });
 }

@@ -1,4 +1,4 @@
-import { type Transaction } from "@lm/db";
+import type { Transaction } from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { ApiError } from "../errors";
 import { findTransaction } from "../transactions/find-transactions";

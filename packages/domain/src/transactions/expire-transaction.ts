@@ -5,7 +5,7 @@
  * job for every pending charge for its whole `expires_in` (24 h by default), memory in proportion to the charges
  * waiting to be paid, and every creation would pay a Redis round trip for it.
  */
-import { type Transaction } from "@lm/db";
+import type { Transaction } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { enqueueDeliveries } from "../events/record-event";
 import { planTransactionEvents } from "./transaction-events";

@@ -2,7 +2,7 @@
  * Reading charges for the merchant API: always within the caller's store and mode, so another store's or another
  * mode's id reads exactly like an unknown one (404).
  */
-import { type ChargeListStatus, type Transaction, type Repositories } from "@lm/db";
+import type { ChargeListStatus, Transaction, Repositories } from "@lm/db";
 import type { MerchantScope } from "../deps";
 import { notFound } from "../errors";
 import { isId } from "../ids";

@@ -5,7 +5,7 @@
  * `data.object` is the charge as `GET` returns it at that moment. One charge at a time ({@link transitionTransaction}),
  * or a batch in one statement (the events of {@link planTransactionEvents} written by the batch's statement).
  */
-import { type EventsToWrite, type IdempotentReply, type Transaction, type Repositories } from "@lm/db";
+import type { EventsToWrite, IdempotentReply, Transaction, Repositories } from "@lm/db";
 import type { SubscribableEventType } from "../events/event-types";
 import { planEvents, recordEvent, type EventInput, type RecordedEvent } from "../events/record-event";
 import { serializeTransaction, withoutChargeFields } from "./transaction.serializer";

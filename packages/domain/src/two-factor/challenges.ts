@@ -4,7 +4,7 @@
  * Each try is reserved with one conditional update before the code is checked, so that concurrent guesses cannot
  * exceed five; the fifth wrong code burns the challenge.
  */
-import { type User, type Repositories } from "@lm/db";
+import type { User, Repositories } from "@lm/db";
 import { randomUUID } from "node:crypto";
 import { ApiError } from "../errors";
 import type { AccountDeps } from "../accounts/account-deps";

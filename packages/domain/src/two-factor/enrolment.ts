@@ -4,7 +4,7 @@
  * on only after the first valid code. Each of these needs the account password; turning 2FA off also needs a live
  * step-up and locks the seller's withdrawals for 24 h (DESIGN §11).
  */
-import { type Session, type User, type Repositories } from "@lm/db";
+import type { Session, User, Repositories } from "@lm/db";
 import { twoFactorChangedMail } from "@lm/mail";
 import { randomUUID } from "node:crypto";
 import { ApiError } from "../errors";

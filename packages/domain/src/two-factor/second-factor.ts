@@ -7,7 +7,7 @@
  * Replay protection is one conditional update (`totp_last_used_step < step`): when several requests carry the same
  * code at once, PostgreSQL serialises the row updates and only the first finds the condition true.
  */
-import { type User, type Repositories } from "@lm/db";
+import type { User, Repositories } from "@lm/db";
 import { ApiError } from "../errors";
 import { decryptSecret } from "../secret-box";
 import { hashBackupCode, normalizeBackupCode } from "./backup-codes";

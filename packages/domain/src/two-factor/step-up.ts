@@ -3,7 +3,7 @@
  * sensitive until `mfa_verified_until` (now + `STEP_UP_WINDOW_SECONDS`); no other session is covered. Some actions
  * always need it; others only while the seller's `webhook` or `account` toggle is on (both default on).
  */
-import { type Session, type User, type Repositories } from "@lm/db";
+import type { Session, User, Repositories } from "@lm/db";
 import { ApiError } from "../errors";
 import type { AccountDeps } from "../accounts/account-deps";
 import { verifyPassword } from "../accounts/credentials";

@@ -6,7 +6,7 @@
  * feed item commit with the change itself; then the user gets the change's notice, which says until when, and every
  * other owner of the seller a notice of the lock.
  */
-import { type User, type Repositories } from "@lm/db";
+import type { User, Repositories } from "@lm/db";
 import { twoFactorChangedMail, withdrawalsLockedMail, type TwoFactorLockingChange } from "@lm/mail";
 import { sendMailSafely, type AccountDeps } from "../accounts/account-deps";
 import { recordSellerUpdated } from "../sellers/seller-profile";

@@ -6,7 +6,7 @@
  * to a disabled endpoint too (never to a deleted one): a seller who fixed a receiver tests it with a ping, or replays
  * what was missed, before switching the endpoint back on. Automatic deliveries keep skipping disabled endpoints.
  */
-import { type EndpointDeliveryFilters, type WebhookDelivery, type Repositories } from "@lm/db";
+import type { EndpointDeliveryFilters, WebhookDelivery, Repositories } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { notFound } from "../errors";
 import { assertEventType, PING_EVENT_TYPE } from "../events/event-types";

@@ -3,7 +3,7 @@
  * a deleted endpoint's id and an unknown id all read the same (404, SPEC "Webhook endpoint": a removed endpoint's id
  * returns 404).
  */
-import { type WebhookEndpoint, type Repositories } from "@lm/db";
+import type { WebhookEndpoint, Repositories } from "@lm/db";
 import type { Mode } from "../api-keys/api-key";
 import { notFound } from "../errors";
 import { isId } from "../ids";

@@ -4,7 +4,7 @@
  * step-up; these enforce the rules of the rows. Creation, secret rotation and deletion change where the seller's
  * data goes and who can sign for it, so they are audited like API keys.
  */
-import { type WebhookEndpoint, type WebhookEndpointChanges } from "@lm/db";
+import type { WebhookEndpoint, WebhookEndpointChanges } from "@lm/db";
 import type { Mode } from "../api-keys/api-key";
 import { audited, type PanelActor } from "../audit/security-audit";
 import type { UseCaseDeps } from "../deps";
