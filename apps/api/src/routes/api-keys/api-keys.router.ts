@@ -8,7 +8,7 @@ import type { AppDeps } from "../../deps";
 import { panelActor, requireStepUp } from "../../http/auth";
 import { withRequestLogger } from "../../http/request-log";
 import { validate } from "../../http/validate";
-import { apiKeyPathSchema, createApiKeySchema } from "./api-keys.schemas";
+import { apiKeyPathSchema, createApiKeySchema } from "./api-keys.contract";
 import { serializeApiKey } from "./api-keys.serializer";
 
 /** Router of `/v1/me/api-keys`. */

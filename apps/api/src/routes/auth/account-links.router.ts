@@ -10,7 +10,7 @@ import { assertPanelUrl } from "../../http/csrf";
 import { afterReply } from "../../http/after-reply";
 import { emailKey, tryConsume, type PanelRateLimits } from "../../http/rate-limit";
 import { validate } from "../../http/validate";
-import { requestPasswordResetSchema, resetPasswordSchema, verifyEmailQuery } from "./auth.schemas";
+import { requestPasswordResetSchema, resetPasswordSchema, verifyEmailQuery } from "./auth.contract";
 
 /** Router of `/v1/me/auth/{verify-email, request-password-reset, reset-password}`. */
 export function accountLinksRouter(deps: AppDeps, limits: PanelRateLimits): Router {

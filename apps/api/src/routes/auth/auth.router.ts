@@ -17,7 +17,7 @@ import {
 } from "../../http/cookies";
 import { consumeOrReject, limitSignIn, type PanelRateLimits } from "../../http/rate-limit";
 import { validate } from "../../http/validate";
-import { inviteParams, signInSchema, signUpSchema } from "./auth.schemas";
+import { inviteParams, signInSchema, signUpSchema } from "./auth.contract";
 import { serializeUser } from "./user.serializer";
 
 /** Router of `/v1/me/auth/{sign-up/email, sign-in/email, sign-out, invites/{token}}`. */

@@ -13,11 +13,10 @@ import {
 import type { AppDeps } from "../../deps";
 import { merchantOf } from "../../http/api-key-auth";
 import { panelSellerId } from "../../http/auth";
-import { listPage, listQuerySchema, type ListQuery } from "../../http/list";
+import { listPage, type ListQuery } from "../../http/list";
 import { validate } from "../../http/validate";
-import { panelBalanceSchema, panelBalanceTransactionsSchema } from "./balance.schemas";
-
-const merchantListSchema = listQuerySchema();
+import { panelBalanceSchema, panelBalanceTransactionsSchema } from "./balance.contract";
+import { listBalanceTransactionsSchema } from "./balance.contract";
 
 /** The list reply of `scope`'s balance transactions for a validated `page` query. */
 function balanceTransactionsPage(deps: AppDeps, scope: BalanceScope, page: ListQuery) {
@@ -56,7 +55,7 @@ export function merchantBalanceRouter(deps: AppDeps): Router {
   });
 
   router.get("/transactions", async (req, res) => {
-    const page = validate(merchantListSchema, req.query);
+    const page = validate(listBalanceTransactionsSchema, req.query);
     res.json(await balanceTransactionsPage(deps, await merchantSellerScope(deps.repos, merchantOf(res)), page));
   });
 

@@ -4,24 +4,19 @@
  * `POST /v1/transactions/{id}/simulate-dispute` (transactions router).
  */
 import { Router } from "express";
-import Joi from "joi";
 import { findDispute, listDisputes, serializeDispute } from "@lm/domain";
 import type { AppDeps } from "../../deps";
 import { merchantOf } from "../../http/api-key-auth";
 import { panelSellerId } from "../../http/auth";
-import { listPage, listQuerySchema, type ListQuery } from "../../http/list";
+import { listPage } from "../../http/list";
 import { validate } from "../../http/validate";
-
-const merchantListSchema = listQuerySchema();
-const panelListSchema: Joi.ObjectSchema<ListQuery & { mode: "live" | "test" }> = listQuerySchema({
-  mode: Joi.string().valid("live", "test").default("test"),
-});
+import { listDisputesSchema, panelListDisputesSchema } from "./disputes.contract";
 
 /** Router of `GET /v1/disputes` and `GET /v1/disputes/{id}` (mounted behind API key authentication). */
 export function merchantDisputesRouter(deps: AppDeps): Router {
   const router = Router();
   router.get("/", async (req, res) => {
-    const page = validate(merchantListSchema, req.query);
+    const page = validate(listDisputesSchema, req.query);
     const scope = merchantOf(res);
     res.json(await listPage(page, "dispute", (args) => listDisputes(deps.repos, scope, args), serializeDispute));
   });
@@ -35,7 +30,7 @@ export function merchantDisputesRouter(deps: AppDeps): Router {
 export function panelDisputesRouter(deps: AppDeps): Router {
   const router = Router();
   router.get("/", async (req, res) => {
-    const { mode, ...page } = validate(panelListSchema, req.query);
+    const { mode, ...page } = validate(panelListDisputesSchema, req.query);
     const scope = { sellerId: panelSellerId(res), mode };
     res.json(await listPage(page, "dispute", (args) => listDisputes(deps.repos, scope, args), serializeDispute));
   });

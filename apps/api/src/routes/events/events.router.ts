@@ -9,7 +9,7 @@ import type { AppDeps } from "../../deps";
 import { merchantOf } from "../../http/api-key-auth";
 import { listPage } from "../../http/list";
 import { validate } from "../../http/validate";
-import { listEventsSchema } from "./events.schemas";
+import { listEventsSchema } from "./events.contract";
 
 /** Router for `/v1/events`. */
 export function eventsRouter(deps: AppDeps): Router {

@@ -6,11 +6,10 @@ import { Router } from "express";
 import { listNotifications } from "@lm/domain";
 import type { AppDeps } from "../../deps";
 import { panelSellerId } from "../../http/auth";
-import { listPage, listQuerySchema } from "../../http/list";
+import { listPage } from "../../http/list";
 import { validate } from "../../http/validate";
 import { serializeNotification } from "./notifications.serializer";
-
-const listSchema = listQuerySchema();
+import { listNotificationsSchema } from "./notifications.contract";
 
 /** Router of `/v1/me/notifications`. */
 export function notificationsRouter(deps: AppDeps): Router {
@@ -18,7 +17,7 @@ export function notificationsRouter(deps: AppDeps): Router {
 
   router.get("/", async (req, res) => {
     const sellerId = panelSellerId(res);
-    const page = validate(listSchema, req.query);
+    const page = validate(listNotificationsSchema, req.query);
     res.json(
       await listPage(
         page,

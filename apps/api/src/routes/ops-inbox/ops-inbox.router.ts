@@ -7,7 +7,7 @@ import { findInboxItem, listInboxItems, reprocessInboxItem } from "@lm/domain";
 import type { AppDeps } from "../../deps";
 import { listPage } from "../../http/list";
 import { validate } from "../../http/validate";
-import { listInboxSchema } from "./ops-inbox.schemas";
+import { listInboxSchema } from "./ops-inbox.contract";
 import { serializeInboxItem, serializeInboxItemDetail } from "./ops-inbox.serializer";
 
 /** Router for `/v1/ops/inbox`. */

@@ -6,11 +6,10 @@ import { Router } from "express";
 import { addPayoutKey, deletePayoutKey, listPayoutKeys, serializePayoutKey } from "@lm/domain";
 import type { AppDeps } from "../../deps";
 import { panelActor, panelSellerId, requireStepUp } from "../../http/auth";
-import { listPage, listQuerySchema } from "../../http/list";
+import { listPage } from "../../http/list";
 import { validate } from "../../http/validate";
-import { createPayoutKeySchema } from "./payout-keys.schemas";
-
-const listSchema = listQuerySchema();
+import { createPayoutKeySchema } from "./payout-keys.contract";
+import { listPayoutKeysSchema } from "./payout-keys.contract";
 
 /** Router of `/v1/me/payout-keys` and `/v1/me/payout-keys/{id}`. */
 export function payoutKeysRouter(deps: AppDeps): Router {
@@ -18,7 +17,7 @@ export function payoutKeysRouter(deps: AppDeps): Router {
   const change = requireStepUp(deps, "always");
 
   router.get("/", async (req, res) => {
-    const page = validate(listSchema, req.query);
+    const page = validate(listPayoutKeysSchema, req.query);
     const sellerId = panelSellerId(res);
     res.json(
       await listPage(page, "payoutKey", (args) => listPayoutKeys(deps.repos, sellerId, args), serializePayoutKey),

@@ -8,11 +8,10 @@ import { createRefund, findRefund, findTransaction, listRefunds, serializeRefund
 import type { AppDeps } from "../../deps";
 import { merchantOf } from "../../http/api-key-auth";
 import { idempotent } from "../../http/idempotency";
-import { listPage, listQuerySchema } from "../../http/list";
+import { listPage } from "../../http/list";
 import { validate } from "../../http/validate";
-import { createRefundSchema } from "./refunds.schemas";
-
-const listSchema = listQuerySchema();
+import { createRefundSchema } from "./refunds.contract";
+import { listRefundsSchema } from "./refunds.contract";
 
 /** Router of `POST|GET /v1/transactions/{id}/refunds` (mounted at `/v1/transactions`). */
 export function transactionRefundsRouter(deps: AppDeps): Router {
@@ -35,7 +34,7 @@ export function transactionRefundsRouter(deps: AppDeps): Router {
   );
 
   router.get("/:id/refunds", async (req, res) => {
-    const page = validate(listSchema, req.query);
+    const page = validate(listRefundsSchema, req.query);
     const scope = merchantOf(res);
     const charge = await findTransaction(deps.repos, scope, req.params.id);
     res.json(

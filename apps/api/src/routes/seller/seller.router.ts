@@ -8,7 +8,7 @@ import type { AppDeps } from "../../deps";
 import { merchantOf } from "../../http/api-key-auth";
 import { panelAuth, panelSellerId, requireStepUp } from "../../http/auth";
 import { validate } from "../../http/validate";
-import { updateSellerSchema } from "./seller.schemas";
+import { updateSellerSchema } from "./seller.contract";
 
 /** Router of `GET|PATCH /v1/me/seller`. */
 export function panelSellerRouter(deps: AppDeps): Router {

@@ -9,7 +9,7 @@ import type { AppDeps } from "../../deps";
 import { panelAuth, panelSellerId, requireStepUp } from "../../http/auth";
 import { limitSecondFactor, type PanelRateLimits } from "../../http/rate-limit";
 import { validate } from "../../http/validate";
-import { stepUpPrefsSchema, stepUpSchema } from "../two-factor/two-factor.schemas";
+import { stepUpPrefsSchema, stepUpSchema } from "../two-factor/two-factor.contract";
 
 /** Router of `POST /v1/me/auth/step-up` (mounted behind the panel session). */
 export function stepUpRouter(deps: AppDeps, limits: PanelRateLimits): Router {

@@ -3,13 +3,11 @@
  * and the time are kept on the user.
  */
 import { Router } from "express";
-import Joi from "joi";
 import { acceptTerms } from "@lm/domain";
 import type { AppDeps } from "../../deps";
 import { panelAuth } from "../../http/auth";
 import { validate } from "../../http/validate";
-
-const acceptTermsSchema = Joi.object<{ version: string }>({ version: Joi.string().min(1).max(100).required() });
+import { acceptTermsSchema } from "./terms.contract";
 
 /** Router of `/v1/me/terms`. */
 export function termsRouter(deps: AppDeps): Router {

@@ -22,7 +22,7 @@ import { idempotent } from "../../http/idempotency";
 import { sendJson } from "../../http/json-reply";
 import { listPage } from "../../http/list";
 import { validate } from "../../http/validate";
-import { createTransactionSchema, listTransactionsSchema, simulateDisputeSchema } from "./transactions.schemas";
+import { createTransactionSchema, listTransactionsSchema, simulateDisputeSchema } from "./transactions.contract";
 
 /** Router for `/v1/transactions`. */
 export function transactionsRouter(deps: AppDeps): Router {

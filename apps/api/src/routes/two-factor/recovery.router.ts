@@ -11,7 +11,7 @@ import { clearPanelCookie, SESSION_COOKIE, TRUST_DEVICE_COOKIE } from "../../htt
 import { assertPanelUrl } from "../../http/csrf";
 import { consumeOrReject, emailKey, type PanelRateLimits } from "../../http/rate-limit";
 import { validate } from "../../http/validate";
-import { recoveryConfirmSchema, recoveryRequestSchema } from "./two-factor.schemas";
+import { recoveryConfirmSchema, recoveryRequestSchema } from "./two-factor.contract";
 
 /** Router of `/v1/me/auth/two-factor/recovery/{request, confirm}`. */
 export function recoveryRouter(deps: AppDeps, limits: PanelRateLimits): Router {

@@ -28,7 +28,7 @@ import {
 import { consumeOrReject, endSignInFailureRun, limitSecondFactor, type PanelRateLimits } from "../../http/rate-limit";
 import { validate } from "../../http/validate";
 import { serializeUser } from "../auth/user.serializer";
-import { enableSchema, passwordSchema, verifyCodeSchema } from "./two-factor.schemas";
+import { enableSchema, passwordSchema, verifyCodeSchema } from "./two-factor.contract";
 
 /** Router of `/v1/me/auth/two-factor/{enable, verify-totp, verify-backup-code, disable, generate-backup-codes}`. */
 export function twoFactorRouter(deps: AppDeps, limits: PanelRateLimits): Router {

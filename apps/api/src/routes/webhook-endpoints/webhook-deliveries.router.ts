@@ -19,7 +19,7 @@ import { panelSellerId, requireStepUp } from "../../http/auth";
 import { listPage } from "../../http/list";
 import { consumeOrReject, type PanelRateLimits } from "../../http/rate-limit";
 import { validate } from "../../http/validate";
-import { listDeliveriesSchema, recoverEndpointSchema, searchDeliveriesSchema } from "./webhook-endpoints.schemas";
+import { listDeliveriesSchema, recoverEndpointSchema, searchDeliveriesSchema } from "./webhook-endpoints.contract";
 import { serializeDelivery, serializeEndpointStats, serializeRecovery } from "./webhook-endpoints.serializer";
 
 /** The seller of the signed-in user, once its manual-delivery allowance (ping and resend) is counted. */

@@ -21,7 +21,7 @@ import {
   createWebhookEndpointSchema,
   listWebhookEndpointsSchema,
   updateWebhookEndpointSchema,
-} from "./webhook-endpoints.schemas";
+} from "./webhook-endpoints.contract";
 import {
   serializeCreatedEndpoint,
   serializeRotatedEndpoint,

@@ -31,7 +31,7 @@ import {
   merchantListWithdrawalsSchema,
   opsListWithdrawalsSchema,
   panelListWithdrawalsSchema,
-} from "./withdrawals.schemas";
+} from "./withdrawals.contract";
 
 /** The idempotency scope of a panel withdrawal: the seller's store, in the mode its body names. */
 async function panelIdempotencyScope(deps: AppDeps, req: Request, res: Response): Promise<MerchantScope> {

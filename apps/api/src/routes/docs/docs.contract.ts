@@ -1,0 +1,70 @@
+/**
+ * Contracts of the docs routes.
+ */
+import { defineRoute, PUBLIC } from "../../http/contract";
+
+/** `getDocsPage`. */
+export const getDocsPage = defineRoute({
+  method: "get",
+  path: "/docs",
+  operationId: "getDocsPage",
+  tag: "Reference and metrics",
+  summary: "The API reference page",
+  description:
+    "This document rendered by Redoc on the server (once per process, on the first request, which takes a few seconds): readable at once, its menu working within 2 s, and fully interactive once Redoc hydrates it (at the first interaction beyond the menu, or when the page is idle). Everything comes from this origin (no third-party host), gzipped when asked.",
+  security: PUBLIC,
+  replies: {
+    200: {
+      description: "An HTML page: Redoc's markup and CSS, and the state it hydrates from.",
+      mediaType: "text/html",
+    },
+  },
+  errors: {
+    415: {
+      description: "`unsupported_media_type`: the request carried a body that is not JSON.",
+      codes: ["unsupported_media_type"],
+    },
+  },
+});
+
+/** `getDocsNavigation`. */
+export const getDocsNavigation = defineRoute({
+  method: "get",
+  path: "/docs/nav.js",
+  operationId: "getDocsNavigation",
+  tag: "Reference and metrics",
+  summary: "The reference page's menu script",
+  description:
+    "Makes the menu of `GET /docs` work before Redoc hydrates the page, and starts that hydration; cached for 5 minutes.",
+  security: PUBLIC,
+  replies: {
+    200: { description: "JavaScript.", mediaType: "text/javascript" },
+  },
+  errors: {
+    415: {
+      description: "`unsupported_media_type`: the request carried a body that is not JSON.",
+      codes: ["unsupported_media_type"],
+    },
+  },
+});
+
+/** `getDocsRenderer`. */
+export const getDocsRenderer = defineRoute({
+  method: "get",
+  path: "/docs/docs.js",
+  operationId: "getDocsRenderer",
+  tag: "Reference and metrics",
+  summary: "The reference page's renderer",
+  description:
+    "Redoc with React, bundled by this API when it renders `GET /docs`, which it hydrates; loaded by the page's menu script when needed; cached for 5 minutes.",
+  security: PUBLIC,
+  replies: {
+    200: { description: "JavaScript.", mediaType: "text/javascript" },
+  },
+  errors: {
+    415: {
+      description: "`unsupported_media_type`: the request carried a body that is not JSON.",
+      codes: ["unsupported_media_type"],
+    },
+  },
+});

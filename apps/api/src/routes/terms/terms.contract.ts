@@ -1,0 +1,35 @@
+/**
+ * Contracts of the terms routes.
+ */
+import { defineRoute, PANEL_SESSION } from "../../http/contract";
+import Joi from "joi";
+
+/** Body of `POST /v1/me/terms/accept`: the version of the terms the seller accepts. */
+export const acceptTermsSchema = Joi.object<{ version: string }>({ version: Joi.string().min(1).max(100).required() });
+
+/** `acceptTerms`. */
+export const acceptTerms = defineRoute({
+  method: "post",
+  path: "/v1/me/terms/accept",
+  operationId: "acceptTerms",
+  tag: "Account and sessions",
+  summary: "Accept the current terms",
+  security: PANEL_SESSION,
+  body: acceptTermsSchema,
+  replies: {
+    204: { description: "Accepted." },
+  },
+  errors: {
+    400: {
+      description:
+        "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field. Also when `version` is not the current terms version.",
+      codes: ["validation_failed"],
+    },
+    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
+    403: {
+      description:
+        "`permission_denied`: the request carries a panel cookie and its `Origin` (or `Referer`) is not in `PANEL_ORIGINS`.",
+      codes: ["permission_denied"],
+    },
+  },
+});

@@ -1,0 +1,325 @@
+/**
+ * joi schemas of the transaction routes (DESIGN §5 "Merchant API").
+ */
+import Joi from "joi";
+import { parseTaxDocument, type CreateTransactionInput, type TransactionFilters } from "@lm/domain";
+import { centavosAmount } from "../../http/amount";
+import { listQuerySchema, type ListQuery } from "../../http/list";
+import { defineRoute, API_KEY } from "../../http/contract";
+import { Dispute, Transaction, TransactionList } from "@lm/wire";
+
+/** Most metadata pairs, and the bounds of their keys and values (Stripe's). */
+export const MAX_METADATA_KEYS = 50;
+/** 1 to 40 characters, any of them; a regular expression rather than a string schema, so the document can say it. */
+const METADATA_KEY = /^[\s\S]{1,40}$/;
+const METADATA_VALUE = Joi.string().max(500);
+
+const taxDocument = Joi.string()
+  .max(32)
+  .custom((value: string, helpers) => (parseTaxDocument(value) ? value : helpers.error("document.invalid")))
+  .messages({ "document.invalid": "{{#label}} must be a valid CPF or CNPJ" });
+
+/**
+ * Body of `POST /v1/transactions`. Unknown fields are refused, not stripped (as Stripe does): a misspelt optional
+ * field (`expires_at` for `expires_in`) would otherwise be silently ignored on a payment.
+ */
+export const createTransactionSchema: Joi.ObjectSchema<CreateTransactionInput> = Joi.object({
+  amount: centavosAmount().required(),
+  description: Joi.string().min(1).max(140),
+  expires_in: Joi.number().integer().min(60).max(1_209_600).default(86_400),
+  external_id: Joi.string().min(1).max(64),
+  customer: Joi.object({
+    name: Joi.string().trim().min(1).max(200).required(),
+    document: taxDocument.required(),
+    email: Joi.string().email().max(254),
+  }),
+  postback_url: Joi.string().min(1).max(2048),
+  metadata: Joi.object().pattern(METADATA_KEY, METADATA_VALUE).max(MAX_METADATA_KEYS),
+}).prefs({ stripUnknown: false });
+
+/** Query of `GET /v1/transactions`. */
+export const listTransactionsSchema: Joi.ObjectSchema<ListQuery & TransactionFilters> = listQuerySchema({
+  status: Joi.string().valid("pending", "paid", "expired", "canceled", "refunded"),
+  external_id: Joi.string().min(1).max(64),
+});
+
+/** Body of `POST /v1/transactions/{id}/simulate-dispute` (DESIGN §11): `amount` in centavos, default what is left. */
+export const simulateDisputeSchema: Joi.ObjectSchema<{ amount?: number }> = Joi.object({
+  amount: centavosAmount(),
+});
+
+/** Path of the routes under `{id}`: A charge id; any other string is 404. */
+export const transactionParams = Joi.object<{ id: string }>({
+  id: Joi.string()
+    .pattern(/^txn_[0-9A-HJKMNP-TV-Z]{26}$/)
+    .required()
+    .description("A charge id; any other string is 404."),
+});
+
+/** `createTransaction`. */
+export const createTransaction = defineRoute({
+  method: "post",
+  path: "/v1/transactions",
+  operationId: "createTransaction",
+  tag: "Charges",
+  summary: "Create a Pix charge",
+  description:
+    "The charge is registered at the mode's acquirer before anything is written: in live mode (or in test mode with a bank activated for it) the bank's `PUT /cob/{txid}` of the Central Bank's API Pix standard, whose `pixCopiaECola` becomes `pix.copy_paste`; in test mode otherwise the in-process sandbox. Live mode without an activated bank refuses it (503 `acquirer_not_configured`); a bank that fails or refuses it makes it 502 (`acquirer_unavailable`, `acquirer_rejected`). Nothing is created in either case.\n\nWith an `Idempotency-Key`, the txid of a charge registered at a bank is derived from the key (per store and mode), so the same request sent again after a bank timeout asks the bank for the same charge instead of registering a second one. A key whose 24 h record expired, once a charge was created under it, is 409 `invalid_state` (`param` `Idempotency-Key`): send a new key.",
+  security: API_KEY,
+  headers: ["IdempotencyKey"],
+  body: createTransactionSchema,
+  replies: {
+    201: { description: "The charge, `pending`.", schema: Transaction, headers: ["IdempotentReplayed"] },
+  },
+  errors: {
+    400: {
+      description:
+        "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field. Also for a malformed `Idempotency-Key`. `invalid_url`: `postback_url` fails the destination check. `idempotency_key_reused`: the key was used with a different request.",
+      codes: ["validation_failed", "invalid_url", "idempotency_key_reused"],
+    },
+    401: {
+      description: "`authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one.",
+      codes: ["authentication_required"],
+    },
+    409: {
+      description:
+        "`invalid_state`: a charge with this `external_id` exists in this store and mode; or (`param` `Idempotency-Key`) the key's 24 h record expired and a charge was created under it: send a new key. `idempotency_key_in_progress`: a request with this key is still running. `invalid_state` (`param` `postback_url`): the charge has a `postback_url` but the store has no postback secret to sign its postbacks; the owner creates one with `POST /v1/me/postback-secret/rotate`, or leave `postback_url` out and use a webhook endpoint.",
+      codes: ["invalid_state", "idempotency_key_in_progress"],
+    },
+    429: {
+      description: "`rate_limited`: over 100 requests per second for this API key.",
+      codes: ["rate_limited"],
+      headers: ["RetryAfter"],
+    },
+    502: {
+      description:
+        "`acquirer_unavailable`: the bank could not be reached, timed out or answered 5xx. `acquirer_rejected`: the bank refused; `message` carries its reason. Nothing was created.",
+      codes: ["acquirer_unavailable", "acquirer_rejected"],
+    },
+    503: {
+      description:
+        "`acquirer_not_configured`: no acquirer registers charges in this mode (live mode without an activated bank); nothing was created. `service_unavailable` (with `Retry-After`): PostgreSQL is down or unreachable for now.",
+      codes: ["acquirer_not_configured", "service_unavailable"],
+      headers: ["RetryAfter"],
+    },
+  },
+});
+
+/** `listTransactions`. */
+export const listTransactions = defineRoute({
+  method: "get",
+  path: "/v1/transactions",
+  operationId: "listTransactions",
+  tag: "Charges",
+  summary: "List charges",
+  description: "Unknown query parameters are refused (400).",
+  security: API_KEY,
+  query: listTransactionsSchema,
+  replies: {
+    200: { description: "A page of the key's store and mode, newest first.", schema: TransactionList },
+  },
+  errors: {
+    400: {
+      description: "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field.",
+      codes: ["validation_failed"],
+    },
+    401: {
+      description: "`authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one.",
+      codes: ["authentication_required"],
+    },
+    429: {
+      description: "`rate_limited`: over 100 requests per second for this API key.",
+      codes: ["rate_limited"],
+      headers: ["RetryAfter"],
+    },
+  },
+});
+
+/** `getTransaction`. */
+export const getTransaction = defineRoute({
+  method: "get",
+  path: "/v1/transactions/{id}",
+  operationId: "getTransaction",
+  tag: "Charges",
+  summary: "Read a charge",
+  security: API_KEY,
+  params: transactionParams,
+  replies: {
+    200: { description: "The charge.", schema: Transaction },
+  },
+  errors: {
+    401: {
+      description: "`authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one.",
+      codes: ["authentication_required"],
+    },
+    404: {
+      description: "`resource_not_found`: unknown, malformed, or of another store or mode.",
+      codes: ["resource_not_found"],
+    },
+    429: {
+      description: "`rate_limited`: over 100 requests per second for this API key.",
+      codes: ["rate_limited"],
+      headers: ["RetryAfter"],
+    },
+  },
+});
+
+/** `cancelTransaction`. */
+export const cancelTransaction = defineRoute({
+  method: "post",
+  path: "/v1/transactions/{id}/cancel",
+  operationId: "cancelTransaction",
+  tag: "Charges",
+  summary: "Cancel a pending charge",
+  description:
+    "A charge registered at a bank is withdrawn at the bank first (`PATCH /cob/{txid}`), so that it can no longer be paid once it is `canceled`: if the bank fails or refuses, the charge stays `pending` (502); if the bank reports it paid, 409 `invalid_state`, and its payment settles it shortly.",
+  security: API_KEY,
+  headers: ["IdempotencyKey"],
+  params: transactionParams,
+  replies: {
+    200: { description: "The charge, `canceled`.", schema: Transaction, headers: ["IdempotentReplayed"] },
+  },
+  errors: {
+    400: {
+      description:
+        "`validation_failed`: malformed `Idempotency-Key`. `idempotency_key_reused`: the key was used with a different request.",
+      codes: ["validation_failed", "idempotency_key_reused"],
+    },
+    401: {
+      description: "`authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one.",
+      codes: ["authentication_required"],
+    },
+    404: {
+      description: "`resource_not_found`: unknown, malformed, or of another store or mode.",
+      codes: ["resource_not_found"],
+    },
+    409: {
+      description:
+        "`invalid_state`: the charge is not pending, or its bank reports it paid (its payment settles it shortly). `idempotency_key_in_progress`: a request with this key is still running.",
+      codes: ["invalid_state", "idempotency_key_in_progress"],
+    },
+    429: {
+      description: "`rate_limited`: over 100 requests per second for this API key.",
+      codes: ["rate_limited"],
+      headers: ["RetryAfter"],
+    },
+    502: {
+      description:
+        "`acquirer_unavailable`: the bank could not be reached, timed out or answered 5xx. `acquirer_rejected`: the bank refused; `message` carries its reason. The charge stays `pending`.",
+      codes: ["acquirer_unavailable", "acquirer_rejected"],
+    },
+  },
+});
+
+/** `simulatePayment`. */
+export const simulatePayment = defineRoute({
+  method: "post",
+  path: "/v1/transactions/{id}/simulate-payment",
+  operationId: "simulatePayment",
+  tag: "Charges",
+  summary: "Pay a test charge through the sandbox acquirer",
+  description:
+    "Posts a sandbox acquirer notification through the normal inbound path; the worker marks the charge paid shortly after.",
+  security: API_KEY,
+  params: transactionParams,
+  replies: {
+    202: { description: "Accepted; the charge as it is now (still `pending`).", schema: Transaction },
+  },
+  errors: {
+    401: {
+      description: "`authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one.",
+      codes: ["authentication_required"],
+    },
+    403: { description: "`test_mode_only`: a live key.", codes: ["test_mode_only"] },
+    404: {
+      description: "`resource_not_found`: unknown, malformed, or of another store or mode.",
+      codes: ["resource_not_found"],
+    },
+    409: { description: "`invalid_state`: the charge is not pending.", codes: ["invalid_state"] },
+    429: {
+      description: "`rate_limited`: over 100 requests per second for this API key.",
+      codes: ["rate_limited"],
+      headers: ["RetryAfter"],
+    },
+  },
+});
+
+/** `simulateExpiration`. */
+export const simulateExpiration = defineRoute({
+  method: "post",
+  path: "/v1/transactions/{id}/simulate-expiration",
+  operationId: "simulateExpiration",
+  tag: "Charges",
+  summary: "Bring a test charge's deadline to now",
+  description:
+    "Test keys only. Sets the pending charge's `expires_at` to now, so it reads `expired` at once; the worker's expiry sweep then writes the change and its `transaction.expired` event within about a second, through the same code as a real deadline. What `lm trigger transaction.expired` uses. A test charge registered at a bank keeps the bank's deadline (409).",
+  security: API_KEY,
+  params: transactionParams,
+  replies: {
+    202: { description: "Accepted; the charge with its new deadline, which reads `expired`.", schema: Transaction },
+  },
+  errors: {
+    401: {
+      description: "`authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one.",
+      codes: ["authentication_required"],
+    },
+    403: { description: "`test_mode_only`: a live key.", codes: ["test_mode_only"] },
+    404: {
+      description: "`resource_not_found`: unknown, malformed, or of another store or mode.",
+      codes: ["resource_not_found"],
+    },
+    409: {
+      description: "`invalid_state`: the charge is not pending, or it is registered at a bank.",
+      codes: ["invalid_state"],
+    },
+    429: {
+      description: "`rate_limited`: over 100 requests per second for this API key.",
+      codes: ["rate_limited"],
+      headers: ["RetryAfter"],
+    },
+  },
+});
+
+/** `simulateDispute`. */
+export const simulateDispute = defineRoute({
+  method: "post",
+  path: "/v1/transactions/{id}/simulate-dispute",
+  operationId: "simulateDispute",
+  tag: "Charges",
+  summary: "Have the payer's bank take a paid test charge's money back (MED)",
+  description:
+    "Test keys only. The sandbox acquirer notifies an unrequested devolução (`natureza` `MED_FRAUDE`) through the normal inbound path, and its inbox item is processed before the reply, exactly as a bank's would be: the dispute, the charge's `amount_disputed`, a negative `dispute` balance transaction (even if `available` goes below zero), `dispute.created` and `transaction.disputed`, a feed item and mail to the owners. A test charge registered at a bank gets its disputes from that bank (the emulator's control API raises one).",
+  security: API_KEY,
+  params: transactionParams,
+  body: simulateDisputeSchema,
+  bodyRequired: false,
+  replies: {
+    201: { description: "The dispute, recorded.", schema: Dispute },
+  },
+  errors: {
+    400: {
+      description:
+        "`validation_failed`: the body, query or a path parameter is invalid (e.g. `amount` not an integer of at least 1); `param` names the field.",
+      codes: ["validation_failed"],
+    },
+    401: {
+      description: "`authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one.",
+      codes: ["authentication_required"],
+    },
+    403: { description: "`test_mode_only`: a live key.", codes: ["test_mode_only"] },
+    404: {
+      description: "`resource_not_found`: unknown, malformed, or of another store or mode.",
+      codes: ["resource_not_found"],
+    },
+    409: {
+      description:
+        '`invalid_state`: the charge is not paid; or the amount exceeds what is left of it after refunds and disputes (`param: "amount"`); or a bank registered the charge. Nothing moves.',
+      codes: ["invalid_state"],
+    },
+    429: {
+      description: "`rate_limited`: over 100 requests per second for this API key.",
+      codes: ["rate_limited"],
+      headers: ["RetryAfter"],
+    },
+  },
+});

@@ -1,0 +1,87 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { listOf, Nullable, wireObject, Timestamp } from "./schema";
+import { Mode } from "./common";
+import { WebhookSecret } from "./webhook-endpoints";
+
+/** SPEC "API key". The key itself is shown only in the creation and rotation replies. */
+export const ApiKey = wireObject(
+  "ApiKey",
+  Type.Object(
+    {
+      id: Type.String({ pattern: "^key_[0-9A-HJKMNP-TV-Z]{26}$" }),
+      object: Type.Literal("api_key"),
+      name: Type.String({ minLength: 1, maxLength: 64 }),
+      mode: Mode,
+      key_prefix: Type.String({
+        description: "The key's first 12 characters, e.g. `sk_test_AbCd`.",
+        minLength: 12,
+        maxLength: 12,
+      }),
+      last_used_at: Nullable(Timestamp, { description: "Written at most once a minute." }),
+      revoke_at: Nullable(Timestamp, { description: "When a rotated key stops working; null for a key not rotated." }),
+      created_at: Timestamp,
+      key: Type.Optional(
+        Type.String({
+          description: "The full key: creation and rotation replies only.",
+          pattern: "^sk_(live|test)_[0-9A-Za-z]{32}$",
+        }),
+      ),
+      old_key_revoke_at: Type.Optional(
+        Type.String({
+          description: "Rotation reply only: when the rotated key stops working (24 h ahead).",
+          format: "date-time",
+        }),
+      ),
+    },
+    { description: 'SPEC "API key". The key itself is shown only in the creation and rotation replies.' },
+  ),
+);
+/** ApiKey as sent. */
+export type ApiKey = Static<typeof ApiKey>;
+
+/** A page of ApiKey objects. */
+export const ApiKeyList = listOf("ApiKeyList", ApiKey);
+/** ApiKeyList as sent. */
+export type ApiKeyList = Static<typeof ApiKeyList>;
+
+/** CreatedApiKey */
+export const CreatedApiKey = wireObject("CreatedApiKey", Type.Composite([ApiKey]));
+/** CreatedApiKey as sent. */
+export type CreatedApiKey = Static<typeof CreatedApiKey>;
+
+/** RotatedApiKey */
+export const RotatedApiKey = wireObject("RotatedApiKey", Type.Composite([ApiKey]));
+/** RotatedApiKey as sent. */
+export type RotatedApiKey = Static<typeof RotatedApiKey>;
+
+/** SPEC "Postback secret info": never the secret. */
+export const PostbackSecretInfo = wireObject(
+  "PostbackSecretInfo",
+  Type.Object(
+    {
+      prefix: Nullable(Type.String({ minLength: 6, maxLength: 6 }), {
+        description: "The 6 characters after `whsec_`; null before a secret was generated.",
+      }),
+      rotated_at: Nullable(Timestamp),
+      previous_valid_until: Nullable(Timestamp, {
+        description: "The rotation time: the previous secret stops at once.",
+      }),
+    },
+    { description: 'SPEC "Postback secret info": never the secret.' },
+  ),
+);
+/** PostbackSecretInfo as sent. */
+export type PostbackSecretInfo = Static<typeof PostbackSecretInfo>;
+
+/** RotatedPostbackSecret */
+export const RotatedPostbackSecret = wireObject(
+  "RotatedPostbackSecret",
+  Type.Composite([
+    PostbackSecretInfo,
+    Type.Object({
+      secret: WebhookSecret,
+    }),
+  ]),
+);
+/** RotatedPostbackSecret as sent. */
+export type RotatedPostbackSecret = Static<typeof RotatedPostbackSecret>;

@@ -1,0 +1,39 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { Nullable, StringEnum, Timestamp, listOf, wireObject } from "./schema";
+import { Mode } from "./common";
+
+/** DESIGN §7 "Refunds": a Pix devolução of a paid charge. */
+export const Refund = wireObject(
+  "Refund",
+  Type.Object(
+    {
+      id: Type.String({ pattern: "^rfd_[0-9A-HJKMNP-TV-Z]{26}$" }),
+      object: Type.Literal("refund"),
+      mode: Mode,
+      transaction_id: Type.String({ pattern: "^txn_[0-9A-HJKMNP-TV-Z]{26}$" }),
+      amount: Type.Integer({ description: "Centavos.", minimum: 1 }),
+      status: StringEnum(["pending", "processing", "succeeded", "failed"], {
+        description:
+          "`pending` (created), `processing` (handed to the acquirer), then `succeeded` or `failed` when the acquirer's notification arrives.",
+      }),
+      reason: Nullable(Type.String()),
+      end_to_end_id: Nullable(Type.String(), {
+        description: "The return's own end-to-end id (`rtrId`), once the acquirer accepted it.",
+      }),
+      failure_reason: Nullable(StringEnum(["rejected_by_acquirer", "acquirer_unavailable"]), {
+        description:
+          "`rejected_by_acquirer`: the acquirer refused it (in test mode: an amount whose last two digits are 13). `acquirer_unavailable`: the acquirer never accepted the request.",
+      }),
+      created_at: Timestamp,
+      updated_at: Timestamp,
+    },
+    { description: 'DESIGN §7 "Refunds": a Pix devolução of a paid charge.' },
+  ),
+);
+/** Refund as sent. */
+export type Refund = Static<typeof Refund>;
+
+/** A page of Refund objects. */
+export const RefundList = listOf("RefundList", Refund);
+/** RefundList as sent. */
+export type RefundList = Static<typeof RefundList>;

@@ -1,0 +1,186 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { Nullable, StringEnum, Timestamp, listOf, wireObject } from "./schema";
+import { Mode } from "./common";
+
+/** `whsec_` + 43 characters (32 random bytes): base64url for a `stripe` endpoint (and the postback secret), unpadded standard base64 for a `standard_webhooks` endpoint (its libraries decode it). Shown once. See the `webhooks` section for how each scheme signs. */
+export const WebhookSecret = wireObject(
+  "WebhookSecret",
+  Type.String({
+    description:
+      "`whsec_` + 43 characters (32 random bytes): base64url for a `stripe` endpoint (and the postback secret), unpadded standard base64 for a `standard_webhooks` endpoint (its libraries decode it). Shown once. See the `webhooks` section for how each scheme signs.",
+    pattern: "^whsec_[A-Za-z0-9_+/-]{43}$",
+  }),
+);
+/** WebhookSecret as sent. */
+export type WebhookSecret = Static<typeof WebhookSecret>;
+
+/** How deliveries to the endpoint are signed (DESIGN §4, §12). `stripe` (the default): `X-Signature: t=<unix>,v1=<hex>`, HMAC-SHA256 keyed with the whole `whsec_…` string as UTF-8; Stripe's libraries verify it unchanged. `standard_webhooks`: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` of the Standard Webhooks specification, keyed with the base64-decoded bytes after `whsec_`; its official libraries verify it unchanged. Fixed at creation. Postbacks are always `stripe`. */
+export const SignatureScheme = wireObject(
+  "SignatureScheme",
+  StringEnum(["stripe", "standard_webhooks"], {
+    description:
+      "How deliveries to the endpoint are signed (DESIGN §4, §12). `stripe` (the default): `X-Signature: t=<unix>,v1=<hex>`, HMAC-SHA256 keyed with the whole `whsec_…` string as UTF-8; Stripe's libraries verify it unchanged. `standard_webhooks`: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` of the Standard Webhooks specification, keyed with the base64-decoded bytes after `whsec_`; its official libraries verify it unchanged. Fixed at creation. Postbacks are always `stripe`.",
+    default: "stripe",
+  }),
+);
+/** SignatureScheme as sent. */
+export type SignatureScheme = Static<typeof SignatureScheme>;
+
+/** An account-level webhook endpoint (SPEC, DESIGN §5 "Endpoint object"). `secret` only on creation and rotation. */
+export const WebhookEndpoint = wireObject(
+  "WebhookEndpoint",
+  Type.Object(
+    {
+      id: Type.String({ pattern: "^we_[0-9A-HJKMNP-TV-Z]{26}$" }),
+      object: Type.Literal("webhook_endpoint"),
+      url: Type.String(),
+      events: Type.Array(Type.String(), {
+        description: 'Event types from the catalog, or `["*"]` for all; never `ping`.',
+      }),
+      mode: Mode,
+      description: Nullable(Type.String()),
+      signature_scheme: SignatureScheme,
+      secret_prefix: Type.String({ minLength: 6, maxLength: 6 }),
+      enabled: Type.Boolean(),
+      disabled_reason: Nullable(StringEnum(["auto", "manual"])),
+      auto_disabled_at: Nullable(Timestamp),
+      created_at: Timestamp,
+      updated_at: Timestamp,
+    },
+    {
+      description:
+        'An account-level webhook endpoint (SPEC, DESIGN §5 "Endpoint object"). `secret` only on creation and rotation.',
+    },
+  ),
+);
+/** WebhookEndpoint as sent. */
+export type WebhookEndpoint = Static<typeof WebhookEndpoint>;
+
+/** A page of WebhookEndpoint objects. */
+export const WebhookEndpointList = listOf("WebhookEndpointList", WebhookEndpoint);
+/** WebhookEndpointList as sent. */
+export type WebhookEndpointList = Static<typeof WebhookEndpointList>;
+
+/** CreatedWebhookEndpoint */
+export const CreatedWebhookEndpoint = wireObject(
+  "CreatedWebhookEndpoint",
+  Type.Composite([
+    WebhookEndpoint,
+    Type.Object({
+      secret: WebhookSecret,
+    }),
+  ]),
+);
+/** CreatedWebhookEndpoint as sent. */
+export type CreatedWebhookEndpoint = Static<typeof CreatedWebhookEndpoint>;
+
+/** RotatedWebhookEndpoint */
+export const RotatedWebhookEndpoint = wireObject(
+  "RotatedWebhookEndpoint",
+  Type.Composite([
+    WebhookEndpoint,
+    Type.Object({
+      secret: WebhookSecret,
+      previous_secret_expires_at: Type.String({
+        description: "24 h after the rotation; the previous secret signs until then.",
+        format: "date-time",
+      }),
+    }),
+  ]),
+);
+/** RotatedWebhookEndpoint as sent. */
+export type RotatedWebhookEndpoint = Static<typeof RotatedWebhookEndpoint>;
+
+/** Over the last 7 days. */
+export const WebhookEndpointStats = wireObject(
+  "WebhookEndpointStats",
+  Type.Object(
+    {
+      success_rate: Nullable(Type.Number({ minimum: 0, maximum: 1 }), {
+        description: "Null, not 0, when there were no deliveries.",
+      }),
+      total_deliveries: Type.Integer({ minimum: 0 }),
+      last_ping_at: Nullable(Timestamp),
+      last_ping_succeeded: Nullable(Type.Boolean()),
+    },
+    { description: "Over the last 7 days." },
+  ),
+);
+/** WebhookEndpointStats as sent. */
+export type WebhookEndpointStats = Static<typeof WebhookEndpointStats>;
+
+/** One delivery attempt (DESIGN §4 "Delivery rows"); `id` is also `X-Delivery-Id`. */
+export const WebhookDelivery = wireObject(
+  "WebhookDelivery",
+  Type.Object(
+    {
+      id: Type.String({ pattern: "^whd_[0-9A-HJKMNP-TV-Z]{26}$" }),
+      object: Type.Literal("webhook_delivery"),
+      event_id: Type.String({ pattern: "^evt_[0-9A-HJKMNP-TV-Z]{26}$" }),
+      event_type: Type.String(),
+      destination: Type.Union([
+        Type.Object({
+          type: Type.Literal("endpoint"),
+          endpoint_id: Type.String({ pattern: "^we_[0-9A-HJKMNP-TV-Z]{26}$" }),
+        }),
+        Type.Object({
+          type: Type.Literal("postback"),
+          transaction_id: Type.String({ pattern: "^txn_[0-9A-HJKMNP-TV-Z]{26}$" }),
+          url: Type.String(),
+        }),
+      ]),
+      attempt: Type.Integer({ description: "Also `X-Attempt`.", minimum: 1, maximum: 6 }),
+      status: StringEnum(["pending", "succeeded", "failed", "dead"]),
+      error: Nullable(Type.String(), {
+        description:
+          "`http_<status>`, `redirect_not_followed`, `timeout`, `connection_error` (retried); `endpoint_disabled`, `blocked_destination`, `missing_secret` (not retried).",
+      }),
+      response_status: Nullable(Type.Integer()),
+      response_body_excerpt: Nullable(Type.String(), {
+        description: "First 1 KB of the receiver's body; never interpreted.",
+      }),
+      duration_ms: Nullable(Type.Integer()),
+      scheduled_at: Timestamp,
+      attempted_at: Nullable(Timestamp),
+      next_attempt_at: Nullable(Timestamp, { description: "When the next attempt runs; null when none follows." }),
+      manual: Type.Boolean({ description: "Part of a chain started by a ping or a manual resend." }),
+    },
+    { description: 'One delivery attempt (DESIGN §4 "Delivery rows"); `id` is also `X-Delivery-Id`.' },
+  ),
+);
+/** WebhookDelivery as sent. */
+export type WebhookDelivery = Static<typeof WebhookDelivery>;
+
+/** A page of WebhookDelivery objects. */
+export const WebhookDeliveryList = listOf("WebhookDeliveryList", WebhookDelivery);
+/** WebhookDeliveryList as sent. */
+export type WebhookDeliveryList = Static<typeof WebhookDeliveryList>;
+
+/** WebhookRecovery */
+export const WebhookRecovery = wireObject(
+  "WebhookRecovery",
+  Type.Object({
+    object: Type.Literal("webhook_recovery"),
+    endpoint_id: Type.String({ description: "`we_…`" }),
+    since: Timestamp,
+    until: Timestamp,
+    events: Type.Integer({ description: "How many events will be re-sent.", minimum: 0, maximum: 10000 }),
+  }),
+);
+/** WebhookRecovery as sent. */
+export type WebhookRecovery = Static<typeof WebhookRecovery>;
+
+/** `data.object` of a `ping`: the endpoint it was sent to. */
+export const EndpointPing = wireObject(
+  "EndpointPing",
+  Type.Object(
+    {
+      id: Type.String({ pattern: "^we_[0-9A-HJKMNP-TV-Z]{26}$" }),
+      object: Type.Literal("webhook_endpoint"),
+      status: StringEnum(["enabled", "disabled"]),
+    },
+    { description: "`data.object` of a `ping`: the endpoint it was sent to." },
+  ),
+);
+/** EndpointPing as sent. */
+export type EndpointPing = Static<typeof EndpointPing>;
