@@ -2,18 +2,21 @@
  * `npm run build`: bundles each service's entry point with the workspace packages it imports into one CommonJS file,
  * `dist/api.cjs` and `dist/worker.cjs` (with source maps), which `npm run start:api` and `npm run start:worker` run
  * with plain node. npm packages are not bundled: node loads them from `node_modules` at run time, as it does for the
- * sources.
+ * sources. Beside the API's bundle it writes the API reference page (`GET /docs`) that Redoc renders from
+ * `apps/api/openapi.json`, `dist/api-docs-page.json`, so that the API never spends the seconds of that render on a
+ * request (apps/api/src/routes/docs/render-docs-page.ts; a render is cached, and done again when the document changes).
  *
- * Why: run through tsx, every module is its own CommonJS module, and each call into another module of
+ * Why bundles: run through tsx, every module is its own CommonJS module, and each call into another module of
  * ours reads the imported function through a getter of that module's exports; one bundle calls it directly, and
  * tsx's loader and the sources it keeps are gone. Measured with `bench:api` against the same sources under tsx,
  * alternating (bench/README.md): about 25 MB less resident memory and a little less CPU per read.
  *
  * Usage: `npm run build [-- api|worker]` (both when neither is named).
  */
-import { mkdir, rename, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { build, type Plugin } from "esbuild";
+import { renderDocsPage } from "../apps/api/src/routes/docs/render-docs-page";
 
 const REPO_ROOT = path.resolve(__dirname, "..");
 /** The bundles' folder, `dist/` at the repository root (git-ignored). */
@@ -21,6 +24,12 @@ const DIST_DIR = path.join(REPO_ROOT, "dist");
 
 /** Each service's entry point, by the name of its bundle. */
 const SERVICES = { api: "apps/api/src/main.ts", worker: "apps/worker/src/main.ts" } as const;
+
+/**
+ * The rendered reference page's file in `dist/`, whose name the API's bundle carries (`LM_BUILT_DOCS_PAGE`, read by
+ * apps/api/src/routes/docs/docs.router.ts): the bundle serves this file and never renders the page itself.
+ */
+const BUILT_DOCS_PAGE = "api-docs-page.json";
 
 /** A service `npm run build` bundles. */
 export type Service = keyof typeof SERVICES;
@@ -52,13 +61,24 @@ const hoistedPackagesExternal: Plugin = {
   },
 };
 
+/** Writes `file` as `target` whole: copied beside its place, then renamed into it. */
+async function replaceFile(file: string, target: string): Promise<void> {
+  const temporary = `${target}.${process.pid}.tmp`;
+  await copyFile(file, temporary);
+  await rename(temporary, target);
+}
+
 /**
- * Writes `dist/<service>.cjs` and its source map for each of `services`. Each file is written beside its place and
- * renamed into it, so a process starting from `dist/` while another build runs (tests build too) reads a whole bundle.
- * @throws Error when esbuild cannot resolve or compile a source (its messages are printed first)
+ * Writes `dist/<service>.cjs` and its source map for each of `services`, and for the API first its reference page,
+ * `dist/api-docs-page.json` (rendered from `apps/api/openapi.json`, or taken from the render cache when that document
+ * was rendered before). Each file is written beside its place and renamed into it, so a process starting from `dist/`
+ * while another build runs (tests build too) reads whole files.
+ * @throws Error when esbuild cannot resolve or compile a source (its messages are printed first), or Redoc cannot
+ * render the document
  */
 export async function buildServices(services: readonly Service[] = ["api", "worker"]): Promise<void> {
   await mkdir(DIST_DIR, { recursive: true });
+  if (services.includes("api")) await replaceFile((await renderDocsPage()).file, path.join(DIST_DIR, BUILT_DOCS_PAGE));
   await Promise.all(
     services.map(async (service) => {
       const { outputFiles } = await build({
@@ -71,6 +91,8 @@ export async function buildServices(services: readonly Service[] = ["api", "work
         target: "node20",
         sourcemap: true,
         plugins: [hoistedPackagesExternal],
+        // Only the API's docs router names it; relative to the bundle's folder, where the page was just written.
+        define: { LM_BUILT_DOCS_PAGE: JSON.stringify(BUILT_DOCS_PAGE) },
         logLevel: "warning",
         write: false,
       });
@@ -90,5 +112,9 @@ if (require.main === module) {
     process.stderr.write(`unknown service ${unknown.join(", ")}; known: ${Object.keys(SERVICES).join(", ")}\n`);
     process.exit(2);
   }
-  buildServices(named.length > 0 ? (named as Service[]) : undefined).catch(() => process.exit(1));
+  buildServices(named.length > 0 ? (named as Service[]) : undefined).catch((err: unknown) => {
+    // esbuild has printed its own messages; a failed render has not.
+    if (!(err instanceof Error && "errors" in err)) process.stderr.write(`${String(err)}\n`);
+    process.exit(1);
+  });
 }

@@ -21,11 +21,13 @@
 import { createHmac } from "node:crypto";
 import got from "got";
 import { signedDeliveryHeaders } from "@lm/domain/src/deliveries/delivery-request";
-import type { EventEnvelope } from "@lm/domain/src/events/envelope";
 import { newId } from "@lm/domain/src/ids";
 import type { SignatureScheme } from "@lm/domain/src/webhooks/signature";
 import { webhookSecretOf } from "@lm/domain/src/webhooks/webhook-secret";
-import { ApiRequestError, type ListPage, type MerchantApi } from "./merchant-api";
+import { ApiRequestError, type MerchantApi, replyOf, type Schemas } from "./merchant-api";
+
+/** An event as the events API lists it (SPEC "Event envelope"). */
+type EventEnvelope = Schemas["EventEnvelope"];
 
 /** Time between two polls of the events API, ms. */
 export const POLL_INTERVAL_MS = 250;
@@ -72,11 +74,11 @@ export interface Listener {
 /**
  * Starts forwarding the events created from {@link OVERLAP_MS} ago on (by the service's clock). The caller refuses live
  * keys first.
- * @throws ApiRequestError when the API refuses the key at start (401); got's `RequestError` when it cannot be reached
+ * @throws ApiRequestError when the API refuses the key at start (401); ApiUnreachableError when it does not answer
  */
 export async function startListening(options: ListenOptions): Promise<Listener> {
   const { api, print } = options;
-  const { serverTime } = await api.get("/v1/seller");
+  const { serverTime } = await replyOf(api.GET("/v1/seller"));
   const startedAt = serverTime.getTime() - OVERLAP_MS;
   let newest = startedAt;
   const seen = new Map<string, number>();
@@ -88,9 +90,8 @@ export async function startListening(options: ListenOptions): Promise<Listener> 
     const from = Math.max(startedAt, newest - OVERLAP_MS);
     const found: EventEnvelope[] = [];
     for (let after: string | undefined; ;) {
-      const query: Record<string, string | number> = { created_after: new Date(from).toISOString(), limit: 100 };
-      if (after !== undefined) query.starting_after = after;
-      const page = (await api.get<ListPage<EventEnvelope>>("/v1/events", query)).body;
+      const query = { created_after: new Date(from).toISOString(), limit: 100, starting_after: after };
+      const { body: page } = await replyOf(api.GET("/v1/events", { params: { query } }));
       found.push(...page.data);
       if (!page.has_more || page.data.length === 0) break;
       after = page.data[page.data.length - 1]!.id;
@@ -168,7 +169,7 @@ async function forward(options: ListenOptions, event: EventEnvelope): Promise<vo
   }
 }
 
-/** A short reason for a failed request: got's error code (`ECONNREFUSED`, `ETIMEDOUT`) or the API's error. */
+/** A short reason for a failed request: the API's error, else the connection's code (`ECONNREFUSED`, `ETIMEDOUT`). */
 function describe(err: unknown): string {
   if (err instanceof ApiRequestError) return `${err.status} ${err.code}`;
   const code = (err as { code?: unknown }).code;

@@ -7,7 +7,7 @@
 import { parseArgs } from "node:util";
 import { DEFAULT_SIGNATURE_SCHEME, isSignatureScheme, SIGNATURE_SCHEMES } from "@lm/domain/src/webhooks/signature";
 import { listenSecret, startListening } from "./listen";
-import { ApiRequestError, merchantApi } from "./merchant-api";
+import { ApiRequestError, ApiUnreachableError, merchantApi, replyOf } from "./merchant-api";
 import { isTriggerable, trigger, TRIGGERS } from "./trigger";
 
 const USAGE = `Usage:
@@ -104,7 +104,7 @@ export async function runLm(argv: string[], io: Io): Promise<ExitCode> {
       }
       const events = values.events === undefined ? null : values.events.split(",").map((type) => type.trim());
       // The events API names an unknown type, and the fix, better than a list kept here could.
-      for (const type of events ?? []) await api.get("/v1/events", { type, limit: 1 });
+      for (const type of events ?? []) await replyOf(api.GET("/v1/events", { params: { query: { type, limit: 1 } } }));
       const listener = await startListening({ api, forwardTo, events, scheme, secret, print: io.out });
       io.out(`Ready! Forwarding test-mode events to ${forwardTo}${events ? ` (${events.join(", ")})` : ""}.`);
       io.out(`Your webhook signing secret is ${secret} (${scheme} scheme). Ctrl-C to stop.`);
@@ -130,9 +130,8 @@ function failure(err: unknown, apiUrl: string): string {
     const param = err.param === undefined ? "" : ` (${err.param})`;
     return `The API refused: ${err.status} ${err.code}${param}: ${err.message}`;
   }
-  const code = (err as { code?: unknown }).code;
-  if (code === "ECONNREFUSED" || code === "ENOTFOUND") {
-    return `Cannot reach the API at ${apiUrl} (${code}): is the service running (npm start)? Set --api-url or LM_API_URL.`;
+  if (err instanceof ApiUnreachableError) {
+    return `Cannot reach the API at ${apiUrl} (${err.code}): is the service running (npm start)? Set --api-url or LM_API_URL.`;
   }
   return err instanceof Error ? err.message : String(err);
 }

@@ -1,9 +1,28 @@
 /**
- * The merchant API as `lm` sees it: HTTP requests with one API key (DESIGN §3), replies and errors in the SPEC's
- * envelope. The command line reaches the service through this public API only (no database, no Redis; DESIGN §12).
+ * The merchant API as `lm` sees it: a client typed from the service's OpenAPI document (`apps/api/openapi.json`,
+ * turned into `generated/merchant-api.ts` by `npm run openapi:client`), authenticated with one API key (DESIGN §3),
+ * replies and errors in the SPEC's envelope. The command line reaches the service through this public API only (no
+ * database, no Redis; DESIGN §12).
  */
 import { randomUUID } from "node:crypto";
-import got, { type Got } from "got";
+import createClient, { type Client } from "openapi-fetch";
+import type { components, paths } from "./generated/merchant-api";
+
+/** How long a request may take, headers and body, ms. */
+const TIMEOUT_MS = 10_000;
+
+/** The wire shapes of the OpenAPI document's `components.schemas`, e.g. `Schemas["Transaction"]`. */
+export type Schemas = components["schemas"];
+
+/**
+ * A client of the merchant API, its paths, parameters, bodies and replies typed by the OpenAPI document:
+ * `api.GET("/v1/events", { params: { query } })`, `api.POST("/v1/transactions", { params: { header }, body })`. Its
+ * methods resolve with the reply whatever its status; pass each call to {@link replyOf}.
+ */
+export type MerchantApi = Client<paths>;
+
+/** What a {@link MerchantApi} method returns: its 2xx body typed `T` in `data`, or the failed reply's in `error`. */
+export type ApiCall<T> = Promise<{ data?: T; error?: unknown; response: Response }>;
 
 /** The API answered with an error envelope (SPEC "Errors"): its HTTP status, `code`, `message` and `param`. */
 export class ApiRequestError extends Error {
@@ -18,33 +37,25 @@ export class ApiRequestError extends Error {
   }
 }
 
-/** A reply: its body and the server's clock (the `Date` header, whole seconds). */
+/**
+ * No reply came: the connection failed (`code` as Node names it: `ECONNREFUSED`, `ENOTFOUND`, `ECONNRESET`, …) or the
+ * reply did not arrive within 10 s (`ETIMEDOUT`). The underlying error is the `cause`.
+ */
+export class ApiUnreachableError extends Error {
+  constructor(
+    readonly code: string,
+    options: ErrorOptions,
+  ) {
+    super(`No reply from the API (${code}).`, options);
+    this.name = "ApiUnreachableError";
+  }
+}
+
+/** A 2xx reply: its body, the server's clock (the `Date` header, whole seconds) and the path requested, for logs. */
 export interface ApiReply<T> {
   body: T;
   serverTime: Date;
-}
-
-/** One page of a list (DESIGN §2 "Lists"), newest first. */
-export interface ListPage<T> {
-  object: "list";
-  data: T[];
-  has_more: boolean;
-}
-
-/**
- * Requests to the merchant API authenticated with one key. Every method resolves with the 2xx reply, rejects with
- * {@link ApiRequestError} for an error reply, and with got's `RequestError` when the service cannot be reached.
- */
-export interface MerchantApi {
-  /** `GET path?query`. */
-  get<T>(path: string, query?: Record<string, string | number>): Promise<ApiReply<T>>;
-  /** `POST path` with a JSON body and a fresh `Idempotency-Key` (required on money-moving writes; `lm` never retries one). */
-  post<T>(path: string, body?: object): Promise<ApiReply<T>>;
-}
-
-/** What a failed reply's body holds (SPEC "Errors"). */
-interface ErrorEnvelope {
-  error?: { code?: string; message?: string; param?: string };
+  path: string;
 }
 
 /**
@@ -52,34 +63,61 @@ interface ErrorEnvelope {
  * Requests time out after 10 s and are never retried here: the caller decides (listen retries, trigger stops).
  */
 export function merchantApi(apiUrl: string, apiKey: string): MerchantApi {
-  const client: Got = got.extend({
-    prefixUrl: apiUrl.replace(/\/+$/, ""),
+  return createClient<paths>({
+    baseUrl: apiUrl.replace(/\/+$/, ""),
     headers: { authorization: `Bearer ${apiKey}`, "user-agent": "lm-cli/0.1" },
-    responseType: "json",
-    throwHttpErrors: false,
-    retry: { limit: 0 },
-    timeout: { request: 10_000 },
+    // The signal is made per request: one made with the client would expire 10 s after it.
+    fetch: (request) => fetch(request, { signal: AbortSignal.timeout(TIMEOUT_MS) }),
   });
-  const reply = <T>(response: { statusCode: number; body: unknown; headers: Record<string, unknown> }) => {
-    if (response.statusCode >= 200 && response.statusCode < 300) {
-      const date = typeof response.headers.date === "string" ? new Date(response.headers.date) : new Date();
-      return { body: response.body as T, serverTime: date };
-    }
-    const error = (response.body as ErrorEnvelope | undefined)?.error;
-    throw new ApiRequestError(
-      response.statusCode,
-      error?.code ?? `http_${response.statusCode}`,
-      error?.message ?? `The API answered ${response.statusCode}.`,
-      error?.param,
-    );
-  };
-  const relative = (path: string) => path.replace(/^\/+/, "");
-  return {
-    async get<T>(path: string, query: Record<string, string | number> = {}) {
-      return reply<T>(await client.get(relative(path), { searchParams: query }));
-    },
-    async post<T>(path: string, body: object = {}) {
-      return reply<T>(await client.post(relative(path), { json: body, headers: { "idempotency-key": randomUUID() } }));
-    },
-  };
+}
+
+/**
+ * The `Idempotency-Key` header of one write (SPEC "Idempotency"), for the operations that take it: a fresh key for
+ * every request, since `lm` never retries a write.
+ */
+export function idempotencyKey(): { "Idempotency-Key": string } {
+  return { "Idempotency-Key": randomUUID() };
+}
+
+/**
+ * Waits for one call of a {@link MerchantApi} and returns its 2xx reply.
+ * @param call - e.g. `api.GET("/v1/seller")`
+ * @returns the body, typed by the operation's 2xx schema, with the server's clock and the path requested
+ * @throws ApiRequestError for any other status, with the envelope's `code`, `message` and `param` (`http_<status>`
+ *   when the body is no envelope); ApiUnreachableError when no reply came
+ */
+export async function replyOf<T>(call: ApiCall<T>): Promise<ApiReply<T>> {
+  let reply: Awaited<ApiCall<T>>;
+  try {
+    reply = await call;
+  } catch (err) {
+    throw unreachable(err);
+  }
+  const { data, error, response } = reply;
+  if (response.ok && data !== undefined) {
+    const date = response.headers.get("date");
+    return {
+      body: data,
+      serverTime: date === null ? new Date() : new Date(date),
+      path: new URL(response.url).pathname,
+    };
+  }
+  const envelope = (error as Partial<Schemas["Error"]> | null | undefined)?.error;
+  throw new ApiRequestError(
+    response.status,
+    envelope?.code ?? `http_${response.status}`,
+    envelope?.message ?? `The API answered ${response.status}.`,
+    envelope?.param,
+  );
+}
+
+/** `err` as an {@link ApiUnreachableError} when it is fetch's failure to get a reply; any other error unchanged. */
+function unreachable(err: unknown): unknown {
+  if (err instanceof Error && err.name === "TimeoutError") return new ApiUnreachableError("ETIMEDOUT", { cause: err });
+  // fetch rejects with a TypeError whose cause is the socket's or the resolver's error.
+  if (err instanceof TypeError && err.cause instanceof Error) {
+    const code = (err.cause as { code?: unknown }).code;
+    return new ApiUnreachableError(typeof code === "string" ? code : err.cause.message, { cause: err });
+  }
+  return err;
 }

@@ -5,7 +5,7 @@
  * event exists (and `lm listen` forwards it within a second).
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import type { MerchantApi } from "./merchant-api";
+import { type ApiCall, idempotencyKey, type MerchantApi, replyOf } from "./merchant-api";
 
 /** The event types `lm trigger` can cause, with what it does for each. */
 export const TRIGGERS = {
@@ -30,6 +30,7 @@ const AMOUNT = 1500;
 /** How long a trigger waits for the worker to settle what it asked, ms. */
 const SETTLE_TIMEOUT_MS = 30_000;
 
+/** What a trigger prints of each object it creates or reads. */
 interface Resource {
   id: string;
   status: string;
@@ -38,19 +39,19 @@ interface Resource {
 /**
  * Causes one `type` event in the key's test-mode store, printing each request as it goes.
  * @param print - receives each line of the log (no trailing newline)
- * @throws ApiRequestError when the API refuses a step (its code and message say why); Error when the worker does
- *   not settle a step within 30 s (is the worker running?)
+ * @throws ApiRequestError when the API refuses a step (its code and message say why); ApiUnreachableError when it
+ *   does not answer; Error when the worker does not settle a step within 30 s (is the worker running?)
  */
 export async function trigger(api: MerchantApi, type: TriggerableEvent, print: (line: string) => void): Promise<void> {
-  const post = async (path: string, body: object = {}): Promise<Resource> => {
-    const { body: created } = await api.post<Resource>(path, body);
+  const post = async <T extends Resource>(call: ApiCall<T>): Promise<T> => {
+    const { body: created, path } = await replyOf(call);
     print(`POST ${path} -> ${created.id} (${created.status})`);
     return created;
   };
-  const settled = async (path: string, status: string): Promise<void> => {
+  const settled = async <T extends Resource>(read: () => ApiCall<T>, status: T["status"]): Promise<void> => {
     const deadline = Date.now() + SETTLE_TIMEOUT_MS;
     for (;;) {
-      const { body } = await api.get<Resource>(path);
+      const { body, path } = await replyOf(read());
       if (body.status === status) return print(`GET ${path} -> ${body.status}`);
       if (Date.now() > deadline) {
         throw new Error(`${path} is still ${body.status} after 30 s, not ${status}: is the worker running?`);
@@ -58,11 +59,18 @@ export async function trigger(api: MerchantApi, type: TriggerableEvent, print: (
       await sleep(100);
     }
   };
-  const charge = () => post("/v1/transactions", { amount: AMOUNT, description: `lm trigger ${type}` });
+  const charge = () =>
+    post(
+      api.POST("/v1/transactions", {
+        params: { header: idempotencyKey() },
+        body: { amount: AMOUNT, description: `lm trigger ${type}` },
+      }),
+    );
   const paidCharge = async () => {
     const created = await charge();
-    await post(`/v1/transactions/${created.id}/simulate-payment`);
-    await settled(`/v1/transactions/${created.id}`, "paid");
+    const path = { id: created.id };
+    await post(api.POST("/v1/transactions/{id}/simulate-payment", { params: { path } }));
+    await settled(() => api.GET("/v1/transactions/{id}", { params: { path } }), "paid");
     return created;
   };
 
@@ -71,30 +79,37 @@ export async function trigger(api: MerchantApi, type: TriggerableEvent, print: (
       await paidCharge();
       break;
     case "transaction.expired": {
-      const created = await charge();
-      await post(`/v1/transactions/${created.id}/simulate-expiration`);
+      const { id } = await charge();
+      await post(api.POST("/v1/transactions/{id}/simulate-expiration", { params: { path: { id } } }));
       break;
     }
     case "transaction.canceled": {
-      const created = await charge();
-      await post(`/v1/transactions/${created.id}/cancel`);
+      const { id } = await charge();
+      await post(api.POST("/v1/transactions/{id}/cancel", { params: { path: { id }, header: idempotencyKey() } }));
       break;
     }
     case "refund.succeeded": {
       const paid = await paidCharge();
-      const refund = await post(`/v1/transactions/${paid.id}/refunds`, { reason: "lm trigger refund.succeeded" });
-      await settled(`/v1/refunds/${refund.id}`, "succeeded");
+      const refund = await post(
+        api.POST("/v1/transactions/{id}/refunds", {
+          params: { path: { id: paid.id }, header: idempotencyKey() },
+          body: { reason: "lm trigger refund.succeeded" },
+        }),
+      );
+      await settled(() => api.GET("/v1/refunds/{id}", { params: { path: { id: refund.id } } }), "succeeded");
       break;
     }
     case "withdrawal.completed": {
       await paidCharge();
-      const withdrawal = await post("/v1/withdrawals", { amount: AMOUNT });
-      await settled(`/v1/withdrawals/${withdrawal.id}`, "completed");
+      const withdrawal = await post(
+        api.POST("/v1/withdrawals", { params: { header: idempotencyKey() }, body: { amount: AMOUNT } }),
+      );
+      await settled(() => api.GET("/v1/withdrawals/{id}", { params: { path: { id: withdrawal.id } } }), "completed");
       break;
     }
     case "dispute.created": {
       const paid = await paidCharge();
-      await post(`/v1/transactions/${paid.id}/simulate-dispute`);
+      await post(api.POST("/v1/transactions/{id}/simulate-dispute", { params: { path: { id: paid.id } } }));
       break;
     }
   }

@@ -3,7 +3,8 @@
  * when it stayed `pending` or `processing` past WITHDRAWAL_STUCK_AFTER_MS, with the acquirer's last error. The ops API
  * (`GET /v1/ops/withdrawals?stuck=true`) lists the stuck ones of every seller.
  */
-import { findStuckWithdrawalIds, isId, listWithdrawalsForOps, notFound, serializeWithdrawal } from "@lm/domain";
+import { findStuckWithdrawalIds, isId, listWithdrawalsForOps, notFound } from "@lm/domain";
+import { serializeWithdrawal } from "@lm/wire";
 import { requiredOption, type Command } from "./command";
 
 /** How many withdrawals are listed. */

@@ -1,5 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { listOf, Nullable, wireObject, Timestamp } from "./schema";
+import type { ApiKey as ApiKeyRow } from "@lm/db";
+import { listOf, Nullable, wireObject, Timestamp, iso } from "./schema";
 import { Mode } from "./common";
 import { WebhookSecret } from "./webhook-endpoints";
 
@@ -20,18 +21,6 @@ export const ApiKey = wireObject(
       last_used_at: Nullable(Timestamp, { description: "Written at most once a minute." }),
       revoke_at: Nullable(Timestamp, { description: "When a rotated key stops working; null for a key not rotated." }),
       created_at: Timestamp,
-      key: Type.Optional(
-        Type.String({
-          description: "The full key: creation and rotation replies only.",
-          pattern: "^sk_(live|test)_[0-9A-Za-z]{32}$",
-        }),
-      ),
-      old_key_revoke_at: Type.Optional(
-        Type.String({
-          description: "Rotation reply only: when the rotated key stops working (24 h ahead).",
-          format: "date-time",
-        }),
-      ),
     },
     { description: 'SPEC "API key". The key itself is shown only in the creation and rotation replies.' },
   ),
@@ -45,12 +34,34 @@ export const ApiKeyList = listOf("ApiKeyList", ApiKey);
 export type ApiKeyList = Static<typeof ApiKeyList>;
 
 /** CreatedApiKey */
-export const CreatedApiKey = wireObject("CreatedApiKey", Type.Composite([ApiKey]));
+export const CreatedApiKey = wireObject(
+  "CreatedApiKey",
+  Type.Composite([
+    ApiKey,
+    Type.Object({
+      key: Type.String({
+        description: "The full key: shown in this reply only.",
+        pattern: "^sk_(live|test)_[0-9A-Za-z]{32}$",
+      }),
+    }),
+  ]),
+);
 /** CreatedApiKey as sent. */
 export type CreatedApiKey = Static<typeof CreatedApiKey>;
 
 /** RotatedApiKey */
-export const RotatedApiKey = wireObject("RotatedApiKey", Type.Composite([ApiKey]));
+export const RotatedApiKey = wireObject(
+  "RotatedApiKey",
+  Type.Composite([
+    CreatedApiKey,
+    Type.Object({
+      old_key_revoke_at: Type.String({
+        description: "When the rotated key stops working (24 h ahead).",
+        format: "date-time",
+      }),
+    }),
+  ]),
+);
 /** RotatedApiKey as sent. */
 export type RotatedApiKey = Static<typeof RotatedApiKey>;
 
@@ -85,3 +96,40 @@ export const RotatedPostbackSecret = wireObject(
 );
 /** RotatedPostbackSecret as sent. */
 export type RotatedPostbackSecret = Static<typeof RotatedPostbackSecret>;
+
+/** Serializes `apiKey` as lists show it: never the key, never its hash. */
+export function serializeApiKey(apiKey: ApiKeyRow): ApiKey {
+  return {
+    id: apiKey.id,
+    object: "api_key",
+    name: apiKey.name,
+    mode: apiKey.mode,
+    key_prefix: apiKey.key_prefix,
+    last_used_at: iso(apiKey.last_used_at),
+    revoke_at: iso(apiKey.revoke_at),
+    created_at: apiKey.created_at.toISOString(),
+  };
+}
+
+/** The creation reply: `apiKey` with its full `key`, shown this once. */
+export function serializeCreatedApiKey(apiKey: ApiKeyRow, key: string): CreatedApiKey {
+  return { ...serializeApiKey(apiKey), key };
+}
+
+/** The rotation reply: the new key, shown this once, and when the old one stops. */
+export function serializeRotatedApiKey(apiKey: ApiKeyRow, key: string, oldKeyRevokeAt: Date): RotatedApiKey {
+  return { ...serializeCreatedApiKey(apiKey, key), old_key_revoke_at: oldKeyRevokeAt.toISOString() };
+}
+
+/**
+ * Serializes the store's postback secret information (never the secret).
+ * @param info - the domain's view: `prefix` (6 characters after `whsec_`, null before the first secret), when it was
+ *   rotated, and until when the previous one was valid
+ */
+export function serializePostbackSecretInfo(info: {
+  prefix: string | null;
+  rotatedAt: Date | null;
+  previousValidUntil: Date | null;
+}): PostbackSecretInfo {
+  return { prefix: info.prefix, rotated_at: iso(info.rotatedAt), previous_valid_until: iso(info.previousValidUntil) };
+}

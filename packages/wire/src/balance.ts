@@ -1,4 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
+import type { BalanceTransaction as BalanceTransactionRow } from "@lm/db";
 import { StringEnum, Timestamp, listOf, wireObject } from "./schema";
 import { Mode } from "./common";
 
@@ -61,3 +62,43 @@ export type BalanceTransaction = Static<typeof BalanceTransaction>;
 export const BalanceTransactionList = listOf("BalanceTransactionList", BalanceTransaction);
 /** BalanceTransactionList as sent. */
 export type BalanceTransactionList = Static<typeof BalanceTransactionList>;
+
+/** The ledger entry type's source object: what moved the money. */
+const SOURCE_OBJECT: Record<BalanceTransactionRow["type"], BalanceTransaction["source"]["object"]> = {
+  payment: "transaction",
+  refund: "refund",
+  refund_reversal: "refund",
+  withdrawal: "withdrawal",
+  withdrawal_reversal: "withdrawal",
+  dispute: "dispute",
+};
+
+/**
+ * The balance of one mode (DESIGN §7): `totals` in centavos (bigint sums of the ledger), null when the mode has no
+ * entry yet.
+ */
+export function serializeBalance(
+  mode: Balance["mode"],
+  totals: { available: bigint; reserved: bigint } | null,
+): Balance {
+  return {
+    object: "balance",
+    mode,
+    currency: "BRL",
+    available: Number(totals?.available ?? 0n),
+    reserved: Number(totals?.reserved ?? 0n),
+  };
+}
+
+/** Serializes a ledger entry: signed centavos, and the object that moved them. */
+export function serializeBalanceTransaction(entry: BalanceTransactionRow): BalanceTransaction {
+  return {
+    id: entry.id,
+    object: "balance_transaction",
+    mode: entry.mode,
+    type: entry.type,
+    amount: entry.amount,
+    source: { object: SOURCE_OBJECT[entry.type], id: entry.source_id },
+    created_at: entry.created_at.toISOString(),
+  };
+}

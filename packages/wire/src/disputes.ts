@@ -1,4 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
+import type { Dispute as DisputeRow } from "@lm/db";
 import { listOf, Nullable, wireObject, Timestamp } from "./schema";
 import { Mode } from "./common";
 
@@ -32,3 +33,18 @@ export type Dispute = Static<typeof Dispute>;
 export const DisputeList = listOf("DisputeList", Dispute);
 /** DisputeList as sent. */
 export type DisputeList = Static<typeof DisputeList>;
+
+/** Serializes `dispute` (DESIGN §11): always `lost`, since under the MED the bank has returned the money already. */
+export function serializeDispute(dispute: DisputeRow): Dispute {
+  return {
+    id: dispute.id,
+    object: "dispute",
+    mode: dispute.mode,
+    transaction_id: dispute.transaction_id,
+    amount: dispute.amount,
+    reason: dispute.reason,
+    status: "lost",
+    end_to_end_id: dispute.end_to_end_id,
+    created_at: dispute.created_at.toISOString(),
+  };
+}

@@ -1,4 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { SUBSCRIBABLE_EVENTS } from "./event-catalog";
 import { listOf, wireObject, Timestamp } from "./schema";
 import { Mode } from "./common";
 
@@ -62,3 +63,16 @@ export type EventType = Static<typeof EventType>;
 export const EventTypeList = listOf("EventTypeList", EventType);
 /** EventTypeList as sent. */
 export type EventTypeList = Static<typeof EventTypeList>;
+
+/** The subscribable part of the event catalog as one (unpaged) list, as `GET /v1/me/event-types` returns it. */
+export function serializeEventTypes(): EventTypeList {
+  return {
+    object: "list",
+    data: Object.entries(SUBSCRIBABLE_EVENTS).map(([type, entry]) => ({
+      id: type,
+      object: "event_type",
+      description: entry.description,
+    })),
+    has_more: false,
+  };
+}

@@ -1,5 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { Nullable, StringEnum, StringMap, Timestamp, listOf, wireObject } from "./schema";
+import type { InboxItemWithAcquirer } from "@lm/db";
+import { Nullable, StringEnum, StringMap, Timestamp, listOf, wireObject, iso } from "./schema";
 
 /** The central bank's Pix webhook body, one item per payment. Any body is stored (raw, with its headers) before it is judged; only a valid signature (none for a configured bank, whose payments are read back from the bank first) gets it processed. */
 export const PixNotification = wireObject(
@@ -117,3 +118,43 @@ export type InboxItemDetail = Static<typeof InboxItemDetail>;
 export const InboxItemList = listOf("InboxItemList", InboxItem);
 /** InboxItemList as sent. */
 export type InboxItemList = Static<typeof InboxItemList>;
+
+/** Serializes an inbox item for operators, without its body and headers. */
+export function serializeInboxItem(item: InboxItemWithAcquirer): InboxItem {
+  return {
+    id: item.id,
+    object: "inbox_item",
+    acquirer: { id: item.acquirer.id, slug: item.acquirer.slug },
+    provider_event_id: item.provider_event_id,
+    event_type: item.event_type,
+    signature_valid: item.signature_valid,
+    received_at: item.received_at.toISOString(),
+    processed_at: iso(item.processed_at),
+    attempts: item.attempts,
+    error: item.error,
+    transaction_id: item.transaction_id,
+    withdrawal_id: item.withdrawal_id,
+    end_to_end_id: item.end_to_end_id,
+    reprocessed_at: iso(item.reprocessed_at),
+  };
+}
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/** The body's exact bytes as text: UTF-8 when they are valid UTF-8 (NUL characters included), else base64. */
+function rawBodyText(bytes: Uint8Array): Pick<InboxItemDetail, "raw_body" | "raw_body_encoding"> {
+  try {
+    return { raw_body: UTF8.decode(bytes), raw_body_encoding: "utf8" };
+  } catch {
+    return { raw_body: Buffer.from(bytes).toString("base64"), raw_body_encoding: "base64" };
+  }
+}
+
+/** Serializes an inbox item with the request's exact body and its headers, for an operator's investigation. */
+export function serializeInboxItemDetail(item: InboxItemWithAcquirer): InboxItemDetail {
+  return {
+    ...serializeInboxItem(item),
+    ...rawBodyText(item.raw_body),
+    headers: item.headers as Record<string, string>,
+  };
+}

@@ -1,4 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
+import type { Notification as NotificationRow } from "@lm/db";
 import { listOf, Nullable, StringMap, wireObject, Timestamp } from "./schema";
 
 /** An item of the seller's panel feed. */
@@ -26,3 +27,16 @@ export type Notification = Static<typeof Notification>;
 export const NotificationList = listOf("NotificationList", Notification);
 /** NotificationList as sent. */
 export type NotificationList = Static<typeof NotificationList>;
+
+/** Serializes a panel notification; its `data` holds ids only, never secrets. */
+export function serializeNotification(notification: NotificationRow): Notification {
+  return {
+    id: notification.id,
+    object: "notification",
+    type: notification.type,
+    title: notification.title,
+    message: notification.message,
+    data: notification.data as Notification["data"],
+    created_at: notification.created_at.toISOString(),
+  };
+}

@@ -1,4 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
+import type { PayoutKey as PayoutKeyRow } from "@lm/db";
 import { StringEnum, Timestamp, listOf, wireObject } from "./schema";
 
 /** DESIGN §7 "Payout keys": one of the seller's own Pix keys; shown masked only. */
@@ -25,3 +26,14 @@ export type PayoutKey = Static<typeof PayoutKey>;
 export const PayoutKeyList = listOf("PayoutKeyList", PayoutKey);
 /** PayoutKeyList as sent. */
 export type PayoutKeyList = Static<typeof PayoutKeyList>;
+
+/** Serializes `key` (masked). */
+export function serializePayoutKey(key: PayoutKeyRow): PayoutKey {
+  return {
+    id: key.id,
+    object: "payout_key",
+    type: key.type,
+    key_masked: key.key_masked,
+    created_at: key.created_at.toISOString(),
+  };
+}

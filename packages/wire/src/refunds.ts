@@ -1,4 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
+import type { Refund as RefundRow } from "@lm/db";
 import { Nullable, StringEnum, Timestamp, listOf, wireObject } from "./schema";
 import { Mode } from "./common";
 
@@ -37,3 +38,20 @@ export type Refund = Static<typeof Refund>;
 export const RefundList = listOf("RefundList", Refund);
 /** RefundList as sent. */
 export type RefundList = Static<typeof RefundList>;
+
+/** Serializes `refund` (SPEC "Refund"). */
+export function serializeRefund(refund: RefundRow): Refund {
+  return {
+    id: refund.id,
+    object: "refund",
+    mode: refund.mode,
+    transaction_id: refund.transaction_id,
+    amount: refund.amount,
+    status: refund.status,
+    reason: refund.reason,
+    end_to_end_id: refund.end_to_end_id,
+    failure_reason: refund.failure_reason as Refund["failure_reason"],
+    created_at: refund.created_at.toISOString(),
+    updated_at: refund.updated_at.toISOString(),
+  };
+}

@@ -57,3 +57,8 @@ export function listOf<T extends TSchema>(name: string, item: T) {
 
 /** An ISO 8601 instant in UTC with milliseconds (`2026-11-26T19:03:19.006Z`). */
 export const Timestamp = Type.String({ format: "date-time" });
+
+/** `date` as an ISO 8601 instant, or null. */
+export function iso(date: Date | null): string | null {
+  return date === null ? null : date.toISOString();
+}

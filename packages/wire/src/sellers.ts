@@ -1,5 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { Nullable, StringEnum, Timestamp, wireObject } from "./schema";
+import type { Seller as SellerRow } from "@lm/db";
+import { Nullable, StringEnum, Timestamp, wireObject, iso } from "./schema";
 
 /** DESIGN §7 "Seller": the profile; `status` is the verification (KYC) status. The document is always masked. */
 export const Seller = wireObject(
@@ -29,3 +30,21 @@ export const Seller = wireObject(
 );
 /** Seller as sent. */
 export type Seller = Static<typeof Seller>;
+
+/** Serializes `seller`; the document leaves masked only. */
+export function serializeSeller(seller: SellerRow): Seller {
+  return {
+    id: seller.id,
+    object: "seller",
+    status: seller.kyc_status,
+    legal_name: seller.legal_name,
+    trade_name: seller.trade_name,
+    // A masked CNPJ keeps its `/`, a masked CPF has none.
+    document_type: seller.document_masked.includes("/") ? "cnpj" : "cpf",
+    document_masked: seller.document_masked,
+    email: seller.email,
+    withdrawals_locked_until: iso(seller.withdrawals_locked_until),
+    created_at: seller.created_at.toISOString(),
+    updated_at: seller.updated_at.toISOString(),
+  };
+}

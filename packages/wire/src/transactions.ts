@@ -1,5 +1,17 @@
+/**
+ * Wire form of a transaction (DESIGN §5 "Transaction"): the only place that knows it. The merchant API replies with
+ * it and every `transaction.*` event stores it as `data.object`, so a webhook and a `GET` at the same moment agree.
+ * The API and the worker (which writes `transaction.paid` and `transaction.expired`) both use it.
+ *
+ * What never changes once a charge is created (its terms, BR Code and QR image, customer) is stored once, on the charge
+ * (DESIGN §10 "No copies"): an event's object and a kept idempotent reply store the other fields
+ * ({@link withoutChargeFields}) and every reader puts the charge's back ({@link withChargeFields}), so the wire is
+ * unchanged. The QR image alone was two thirds of each event row and of each kept reply; the rest of the fixed fields,
+ * about half of what remained.
+ */
 import { Type, type Static } from "@sinclair/typebox";
-import { listOf, Nullable, StringEnum, StringMap, Timestamp, wireObject } from "./schema";
+import type { Transaction as TransactionRow } from "@lm/db";
+import { iso, listOf, Nullable, StringEnum, StringMap, Timestamp, wireObject } from "./schema";
 import { Mode } from "./common";
 
 /** A Pix charge (DESIGN §5 "Transaction"). */
@@ -72,3 +84,117 @@ export type Transaction = Static<typeof Transaction>;
 export const TransactionList = listOf("TransactionList", Transaction);
 /** TransactionList as sent. */
 export type TransactionList = Static<typeof TransactionList>;
+
+/**
+ * Whether a charge reads as expired at `now`: stored `expired`, or still `pending` with `expires_at` passed (DESIGN §5:
+ * "An expired charge reads as expired even before the expiry job runs").
+ */
+export function isExpiredAt(transaction: Pick<TransactionRow, "status" | "expires_at">, now: Date): boolean {
+  return transaction.status === "expired" || (transaction.status === "pending" && transaction.expires_at <= now);
+}
+
+/**
+ * Serializes `transaction` as it reads at `now`. Documents are masked; the full customer and payer documents never
+ * leave the database.
+ */
+export function serializeTransaction(transaction: TransactionRow, now: Date): Transaction {
+  const expired = isExpiredAt(transaction, now);
+  return {
+    id: transaction.id,
+    object: "transaction",
+    status: expired ? "expired" : transaction.status,
+    mode: transaction.mode,
+    amount: transaction.amount,
+    amount_refunded: transaction.amount_refunded,
+    amount_disputed: transaction.amount_disputed,
+    // The service charges in reais only; the column exists for the day it does not.
+    currency: transaction.currency as "BRL",
+    description: transaction.description,
+    external_id: transaction.external_id,
+    txid: transaction.txid,
+    pix: { copy_paste: transaction.br_code, qr_code_png_base64: transaction.qr_code_png_base64 },
+    customer:
+      transaction.customer_name === null
+        ? null
+        : {
+            name: transaction.customer_name,
+            document_masked: transaction.customer_document_masked,
+            email: transaction.customer_email,
+          },
+    postback_url: transaction.postback_url,
+    metadata: transaction.metadata as Record<string, string>,
+    expires_in: transaction.expires_in,
+    expires_at: transaction.expires_at.toISOString(),
+    paid_at: iso(transaction.paid_at),
+    expired_at: expired ? (transaction.expired_at ?? transaction.expires_at).toISOString() : null,
+    canceled_at: iso(transaction.canceled_at),
+    payment:
+      transaction.payment_end_to_end_id === null
+        ? null
+        : {
+            end_to_end_id: transaction.payment_end_to_end_id,
+            amount: transaction.payment_amount,
+            payer: {
+              name: transaction.payer_name,
+              document_masked: transaction.payer_document_masked,
+            },
+          },
+    created_at: transaction.created_at.toISOString(),
+    updated_at: transaction.updated_at.toISOString(),
+  };
+}
+
+/**
+ * The fields of a transaction's wire form that no change of the charge touches after its creation (see the file's
+ * comment). `expires_at` is not one: the test mode's simulated expiration brings it forward.
+ */
+const CHARGE_FIXED_FIELDS: ReadonlySet<string> = new Set<keyof Transaction>([
+  "mode",
+  "amount",
+  "currency",
+  "description",
+  "external_id",
+  "txid",
+  "pix",
+  "customer",
+  "postback_url",
+  "metadata",
+  "expires_in",
+  "created_at",
+]);
+
+/**
+ * The charge whose wire form `object` is (whole, or as {@link withoutChargeFields} stored it): its id; null for any
+ * other resource.
+ */
+export function storedChargeId(object: unknown): string | null {
+  if (typeof object !== "object" || object === null) return null;
+  const { object: kind, id } = object as { object?: unknown; id?: unknown };
+  return kind === "transaction" && typeof id === "string" ? id : null;
+}
+
+/**
+ * `object` (a transaction's wire form, or any other resource, returned as is) without the fields its charge keeps for
+ * good: the form an event's object and a kept idempotent reply store (DESIGN §10 "No copies").
+ */
+export function withoutChargeFields(object: object): Record<string, unknown> {
+  if (storedChargeId(object) === null) return object as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(object).filter(([key]) => !CHARGE_FIXED_FIELDS.has(key)));
+}
+
+/**
+ * A stored object with its charge's fixed fields put back, every field where {@link serializeTransaction} writes it,
+ * so that its JSON is the text first sent byte for byte; any other resource, or a charge not given, is returned as
+ * is. An object stored whole (before the fixed fields were left out) reads the same: those fields never change.
+ * @param charge - the charge {@link storedChargeId} names, as read now
+ */
+export function withChargeFields(stored: object, charge: TransactionRow | null | undefined): object {
+  if (storedChargeId(stored) === null || !charge) return stored;
+  const fixed = serializeTransaction(charge, charge.created_at) as unknown as Record<string, unknown>;
+  const kept = stored as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.keys(fixed)
+      .filter((key) => CHARGE_FIXED_FIELDS.has(key) || key in kept)
+      .map((key) => [key, CHARGE_FIXED_FIELDS.has(key) ? fixed[key] : kept[key]]),
+  );
+}

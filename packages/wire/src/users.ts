@@ -1,4 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
+import type { Session as SessionRow, User as UserRow } from "@lm/db";
 import { Nullable, StringEnum, Timestamp, wireObject } from "./schema";
 
 /** SPEC "User". */
@@ -157,3 +158,28 @@ export type SignInResult = Static<typeof SignInResult>;
 export const SessionList = wireObject("SessionList", Type.Object({ data: Type.Array(Session) }));
 /** SessionList as sent. */
 export type SessionList = Static<typeof SessionList>;
+
+/** Serializes `user` (SPEC "Auth and account"): never the password hash or the TOTP secret. */
+export function serializeUser(user: UserRow): User {
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    emailVerified: user.email_verified_at !== null,
+    role: user.role,
+    seller_id: user.seller_id,
+  };
+}
+
+/** Serializes `session`, marking it `current` when it is the request's (`currentId`). */
+export function serializeSession(session: SessionRow, currentId: string): Session {
+  return {
+    id: session.id,
+    ip_address: session.ip_address,
+    user_agent: session.user_agent,
+    created_at: session.created_at.toISOString(),
+    expires_at: session.expires_at.toISOString(),
+    last_seen_at: session.last_seen_at.toISOString(),
+    current: session.id === currentId,
+  };
+}

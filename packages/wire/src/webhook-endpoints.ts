@@ -1,5 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { Nullable, StringEnum, Timestamp, listOf, wireObject } from "./schema";
+import type { WebhookDelivery as WebhookDeliveryRow, WebhookEndpoint as WebhookEndpointRow } from "@lm/db";
+import { Nullable, StringEnum, Timestamp, listOf, wireObject, iso } from "./schema";
 import { Mode } from "./common";
 
 /** `whsec_` + 43 characters (32 random bytes): base64url for a `stripe` endpoint (and the postback secret), unpadded standard base64 for a `standard_webhooks` endpoint (its libraries decode it). Shown once. See the `webhooks` section for how each scheme signs. */
@@ -184,3 +185,98 @@ export const EndpointPing = wireObject(
 );
 /** EndpointPing as sent. */
 export type EndpointPing = Static<typeof EndpointPing>;
+
+/** Serializes `endpoint`: its secret never, only the secret's first characters. */
+export function serializeWebhookEndpoint(endpoint: WebhookEndpointRow): WebhookEndpoint {
+  return {
+    id: endpoint.id,
+    object: "webhook_endpoint",
+    url: endpoint.url,
+    events: endpoint.events,
+    mode: endpoint.mode,
+    description: endpoint.description,
+    signature_scheme: endpoint.signature_scheme,
+    secret_prefix: endpoint.secret_prefix,
+    enabled: endpoint.enabled,
+    disabled_reason: endpoint.disabled_reason as WebhookEndpoint["disabled_reason"],
+    auto_disabled_at: iso(endpoint.auto_disabled_at),
+    created_at: endpoint.created_at.toISOString(),
+    updated_at: endpoint.updated_at.toISOString(),
+  };
+}
+
+/** The creation reply: `endpoint` with its `secret` (`whsec_…`), shown this once. */
+export function serializeCreatedEndpoint(endpoint: WebhookEndpointRow, secret: string): CreatedWebhookEndpoint {
+  return { ...serializeWebhookEndpoint(endpoint), secret };
+}
+
+/** The rotation reply: the new secret, shown this once, and when the previous one stops signing. */
+export function serializeRotatedEndpoint(rotated: {
+  endpoint: WebhookEndpointRow;
+  secret: string;
+  previousSecretExpiresAt: Date;
+}): RotatedWebhookEndpoint {
+  return {
+    ...serializeCreatedEndpoint(rotated.endpoint, rotated.secret),
+    previous_secret_expires_at: rotated.previousSecretExpiresAt.toISOString(),
+  };
+}
+
+/** Serializes one delivery attempt (DESIGN §4 "Delivery rows"), with its destination. */
+export function serializeDelivery(delivery: WebhookDeliveryRow): WebhookDelivery {
+  return {
+    id: delivery.id,
+    object: "webhook_delivery",
+    event_id: delivery.event_id,
+    event_type: delivery.event_type,
+    destination:
+      delivery.destination_type === "endpoint"
+        ? { type: "endpoint", endpoint_id: delivery.endpoint_id as string }
+        : { type: "postback", transaction_id: delivery.transaction_id as string, url: delivery.url as string },
+    attempt: delivery.attempt,
+    status: delivery.status,
+    error: delivery.error,
+    response_status: delivery.response_status,
+    response_body_excerpt: delivery.response_body_excerpt,
+    duration_ms: delivery.duration_ms,
+    scheduled_at: delivery.scheduled_at.toISOString(),
+    attempted_at: iso(delivery.attempted_at),
+    next_attempt_at: iso(delivery.next_attempt_at),
+    manual: delivery.manual,
+  };
+}
+
+/**
+ * Serializes an endpoint's last 7 days.
+ * @param stats - `successRate` 0..1, null (not 0) without a finished attempt; `totalDeliveries`; the last ping's time
+ *   and outcome, null without one
+ */
+export function serializeEndpointStats(stats: {
+  successRate: number | null;
+  totalDeliveries: number;
+  lastPingAt: Date | null;
+  lastPingSucceeded: boolean | null;
+}): WebhookEndpointStats {
+  return {
+    success_rate: stats.successRate,
+    total_deliveries: stats.totalDeliveries,
+    last_ping_at: iso(stats.lastPingAt),
+    last_ping_succeeded: stats.lastPingSucceeded,
+  };
+}
+
+/** Serializes a recovery (DESIGN §4): the window re-sent to `endpointId` and how many events it holds. */
+export function serializeRecovery(recovery: {
+  endpointId: string;
+  since: Date;
+  until: Date;
+  events: number;
+}): WebhookRecovery {
+  return {
+    object: "webhook_recovery",
+    endpoint_id: recovery.endpointId,
+    since: recovery.since.toISOString(),
+    until: recovery.until.toISOString(),
+    events: recovery.events,
+  };
+}

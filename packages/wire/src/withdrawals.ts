@@ -1,5 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { Nullable, StringEnum, Timestamp, listOf, wireObject } from "./schema";
+import type { WithdrawalWithPayoutKey } from "@lm/db";
+import { Nullable, StringEnum, Timestamp, listOf, wireObject, iso } from "./schema";
 import { Mode } from "./common";
 
 /** DESIGN §7 "Withdrawals": money sent from the balance to a payout key by the acquirer. */
@@ -43,3 +44,26 @@ export type Withdrawal = Static<typeof Withdrawal>;
 export const WithdrawalList = listOf("WithdrawalList", Withdrawal);
 /** WithdrawalList as sent. */
 export type WithdrawalList = Static<typeof WithdrawalList>;
+
+/** Serializes `withdrawal` with its payout key (masked). */
+export function serializeWithdrawal(withdrawal: WithdrawalWithPayoutKey): Withdrawal {
+  return {
+    id: withdrawal.id,
+    object: "withdrawal",
+    mode: withdrawal.mode,
+    status: withdrawal.status,
+    amount: withdrawal.amount,
+    currency: withdrawal.currency as "BRL",
+    payout_key: {
+      id: withdrawal.payout_key.id,
+      type: withdrawal.payout_key.type,
+      key_masked: withdrawal.payout_key.key_masked,
+    },
+    end_to_end_id: withdrawal.end_to_end_id,
+    failure_reason: withdrawal.failure_reason as Withdrawal["failure_reason"],
+    created_at: withdrawal.created_at.toISOString(),
+    updated_at: withdrawal.updated_at.toISOString(),
+    completed_at: iso(withdrawal.completed_at),
+    failed_at: iso(withdrawal.failed_at),
+  };
+}

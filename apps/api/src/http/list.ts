@@ -32,8 +32,12 @@ export const MAX_LIST_LIMIT = 100;
 export function listQuerySchema(filters: Joi.PartialSchemaMap = {}): Joi.ObjectSchema {
   return Joi.object({
     limit: Joi.number().integer().min(1).max(MAX_LIST_LIMIT).default(20),
-    starting_after: Joi.string().max(64),
-    ending_before: Joi.string().max(64),
+    starting_after: Joi.string()
+      .max(64)
+      .description("An id of this list: the page after it (older). Not with `ending_before`."),
+    ending_before: Joi.string()
+      .max(64)
+      .description("An id of this list: the page before it (newer). Not with `starting_after`."),
     ...filters,
   }).prefs({ convert: true, stripUnknown: false });
 }

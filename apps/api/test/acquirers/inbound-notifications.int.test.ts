@@ -1,13 +1,7 @@
 import request from "supertest";
 import { inboxJobsIn } from "@lm/testing";
-import {
-  createAcquirer,
-  encryptSecret,
-  processInboxItem,
-  sandboxAcquirerSecret,
-  signatureHeader,
-  withoutChargeFields,
-} from "@lm/domain";
+import { createAcquirer, encryptSecret, processInboxItem, sandboxAcquirerSecret, signatureHeader } from "@lm/domain";
+import { withoutChargeFields } from "@lm/wire";
 import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
 import { useLiveBank } from "../support/live-bank";

@@ -1,14 +1,8 @@
 import request from "supertest";
-import {
-  fanOutJobId,
-  processInboxItem,
-  sandboxAcquirerSecret,
-  settlePayments,
-  signatureHeader,
-  withoutChargeFields,
-} from "@lm/domain";
+import { fanOutJobId, processInboxItem, sandboxAcquirerSecret, settlePayments, signatureHeader } from "@lm/domain";
 import { createLogger } from "@lm/logging";
 import { createEndpointRow, createTestMerchant, deliveryJobsIn, givePostbackSecret } from "@lm/testing";
+import { withoutChargeFields } from "@lm/wire";
 import { createPaymentSettlement } from "../../../worker/src/inbox/payment-settlement";
 import { useApiTestContext } from "../support/harness";
 import { paymentOf } from "../support/pix-payments";

@@ -1,5 +1,5 @@
 import { waitUntil } from "@lm/testing";
-import { withoutChargeFields } from "@lm/domain";
+import { withoutChargeFields } from "@lm/wire";
 import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useE2eTestContext } from "./support/e2e-harness";
 

@@ -59,8 +59,8 @@ describe("processes", () => {
     const proc = startProcess("api", { DATABASE_URL: database.url, PORT: "0", LOG_LEVEL: "info" });
     const port = Number((await proc.waitFor(/"port":(\d+)/))[1]);
     const health = await fetch(`http://127.0.0.1:${port}/health`);
-    // Files the bundle finds at run time: the OpenAPI document, and the reference page's renderer (a worker thread
-    // that loads Redoc and esbuild from node_modules) and menu script.
+    // Files the bundle finds at run time: the OpenAPI document, the reference page the build rendered, and its menu
+    // script.
     const document = await fetch(`http://127.0.0.1:${port}/openapi.json`);
     const docs = await fetch(`http://127.0.0.1:${port}/docs`);
     const nav = await fetch(`http://127.0.0.1:${port}/docs/nav.js`);

@@ -1,5 +1,6 @@
-import { deliveryJobId, fanOutJobId, MAX_WEBHOOK_ENDPOINTS_PER_MODE, withoutChargeFields } from "@lm/domain";
+import { deliveryJobId, fanOutJobId, MAX_WEBHOOK_ENDPOINTS_PER_MODE } from "@lm/domain";
 import { createEndpointRow, createTestMerchant, deliveryJobsIn, givePostbackSecret, waitUntil } from "@lm/testing";
+import { withoutChargeFields } from "@lm/wire";
 import { chargeBody, merchantClient, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
 import { holdInTransaction, lockWaiters } from "../support/row-locks";

@@ -5,11 +5,11 @@ import {
   postSandboxNotification,
   reprocessInboxItem,
   submitRefund,
-  withoutChargeFields,
 } from "@lm/domain";
 import { useApiTestContext } from "../support/harness";
 import { useLiveBank } from "../support/live-bank";
 import { createTestMerchant } from "@lm/testing";
+import { withoutChargeFields } from "@lm/wire";
 import { merchantClient, useTestMerchant } from "../support/merchant-client";
 import { paidCharge, processInbox, settleRefunds } from "../support/money";
 import { requestRefund } from "../support/money-requests";

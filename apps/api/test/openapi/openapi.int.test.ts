@@ -73,7 +73,6 @@ describe("openapi.json", () => {
 
       expect(unanswered).toEqual([]);
       expect(operationsOf(document).length).toBeGreaterThan(30);
-      // `GET /docs` renders the reference on its first request: seconds of CPU (3.8 s on a loaded 2-core machine).
     }, 30_000);
   });
 

@@ -1,5 +1,6 @@
-import { expireDueTransactions, withoutChargeFields } from "@lm/domain";
+import { expireDueTransactions } from "@lm/domain";
 import { waitUntil } from "@lm/testing";
+import { withoutChargeFields } from "@lm/wire";
 import { chargeBody, useTestMerchant } from "../support/merchant-client";
 import { useApiTestContext } from "../support/harness";
 import { holdInTransaction, lockWaiters } from "../support/row-locks";

@@ -3,14 +3,14 @@
  * id for the list. Both panel and merchant routes read through here.
  */
 import type { BalanceTransaction, Repositories } from "@lm/db";
+import { type Balance, serializeBalance } from "@lm/wire";
 import type { MerchantScope } from "../deps";
 import type { PageArgs } from "../paging";
-import { serializeBalance, type BalanceWire } from "./balance.serializer";
 import type { BalanceScope } from "./ledger";
 
 /** The balance of `scope`, read from its running total (O(1)). */
-export async function getBalance(repos: Repositories, scope: BalanceScope): Promise<BalanceWire> {
-  return serializeBalance(scope, await repos.ledger.findBalance(scope));
+export async function getBalance(repos: Repositories, scope: BalanceScope): Promise<Balance> {
+  return serializeBalance(scope.mode, await repos.ledger.findBalance(scope));
 }
 
 /** One page of `scope`'s balance transactions, in the page's order. */

@@ -2,8 +2,8 @@
  * Decides whether a loaded delivery can be sent at all (SPEC "Delivery error values", not retried:
  * `endpoint_disabled`, `missing_secret`), and if so where, with which secrets and body (DESIGN §4 "Signature").
  */
+import { withChargeFields } from "@lm/wire";
 import { buildEventEnvelope } from "../events/envelope";
-import { withChargeFields } from "../transactions/transaction.serializer";
 import { decryptSecret } from "../secret-box";
 import type { FinalDeliveryError } from "../webhooks/retry-policy";
 import type { SignatureScheme } from "../webhooks/signature";

@@ -9,6 +9,7 @@
  */
 import type { Dispute, DisputeScope, Transaction, Repositories } from "@lm/db";
 import { disputeMail } from "@lm/mail";
+import { serializeDispute } from "@lm/wire";
 import { sendMailSafely } from "../accounts";
 import type { RefundOutcome, Settlement } from "../inbound";
 import { appendBalanceTransaction } from "../balance/ledger";
@@ -20,38 +21,6 @@ import { notifySeller } from "../notifications/notifications";
 import type { PageArgs } from "../paging";
 import { recordTransactionEvent } from "../transactions/transaction-events";
 import { reporterAnomaly, type Reporter } from "../acquirers";
-
-/** A dispute as the API returns it and `dispute.created` carries it. */
-export interface DisputeWire {
-  id: string;
-  object: "dispute";
-  mode: "live" | "test";
-  transaction_id: string;
-  /** Integer centavos the payer's bank took back. */
-  amount: number;
-  /** The bank's `natureza` and `motivo`, as given. */
-  reason: string | null;
-  /** Always `lost`: under the MED the bank has returned the money already. */
-  status: "lost";
-  /** The return's end-to-end id (`rtrId`). */
-  end_to_end_id: string;
-  created_at: string;
-}
-
-/** Serializes `dispute`. */
-export function serializeDispute(dispute: Dispute): DisputeWire {
-  return {
-    id: dispute.id,
-    object: "dispute",
-    mode: dispute.mode,
-    transaction_id: dispute.transaction_id,
-    amount: dispute.amount,
-    reason: dispute.reason,
-    status: "lost",
-    end_to_end_id: dispute.end_to_end_id,
-    created_at: dispute.created_at.toISOString(),
-  };
-}
 
 /** The `natureza` prefix of a devolução the payer's bank made under the MED (API Pix `MED_OPERACIONAL`, `MED_FRAUDE`). */
 const MED_NATURE_PREFIX = "MED_";

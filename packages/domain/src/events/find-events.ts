@@ -4,13 +4,13 @@
  * (DESIGN §10 "No copies").
  */
 import type { Event } from "@lm/db";
+import { storedChargeId, withChargeFields } from "@lm/wire";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { notFound } from "../errors";
 import { assertEventType } from "./event-types";
 import { isId } from "../ids";
 import type { PageArgs } from "../paging";
 import { historyKeptSince } from "../retention/retention-window";
-import { storedChargeId, withChargeFields } from "../transactions/transaction.serializer";
 
 /** What reading events needs: the database, `RETENTION_DAYS` and the clock. */
 export type EventReadDeps = Pick<UseCaseDeps, "repos" | "config" | "now">;

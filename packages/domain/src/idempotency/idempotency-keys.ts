@@ -15,9 +15,9 @@
  */
 import { randomUUID } from "node:crypto";
 import type { IdempotentReply, Repositories } from "@lm/db";
+import { storedChargeId, withChargeFields, withoutChargeFields } from "@lm/wire";
 import type { MerchantScope } from "../deps";
 import { ApiError } from "../errors";
-import { storedChargeId, withChargeFields, withoutChargeFields } from "../transactions/transaction.serializer";
 
 /** How long a key and its reply are kept, ms. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;

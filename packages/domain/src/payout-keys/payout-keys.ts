@@ -35,26 +35,6 @@ export interface PayoutKeyInput {
   key: string;
 }
 
-/** A payout key as the panel returns it. */
-export interface PayoutKeyWire {
-  id: string;
-  object: "payout_key";
-  type: PayoutKeyType;
-  key_masked: string;
-  created_at: string;
-}
-
-/** Serializes `key` (masked). */
-export function serializePayoutKey(key: PayoutKey): PayoutKeyWire {
-  return {
-    id: key.id,
-    object: "payout_key",
-    type: key.type,
-    key_masked: key.key_masked,
-    created_at: key.created_at.toISOString(),
-  };
-}
-
 /** The masked form of a key in its DICT form: enough to recognise it, never enough to use it. */
 export function maskPayoutKey(type: PayoutKeyType, value: string): string {
   if (type === "cpf" || type === "cnpj") return maskTaxDocument(value);

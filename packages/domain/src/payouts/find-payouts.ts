@@ -9,7 +9,7 @@ import { notFound } from "../errors";
 import { isId } from "../ids";
 import type { PageArgs } from "../paging";
 import type { PayoutKindName } from "./payout-kind";
-import type { WithdrawalWithKey } from "./withdrawal.serializer";
+import type { WithdrawalWithPayoutKey } from "@lm/db";
 
 /**
  * What `read` finds of the `kind` id `id`, never read when `id` is malformed.
@@ -40,7 +40,7 @@ export function listRefunds(
 }
 
 /** A withdrawal's status. */
-export type WithdrawalStatus = WithdrawalWithKey["status"];
+export type WithdrawalStatus = WithdrawalWithPayoutKey["status"];
 
 /** Whose withdrawals, in which mode. */
 export interface WithdrawalScope {
@@ -59,7 +59,7 @@ export function findWithdrawal(
   repos: Repositories,
   scope: { sellerId: string; mode?: "live" | "test" },
   id: string,
-): Promise<WithdrawalWithKey> {
+): Promise<WithdrawalWithPayoutKey> {
   return foundOrNotFound("withdrawal", id, () => repos.withdrawals.findWithdrawalOfSeller(scope, id));
 }
 
@@ -69,7 +69,7 @@ export function listWithdrawals(
   scope: WithdrawalScope,
   filters: { status?: WithdrawalStatus },
   page: PageArgs,
-): Promise<WithdrawalWithKey[]> {
+): Promise<WithdrawalWithPayoutKey[]> {
   return repos.withdrawals.listWithdrawalsPage(scope, filters, page);
 }
 
@@ -86,7 +86,7 @@ export function listWithdrawalsForOps(
   repos: Repositories,
   filters: { sellerId?: string; stuck?: boolean; now: Date },
   page: PageArgs,
-): Promise<WithdrawalWithKey[]> {
+): Promise<WithdrawalWithPayoutKey[]> {
   return repos.withdrawals.listWithdrawalsPageForOps(
     { sellerId: filters.sellerId, stuckSince: filters.stuck ? stuckSince(filters.now) : undefined },
     page,

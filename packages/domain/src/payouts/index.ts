@@ -2,8 +2,6 @@ export * from "./payout-kind";
 export * from "./create-payout";
 export * from "./submit-payout";
 export * from "./settle-payout";
-export * from "./refund.serializer";
 export * from "./refunds";
-export * from "./withdrawal.serializer";
 export * from "./withdrawals";
 export * from "./find-payouts";

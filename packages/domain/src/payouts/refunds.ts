@@ -6,6 +6,7 @@
  * charge turns `refunded` with `transaction.refunded` once its succeeded refunds reach its amount.
  */
 import type { Refund, RefundWithCharge, IdempotentReply, Repositories } from "@lm/db";
+import { serializeRefund } from "@lm/wire";
 import { acquirerNotConfigured, acquirerOfRow, type Reporter } from "../acquirers";
 import type { RefundOutcome } from "../inbound";
 import type { MerchantScope, UseCaseDeps } from "../deps";
@@ -17,7 +18,6 @@ import { findTransaction } from "../transactions/find-transactions";
 import { recordTransactionEvent } from "../transactions/transaction-events";
 import { createPayout } from "./create-payout";
 import type { PayoutKind } from "./payout-kind";
-import { serializeRefund } from "./refund.serializer";
 import { settlePayoutOutcome } from "./settle-payout";
 import { submitPayout } from "./submit-payout";
 

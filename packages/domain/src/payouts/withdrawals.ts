@@ -8,7 +8,8 @@
  * `acquirer_not_configured`, `insufficient_funds`); the mode's acquirer pays the key (`sendPixPayment`); its events
  * (`withdrawal.created`, `.processing` on the first request, `.completed`, `.failed`) go to every store of its seller.
  */
-import type { IdempotentReply, Repositories } from "@lm/db";
+import type { IdempotentReply, Repositories, WithdrawalWithPayoutKey } from "@lm/db";
+import { serializeWithdrawal } from "@lm/wire";
 import { acquirerOfRow, requireAcquirer, type Reporter } from "../acquirers";
 import type { PayoutOutcome, Settlement } from "../inbound";
 import { merchantSellerScope } from "../balance/find-balance";
@@ -22,7 +23,6 @@ import { createPayout } from "./create-payout";
 import { reloadPayout, type PayoutKind, type PayoutStep } from "./payout-kind";
 import { settlePayoutOutcome } from "./settle-payout";
 import { submitPayout } from "./submit-payout";
-import { serializeWithdrawal, type WithdrawalWithKey } from "./withdrawal.serializer";
 
 /** The event of each step a withdrawal records: a success is `withdrawal.completed`. */
 const WITHDRAWAL_EVENTS = {
@@ -35,7 +35,7 @@ const WITHDRAWAL_EVENTS = {
 /** Records the event of `step` for `withdrawal` in its mode on every store of its seller, inside `tx`. */
 async function recordWithdrawalEvent(
   tx: Repositories,
-  withdrawal: WithdrawalWithKey,
+  withdrawal: WithdrawalWithPayoutKey,
   step: PayoutStep,
   now: Date,
 ): Promise<string[]> {
@@ -51,7 +51,7 @@ async function recordWithdrawalEvent(
 }
 
 /** The withdrawal's part of the lifecycle. */
-const WITHDRAWALS: PayoutKind<WithdrawalWithKey> = {
+const WITHDRAWALS: PayoutKind<WithdrawalWithPayoutKey> = {
   noun: "withdrawal",
   succeeded: "completed",
   recordsProcessing: true,
@@ -94,8 +94,8 @@ export async function createWithdrawal(
   deps: UseCaseDeps,
   actor: { sellerId: string },
   input: CreateWithdrawalInput,
-  options: { reply?: (withdrawal: WithdrawalWithKey) => IdempotentReply | undefined } = {},
-): Promise<WithdrawalWithKey> {
+  options: { reply?: (withdrawal: WithdrawalWithPayoutKey) => IdempotentReply | undefined } = {},
+): Promise<WithdrawalWithPayoutKey> {
   const now = deps.now();
   return createPayout(
     deps,
@@ -151,8 +151,8 @@ export async function createTestWithdrawal(
   deps: UseCaseDeps,
   scope: MerchantScope,
   input: TestWithdrawalInput,
-  options: { reply?: (withdrawal: WithdrawalWithKey) => IdempotentReply | undefined } = {},
-): Promise<WithdrawalWithKey> {
+  options: { reply?: (withdrawal: WithdrawalWithPayoutKey) => IdempotentReply | undefined } = {},
+): Promise<WithdrawalWithPayoutKey> {
   if (scope.mode !== "test") {
     throw new ApiError(
       "test_mode_only",

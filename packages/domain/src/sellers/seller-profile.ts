@@ -5,45 +5,12 @@
  * transaction.
  */
 import type { Seller, Repositories, SellerProfileUpdate } from "@lm/db";
+import { serializeSeller } from "@lm/wire";
 import type { UseCaseDeps } from "../deps";
 import { isEmailAddress, normalizeEmail } from "../email";
 import { notFound, validationFailed } from "../errors";
 import { enqueueDeliveries, recordEvent } from "../events/record-event";
 import { notifySeller } from "../notifications/notifications";
-
-/** A seller as `GET /v1/me/seller` and `GET /v1/seller` return it. */
-export interface SellerWire {
-  id: string;
-  object: "seller";
-  /** The verification (KYC) status. */
-  status: "pending" | "approved" | "rejected";
-  legal_name: string;
-  trade_name: string | null;
-  document_type: "cpf" | "cnpj";
-  document_masked: string;
-  email: string | null;
-  withdrawals_locked_until: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-/** Serializes `seller`; the document leaves masked only. */
-export function serializeSeller(seller: Seller): SellerWire {
-  return {
-    id: seller.id,
-    object: "seller",
-    status: seller.kyc_status,
-    legal_name: seller.legal_name,
-    trade_name: seller.trade_name,
-    // A masked CNPJ keeps its `/` (maskTaxDocument), a masked CPF has none.
-    document_type: seller.document_masked.includes("/") ? "cnpj" : "cpf",
-    document_masked: seller.document_masked,
-    email: seller.email,
-    withdrawals_locked_until: seller.withdrawals_locked_until?.toISOString() ?? null,
-    created_at: seller.created_at.toISOString(),
-    updated_at: seller.updated_at.toISOString(),
-  };
-}
 
 /**
  * Seller `sellerId`.

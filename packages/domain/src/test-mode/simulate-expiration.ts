@@ -1,8 +1,8 @@
 import type { Transaction } from "@lm/db";
+import { isExpiredAt } from "@lm/wire";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { ApiError } from "../errors";
 import { findTransaction } from "../transactions/find-transactions";
-import { isExpiredAt } from "../transactions/transaction.serializer";
 
 /**
  * Test mode's simulated expiration (DESIGN §12, what `lm trigger transaction.expired` needs): brings the deadline of

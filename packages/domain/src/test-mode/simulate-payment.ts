@@ -5,11 +5,11 @@
  */
 import { valorFromCentavos } from "@lm/pix-api";
 import type { Transaction } from "@lm/db";
+import { isExpiredAt } from "@lm/wire";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { decryptDocument } from "../document-at-rest";
 import { ApiError } from "../errors";
 import { findTransaction } from "../transactions/find-transactions";
-import { isExpiredAt } from "../transactions/transaction.serializer";
 import { postSandboxNotification, sandboxEndToEndId } from "../acquirers";
 
 /**

@@ -6,9 +6,9 @@
  * or a batch in one statement (the events of {@link planTransactionEvents} written by the batch's statement).
  */
 import type { EventsToWrite, IdempotentReply, Transaction, Repositories } from "@lm/db";
+import { serializeTransaction, withoutChargeFields } from "@lm/wire";
 import type { SubscribableEventType } from "../events/event-types";
 import { planEvents, recordEvent, type EventInput, type RecordedEvent } from "../events/record-event";
-import { serializeTransaction, withoutChargeFields } from "./transaction.serializer";
 
 /** The `transaction.*` types of the event catalog. */
 export type TransactionEventType = Extract<SubscribableEventType, `transaction.${string}`>;

@@ -1,5 +1,5 @@
 import type { Transaction } from "@lm/db";
-import { serializeTransaction, storedChargeId, withChargeFields, withoutChargeFields } from "../../src";
+import { serializeTransaction, storedChargeId, withChargeFields, withoutChargeFields } from "@lm/wire";
 
 const created = new Date("2026-11-27T02:00:00.000Z");
 const charge: Transaction = {

@@ -13,7 +13,8 @@ export const createApiKeySchema: Joi.ObjectSchema<{ name: string; mode: Mode }> 
     .max(64)
     .pattern(/\S/)
     .required()
-    .messages({ "string.pattern.base": "{{#label}} must not be blank" }),
+    .messages({ "string.pattern.base": "{{#label}} must not be blank" })
+    .description("Not only whitespace."),
   mode: Joi.string().valid("live", "test").required(),
 });
 
@@ -26,7 +27,8 @@ export const apiKeyPathSchema: Joi.ObjectSchema<{ id: string }> = Joi.object({
     .max(64)
     .pattern(/^[a-z]+_[0-9A-Za-z]+$/)
     .required()
-    .messages({ "string.pattern.base": "{{#label}} must be an API key id (key_...)" }),
+    .messages({ "string.pattern.base": "{{#label}} must be an API key id (key_...)" })
+    .description("An API key id (`key_…`); another shape is 400, an id of another kind 404."),
 });
 
 /** `listApiKeys`. */

@@ -4,12 +4,12 @@
  */
 import { Router } from "express";
 import { createStoreApiKey, deleteApiKey, listActiveApiKeys, rotateApiKey } from "@lm/domain";
+import { type ApiKeyList, serializeApiKey, serializeCreatedApiKey, serializeRotatedApiKey } from "@lm/wire";
 import type { AppDeps } from "../../deps";
 import { panelActor, requireStepUp } from "../../http/auth";
 import { withRequestLogger } from "../../http/request-log";
 import { validate } from "../../http/validate";
 import { apiKeyPathSchema, createApiKeySchema } from "./api-keys.contract";
-import { serializeApiKey } from "./api-keys.serializer";
 
 /** Router of `/v1/me/api-keys`. */
 export function apiKeysRouter(deps: AppDeps): Router {
@@ -19,19 +19,19 @@ export function apiKeysRouter(deps: AppDeps): Router {
     const actor = await panelActor(deps, res);
     const keys = await listActiveApiKeys(deps.repos, actor.storeId, deps.now());
     // Every active key fits one page (at most 10 per mode), so the list never has more.
-    res.json({ object: "list", data: keys.map((key) => serializeApiKey(key)), has_more: false });
+    res.json({ object: "list", data: keys.map((key) => serializeApiKey(key)), has_more: false } satisfies ApiKeyList);
   });
 
   router.post("/", requireStepUp(deps, "always"), async (req, res) => {
     const input = validate(createApiKeySchema, req.body);
     const created = await createStoreApiKey(withRequestLogger(deps, res), await panelActor(deps, res), input);
-    res.status(201).json(serializeApiKey(created.apiKey, { key: created.key }));
+    res.status(201).json(serializeCreatedApiKey(created.apiKey, created.key));
   });
 
   router.post("/:id/rotate", requireStepUp(deps, "always"), async (req, res) => {
     const { id } = validate(apiKeyPathSchema, req.params);
     const rotated = await rotateApiKey(withRequestLogger(deps, res), await panelActor(deps, res), id);
-    res.status(201).json(serializeApiKey(rotated.apiKey, { key: rotated.key, oldKeyRevokeAt: rotated.oldKeyRevokeAt }));
+    res.status(201).json(serializeRotatedApiKey(rotated.apiKey, rotated.key, rotated.oldKeyRevokeAt));
   });
 
   router.delete("/:id", requireStepUp(deps, "account"), async (req, res) => {

@@ -4,6 +4,7 @@
  */
 import { Router } from "express";
 import { requestPasswordReset, resetPassword, verifyEmail } from "@lm/domain";
+import type { Status } from "@lm/wire";
 import type { AppDeps } from "../../deps";
 import { clearPanelCookie, SESSION_COOKIE } from "../../http/cookies";
 import { assertPanelUrl } from "../../http/csrf";
@@ -20,7 +21,7 @@ export function accountLinksRouter(deps: AppDeps, limits: PanelRateLimits): Rout
     const query = validate(verifyEmailQuery, req.query);
     assertPanelUrl(deps.config, query.callbackURL, "callbackURL");
     await verifyEmail(deps, query.token);
-    res.json({ status: true });
+    res.json({ status: true } satisfies Status);
   });
 
   router.post("/request-password-reset", async (req, res) => {
@@ -31,14 +32,14 @@ export function accountLinksRouter(deps: AppDeps, limits: PanelRateLimits): Rout
         requestPasswordReset(deps, { email: body.email, redirectTo: body.redirectTo }),
       );
     }
-    res.json({ status: true });
+    res.json({ status: true } satisfies Status);
   });
 
   router.post("/reset-password", async (req, res) => {
     const body = validate(resetPasswordSchema, req.body);
     await resetPassword(deps, body);
     clearPanelCookie(res, deps.config, SESSION_COOKIE);
-    res.json({ status: true });
+    res.json({ status: true } satisfies Status);
   });
 
   return router;

@@ -10,7 +10,7 @@ import { InviteCheck, SignInResult, Status, UserReply } from "@lm/wire";
 /** A new password: 12 to 128 characters (DESIGN §3). */
 const newPassword = Joi.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH);
 /** An address as typed at sign-in: normalised (trim, lower case) before use, so no format check here. */
-const typedEmail = Joi.string().min(1).max(320);
+const typedEmail = Joi.string().min(1).max(320).description("Trimmed and lower-cased before use.");
 /** A token from a link or cookie; its shape is checked by the use case, which answers like an unknown one. */
 const token = Joi.string().min(1).max(512);
 const url = Joi.string()
@@ -25,8 +25,8 @@ export const signUpSchema = Joi.object<{
   accept_terms: true;
   invite_token: string;
 }>({
-  name: Joi.string().min(1).max(200).pattern(/\S/).required(),
-  email: Joi.string().email({ tlds: false }).max(254).required(),
+  name: Joi.string().min(1).max(200).pattern(/\S/).required().description("Not only whitespace."),
+  email: Joi.string().email({ tlds: false }).max(254).required().description("Must be the invited address."),
   password: newPassword.required(),
   accept_terms: Joi.boolean().valid(true).required().messages({ "any.only": '"accept_terms" must be true' }),
   invite_token: token.required(),
@@ -36,19 +36,23 @@ export const signUpSchema = Joi.object<{
 export const signInSchema = Joi.object<{ email: string; password: string; rememberMe: boolean }>({
   email: typedEmail.required(),
   password: Joi.string().min(1).max(1024).required(),
-  rememberMe: Joi.boolean().default(true),
+  rememberMe: Joi.boolean().default(true).description("false: browser-session cookie and a 24 h session."),
 });
 
 /** `GET /v1/me/auth/verify-email` query. */
 export const verifyEmailQuery = Joi.object<{ token: string; callbackURL?: string }>({
-  token: token.required(),
-  callbackURL: url,
+  token: token.required().description("From the mailed link (24 h, single use)."),
+  callbackURL: url.description(
+    "http or https; must be on `PANEL_ORIGINS` (400 `validation_failed`, param `callbackURL`).",
+  ),
 });
 
 /** `POST /v1/me/auth/request-password-reset`. */
 export const requestPasswordResetSchema = Joi.object<{ email: string; redirectTo?: string }>({
   email: typedEmail.required(),
-  redirectTo: url,
+  redirectTo: url.description(
+    "http or https; must be on `PANEL_ORIGINS` (400 `validation_failed`, param `redirectTo`).",
+  ),
 });
 
 /** `POST /v1/me/auth/reset-password`. */
@@ -58,7 +62,9 @@ export const resetPasswordSchema = Joi.object<{ token: string; newPassword: stri
 });
 
 /** `GET /v1/me/auth/invites/{token}` path. */
-export const inviteParams = Joi.object<{ token: string }>({ token: token.required() });
+export const inviteParams = Joi.object<{ token: string }>({
+  token: token.required().description("The invite token from the mailed link."),
+});
 
 /** `signUp`. */
 export const signUp = defineRoute({

@@ -4,6 +4,7 @@
  */
 import { Router } from "express";
 import { findActiveInvite, signIn, signUp, endSession, dummyPasswordHash } from "@lm/domain";
+import { type InviteCheck, serializeUser, type Status, type TwoFactorRedirect, type UserReply } from "@lm/wire";
 import type { AppDeps } from "../../deps";
 import { clientInfo, clientIp } from "../../http/auth";
 import {
@@ -18,7 +19,6 @@ import {
 import { consumeOrReject, limitSignIn, type PanelRateLimits } from "../../http/rate-limit";
 import { validate } from "../../http/validate";
 import { inviteParams, signInSchema, signUpSchema } from "./auth.contract";
-import { serializeUser } from "./user.serializer";
 
 /** Router of `/v1/me/auth/{sign-up/email, sign-in/email, sign-out, invites/{token}}`. */
 export function authRouter(deps: AppDeps, limits: PanelRateLimits): Router {
@@ -36,7 +36,7 @@ export function authRouter(deps: AppDeps, limits: PanelRateLimits): Router {
       client: clientInfo(req),
     });
     setSessionCookie(res, deps.config, session);
-    res.json({ user: serializeUser(user) });
+    res.json({ user: serializeUser(user) } satisfies UserReply);
   });
 
   router.post("/sign-in/email", async (req, res) => {
@@ -50,25 +50,25 @@ export function authRouter(deps: AppDeps, limits: PanelRateLimits): Router {
     );
     if (outcome.kind === "two_factor") {
       setChallengeCookie(res, deps.config, outcome.challenge);
-      res.json({ twoFactorRedirect: true });
+      res.json({ twoFactorRedirect: true } satisfies TwoFactorRedirect);
       return;
     }
     setSignInCookies(res, deps.config, outcome);
-    res.json({ user: serializeUser(outcome.user) });
+    res.json({ user: serializeUser(outcome.user) } satisfies UserReply);
   });
 
   router.post("/sign-out", async (req, res) => {
     const token = readCookie(req, SESSION_COOKIE);
     if (token !== undefined) await endSession(deps.repos, token, deps.now());
     clearPanelCookie(res, deps.config, SESSION_COOKIE);
-    res.json({ status: true });
+    res.json({ status: true } satisfies Status);
   });
 
   router.get("/invites/:token", async (req, res) => {
     const { token } = validate(inviteParams, req.params);
     await consumeOrReject(limits, [limits.inviteLookupPerIp, clientIp(req)]);
     const invite = await findActiveInvite(deps.repos, token, deps.now());
-    res.json({ email: invite.email, expires_at: invite.expires_at.toISOString() });
+    res.json({ email: invite.email, expires_at: invite.expires_at.toISOString() } satisfies InviteCheck);
   });
 
   return router;

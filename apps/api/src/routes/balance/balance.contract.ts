@@ -12,14 +12,16 @@ export const listBalanceTransactionsSchema: Joi.ObjectSchema<ListQuery> = listQu
 const mode = Joi.string().valid("live", "test").default("test");
 
 /** Query of `GET /v1/me/balance`. */
-export const panelBalanceSchema: Joi.ObjectSchema<{ mode: "live" | "test" }> = Joi.object({ mode }).prefs({
+export const panelBalanceSchema: Joi.ObjectSchema<{ mode: "live" | "test" }> = Joi.object({
+  mode: mode.description("The balance's mode."),
+}).prefs({
   convert: true,
   stripUnknown: false,
 });
 
 /** Query of `GET /v1/me/balance/transactions`. */
 export const panelBalanceTransactionsSchema: Joi.ObjectSchema<ListQuery & { mode: "live" | "test" }> = listQuerySchema({
-  mode,
+  mode: mode.description("The ledger's mode."),
 });
 
 /** `getPanelBalance`. */

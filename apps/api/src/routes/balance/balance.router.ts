@@ -3,13 +3,8 @@
  * (`test` by default), with an API key for the key's mode. The balance is one row (the running total).
  */
 import { Router, type Response } from "express";
-import {
-  getBalance,
-  listBalanceTransactions,
-  merchantSellerScope,
-  serializeBalanceTransaction,
-  type BalanceScope,
-} from "@lm/domain";
+import { getBalance, listBalanceTransactions, merchantSellerScope, type BalanceScope } from "@lm/domain";
+import { serializeBalanceTransaction } from "@lm/wire";
 import type { AppDeps } from "../../deps";
 import { merchantOf } from "../../http/api-key-auth";
 import { panelSellerId } from "../../http/auth";

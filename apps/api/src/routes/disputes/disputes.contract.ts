@@ -11,7 +11,7 @@ export const listDisputesSchema: Joi.ObjectSchema<ListQuery> = listQuerySchema()
 
 /** Query of `GET /v1/me/disputes`: paging and the mode (default `test`). */
 export const panelListDisputesSchema: Joi.ObjectSchema<ListQuery & { mode: "live" | "test" }> = listQuerySchema({
-  mode: Joi.string().valid("live", "test").default("test"),
+  mode: Joi.string().valid("live", "test").default("test").description("The disputes' mode."),
 });
 
 /** Path of the routes under `{id}`: A dispute id; any other string is 404. */

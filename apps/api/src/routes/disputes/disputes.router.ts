@@ -4,7 +4,8 @@
  * `POST /v1/transactions/{id}/simulate-dispute` (transactions router).
  */
 import { Router } from "express";
-import { findDispute, listDisputes, serializeDispute } from "@lm/domain";
+import { findDispute, listDisputes } from "@lm/domain";
+import { serializeDispute } from "@lm/wire";
 import type { AppDeps } from "../../deps";
 import { merchantOf } from "../../http/api-key-auth";
 import { panelSellerId } from "../../http/auth";

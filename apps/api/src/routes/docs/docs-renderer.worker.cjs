@@ -1,12 +1,12 @@
 /**
- * Renders the API reference page in a worker thread, so the seconds it takes never block the API's event loop:
- * Redoc lays the OpenAPI document out on the server (React's `renderToString`, with styled-components collecting the
- * page's CSS), and esbuild bundles the browser script that later hydrates that same markup with the same React,
- * Redoc and styled-components (a renderer of another React version would not match it, and would render the page
- * from scratch). Plain CommonJS, because a worker runs this file as it is, under tsx, jest and the built bundle
- * alike.
+ * Renders the API reference page in a worker thread (render-docs-page.ts starts it, for `npm run build` and for the
+ * API run from its sources), so the seconds it takes never block the caller's event loop: Redoc lays the OpenAPI
+ * document out on the server (React's `renderToString`, with styled-components collecting the page's CSS), and esbuild
+ * bundles the browser script that later hydrates that same markup with the same React, Redoc and styled-components (a
+ * renderer of another React version would not match it, and would render the page from scratch). Plain CommonJS,
+ * because a worker runs this file as it is, under tsx and jest alike.
  *
- * Input (`workerData`): `{document}`, the OpenAPI document as `GET /openapi.json` serves it.
+ * Input (`workerData`): `{document}`, the OpenAPI document, its server the placeholder the router later replaces.
  * Output (one message): `{markup, css, state, script}` or `{error}`.
  */
 /* global __dirname */

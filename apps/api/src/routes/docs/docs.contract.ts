@@ -11,7 +11,7 @@ export const getDocsPage = defineRoute({
   tag: "Reference and metrics",
   summary: "The API reference page",
   description:
-    "This document rendered by Redoc on the server (once per process, on the first request, which takes a few seconds): readable at once, its menu working within 2 s, and fully interactive once Redoc hydrates it (at the first interaction beyond the menu, or when the page is idle). Everything comes from this origin (no third-party host), gzipped when asked.",
+    "This document rendered by Redoc when the service is built (`npm run build`), so every load is served ready: readable at once, its menu working within 2 s, and fully interactive once Redoc hydrates it (at the first interaction beyond the menu, or when the page is idle). Everything comes from this origin (no third-party host), gzipped when asked.",
   security: PUBLIC,
   replies: {
     200: {
@@ -56,7 +56,7 @@ export const getDocsRenderer = defineRoute({
   tag: "Reference and metrics",
   summary: "The reference page's renderer",
   description:
-    "Redoc with React, bundled by this API when it renders `GET /docs`, which it hydrates; loaded by the page's menu script when needed; cached for 5 minutes.",
+    "Redoc with React, bundled when the page is rendered at build time, which hydrates `GET /docs`; loaded by the page's menu script when needed; cached for 5 minutes.",
   security: PUBLIC,
   replies: {
     200: { description: "JavaScript.", mediaType: "text/javascript" },

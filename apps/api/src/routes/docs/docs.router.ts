@@ -5,19 +5,29 @@
  * arrive ready to read, a small script (docs-nav.js) makes the menu work at once, and Redoc hydrates the same markup
  * later (docs-hydrate.mjs), when the reader first needs more than the menu or the page is idle.
  *
- * The render takes seconds of CPU, so it runs once per process, in a worker thread (docs-renderer.worker.cjs, with
- * React, styled-components and esbuild, dependencies of this package for that reason), on the first request for the
- * page (never at start-up: most processes never serve it), and its result is kept in memory, gzipped too. Everything is
- * served from this origin, never from a CDN, under a Content-Security-Policy that admits nothing else: scripts are
- * files of this origin (the page's state is a JSON data block, which runs nothing).
+ * That render takes seconds of CPU, so it is never done for a request: `npm run build` renders the page
+ * (render-docs-page.ts) and writes it beside the bundle, and the built API reads that file on the first request for
+ * the page, puts its own `PUBLIC_BASE_URL` in and keeps the result in memory, gzipped too, all within a second. Run
+ * from the sources (the tests), the API takes the page from the same cache the build fills, rendering it there first
+ * if the document changed. Everything is served from this origin, never from a CDN, under a Content-Security-Policy
+ * that admits nothing else: scripts are files of this origin (the page's state is a JSON data block, which runs
+ * nothing).
  */
+import { readFile } from "node:fs/promises";
 import { readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
-import { gzipSync } from "node:zlib";
-import { Worker } from "node:worker_threads";
+import path from "node:path";
+import { promisify } from "node:util";
+import { gzip } from "node:zlib";
 import { Router, type Request, type Response } from "express";
 import type { AppDeps } from "../../deps";
-import { servedOpenApiDocument } from "../openapi/openapi.router";
+import { DOCS_SERVER_PLACEHOLDER, renderDocsPage, type RenderedDocsPage } from "./render-docs-page";
+
+/**
+ * The rendered page's file, relative to the bundle, that `npm run build` defines in `dist/api.cjs` (esbuild's
+ * `define`); undefined in the sources.
+ */
+declare const LM_BUILT_DOCS_PAGE: string | undefined;
 
 /**
  * Redoc's styled-components write `<style>` elements (hence `'unsafe-inline'` styles); scripts stay `'self'` only.
@@ -36,9 +46,6 @@ const DOCS_CSP = [
   "frame-ancestors 'none'",
 ].join("; ");
 
-/** The worker that renders the page; found through the workspace package, from the sources and the built bundle. */
-const RENDERER_PATH = require.resolve("@lm/api/src/routes/docs/docs-renderer.worker.cjs");
-
 /** The pre-hydration menu script, served as it is. */
 const NAV_SCRIPT = readFileSync(require.resolve("@lm/api/src/routes/docs/docs-nav.js"));
 
@@ -48,30 +55,30 @@ export const DOCS_NAV_URL = "/docs/nav.js";
 export const DOCS_SCRIPT_URL = "/docs/docs.js";
 
 /** One served file: its bytes, gzipped once, and its content type. */
-interface Asset {
+export interface Asset {
   body: Buffer;
   gzipped: Buffer;
   type: string;
 }
 
-/** The rendered page and its hydration script, whose address carries `version` (a digest of its bytes). */
-interface RenderedDocs {
+/** The served page and its hydration script, whose address carries `version` (a digest of its bytes). */
+export interface ServedDocs {
   page: Asset;
   script: Asset;
   version: string;
 }
 
-/** What the worker posts back. */
-type RendererReply = { markup: string; css: string; state: unknown; script: string } | { error: string };
+const gzipped = promisify(gzip);
 
-function asset(body: string | Buffer, type: string): Asset {
+/** `body` as served, gzipped once (off the event loop: the page and its script are megabytes). */
+async function asset(body: string | Buffer, type: string): Promise<Asset> {
   const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body, "utf8");
-  return { body: bytes, gzipped: gzipSync(bytes), type };
+  return { body: bytes, gzipped: await gzipped(bytes), type };
 }
 
-/** `JSON.stringify` made safe inside a `<script>` data block (no `</script>`, no HTML comment openers). */
-function scriptSafeJson(value: unknown): string {
-  return JSON.stringify(value)
+/** JSON text made safe inside a `<script>` data block (no `</script>`, no HTML comment openers). */
+function scriptSafe(json: string): string {
+  return json
     .replace(/</g, "\\u003c")
     .replace(/>/g, "\\u003e")
     .replace(/\u2028/g, "\\u2028")
@@ -82,7 +89,7 @@ function scriptSafeJson(value: unknown): string {
  * The page around Redoc's server-rendered markup. The state's data block also names the hydration script's address,
  * versioned, so that a page never hydrates with the script of another render (a cached one from before a deploy).
  */
-function pageHtml(reply: { markup: string; css: string; state: unknown }, scriptUrl: string): string {
+function pageHtml(reply: { markup: string; css: string; state: string }, scriptUrl: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -97,33 +104,52 @@ ${reply.css}
 </head>
 <body>
 <div id="redoc">${reply.markup}</div>
-<script type="application/json" id="redoc-state" data-script="${scriptUrl}">${scriptSafeJson(reply.state)}</script>
+<script type="application/json" id="redoc-state" data-script="${scriptUrl}">${reply.state}</script>
 </body>
 </html>
 `;
 }
 
-/** Renders `document` in a worker thread. */
-function renderInWorker(document: Record<string, unknown>): Promise<RenderedDocs> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(RENDERER_PATH, { workerData: { document } });
-    // A process that is shutting down does not wait for a render nobody may need any more.
-    worker.unref();
-    worker.once("message", (reply: RendererReply) => {
-      void worker.terminate();
-      if ("error" in reply) reject(new Error(`the API reference could not be rendered: ${reply.error}`));
-      else {
-        const version = createHash("sha256").update(reply.script).digest("hex").slice(0, 16);
-        resolve({
-          page: asset(pageHtml(reply, `${DOCS_SCRIPT_URL}?v=${version}`), "text/html; charset=utf-8"),
-          script: asset(reply.script, "text/javascript; charset=utf-8"),
-          version,
-        });
-      }
-    });
-    worker.once("error", reject);
-    worker.once("exit", (code) => reject(new Error(`the API reference renderer exited with code ${code}`)));
+/** `text` as React writes it into an element: its five HTML-special characters escaped. */
+function htmlText(text: string): string {
+  const entities: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" };
+  return text.replace(/[&<>"']/g, (char) => entities[char] ?? char);
+}
+
+/**
+ * The page and script a deployment serves from `rendered`: its server, `publicBaseUrl`, in place of the placeholder,
+ * escaped for the markup (exactly as Redoc's own render of that address would be, so that hydration finds the same
+ * markup) and for the JSON of the state.
+ * @returns the page (HTML) and the hydration script, each with its gzipped bytes, and the script's version
+ */
+export async function servedDocsPage(rendered: RenderedDocsPage, publicBaseUrl: string): Promise<ServedDocs> {
+  const markup = rendered.markup.split(DOCS_SERVER_PLACEHOLDER).join(htmlText(publicBaseUrl));
+  const state = scriptSafe(JSON.stringify(rendered.state))
+    .split(DOCS_SERVER_PLACEHOLDER)
+    .join(scriptSafe(JSON.stringify(publicBaseUrl).slice(1, -1)));
+  const version = createHash("sha256").update(rendered.script).digest("hex").slice(0, 16);
+  const [page, script] = await Promise.all([
+    asset(
+      pageHtml({ markup, css: rendered.css, state }, `${DOCS_SCRIPT_URL}?v=${version}`),
+      "text/html; charset=utf-8",
+    ),
+    asset(rendered.script, "text/javascript; charset=utf-8"),
+  ]);
+  return { page, script, version };
+}
+
+/**
+ * The rendered page this process serves: the file `npm run build` wrote beside the bundle, or, run from the sources,
+ * the cache's render of the current document (rendered first when missing).
+ * @throws Error when the built API's file is missing (the build was not run, or `dist/` lost it)
+ */
+async function renderedDocsPage(): Promise<RenderedDocsPage> {
+  if (typeof LM_BUILT_DOCS_PAGE !== "string") return (await renderDocsPage()).page;
+  const file = path.join(__dirname, LM_BUILT_DOCS_PAGE);
+  const text = await readFile(file, "utf8").catch((err: unknown) => {
+    throw new Error(`the API reference page ${file} is missing; \`npm run build\` writes it`, { cause: err });
   });
+  return JSON.parse(text) as RenderedDocsPage;
 }
 
 /** Sends `file`, gzipped when the client accepts it. */
@@ -136,19 +162,20 @@ function send(req: Request, res: Response, file: Asset, headers: Record<string, 
 }
 
 /**
- * Router with `GET /docs`, its menu script and its hydration script. The page renders the OpenAPI document as this
- * deployment serves it (its server is `PUBLIC_BASE_URL`), on the first request; a failed render is not kept: the next
- * request tries again.
+ * Router with `GET /docs`, its menu script and its hydration script. The page shows the OpenAPI document as this
+ * deployment serves it (its server is `PUBLIC_BASE_URL`); it is loaded on the first request for it, and a failed load
+ * is not kept: the next request tries again.
  */
 export function docsRouter(deps: Pick<AppDeps, "config">): Router {
-  const document = servedOpenApiDocument(deps.config);
-  let rendered: Promise<RenderedDocs> | undefined;
-  const docs = (): Promise<RenderedDocs> => {
-    rendered ??= renderInWorker(document).catch((err: unknown) => {
-      rendered = undefined;
-      throw err;
-    });
-    return rendered;
+  let served: Promise<ServedDocs> | undefined;
+  const docs = (): Promise<ServedDocs> => {
+    served ??= renderedDocsPage()
+      .then((rendered) => servedDocsPage(rendered, deps.config.publicBaseUrl))
+      .catch((err: unknown) => {
+        served = undefined;
+        throw err;
+      });
+    return served;
   };
   const router = Router();
   const nav = asset(NAV_SCRIPT, "text/javascript; charset=utf-8");
@@ -156,8 +183,8 @@ export function docsRouter(deps: Pick<AppDeps, "config">): Router {
     const { page } = await docs();
     send(req, res, page, { "Content-Security-Policy": DOCS_CSP, "Cache-Control": "no-cache" });
   });
-  router.get(DOCS_NAV_URL, (req, res) => {
-    send(req, res, nav, { "Cache-Control": "public, max-age=300" });
+  router.get(DOCS_NAV_URL, async (req, res) => {
+    send(req, res, await nav, { "Cache-Control": "public, max-age=300" });
   });
   router.get(DOCS_SCRIPT_URL, async (req, res) => {
     const { script, version } = await docs();

@@ -3,7 +3,7 @@
  * catalog, each with a one-line description. `ping` is not among them.
  */
 import { Router } from "express";
-import { serializeEventTypes } from "./event-types.serializer";
+import { serializeEventTypes } from "@lm/wire";
 
 /** Router of `/v1/me/event-types`. */
 export function eventTypesRouter(): Router {

@@ -12,9 +12,16 @@ import { EventEnvelope, EventList } from "@lm/wire";
  * `created_after` / `created_before` (ISO 8601 instants, exclusive; DESIGN §8 "Polling by time").
  */
 export const listEventsSchema: Joi.ObjectSchema<ListQuery & EventFilters> = listQuerySchema({
-  type: Joi.string().min(1).max(64),
-  created_after: Joi.date().iso(),
-  created_before: Joi.date().iso(),
+  type: Joi.string()
+    .min(1)
+    .max(64)
+    .description(
+      "Exact event type, e.g. `transaction.paid`. An unknown type is 400 `invalid_event_type`, never an empty list.",
+    ),
+  created_after: Joi.date()
+    .iso()
+    .description("Only events created strictly after this instant (ISO 8601), for polling by time."),
+  created_before: Joi.date().iso().description("Only events created strictly before this instant (ISO 8601)."),
 });
 
 /** Path of the routes under `{id}`: An event id; any other string is 404. */

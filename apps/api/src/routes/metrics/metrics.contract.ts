@@ -21,5 +21,9 @@ export const getMetrics = defineRoute({
       description: "`authentication_required`: no `Authorization: Bearer` header, or not `METRICS_TOKEN`.",
       codes: ["authentication_required"],
     },
+    404: {
+      description: "`resource_not_found`: the deployment sets no `METRICS_TOKEN`, so the route does not exist here.",
+      codes: ["resource_not_found"],
+    },
   },
 });

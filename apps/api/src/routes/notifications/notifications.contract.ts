@@ -2,8 +2,8 @@
  * Contracts of the notifications routes.
  */
 import { defineRoute, PANEL_SESSION } from "../../http/contract";
-import { NotificationList } from "@lm/wire";
 import type Joi from "joi";
+import { NotificationList } from "@lm/wire";
 import { listQuerySchema, type ListQuery } from "../../http/list";
 
 /** Query of `GET /v1/me/notifications`: paging only. */

@@ -4,11 +4,11 @@
  */
 import { Router } from "express";
 import { listNotifications } from "@lm/domain";
+import { serializeNotification } from "@lm/wire";
 import type { AppDeps } from "../../deps";
 import { panelSellerId } from "../../http/auth";
 import { listPage } from "../../http/list";
 import { validate } from "../../http/validate";
-import { serializeNotification } from "./notifications.serializer";
 import { listNotificationsSchema } from "./notifications.contract";
 
 /** Router of `/v1/me/notifications`. */

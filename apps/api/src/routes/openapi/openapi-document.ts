@@ -87,23 +87,28 @@ class SchemaRegistry {
 }
 
 /**
- * The JSON Schema of a joi schema, as the document shows a request. `joi-to-json` lists an object's pattern keys
- * (`Joi.object().pattern(/re/, value)`) both as `patternProperties` and, wrongly, as properties named `/re/`: those
- * are dropped.
+ * The JSON Schema of a joi schema, as the document shows a request. Two corrections of `joi-to-json`'s output:
+ * - it lists an object's pattern keys (`Joi.object().pattern(/re/, value)`) both as `patternProperties` and, wrongly,
+ *   as properties named `/re/`: those are dropped;
+ * - it closes every object (`additionalProperties: false`), but validation strips unknown fields (apps/api/src/http/
+ *   validate.ts) unless the schema refuses them (`prefs({ stripUnknown: false })`): a stripping schema is left open.
  */
 function joiSchema(schema: Joi.Schema): JsonObject {
-  return withoutPatternNamedProperties(joiToJson(schema, "open-api-3.1") as Json) as JsonObject;
+  const refusesUnknown =
+    (schema.describe().preferences as { stripUnknown?: boolean } | undefined)?.stripUnknown === false;
+  return corrected(joiToJson(schema, "open-api-3.1") as Json, refusesUnknown) as JsonObject;
 }
 
-function withoutPatternNamedProperties(node: Json): Json {
-  if (Array.isArray(node)) return node.map(withoutPatternNamedProperties);
+function corrected(node: Json, refusesUnknown: boolean): Json {
+  if (Array.isArray(node)) return node.map((item) => corrected(item, refusesUnknown));
   if (node === null || typeof node !== "object") return node;
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(node)) {
+    if (key === "additionalProperties" && value === false && !refusesUnknown) continue;
     if (key === "properties" && value !== null && typeof value === "object" && !Array.isArray(value)) {
       const kept = Object.entries(value).filter(([name]) => !/^\/.*\/[a-z]*$/.test(name));
-      out[key] = Object.fromEntries(kept.map(([name, child]) => [name, withoutPatternNamedProperties(child)]));
-    } else out[key] = withoutPatternNamedProperties(value);
+      out[key] = Object.fromEntries(kept.map(([name, child]) => [name, corrected(child, refusesUnknown)]));
+    } else out[key] = corrected(value, refusesUnknown);
   }
   return out;
 }

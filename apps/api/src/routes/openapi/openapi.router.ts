@@ -1,7 +1,8 @@
 /**
  * `GET /openapi.json`: the machine-readable description of the API (SPEC "Versioning": version 0.0.0), served
- * without authentication. The document is `apps/api/openapi.json`, kept in step with the mounted routes by
- * `apps/api/test/openapi/openapi.int.test.ts`; a change of public contract changes it too (DESIGN preamble).
+ * without authentication. The document is `apps/api/openapi.json`, generated from the route contracts by
+ * `npm run openapi` (openapi-document.ts); `apps/api/test/openapi/openapi.int.test.ts` checks that the mounted routes
+ * are exactly the documented ones.
  */
 import { readFileSync } from "node:fs";
 import { Router } from "express";

@@ -10,8 +10,10 @@ import { Empty, InboxItemDetail, InboxItemList } from "@lm/wire";
 /** Query of `GET /v1/ops/inbox`: paging, an acquirer slug and a derived status. */
 export const listInboxSchema: Joi.ObjectSchema<ListQuery & { acquirer?: string; status?: InboxStatus }> =
   listQuerySchema({
-    acquirer: Joi.string().min(1).max(40),
-    status: Joi.string().valid("pending", "processed", "failed"),
+    acquirer: Joi.string().min(1).max(40).description("Acquirer slug."),
+    status: Joi.string()
+      .valid("pending", "processed", "failed")
+      .description("`pending`: not yet processed; `processed`: settled; `failed`: has an `error`."),
   });
 
 /** Path of the routes under `{id}`: An inbox item id; any other string is 404. */

@@ -4,11 +4,11 @@
  */
 import { Router } from "express";
 import { findInboxItem, listInboxItems, reprocessInboxItem } from "@lm/domain";
+import { type Empty, serializeInboxItem, serializeInboxItemDetail } from "@lm/wire";
 import type { AppDeps } from "../../deps";
 import { listPage } from "../../http/list";
 import { validate } from "../../http/validate";
 import { listInboxSchema } from "./ops-inbox.contract";
-import { serializeInboxItem, serializeInboxItemDetail } from "./ops-inbox.serializer";
 
 /** Router for `/v1/ops/inbox`. */
 export function opsInboxRouter(deps: AppDeps): Router {
@@ -32,7 +32,7 @@ export function opsInboxRouter(deps: AppDeps): Router {
 
   router.post("/:id/reprocess", async (req, res) => {
     await reprocessInboxItem(deps, req.params.id);
-    res.status(202).json({});
+    res.status(202).json({} satisfies Empty);
   });
 
   return router;

@@ -3,7 +3,8 @@
  * need a step-up (DESIGN §3). Keys are shown masked only.
  */
 import { Router } from "express";
-import { addPayoutKey, deletePayoutKey, listPayoutKeys, serializePayoutKey } from "@lm/domain";
+import { addPayoutKey, deletePayoutKey, listPayoutKeys } from "@lm/domain";
+import { serializePayoutKey } from "@lm/wire";
 import type { AppDeps } from "../../deps";
 import { panelActor, panelSellerId, requireStepUp } from "../../http/auth";
 import { listPage } from "../../http/list";

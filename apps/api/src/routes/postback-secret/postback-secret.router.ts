@@ -5,10 +5,10 @@
  */
 import { Router } from "express";
 import { getPostbackSecretInfo, rotatePostbackSecret } from "@lm/domain";
+import { type RotatedPostbackSecret, serializePostbackSecretInfo } from "@lm/wire";
 import type { AppDeps } from "../../deps";
 import { panelActor, requireStepUp } from "../../http/auth";
 import { withRequestLogger } from "../../http/request-log";
-import { serializePostbackSecretInfo } from "./postback-secret.serializer";
 
 /** Router of `/v1/me/postback-secret`. */
 export function postbackSecretRouter(deps: AppDeps): Router {
@@ -21,7 +21,7 @@ export function postbackSecretRouter(deps: AppDeps): Router {
 
   router.post("/rotate", requireStepUp(deps, "account"), async (_req, res) => {
     const rotated = await rotatePostbackSecret(withRequestLogger(deps, res), await panelActor(deps, res));
-    res.json({ secret: rotated.secret, ...serializePostbackSecretInfo(rotated.info) });
+    res.json({ secret: rotated.secret, ...serializePostbackSecretInfo(rotated.info) } satisfies RotatedPostbackSecret);
   });
 
   return router;

@@ -4,6 +4,7 @@
  * only the API key change feed is offline).
  */
 import { Router } from "express";
+import type { Health } from "@lm/wire";
 import type { AppDeps } from "../../deps";
 import { checkReadiness, readinessHttpStatus } from "./readiness";
 
@@ -15,7 +16,11 @@ const STARTED_AT = Date.now();
 export function probesRouter(deps: Pick<AppDeps, "db" | "redis" | "apiKeyChanges">): Router {
   const router = Router();
   router.get("/health", (_req, res) => {
-    res.json({ status: "ok", version: VERSION, uptime_s: Math.floor((Date.now() - STARTED_AT) / 1000) });
+    res.json({
+      status: "ok",
+      version: VERSION,
+      uptime_s: Math.floor((Date.now() - STARTED_AT) / 1000),
+    } satisfies Health);
   });
   router.get("/ready", async (_req, res) => {
     const readiness = await checkReadiness(deps);

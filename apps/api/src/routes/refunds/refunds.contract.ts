@@ -13,7 +13,9 @@ export const listRefundsSchema: Joi.ObjectSchema<ListQuery> = listQuerySchema();
 
 /** Body: `amount` (centavos, default the refundable remainder) and `reason` (≤ 140). */
 export const createRefundSchema: Joi.ObjectSchema<CreateRefundInput> = Joi.object({
-  amount: centavosAmount(),
+  amount: centavosAmount().description(
+    "Centavos; default the refundable remainder, read inside the refund's own database transaction (so concurrent refunds never fail for a remainder that exists).",
+  ),
   reason: Joi.string().min(1).max(140),
 }).prefs({ stripUnknown: false });
 

@@ -4,7 +4,8 @@
  */
 import { Router } from "express";
 import type { Refund } from "@lm/db";
-import { createRefund, findRefund, findTransaction, listRefunds, serializeRefund } from "@lm/domain";
+import { createRefund, findRefund, findTransaction, listRefunds } from "@lm/domain";
+import { serializeRefund } from "@lm/wire";
 import type { AppDeps } from "../../deps";
 import { merchantOf } from "../../http/api-key-auth";
 import { idempotent } from "../../http/idempotency";

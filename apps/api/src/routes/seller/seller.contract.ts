@@ -9,11 +9,18 @@ import { Seller } from "@lm/wire";
 
 /** Body of `PATCH /v1/me/seller`: at least one field. */
 export const updateSellerSchema: Joi.ObjectSchema<SellerProfileChanges> = Joi.object({
-  trade_name: Joi.string().trim().min(1).max(200).allow(null),
-  email: Joi.string().max(254),
+  trade_name: Joi.string()
+    .trim()
+    .min(1)
+    .max(200)
+    .allow(null)
+    .description("No leading or trailing spaces; null clears it."),
+  // The address is checked by the use case after trimming and lower-casing it; `format` only tells a client so.
+  email: Joi.string().max(254).meta({ format: "email" }),
 })
   .min(1)
-  .prefs({ stripUnknown: false });
+  .prefs({ stripUnknown: false })
+  .description("At least one field.");
 
 /** `getSellerProfile`. */
 export const getSellerProfile = defineRoute({

@@ -3,7 +3,8 @@
  * seller's `account` toggle is on), read it with an API key. The document is always masked.
  */
 import { Router } from "express";
-import { findSeller, findStoreSeller, serializeSeller, updateSellerProfile } from "@lm/domain";
+import { findSeller, findStoreSeller, updateSellerProfile } from "@lm/domain";
+import { serializeSeller } from "@lm/wire";
 import type { AppDeps } from "../../deps";
 import { merchantOf } from "../../http/api-key-auth";
 import { panelAuth, panelSellerId, requireStepUp } from "../../http/auth";

@@ -5,9 +5,9 @@
  */
 import { Router } from "express";
 import { listActiveSessions, notFound, parseSessionReference, revokeSession } from "@lm/domain";
+import { serializeSession, type SessionList } from "@lm/wire";
 import type { AppDeps } from "../../deps";
 import { panelAuth, requireStepUp } from "../../http/auth";
-import { serializeSession } from "./sessions.serializer";
 
 /** Router of `/v1/me/sessions`. */
 export function sessionsRouter(deps: AppDeps): Router {
@@ -16,7 +16,7 @@ export function sessionsRouter(deps: AppDeps): Router {
   router.get("/", async (_req, res) => {
     const auth = panelAuth(res);
     const sessions = await listActiveSessions(deps.repos, auth.user.id, deps.now());
-    res.json({ data: sessions.map((s) => serializeSession(s, auth.session.id)) });
+    res.json({ data: sessions.map((s) => serializeSession(s, auth.session.id)) } satisfies SessionList);
   });
 
   router.delete("/:id", requireStepUp(deps, "account"), async (req, res) => {

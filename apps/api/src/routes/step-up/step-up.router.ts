@@ -5,6 +5,7 @@
  */
 import { Router } from "express";
 import { getStepUpPrefs, setStepUpPrefs, stepUp } from "@lm/domain";
+import type { StepUpResult } from "@lm/wire";
 import type { AppDeps } from "../../deps";
 import { panelAuth, panelSellerId, requireStepUp } from "../../http/auth";
 import { limitSecondFactor, type PanelRateLimits } from "../../http/rate-limit";
@@ -21,7 +22,7 @@ export function stepUpRouter(deps: AppDeps, limits: PanelRateLimits): Router {
     const until = await limitSecondFactor(limits, deps, user.id, () =>
       stepUp(deps, { session: current, user, code: body.code, password: body.password }),
     );
-    res.json({ mfa_verified_until: until.toISOString() });
+    res.json({ mfa_verified_until: until.toISOString() } satisfies StepUpResult);
   });
 
   return router;

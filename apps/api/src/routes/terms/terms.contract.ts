@@ -5,7 +5,9 @@ import { defineRoute, PANEL_SESSION } from "../../http/contract";
 import Joi from "joi";
 
 /** Body of `POST /v1/me/terms/accept`: the version of the terms the seller accepts. */
-export const acceptTermsSchema = Joi.object<{ version: string }>({ version: Joi.string().min(1).max(100).required() });
+export const acceptTermsSchema = Joi.object<{ version: string }>({
+  version: Joi.string().min(1).max(100).required().description("Must equal the current `TERMS_VERSION`."),
+});
 
 /** `acceptTerms`. */
 export const acceptTerms = defineRoute({

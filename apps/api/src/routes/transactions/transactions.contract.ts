@@ -13,6 +13,8 @@ export const MAX_METADATA_KEYS = 50;
 /** 1 to 40 characters, any of them; a regular expression rather than a string schema, so the document can say it. */
 const METADATA_KEY = /^[\s\S]{1,40}$/;
 const METADATA_VALUE = Joi.string().max(500);
+/** The metadata bounds `joi-to-json` cannot write as JSON Schema (the count of keys), said in words. */
+const METADATA = `At most ${MAX_METADATA_KEYS} keys of 1 to 40 characters; each value a string of at most 500.`;
 
 const taxDocument = Joi.string()
   .max(32)
@@ -24,18 +26,29 @@ const taxDocument = Joi.string()
  * field (`expires_at` for `expires_in`) would otherwise be silently ignored on a payment.
  */
 export const createTransactionSchema: Joi.ObjectSchema<CreateTransactionInput> = Joi.object({
-  amount: centavosAmount().required(),
+  amount: centavosAmount()
+    .required()
+    .description(
+      "Centavos, as an integer written without a point or an exponent: R$ 100,50 is `10050`; `100.00` or `1e3` is refused (400 `validation_failed`), as JSON would read `100.00` as 100 centavos.",
+    ),
   description: Joi.string().min(1).max(140),
-  expires_in: Joi.number().integer().min(60).max(1_209_600).default(86_400),
-  external_id: Joi.string().min(1).max(64),
+  expires_in: Joi.number().integer().min(60).max(1_209_600).default(86_400).description("Seconds."),
+  external_id: Joi.string().min(1).max(64).description("Unique per store and mode (409 `invalid_state` otherwise)."),
   customer: Joi.object({
-    name: Joi.string().trim().min(1).max(200).required(),
-    document: taxDocument.required(),
-    email: Joi.string().email().max(254),
+    name: Joi.string().trim().min(1).max(200).required().description("No leading or trailing whitespace."),
+    document: taxDocument.required().description("A valid CPF or CNPJ, with or without punctuation."),
+    email: Joi.string().email().max(254).description("Its domain must end in an IANA top-level domain."),
   }),
-  postback_url: Joi.string().min(1).max(2048),
-  metadata: Joi.object().pattern(METADATA_KEY, METADATA_VALUE).max(MAX_METADATA_KEYS),
-}).prefs({ stripUnknown: false });
+  postback_url: Joi.string()
+    .min(1)
+    .max(2048)
+    .description(
+      "Must pass the destination check (https, port 443, public host, no credentials), else 400 `invalid_url`. Needs the store's postback secret (409 `invalid_state` without one); its postbacks are signed with it (the `stripe` scheme).",
+    ),
+  metadata: Joi.object().pattern(METADATA_KEY, METADATA_VALUE).max(MAX_METADATA_KEYS).description(METADATA),
+})
+  .prefs({ stripUnknown: false })
+  .description("Unknown fields are refused (400 `validation_failed`), not ignored.");
 
 /** Query of `GET /v1/transactions`. */
 export const listTransactionsSchema: Joi.ObjectSchema<ListQuery & TransactionFilters> = listQuerySchema({
@@ -45,7 +58,9 @@ export const listTransactionsSchema: Joi.ObjectSchema<ListQuery & TransactionFil
 
 /** Body of `POST /v1/transactions/{id}/simulate-dispute` (DESIGN §11): `amount` in centavos, default what is left. */
 export const simulateDisputeSchema: Joi.ObjectSchema<{ amount?: number }> = Joi.object({
-  amount: centavosAmount(),
+  amount: centavosAmount().description(
+    "Centavos; default what is left of the paid amount after refunds (not `failed`) and earlier disputes.",
+  ),
 });
 
 /** Path of the routes under `{id}`: A charge id; any other string is 404. */

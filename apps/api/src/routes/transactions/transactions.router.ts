@@ -10,12 +10,11 @@ import {
   createTransaction,
   findTransaction,
   listTransactions,
-  serializeTransaction,
-  serializeDispute,
   simulateDispute,
   simulateExpiration,
   simulatePayment,
 } from "@lm/domain";
+import { serializeDispute, serializeTransaction } from "@lm/wire";
 import type { AppDeps } from "../../deps";
 import { merchantOf } from "../../http/api-key-auth";
 import { idempotent } from "../../http/idempotency";

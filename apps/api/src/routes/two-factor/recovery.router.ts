@@ -4,6 +4,7 @@
  */
 import { Router } from "express";
 import { confirmTwoFactorRecovery, requestTwoFactorRecovery } from "@lm/domain";
+import type { RecoveryConfirmed, Status } from "@lm/wire";
 import type { AppDeps } from "../../deps";
 import { afterReply } from "../../http/after-reply";
 import { clientIp } from "../../http/auth";
@@ -28,7 +29,7 @@ export function recoveryRouter(deps: AppDeps, limits: PanelRateLimits): Router {
     afterReply(deps.logger, "2fa recovery request", () =>
       requestTwoFactorRecovery(deps, { email: body.email, password: body.password, redirectTo: body.redirect_to }),
     );
-    res.json({ status: true });
+    res.json({ status: true } satisfies Status);
   });
 
   router.post("/confirm", async (req, res) => {
@@ -36,7 +37,7 @@ export function recoveryRouter(deps: AppDeps, limits: PanelRateLimits): Router {
     const lockedUntil = await confirmTwoFactorRecovery(deps, token);
     clearPanelCookie(res, deps.config, SESSION_COOKIE);
     clearPanelCookie(res, deps.config, TRUST_DEVICE_COOKIE);
-    res.json({ withdrawals_locked_until: lockedUntil.toISOString() });
+    res.json({ withdrawals_locked_until: lockedUntil.toISOString() } satisfies RecoveryConfirmed);
   });
 
   return router;

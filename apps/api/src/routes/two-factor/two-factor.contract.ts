@@ -8,17 +8,26 @@ import { BackupCodes, RecoveryConfirmed, Status, TwoFactorEnrolment, UserReply }
 
 const password = Joi.string().min(1).max(1024);
 const code = Joi.string().max(64);
+const totpCode = code.description("Six digits (TOTP); anything else is answered 401 `invalid_mfa_code`.");
 
 /** `POST /v1/me/auth/two-factor/enable`; only TOTP exists, so `method` may say `otp` but the answer is TOTP. */
 export const enableSchema = Joi.object<{ password: string; method?: "totp" | "otp" }>({
   password: password.required(),
-  method: Joi.string().valid("totp", "otp"),
+  method: Joi.string().valid("totp", "otp").description("Either way the answer is TOTP."),
 });
 
-/** `verify-totp` and `verify-backup-code`. */
-export const verifyCodeSchema = Joi.object<{ code: string; trustDevice: boolean }>({
+/** What `verify-totp` and `verify-backup-code` share: a code and whether to trust the device. */
+const verifyCodeSchema = Joi.object<{ code: string; trustDevice: boolean }>({
   code: code.required(),
   trustDevice: Joi.boolean().default(false),
+});
+
+/** Body of `verify-totp`. */
+export const verifyTotpSchema = verifyCodeSchema.keys({ code: totpCode.required() });
+
+/** Body of `verify-backup-code`. */
+export const verifyBackupCodeSchema = verifyCodeSchema.keys({
+  code: code.required().description("One of the 10-character backup codes; each works once."),
 });
 
 /** `disable` and `generate-backup-codes`. */
@@ -26,7 +35,7 @@ export const passwordSchema = Joi.object<{ password: string }>({ password: passw
 
 /** `POST /v1/me/auth/step-up`. */
 export const stepUpSchema = Joi.object<{ code: string; password: string }>({
-  code: code.required(),
+  code: totpCode.required(),
   password: password.required(),
 });
 
@@ -42,7 +51,8 @@ export const recoveryRequestSchema = Joi.object<{ email: string; password: strin
   password: password.required(),
   redirect_to: Joi.string()
     .uri({ scheme: ["http", "https"] })
-    .max(2048),
+    .max(2048)
+    .description("http or https; must be on `PANEL_ORIGINS` (400 `validation_failed`, param `redirect_to`)."),
 });
 
 /** `POST /v1/me/auth/two-factor/recovery/confirm`. */
@@ -94,7 +104,7 @@ export const verifyTotp = defineRoute({
   description:
     "With an `lm.two_factor` challenge cookie: the second sign-in factor (opens a session; `trustDevice` sets `lm.trust_device` for 30 days). Otherwise with a session: completes enrolment and replaces the session. Completing an enrolment after 2FA was turned off locks the seller's withdrawals for 24 h and mails the owners; a first enrolment does not.",
   security: [{ twoFactorChallenge: [] }, { panelSession: [] }],
-  body: verifyCodeSchema,
+  body: verifyTotpSchema,
   replies: {
     200: {
       description: "Signed in, or 2FA turned on.",
@@ -138,7 +148,7 @@ export const verifyBackupCode = defineRoute({
   tag: "Two-factor and step-up",
   summary: "Pass the sign-in challenge with a backup code",
   security: [{ twoFactorChallenge: [] }],
-  body: verifyCodeSchema,
+  body: verifyBackupCodeSchema,
   replies: {
     200: {
       description: "Signed in.",

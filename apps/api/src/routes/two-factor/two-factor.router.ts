@@ -14,6 +14,7 @@ import {
   regenerateBackupCodes,
   replaceSession,
 } from "@lm/domain";
+import { type BackupCodes, serializeUser, type Status, type TwoFactorEnrolment, type UserReply } from "@lm/wire";
 import type { AppDeps } from "../../deps";
 import { authenticatePanel, clientInfo, clientIp, panelAuth, requireSession } from "../../http/auth";
 import {
@@ -27,8 +28,7 @@ import {
 } from "../../http/cookies";
 import { consumeOrReject, endSignInFailureRun, limitSecondFactor, type PanelRateLimits } from "../../http/rate-limit";
 import { validate } from "../../http/validate";
-import { serializeUser } from "../auth/user.serializer";
-import { enableSchema, passwordSchema, verifyCodeSchema } from "./two-factor.contract";
+import { enableSchema, passwordSchema, verifyBackupCodeSchema, verifyTotpSchema } from "./two-factor.contract";
 
 /** Router of `/v1/me/auth/two-factor/{enable, verify-totp, verify-backup-code, disable, generate-backup-codes}`. */
 export function twoFactorRouter(deps: AppDeps, limits: PanelRateLimits): Router {
@@ -42,7 +42,7 @@ export function twoFactorRouter(deps: AppDeps, limits: PanelRateLimits): Router 
    * every challenge, per account; passing ends the account's run of failed sign-ins.
    */
   const passSignInChallenge = async (req: Request, res: Response, method: "totp" | "backup") => {
-    const body = validate(verifyCodeSchema, req.body);
+    const body = validate(method === "totp" ? verifyTotpSchema : verifyBackupCodeSchema, req.body);
     const token = readCookie(req, TWO_FACTOR_COOKIE);
     if (token === undefined) throw new ApiError("authentication_required", "Sign in with your password first.");
     await consumeOrReject(limits, [limits.twoFactorChallengePerIp, clientIp(req)]);
@@ -53,19 +53,19 @@ export function twoFactorRouter(deps: AppDeps, limits: PanelRateLimits): Router 
     const passed = userId === null ? await pass() : await limitCode(userId, pass);
     await endSignInFailureRun(limits, passed.user.email);
     setSignInCookies(res, deps.config, passed);
-    res.json({ user: serializeUser(passed.user) });
+    res.json({ user: serializeUser(passed.user) } satisfies UserReply);
   };
 
   router.post("/enable", session, async (req, res) => {
     const body = validate(enableSchema, req.body);
     await limitUser(res);
     const enrolment = await enableTwoFactor(deps, { user: panelAuth(res).user, password: body.password });
-    res.json({ method: "totp", ...enrolment });
+    res.json({ method: "totp", ...enrolment } satisfies TwoFactorEnrolment);
   });
 
   router.post("/verify-totp", async (req, res) => {
     if (readCookie(req, TWO_FACTOR_COOKIE) !== undefined) return passSignInChallenge(req, res, "totp");
-    const body = validate(verifyCodeSchema, req.body);
+    const body = validate(verifyTotpSchema, req.body);
     const auth = await authenticatePanel(deps, req, res);
     await limitUser(res);
     const user = await limitCode(auth.user.id, () => confirmTwoFactor(deps, { user: auth.user, code: body.code }));
@@ -74,7 +74,7 @@ export function twoFactorRouter(deps: AppDeps, limits: PanelRateLimits): Router 
       deps.config,
       await replaceSession(deps.repos, { session: auth.session, client: clientInfo(req), now: deps.now() }),
     );
-    res.json({ user: serializeUser(user) });
+    res.json({ user: serializeUser(user) } satisfies UserReply);
   });
 
   router.post("/verify-backup-code", (req, res) => passSignInChallenge(req, res, "backup"));
@@ -86,13 +86,15 @@ export function twoFactorRouter(deps: AppDeps, limits: PanelRateLimits): Router 
     await limitCode(user.id, () => disableTwoFactor(deps, { user, session, password }));
     clearPanelCookie(res, deps.config, SESSION_COOKIE);
     clearPanelCookie(res, deps.config, TRUST_DEVICE_COOKIE);
-    res.json({ status: true });
+    res.json({ status: true } satisfies Status);
   });
 
   router.post("/generate-backup-codes", session, async (req, res) => {
     const { password } = validate(passwordSchema, req.body);
     await limitUser(res);
-    res.json({ backupCodes: await regenerateBackupCodes(deps, { user: panelAuth(res).user, password }) });
+    res.json({
+      backupCodes: await regenerateBackupCodes(deps, { user: panelAuth(res).user, password }),
+    } satisfies BackupCodes);
   });
 
   return router;

@@ -14,13 +14,13 @@ import {
   searchDeliveries,
   type PageArgs,
 } from "@lm/domain";
+import { serializeDelivery, serializeEndpointStats, serializeRecovery } from "@lm/wire";
 import type { AppDeps } from "../../deps";
 import { panelSellerId, requireStepUp } from "../../http/auth";
 import { listPage } from "../../http/list";
 import { consumeOrReject, type PanelRateLimits } from "../../http/rate-limit";
 import { validate } from "../../http/validate";
 import { listDeliveriesSchema, recoverEndpointSchema, searchDeliveriesSchema } from "./webhook-endpoints.contract";
-import { serializeDelivery, serializeEndpointStats, serializeRecovery } from "./webhook-endpoints.serializer";
 
 /** The seller of the signed-in user, once its manual-delivery allowance (ping and resend) is counted. */
 async function manualSender(limits: PanelRateLimits, res: Response): Promise<string> {

@@ -26,9 +26,20 @@ import {
 } from "@lm/wire";
 
 /** Any string: what makes a URL acceptable (length included) is the destination check's to say, as `invalid_url`. */
-const url = Joi.string().allow("");
-const events = Joi.array().items(Joi.string().min(1).max(64)).min(1).max(64).unique();
-const description = Joi.string().max(500).allow(null, "");
+const url = Joi.string()
+  .allow("")
+  .description(
+    "Must pass the destination check (https, port 443, a public host, no credentials), else 400 `invalid_url`.",
+  );
+const events = Joi.array()
+  .items(Joi.string().min(1).max(64))
+  .min(1)
+  .max(64)
+  .unique()
+  .description(
+    'Types from `GET /v1/me/event-types`, or `["*"]` alone for all; anything else (including `ping`) is 400 `invalid_event_type`.',
+  );
+const description = Joi.string().max(500).allow(null, "").description('`""` or null: none.');
 /** DESIGN §12 "Signature schemes". */
 const signatureScheme = Joi.string().valid(...SIGNATURE_SCHEMES);
 
@@ -38,7 +49,11 @@ export const createWebhookEndpointSchema: Joi.ObjectSchema<CreateWebhookEndpoint
   events: events.required(),
   mode: Joi.string().valid("live", "test").default("test"),
   description,
-  signature_scheme: signatureScheme.default("stripe"),
+  signature_scheme: signatureScheme
+    .default("stripe")
+    .description(
+      "How deliveries to the endpoint are signed (DESIGN §4, §12). `stripe` (the default): `X-Signature: t=<unix>,v1=<hex>`, HMAC-SHA256 keyed with the whole `whsec_…` string as UTF-8; Stripe's libraries verify it unchanged. `standard_webhooks`: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` of the Standard Webhooks specification, keyed with the base64-decoded bytes after `whsec_`; its official libraries verify it unchanged. Fixed at creation. Postbacks are always `stripe`.",
+    ),
 }).prefs({ stripUnknown: false });
 
 /**
@@ -49,11 +64,16 @@ export const updateWebhookEndpointSchema: Joi.ObjectSchema<UpdateWebhookEndpoint
   url,
   events,
   description,
-  enabled: Joi.boolean(),
-  signature_scheme: signatureScheme,
+  enabled: Joi.boolean().description(
+    "false: `disabled_reason: manual`; true clears `disabled_reason` and `auto_disabled_at`.",
+  ),
+  signature_scheme: signatureScheme.description(
+    "Accepted only as the endpoint's own scheme: another value is 400 `validation_failed` (param `signature_scheme`); create a new endpoint to change schemes.",
+  ),
 })
   .min(1)
-  .prefs({ stripUnknown: false });
+  .prefs({ stripUnknown: false })
+  .description("At least one field.");
 
 /** Query of `GET /v1/me/webhook-endpoints`. */
 export const listWebhookEndpointsSchema: Joi.ObjectSchema<ListQuery & { mode?: Mode }> = listQuerySchema({
@@ -63,12 +83,15 @@ export const listWebhookEndpointsSchema: Joi.ObjectSchema<ListQuery & { mode?: M
 /** Query of `GET /v1/me/webhook-endpoints/{id}/deliveries`. */
 export const listDeliveriesSchema: Joi.ObjectSchema<ListQuery & DeliveryFilters> = listQuerySchema({
   status: Joi.string().valid("pending", "succeeded", "failed", "dead"),
-  event_type: Joi.string().min(1).max(64),
+  event_type: Joi.string()
+    .min(1)
+    .max(64)
+    .description("Exact event type. An unknown type is 400 `invalid_event_type`, never an empty list."),
 });
 
 /** Query of `GET /v1/me/webhook-deliveries` (DESIGN §8 "Delivery search across destinations"). */
 export const searchDeliveriesSchema: Joi.ObjectSchema<ListQuery & DeliverySearch> = listQuerySchema({
-  mode: Joi.string().valid("live", "test"),
+  mode: Joi.string().valid("live", "test").description("The event's mode."),
   destination: Joi.string().valid("endpoint", "postback"),
   transaction_id: Joi.string().min(1).max(64),
   event_id: Joi.string().min(1).max(64),
@@ -80,8 +103,8 @@ const instant = Joi.date().iso().prefs({ convert: true });
 
 /** Body of `POST /v1/me/webhook-endpoints/{id}/recover` (DESIGN §8 "Recover"). */
 export const recoverEndpointSchema: Joi.ObjectSchema<{ since: Date; until?: Date }> = Joi.object({
-  since: instant.required(),
-  until: instant,
+  since: instant.required().description("Start of the window, at most 14 days back."),
+  until: instant.description("End of the window; defaults to now."),
 }).prefs({ stripUnknown: false });
 
 /** Path of the routes under `{id}`: A webhook endpoint id; any other string is 404. */

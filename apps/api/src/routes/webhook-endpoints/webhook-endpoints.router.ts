@@ -13,6 +13,7 @@ import {
   updateWebhookEndpoint,
   type PageArgs,
 } from "@lm/domain";
+import { serializeCreatedEndpoint, serializeRotatedEndpoint, serializeWebhookEndpoint } from "@lm/wire";
 import type { AppDeps } from "../../deps";
 import { panelActor, panelSellerId, requireStepUp } from "../../http/auth";
 import { listPage } from "../../http/list";
@@ -22,11 +23,6 @@ import {
   listWebhookEndpointsSchema,
   updateWebhookEndpointSchema,
 } from "./webhook-endpoints.contract";
-import {
-  serializeCreatedEndpoint,
-  serializeRotatedEndpoint,
-  serializeWebhookEndpoint,
-} from "./webhook-endpoints.serializer";
 
 /** Router of `/v1/me/webhook-endpoints` and `/v1/me/webhook-endpoints/{id}` (and its `rotate-secret`). */
 export function webhookEndpointsRouter(deps: AppDeps): Router {

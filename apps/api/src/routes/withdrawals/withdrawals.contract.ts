@@ -13,21 +13,26 @@ const status = Joi.string().valid("pending", "processing", "completed", "failed"
 
 /** Body of `POST /v1/me/withdrawals`; unknown fields refused. */
 export const createWithdrawalSchema: Joi.ObjectSchema<CreateWithdrawalInput> = Joi.object({
-  amount: centavosAmount().required(),
+  amount: centavosAmount().required().description("Centavos."),
   payout_key_id: Joi.string().max(64).required(),
   mode: Joi.string().valid("live", "test").default("test"),
 }).prefs({ stripUnknown: false });
 
 /** Body of `POST /v1/withdrawals` (test API keys only, DESIGN §12); unknown fields refused. */
 export const merchantCreateWithdrawalSchema: Joi.ObjectSchema<TestWithdrawalInput> = Joi.object({
-  amount: centavosAmount().required(),
-  payout_key_id: Joi.string().max(64),
+  amount: centavosAmount().required().description("Centavos."),
+  payout_key_id: Joi.string()
+    .max(64)
+    .description("Default: the seller's CPF/CNPJ payout key (409 `invalid_state` when it has none)."),
 }).prefs({ stripUnknown: false });
 
 /** Query of `GET /v1/me/withdrawals`. */
 export const panelListWithdrawalsSchema: Joi.ObjectSchema<
   ListQuery & { mode: "live" | "test"; status?: WithdrawalStatus }
-> = listQuerySchema({ mode: Joi.string().valid("live", "test").default("test"), status });
+> = listQuerySchema({
+  mode: Joi.string().valid("live", "test").default("test").description("The withdrawals' mode."),
+  status,
+});
 
 /** Query of `GET /v1/withdrawals`. */
 export const merchantListWithdrawalsSchema: Joi.ObjectSchema<ListQuery & { status?: WithdrawalStatus }> =
@@ -36,7 +41,8 @@ export const merchantListWithdrawalsSchema: Joi.ObjectSchema<ListQuery & { statu
 /** Query of `GET /v1/ops/withdrawals`. */
 export const opsListWithdrawalsSchema: Joi.ObjectSchema<ListQuery & { seller?: string; stuck?: boolean }> =
   listQuerySchema({
-    seller: Joi.string().max(64),
+    // Its shape is checked by the route, whose message names the prefix; a joi pattern would word it otherwise.
+    seller: Joi.string().max(64).description("A seller id (`sel_…`); any other string is 400 `validation_failed`."),
     stuck: Joi.boolean(),
   });
 

@@ -13,12 +13,12 @@ import {
   listWithdrawals,
   listWithdrawalsForOps,
   merchantSellerScope,
-  serializeWithdrawal,
   validationFailed,
   type MerchantScope,
   type PageArgs,
-  type WithdrawalWithKey,
 } from "@lm/domain";
+import type { WithdrawalWithPayoutKey } from "@lm/db";
+import { serializeWithdrawal } from "@lm/wire";
 import type { AppDeps } from "../../deps";
 import { merchantOf } from "../../http/api-key-auth";
 import { requireStepUp, panelSellerId } from "../../http/auth";
@@ -43,7 +43,7 @@ async function panelIdempotencyScope(deps: AppDeps, req: Request, res: Response)
 /** Router of `/v1/me/withdrawals` and `/v1/me/withdrawals/{id}`. */
 export function panelWithdrawalsRouter(deps: AppDeps): Router {
   const router = Router();
-  const created = (withdrawal: WithdrawalWithKey) => ({ status: 201, body: serializeWithdrawal(withdrawal) });
+  const created = (withdrawal: WithdrawalWithPayoutKey) => ({ status: 201, body: serializeWithdrawal(withdrawal) });
 
   router.post(
     "/",
@@ -89,7 +89,7 @@ export function panelWithdrawalsRouter(deps: AppDeps): Router {
  */
 export function merchantWithdrawalsRouter(deps: AppDeps): Router {
   const router = Router();
-  const created = (withdrawal: WithdrawalWithKey) => ({ status: 201, body: serializeWithdrawal(withdrawal) });
+  const created = (withdrawal: WithdrawalWithPayoutKey) => ({ status: 201, body: serializeWithdrawal(withdrawal) });
 
   router.post(
     "/",
