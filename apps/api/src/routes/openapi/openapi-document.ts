@@ -42,8 +42,11 @@ export interface OpenApiOverlay {
     requests: Record<string, Json>;
     /** An example per named schema; a list's is built from its item's. */
     objects: Record<string, Json>;
-    /** A message per error code. */
-    errorMessages: Partial<Record<ErrorCode, string>>;
+    /**
+     * A message per error code; where it depends on who calls (`authentication_required`), one per security scheme,
+     * the first of the operation's schemes choosing.
+     */
+    errorMessages: Partial<Record<ErrorCode, string | Record<string, string>>>;
     /** Where an operation's refusal deserves its own example: by operationId, then code. */
     operationErrors: Record<string, Partial<Record<ErrorCode, { message: string; param?: string }>>>;
   };
@@ -185,15 +188,17 @@ function successReply(reply: ReplyContract, registry: SchemaRegistry, overlay: O
 }
 
 /**
- * The document's reply of one error status of `operationId`: its codes' envelopes, one example each (the operation's
+ * The document's reply of one error status of `contract`: its codes' envelopes, one example each (the operation's
  * own example of a code, else the code's).
  */
-function errorReply(operationId: string, reply: ErrorReplyContract, overlay: OpenApiOverlay): JsonObject {
+function errorReply(contract: RouteContract, reply: ErrorReplyContract, overlay: OpenApiOverlay): JsonObject {
   const refs = reply.codes.map((code) => ({ $ref: `#/components/schemas/Error.${code}` }));
+  const scheme = contract.security.flatMap((requirement) => Object.keys(requirement))[0] ?? "";
   const examples: JsonObject = {};
   for (const code of reply.codes) {
-    const own = overlay.examples.operationErrors[operationId]?.[code];
-    const message = own?.message ?? overlay.examples.errorMessages[code];
+    const own = overlay.examples.operationErrors[contract.operationId]?.[code];
+    const generic = overlay.examples.errorMessages[code];
+    const message = own?.message ?? (typeof generic === "object" ? generic[scheme] : generic);
     if (message === undefined) continue;
     const { type } = ERROR_CATALOG[code];
     const param: JsonObject = own?.param === undefined ? {} : { param: own.param };
@@ -226,7 +231,7 @@ function operation(contract: RouteContract, registry: SchemaRegistry, overlay: O
   for (const [status, reply] of Object.entries(contract.replies))
     responses[status] = successReply(reply, registry, overlay);
   for (const [status, reply] of Object.entries(contract.errors))
-    responses[status] = errorReply(contract.operationId, reply, overlay);
+    responses[status] = errorReply(contract, reply, overlay);
   responses.default = { $ref: "#/components/responses/Error" };
   const example = overlay.examples.requests[contract.operationId];
   return {
