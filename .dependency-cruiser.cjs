@@ -1,7 +1,8 @@
 /**
- * The import rules CI holds the code to (`npm run lint:imports`): no runtime import cycle anywhere, and the domain's
+ * The import rules CI holds the code to (`npm run lint:imports`): no runtime import cycle anywhere; the domain's
  * flow modules (acquirers, inbound, settle, test-mode, payouts: the folders of `packages/domain/src` that have a face,
- * `index.ts`) are reached from outside only through that face, so a module's files stay its own to reshape.
+ * `index.ts`) are reached from outside only through that face, so a module's files stay its own to reshape; and the
+ * wire format (`packages/wire`) sits under the domain and the apps, which import it.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -32,6 +33,13 @@ module.exports = {
         path: "^packages/domain/src/(acquirers|inbound|settle|test-mode|payouts)/",
         pathNot: ["^packages/domain/src/$1/", "^packages/domain/src/[^/]+/index\\.ts$"],
       },
+    },
+    {
+      name: "wire-below-the-domain",
+      comment: "The wire format is data and its serializers: it reads the database's row types, nothing above them.",
+      severity: "error",
+      from: { path: "^packages/wire/" },
+      to: { path: "^(apps/|packages/(?!wire/|db/))" },
     },
   ],
   options: {

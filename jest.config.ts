@@ -25,6 +25,12 @@ const common: Config = {
  */
 const withDatabase: Config = { ...common, globalSetup: "<rootDir>/packages/testing/src/global-setup.ts" };
 
+/** Every reply and webhook a test receives is checked against the OpenAPI document; a mismatch fails the test. */
+const checkingReplies: Config = {
+  ...withDatabase,
+  setupFilesAfterEnv: ["<rootDir>/apps/api/test/support/reply-check.setup.ts"],
+};
+
 const config: Config = {
   projects: [
     {
@@ -33,8 +39,12 @@ const config: Config = {
       testMatch: ["<rootDir>/{apps,packages}/*/test/**/*.test.ts"],
       testPathIgnorePatterns: ["\\.int\\.test\\.ts$", "\\.e2e\\.test\\.ts$"],
     },
-    { ...withDatabase, displayName: "integration", testMatch: ["<rootDir>/{apps,packages}/*/test/**/*.int.test.ts"] },
-    { ...withDatabase, displayName: "e2e", testMatch: ["<rootDir>/{apps,packages}/*/test/**/*.e2e.test.ts"] },
+    {
+      ...checkingReplies,
+      displayName: "integration",
+      testMatch: ["<rootDir>/{apps,packages}/*/test/**/*.int.test.ts"],
+    },
+    { ...checkingReplies, displayName: "e2e", testMatch: ["<rootDir>/{apps,packages}/*/test/**/*.e2e.test.ts"] },
   ],
 };
 

@@ -63,6 +63,20 @@ export interface WebhookReceiver {
 
 const CHUNK = Buffer.alloc(64 * 1024, "x");
 
+/** Told of each request any receiver records, as it is recorded. */
+export type ReceivedRequestObserver = (request: ReceivedRequest) => void;
+
+const observers = new Set<ReceivedRequestObserver>();
+
+/**
+ * Tells `observer` of every request that any receiver of this test file records from now on (the jest setup checks
+ * each webhook delivery against the OpenAPI document this way, whichever test started the receiver). An observer that
+ * throws fails the receiver's request handling, so an observer keeps its own failures.
+ */
+export function observeReceivedRequests(observer: ReceivedRequestObserver): void {
+  observers.add(observer);
+}
+
 /** Starts a receiver on 127.0.0.1, port 0 (a free port). */
 export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const requests: ReceivedRequest[] = [];
@@ -94,6 +108,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         answerCompleted: false,
       };
       requests.push(record);
+      for (const observer of observers) observer(record);
       res.on("finish", () => (record.answerCompleted = true));
       const answer = nextAnswer(path.split("?")[0] as string);
       for (const notify of waiters) notify();

@@ -4,7 +4,8 @@
  * the API's fan-out writes them. Each returns the row and any plaintext secret a test needs to verify signatures.
  */
 import { randomBytes, randomInt } from "node:crypto";
-import type { Db, Event, Prisma, Store, Transaction, WebhookDelivery, WebhookEndpoint } from "@lm/db";
+import type { Db, Event, Prisma, Store, Transaction as TransactionRow, WebhookDelivery, WebhookEndpoint } from "@lm/db";
+import type { Transaction } from "@lm/wire";
 import {
   documentLookupHash,
   encryptDocument,
@@ -91,7 +92,7 @@ export async function createEndpointRow(
 export async function createTransactionRow(
   db: Db,
   input: { storeId: string; mode?: "live" | "test"; postbackUrl: string | null },
-): Promise<Transaction> {
+): Promise<TransactionRow> {
   const id = newId("transaction");
   return db.transaction.create({
     data: {
@@ -109,18 +110,53 @@ export async function createTransactionRow(
   });
 }
 
-/** An event of `storeId` whose `data.object` is a small charge-like object. */
+/**
+ * A paid charge of R$ 19,90 as the wire shows it (`@lm/wire`'s `Transaction`, so it follows the document), for events
+ * whose charge has no row: its id is fresh and its QR image a stub.
+ */
+export function paidTransactionObject(mode: "live" | "test" = "test"): Transaction {
+  const at = new Date().toISOString();
+  const txid = randomBytes(16).toString("hex").slice(0, 26);
+  return {
+    id: newId("transaction"),
+    object: "transaction",
+    status: "paid",
+    mode,
+    amount: 1990,
+    amount_refunded: 0,
+    amount_disputed: 0,
+    currency: "BRL",
+    description: null,
+    external_id: null,
+    txid,
+    pix: { copy_paste: `00020101021226${txid}6304ABCD`, qr_code_png_base64: "iVBORw0KGgo=" },
+    customer: null,
+    postback_url: null,
+    metadata: {},
+    expires_in: 86_400,
+    expires_at: at,
+    paid_at: at,
+    expired_at: null,
+    canceled_at: null,
+    payment: { end_to_end_id: `E${txid}`, amount: 1990, payer: { name: null, document_masked: null } },
+    created_at: at,
+    updated_at: at,
+  };
+}
+
+/** An event of `storeId`, by default a `transaction.paid` of {@link paidTransactionObject}. */
 export async function createEventRow(
   db: Db,
   input: { storeId: string; mode?: "live" | "test"; type?: string; object?: Prisma.InputJsonObject },
 ): Promise<Event> {
+  const mode = input.mode ?? "test";
   return db.event.create({
     data: {
       id: newId("event"),
       store_id: input.storeId,
-      mode: input.mode ?? "test",
+      mode,
       type: input.type ?? "transaction.paid",
-      data: input.object ?? { id: newId("transaction"), object: "transaction", status: "paid", amount: 1990 },
+      data: input.object ?? paidTransactionObject(mode),
     },
   });
 }
@@ -133,7 +169,7 @@ export async function createDeliveryRow(
   db: Db,
   input: {
     event: Event;
-    destination: { endpoint: WebhookEndpoint } | { transaction: Transaction };
+    destination: { endpoint: WebhookEndpoint } | { transaction: TransactionRow };
     scheduledAt?: Date;
   },
 ): Promise<WebhookDelivery> {

@@ -1,106 +1,35 @@
 /**
- * Checks a real reply body against the schema `openapi.json` documents for it: the subset of JSON Schema 2020-12 the
- * document uses ($ref, allOf, oneOf, type, const, enum, properties, required, additionalProperties, items, lengths,
- * ranges, pattern, date-time). Objects are closed: a field the document does not name is a problem, so a serializer
- * that grows a field fails until the document says so.
+ * The reply check (reply-check.ts, ajv on the document with its objects closed) in the form a test calls by name:
+ * `useDocumentedReplies` asserts that a reply is the one an operation documents for a status; `replyProblems` checks a
+ * body against any document given (openapi-docs.test.ts checks the document's own examples with it). Every reply is
+ * also checked without being named, by reply-check.setup.ts.
  */
+import { readFileSync } from "node:fs";
 import request from "supertest";
 import type { ApiTestContext } from "./harness";
 import { deref, isObject, type Json, type JsonObject } from "./openapi-document";
+import { createDocumentChecker, replyProblems as documentedReplyProblems, type DocumentChecker } from "./reply-check";
 
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+const checkers = new WeakMap<JsonObject, DocumentChecker>();
 
-function typeOf(value: Json): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
-  return typeof value;
-}
-
-function typeMatches(expected: Json | undefined, value: Json): boolean {
-  if (expected === undefined) return true;
-  const actual = typeOf(value);
-  const allowed = Array.isArray(expected) ? expected : [expected];
-  return allowed.some((t) => t === actual || (t === "number" && actual === "integer"));
-}
-
-/** Property names a schema declares itself or through its `allOf` parts. */
-function declaredProperties(document: JsonObject, schema: JsonObject): string[] {
-  const own = isObject(schema.properties) ? Object.keys(schema.properties) : [];
-  const parts = Array.isArray(schema.allOf) ? schema.allOf : [];
-  return [
-    ...own,
-    ...parts.flatMap((part) => {
-      const resolved = deref(document, part);
-      return isObject(resolved) ? declaredProperties(document, resolved) : [];
-    }),
-  ];
-}
-
-function check(document: JsonObject, raw: Json | undefined, value: Json, at: string, closed: boolean): string[] {
-  const schema = deref(document, raw);
-  if (!isObject(schema)) return [`${at}: no schema`];
-  const problems: string[] = [];
-  const fail = (what: string) => problems.push(`${at}: ${what}`);
-
-  for (const part of Array.isArray(schema.allOf) ? schema.allOf : [])
-    problems.push(...check(document, part, value, at, false));
-  if (Array.isArray(schema.oneOf)) {
-    const outcomes = schema.oneOf.map((branch) => check(document, branch, value, at, closed));
-    const matching = outcomes.filter((branchProblems) => branchProblems.length === 0).length;
-    if (matching !== 1)
-      fail(`matches ${matching} of the oneOf branches (${outcomes.map((o) => o.join("; ")).join(" | ")})`);
+/**
+ * The checker of `document`'s components. Documents that share their `components` object (copies of one document with
+ * other `paths`, as openapi-docs.test.ts makes to probe a schema) share one checker and its compiled schemas.
+ */
+function componentsChecker(document: JsonObject): DocumentChecker {
+  const key = isObject(document.components) ? document.components : document;
+  let checker = checkers.get(key);
+  if (!checker) {
+    checker = createDocumentChecker({ openapi: document.openapi ?? "3.1.0", components: key });
+    checkers.set(key, checker);
   }
-  if (!typeMatches(schema.type, value))
-    return [...problems, `${at}: ${typeOf(value)} is not ${JSON.stringify(schema.type)}`];
-  if ("const" in schema && JSON.stringify(schema.const) !== JSON.stringify(value))
-    fail(`not ${JSON.stringify(schema.const)}`);
-  if (Array.isArray(schema.enum) && !schema.enum.some((e) => JSON.stringify(e) === JSON.stringify(value)))
-    fail(`${JSON.stringify(value)} not in enum`);
-
-  if (typeof value === "string") {
-    if (typeof schema.minLength === "number" && value.length < schema.minLength) fail("too short");
-    if (typeof schema.maxLength === "number" && value.length > schema.maxLength) fail("too long");
-    if (typeof schema.pattern === "string" && !new RegExp(schema.pattern, "u").test(value))
-      fail(`does not match ${schema.pattern}`);
-    if (schema.format === "date-time" && !DATE_TIME.test(value)) fail("not a date-time");
-  }
-  if (typeof value === "number") {
-    if (typeof schema.minimum === "number" && value < schema.minimum) fail("below minimum");
-    if (typeof schema.maximum === "number" && value > schema.maximum) fail("above maximum");
-  }
-  if (Array.isArray(value)) {
-    if (typeof schema.minItems === "number" && value.length < schema.minItems) fail("too few items");
-    if (typeof schema.maxItems === "number" && value.length > schema.maxItems) fail("too many items");
-    if (schema.items !== undefined)
-      value.forEach((item, i) => problems.push(...check(document, schema.items, item, `${at}[${i}]`, true)));
-  }
-  if (isObject(value)) {
-    const properties = isObject(schema.properties) ? schema.properties : {};
-    for (const name of Array.isArray(schema.required) ? schema.required : []) {
-      if (!(String(name) in value)) fail(`missing ${String(name)}`);
-    }
-    if (typeof schema.maxProperties === "number" && Object.keys(value).length > schema.maxProperties)
-      fail("too many properties");
-    const declared = declaredProperties(document, schema);
-    // A property that an allOf part also declares is refined here (e.g. `error.code` pinned to one code); the part
-    // checks its fields, so this refinement does not close it.
-    const inherited = declaredProperties(document, { allOf: schema.allOf ?? [] });
-    for (const [name, child] of Object.entries(value)) {
-      const childClosed = !inherited.includes(name);
-      if (name in properties) problems.push(...check(document, properties[name], child, `${at}.${name}`, childClosed));
-      else if (isObject(schema.additionalProperties))
-        problems.push(...check(document, schema.additionalProperties, child, `${at}.${name}`, true));
-      else if (closed && schema.additionalProperties !== true && !declared.includes(name) && declared.length > 0)
-        fail(`undocumented field ${name}`);
-    }
-  }
-  return problems;
+  return checker;
 }
 
 /**
- * What is wrong with `body` as the reply `status` of `operation` (`"GET /v1/events/{id}"`): the documented response
- * for that status (else `default`) must exist and its JSON schema must accept the body.
+ * What is wrong with `body` as the reply `status` of `operation` (`"GET /v1/events/{id}"`) of `document`: the
+ * documented response for that status (else `default`) must exist and its JSON schema must accept the body, objects
+ * closed (a field the document does not name is a problem).
  * @returns the problems, empty when the body conforms
  */
 export function replyProblems(document: JsonObject, operation: string, status: number, body: Json): string[] {
@@ -116,20 +45,22 @@ export function replyProblems(document: JsonObject, operation: string, status: n
     return body === "" || body === null || (isObject(body) && Object.keys(body).length === 0)
       ? []
       : ["no body documented"];
-  return check(document, content.schema, body, "body", true);
+  return componentsChecker(document).schemaProblems(`${operation} ${status}`, content.schema ?? {}, body);
 }
 
 /**
- * Loads the served `openapi.json` once (in `beforeAll`) and returns `expectDocumented(operation, res, status)`, which
- * asserts that `res` has `status` and that its body is a documented reply of `operation` (e.g. `"GET /health"`).
+ * Returns `expectDocumented(operation, res, status)`, which asserts that `res` has `status` and that its body is a
+ * documented reply of `operation` (e.g. `"GET /health"`) in `apps/api/openapi.json`; `beforeAll` first asserts that the
+ * application serves that very document (its `servers` aside, which name the deployment).
  */
 export function useDocumentedReplies(ctx: Pick<ApiTestContext, "app">) {
-  let document: JsonObject;
   beforeAll(async () => {
-    document = (await request(ctx.app).get("/openapi.json").expect(200)).body as JsonObject;
+    const served = (await request(ctx.app).get("/openapi.json").expect(200)).body as JsonObject;
+    const file = JSON.parse(readFileSync(require.resolve("@lm/api/openapi.json"), "utf8")) as JsonObject;
+    expect({ ...served, servers: null }).toEqual({ ...file, servers: null });
   });
   return (operation: string, res: request.Response, status: number): void => {
     expect({ operation, status: res.status }).toEqual({ operation, status });
-    expect(replyProblems(document, operation, res.status, res.body as Json)).toEqual([]);
+    expect(documentedReplyProblems(operation, res.status, res.body)).toEqual([]);
   };
 }

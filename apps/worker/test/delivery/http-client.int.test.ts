@@ -1,7 +1,16 @@
-import { closedPort, startWebhookReceiver, type WebhookReceiver } from "@lm/testing";
+import { closedPort, paidTransactionObject, startWebhookReceiver, type WebhookReceiver } from "@lm/testing";
 import { signedDeliveryHeaders } from "@lm/domain";
 import { createWebhookHttpClient, type SendPolicy } from "../../src/delivery/http-client";
 
+/** A real event's body, with a character beyond ASCII, so that "the exact body" means its bytes. */
+const BODY = JSON.stringify({
+  id: "evt_01JD3Z8W1Q2R3S4T5V6W7X8Y9Z",
+  object: "event",
+  type: "transaction.paid",
+  mode: "test",
+  created_at: "2026-11-26T19:03:19.103Z",
+  data: { object: { ...paidTransactionObject(), description: "Pão de queijo" } },
+});
 const local: SendPolicy = { allowLocal: true, resolve: async () => ["127.0.0.1"] };
 const headers = signedDeliveryHeaders({
   scheme: "stripe",
@@ -10,7 +19,7 @@ const headers = signedDeliveryHeaders({
   eventType: "transaction.paid",
   deliveryId: "whd_01JD3Z8W1Q2R3S4T5V6W7X8Y9Z",
   attempt: 2,
-  body: '{"a":"é"}',
+  body: BODY,
   timestampSeconds: 1,
 });
 
@@ -29,12 +38,12 @@ describe("webhook HTTP client", () => {
   test("when the receiver answers 204, then the POST carried the SPEC headers and the exact body", async () => {
     receiver.script("/ok", [{ status: 204, body: "" }]);
 
-    const outcome = await client.post(`${receiver.url}/ok`, '{"a":"é"}', headers, local);
+    const outcome = await client.post(`${receiver.url}/ok`, BODY, headers, local);
 
     expect(outcome).toMatchObject({ error: null, responseStatus: 204, responseBodyExcerpt: "" });
     const [request] = receiver.requestsTo("/ok");
     expect(request?.method).toBe("POST");
-    expect(request?.rawBody.toString("utf8")).toBe('{"a":"é"}');
+    expect(request?.rawBody.toString("utf8")).toBe(BODY);
     expect(request?.headers).toMatchObject({
       "content-type": "application/json",
       "user-agent": "Service-Webhooks/1.0",
@@ -51,7 +60,7 @@ describe("webhook HTTP client", () => {
   test("when the receiver answers 503 with a body, then the error is http_503 and the body is kept", async () => {
     receiver.script("/down", [{ status: 503, body: "maintenance" }]);
 
-    const outcome = await client.post(`${receiver.url}/down`, "{}", headers, local);
+    const outcome = await client.post(`${receiver.url}/down`, BODY, headers, local);
 
     expect(outcome).toMatchObject({ error: "http_503", responseStatus: 503, responseBodyExcerpt: "maintenance" });
     expect(outcome.durationMs).toBeGreaterThanOrEqual(0);
@@ -60,7 +69,7 @@ describe("webhook HTTP client", () => {
   test("when the receiver redirects, then it is redirect_not_followed and the Location is never requested", async () => {
     receiver.script("/moved", [{ status: 302, headers: { location: `${receiver.url}/elsewhere` } }]);
 
-    const outcome = await client.post(`${receiver.url}/moved`, "{}", headers, local);
+    const outcome = await client.post(`${receiver.url}/moved`, BODY, headers, local);
 
     expect(outcome).toMatchObject({ error: "redirect_not_followed", responseStatus: 302 });
     expect(receiver.requestsTo("/elsewhere")).toHaveLength(0);
@@ -69,7 +78,7 @@ describe("webhook HTTP client", () => {
   test("when the reply body is huge, then 1 KB is kept and the rest is never read", async () => {
     receiver.script("/huge", [{ status: 200, bodyBytes: 256 * 1024 * 1024 }]);
 
-    const outcome = await client.post(`${receiver.url}/huge`, "{}", headers, local);
+    const outcome = await client.post(`${receiver.url}/huge`, BODY, headers, local);
 
     expect(outcome.error).toBeNull();
     expect(outcome.responseBodyExcerpt).toBe("x".repeat(1024));
@@ -80,7 +89,7 @@ describe("webhook HTTP client", () => {
   test("when the reply body holds NUL bytes, then the excerpt replaces them", async () => {
     receiver.script("/nul", [{ status: 400, body: Buffer.from([0x61, 0x00, 0x62]) }]);
 
-    const outcome = await client.post(`${receiver.url}/nul`, "{}", headers, local);
+    const outcome = await client.post(`${receiver.url}/nul`, BODY, headers, local);
 
     expect(outcome).toMatchObject({ error: "http_400", responseBodyExcerpt: "a\uFFFDb" });
   });
@@ -88,7 +97,7 @@ describe("webhook HTTP client", () => {
   test("when the receiver never answers, then the attempt ends as timeout", async () => {
     receiver.script("/hang", [{ hang: true }]);
 
-    const outcome = await client.post(`${receiver.url}/hang`, "{}", headers, local);
+    const outcome = await client.post(`${receiver.url}/hang`, BODY, headers, local);
 
     expect(outcome).toMatchObject({ error: "timeout", responseStatus: null, responseBodyExcerpt: null });
     expect(outcome.durationMs).toBeGreaterThanOrEqual(900);
@@ -97,7 +106,7 @@ describe("webhook HTTP client", () => {
   test("when nothing listens on the port, then it is connection_error", async () => {
     const port = await closedPort();
 
-    const outcome = await client.post(`http://127.0.0.1:${port}/`, "{}", headers, local);
+    const outcome = await client.post(`http://127.0.0.1:${port}/`, BODY, headers, local);
 
     expect(outcome).toMatchObject({ error: "connection_error", responseStatus: null });
   });
@@ -105,7 +114,7 @@ describe("webhook HTTP client", () => {
   test("when the name does not resolve, then it is connection_error", async () => {
     const nowhere: SendPolicy = { allowLocal: true, resolve: async () => Promise.reject(new Error("ENOTFOUND")) };
 
-    const outcome = await client.post(`http://nowhere.example:${receiver.port}/`, "{}", headers, nowhere);
+    const outcome = await client.post(`http://nowhere.example:${receiver.port}/`, BODY, headers, nowhere);
 
     expect(outcome.error).toBe("connection_error");
   });
@@ -114,7 +123,7 @@ describe("webhook HTTP client", () => {
     const before = receiver.connections();
     const rebinding: SendPolicy = { allowLocal: true, resolve: async () => ["127.0.0.1", "10.0.0.7"] };
 
-    const outcome = await client.post(`http://rebind.example:${receiver.port}/x`, "{}", headers, rebinding);
+    const outcome = await client.post(`http://rebind.example:${receiver.port}/x`, BODY, headers, rebinding);
 
     expect(outcome).toMatchObject({ error: "blocked_destination", responseStatus: null });
     expect(receiver.connections()).toBe(before);
@@ -124,7 +133,7 @@ describe("webhook HTTP client", () => {
     let looked = false;
     const strict: SendPolicy = { allowLocal: false, resolve: async () => ((looked = true), ["93.184.215.14"]) };
 
-    const outcome = await client.post(`${receiver.url}/ok`, "{}", headers, strict);
+    const outcome = await client.post(`${receiver.url}/ok`, BODY, headers, strict);
 
     expect(outcome.error).toBe("blocked_destination");
     expect(looked).toBe(false);
@@ -133,7 +142,7 @@ describe("webhook HTTP client", () => {
   test("when a name resolves to loopback and local destinations are allowed, then it is delivered to the judged address", async () => {
     receiver.script("/named", [{ status: 200 }]);
 
-    const outcome = await client.post(`http://hooks.example:${receiver.port}/named`, "{}", headers, local);
+    const outcome = await client.post(`http://hooks.example:${receiver.port}/named`, BODY, headers, local);
 
     expect(outcome.error).toBeNull();
     expect(receiver.requestsTo("/named")[0]?.headers.host).toBe(`hooks.example:${receiver.port}`);
