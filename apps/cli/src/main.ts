@@ -13,7 +13,7 @@ import { isTriggerable, trigger, TRIGGERS } from "./trigger";
 const USAGE = `Usage:
   lm listen --forward-to <url> [--events <type,type,…>] [--signature-scheme stripe|standard_webhooks]
   lm listen --print-secret [--signature-scheme …]
-  lm trigger <event type>
+  lm trigger <event type> [--late-days <n>]
 
 Every command takes --api-key <sk_test_…> (or LM_API_KEY) and --api-url <url> (or LM_API_URL; default
 http://localhost:3000). Live keys are refused: lm works on test mode only.
@@ -57,6 +57,7 @@ export async function runLm(argv: string[], io: Io): Promise<ExitCode> {
         events: { type: "string" },
         "signature-scheme": { type: "string" },
         "print-secret": { type: "boolean" },
+        "late-days": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -84,7 +85,14 @@ export async function runLm(argv: string[], io: Io): Promise<ExitCode> {
       if (type === undefined || rest.length !== 1 || !isTriggerable(type)) {
         return usage(io, `lm trigger takes one of: ${Object.keys(TRIGGERS).join(", ")}.`);
       }
-      await trigger(api, type, io.out);
+      const lateDays = values["late-days"] === undefined ? undefined : Number(values["late-days"]);
+      if (
+        lateDays !== undefined &&
+        (type !== "transaction.paid" || !Number.isInteger(lateDays) || lateDays < 1 || lateDays > 30)
+      ) {
+        return usage(io, "--late-days takes a whole number of days from 1 to 30, with transaction.paid only.");
+      }
+      await trigger(api, type, io.out, { lateDays });
       return 0;
     }
     if (command === "listen") {

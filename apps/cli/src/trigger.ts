@@ -9,7 +9,9 @@ import { type ApiCall, idempotencyKey, type MerchantApi, replyOf } from "./merch
 
 /** The event types `lm trigger` can cause, with what it does for each. */
 export const TRIGGERS = {
-  "transaction.paid": "creates a charge and has the sandbox pay it",
+  "transaction.paid":
+    "creates a charge and has the sandbox pay it; with --late-days <n>, a due-date charge due today (2 % fine, " +
+    "1 % a month of interest) paid n days late",
   "transaction.expired": "creates a charge and brings its deadline to now",
   "transaction.canceled": "creates a charge and cancels it",
   "refund.succeeded": "creates a charge, has it paid, and refunds it in full",
@@ -36,13 +38,28 @@ interface Resource {
   status: string;
 }
 
+/** A payer for due-date charges, which need one (the standard's `devedor`): a valid test CPF. */
+const PAYER = { name: "Pagador de Teste", document: "529.982.247-25" };
+
+/** The calendar date (`YYYY-MM-DD`) in São Paulo, `days` from now (Brazil keeps no daylight-saving time). */
+function saoPauloDate(days = 0): string {
+  return new Date(Date.now() - 3 * 3_600_000 + days * 86_400_000).toISOString().slice(0, 10);
+}
+
 /**
  * Causes one `type` event in the key's test-mode store, printing each request as it goes.
  * @param print - receives each line of the log (no trailing newline)
+ * @param options.lateDays - for `transaction.paid`: make it a due-date charge due today, paid this many days late
+ *   (1 to 30, its window), so that the event shows a fine, interest and `payment.components`
  * @throws ApiRequestError when the API refuses a step (its code and message say why); ApiUnreachableError when it
  *   does not answer; Error when the worker does not settle a step within 30 s (is the worker running?)
  */
-export async function trigger(api: MerchantApi, type: TriggerableEvent, print: (line: string) => void): Promise<void> {
+export async function trigger(
+  api: MerchantApi,
+  type: TriggerableEvent,
+  print: (line: string) => void,
+  options: { lateDays?: number } = {},
+): Promise<void> {
   const post = async <T extends Resource>(call: ApiCall<T>): Promise<T> => {
     const { body: created, path } = await replyOf(call);
     print(`POST ${path} -> ${created.id} (${created.status})`);
@@ -74,9 +91,30 @@ export async function trigger(api: MerchantApi, type: TriggerableEvent, print: (
     return created;
   };
 
+  const latePaidCharge = async (lateDays: number) => {
+    const created = await post(
+      api.POST("/v1/transactions", {
+        params: { header: idempotencyKey() },
+        body: {
+          amount: AMOUNT,
+          description: `lm trigger ${type} --late-days ${lateDays}`,
+          customer: PAYER,
+          due_date: saoPauloDate(),
+          fine: { type: "percent", value: "2.00" },
+          interest: { type: "percent_per_month", days: "calendar", value: "1.00" },
+        },
+      }),
+    );
+    const path = { id: created.id };
+    await post(
+      api.POST("/v1/transactions/{id}/simulate-payment", { params: { path }, body: { date: saoPauloDate(lateDays) } }),
+    );
+    await settled(() => api.GET("/v1/transactions/{id}", { params: { path } }), "paid");
+  };
+
   switch (type) {
     case "transaction.paid":
-      await paidCharge();
+      await (options.lateDays === undefined ? paidCharge() : latePaidCharge(options.lateDays));
       break;
     case "transaction.expired": {
       const { id } = await charge();

@@ -6,7 +6,7 @@
 import type { Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import path from "node:path";
-import { newId, readSellerDocument } from "@lm/domain";
+import { amountDue, newId, readSellerDocument, saoPauloDate } from "@lm/domain";
 import { Webhook } from "standardwebhooks";
 import Stripe from "stripe";
 import {
@@ -194,6 +194,36 @@ describe("lm, the integrator's command line", () => {
       delivered(forwardPath).find((event) => Date.parse(event.created_at) >= startedAt - 1_000),
     );
     expect(delivered(forwardPath).every((event) => event.type === type)).toBe(true);
+  });
+
+  test("when lm trigger transaction.paid --late-days 3 runs, then the forwarded event is a due-date charge paid with a fine and interest", async () => {
+    const forwardPath = "/trigger/late";
+    await listen(["--events", "transaction.paid"], forwardPath);
+
+    const startedAt = Date.now();
+    const triggered = lm(["trigger", "transaction.paid", "--late-days", "3", "--api-key", testKey]);
+
+    expect(await triggered.exited).toBe(0);
+    const event = await waitUntil("the late payment's transaction.paid", () =>
+      delivered(forwardPath).find(
+        (candidate) =>
+          Date.parse(candidate.created_at) >= startedAt - 1_000 && candidate.data.object.type === "due_date",
+      ),
+    );
+    // R$ 15,00 due today: a 2 % fine (30) and 1 % a month for the calendar days late (3 from a business day:
+    // 15.00 × 0.01 × 3 / 30 = 0.015 → 2 centavos); counted by the money math when today is not a business day.
+    const today = saoPauloDate(new Date());
+    const { total, ...parts } = amountDue(
+      {
+        original: 1500,
+        due_date: today,
+        fine: { type: "percent", value: "2.00" },
+        interest: { type: "percent_per_month", days: "calendar", value: "1.00" },
+      },
+      saoPauloDate(new Date(Date.now() + 3 * 86_400_000)),
+    );
+    expect(event.data.object.payment).toMatchObject({ amount: total, components: parts });
+    expect(parts.fine).toBe(30);
   });
 
   test("when given a live key, then lm refuses it before any request", async () => {

@@ -21,6 +21,7 @@ export * from "./paging";
 export * from "./random";
 export * from "./idempotency";
 export * from "./transactions";
+export * from "./due-dates";
 export * from "./br-code";
 export * from "./acquirers";
 export * from "./inbound";

@@ -122,6 +122,7 @@ export function paidTransactionObject(mode: "live" | "test" = "test"): Transacti
     object: "transaction",
     status: "paid",
     mode,
+    type: "immediate",
     amount: 1990,
     amount_refunded: 0,
     amount_disputed: 0,
@@ -138,7 +139,14 @@ export function paidTransactionObject(mode: "live" | "test" = "test"): Transacti
     paid_at: at,
     expired_at: null,
     canceled_at: null,
-    payment: { end_to_end_id: `E${txid}`, amount: 1990, payer: { name: null, document_masked: null } },
+    due_date: null,
+    amount_due: null,
+    payment: {
+      end_to_end_id: `E${txid}`,
+      amount: 1990,
+      payer: { name: null, document_masked: null },
+      components: null,
+    },
     created_at: at,
     updated_at: at,
   };

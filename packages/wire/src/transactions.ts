@@ -14,6 +14,115 @@ import type { Transaction as TransactionRow } from "@lm/db";
 import { iso, listOf, Nullable, StringEnum, StringMap, Timestamp, wireObject } from "./schema";
 import { Mode } from "./common";
 
+const IsoDate = Type.String({ format: "date", description: "A calendar date, `YYYY-MM-DD`, in America/Sao_Paulo." });
+const Centavos = Type.Integer({ minimum: 1, description: "Centavos." });
+const Percent = Type.String({
+  pattern: "^(0|[1-9][0-9]{0,2})\\.[0-9]{2}$",
+  description: 'A percentage written with two decimals, as the standard writes it: `"2.00"` is 2 %.',
+});
+const DayCount = StringEnum(["calendar", "business"], {
+  description: "Which days count: every calendar day, or business days (no weekends, no national holidays).",
+});
+
+/**
+ * A due-date charge's terms (DESIGN §13; the standard's `cobv`, names in brackets): fine [`multa`], interest
+ * [`juros`], reduction [`abatimento`] and discount [`desconto`], and the dates they refer to.
+ */
+export const DueDate = wireObject(
+  "DueDate",
+  Type.Object({
+    date: Type.String({
+      format: "date",
+      description:
+        "The due date [`dataDeVencimento`]; one on a weekend or national holiday moves to the next business day.",
+    }),
+    days_after_due: Type.Integer({
+      minimum: 0,
+      maximum: 365,
+      description: "Calendar days the charge stays payable after the due date [`validadeAposVencimento`].",
+    }),
+    fine: Nullable(
+      Type.Union([
+        Type.Object({ type: Type.Literal("fixed"), value: Centavos }),
+        Type.Object({ type: Type.Literal("percent"), value: Percent }),
+      ]),
+      { description: "Charged once when paid late [`multa`, modalidade 1 fixed, 2 percent of the original]." },
+    ),
+    interest: Nullable(
+      Type.Union([
+        Type.Object({ type: Type.Literal("fixed_per_day"), days: DayCount, value: Centavos }),
+        Type.Object({
+          type: StringEnum(["percent_per_day", "percent_per_month", "percent_per_year"]),
+          days: DayCount,
+          value: Percent,
+        }),
+      ]),
+      {
+        description:
+          "Simple interest per day late [`juros`, modalidades 1-8]: a monthly rate is divided by 30 per calendar day " +
+          "or by 21 per business day, a yearly one by 365 or by 252.",
+      },
+    ),
+    reduction: Nullable(
+      Type.Union([
+        Type.Object({ type: Type.Literal("fixed"), value: Centavos }),
+        Type.Object({ type: Type.Literal("percent"), value: Percent }),
+      ]),
+      { description: "Taken off whatever the day [`abatimento`]." },
+    ),
+    discount: Nullable(
+      Type.Union([
+        Type.Object({
+          type: Type.Literal("fixed_until"),
+          tiers: Type.Array(Type.Object({ until: IsoDate, value: Centavos }), { minItems: 1, maxItems: 3 }),
+        }),
+        Type.Object({
+          type: Type.Literal("percent_until"),
+          tiers: Type.Array(Type.Object({ until: IsoDate, value: Percent }), { minItems: 1, maxItems: 3 }),
+        }),
+        Type.Object({ type: Type.Literal("fixed_per_day_early"), days: DayCount, value: Centavos }),
+        Type.Object({ type: Type.Literal("percent_per_day_early"), days: DayCount, value: Percent }),
+      ]),
+      {
+        description:
+          "For paying early [`desconto`]: until fixed dates (1 to 3 tiers, the earliest tier not yet past applies) or " +
+          "per day before the due date.",
+      },
+    ),
+    last_payable_date: Type.String({
+      format: "date",
+      description: "The last day the charge can be paid; it expires the day after.",
+    }),
+  }),
+);
+/** DueDate as sent. */
+export type DueDate = Static<typeof DueDate>;
+
+/** The parts of an amount due or paid on a due-date charge, in centavos (the standard's `componentesValor`). */
+const AmountParts = {
+  original: Type.Integer({ minimum: 0 }),
+  fine: Type.Integer({ minimum: 0 }),
+  interest: Type.Integer({ minimum: 0 }),
+  reduction: Type.Integer({ minimum: 0 }),
+  discount: Type.Integer({ minimum: 0 }),
+};
+
+/** What a due-date charge's payer owes on a date, and its parts (`GET /v1/transactions/{id}/amount-due`). */
+export const AmountDue = wireObject(
+  "AmountDue",
+  Type.Object({
+    object: Type.Literal("amount_due"),
+    date: IsoDate,
+    ...AmountParts,
+    total: Type.Integer({
+      minimum: 0,
+      description: "original + fine + interest − reduction − discount, never below zero.",
+    }),
+  }),
+);
+/** AmountDue as sent. */
+export type AmountDue = Static<typeof AmountDue>;
+
 /** A Pix charge (DESIGN §5 "Transaction"). */
 export const Transaction = wireObject(
   "Transaction",
@@ -23,6 +132,9 @@ export const Transaction = wireObject(
       object: Type.Literal("transaction"),
       status: StringEnum(["pending", "paid", "expired", "canceled", "refunded"], {
         description: "A pending charge past `expires_at` reads as `expired` at once.",
+      }),
+      type: StringEnum(["immediate", "due_date"], {
+        description: "`due_date`: a charge with a due date, fine, interest and discounts (DESIGN §13).",
       }),
       mode: Mode,
       amount: Type.Integer({ description: "Centavos.", minimum: 1 }),
@@ -69,8 +181,15 @@ export const Transaction = wireObject(
             name: Nullable(Type.String()),
             document_masked: Nullable(Type.String()),
           }),
+          components: Nullable(Type.Object(AmountParts), {
+            description: "A due-date charge's: the parts of what was paid, as the acquirer reported them.",
+          }),
         }),
       ),
+      due_date: Nullable(DueDate, { description: "A due-date charge's terms; null for an immediate charge." }),
+      amount_due: Nullable(Type.Object({ date: IsoDate, amount: Type.Integer({ minimum: 0 }) }), {
+        description: "A due-date charge's total for today in São Paulo while it is pending; null otherwise.",
+      }),
       created_at: Timestamp,
       updated_at: Timestamp,
     },
@@ -79,6 +198,8 @@ export const Transaction = wireObject(
 );
 /** Transaction as sent. */
 export type Transaction = Static<typeof Transaction>;
+/** The parts of a due-date charge's payment. */
+type PaymentComponents = NonNullable<NonNullable<Transaction["payment"]>["components"]>;
 
 /** A page of Transaction objects. */
 export const TransactionList = listOf("TransactionList", Transaction);
@@ -97,13 +218,18 @@ export function isExpiredAt(transaction: Pick<TransactionRow, "status" | "expire
  * Serializes `transaction` as it reads at `now`. Documents are masked; the full customer and payer documents never
  * leave the database.
  */
-export function serializeTransaction(transaction: TransactionRow, now: Date): Transaction {
+export function serializeTransaction(
+  transaction: TransactionRow,
+  now: Date,
+  amountDue: Transaction["amount_due"] = null,
+): Transaction {
   const expired = isExpiredAt(transaction, now);
   return {
     id: transaction.id,
     object: "transaction",
     status: expired ? "expired" : transaction.status,
     mode: transaction.mode,
+    type: transaction.type,
     amount: transaction.amount,
     amount_refunded: transaction.amount_refunded,
     amount_disputed: transaction.amount_disputed,
@@ -138,7 +264,10 @@ export function serializeTransaction(transaction: TransactionRow, now: Date): Tr
               name: transaction.payer_name,
               document_masked: transaction.payer_document_masked,
             },
+            components: transaction.payment_components as PaymentComponents | null,
           },
+    due_date: transaction.due_terms as DueDate | null,
+    amount_due: amountDue,
     created_at: transaction.created_at.toISOString(),
     updated_at: transaction.updated_at.toISOString(),
   };
@@ -150,6 +279,7 @@ export function serializeTransaction(transaction: TransactionRow, now: Date): Tr
  */
 const CHARGE_FIXED_FIELDS: ReadonlySet<string> = new Set<keyof Transaction>([
   "mode",
+  "type",
   "amount",
   "currency",
   "description",
@@ -160,6 +290,7 @@ const CHARGE_FIXED_FIELDS: ReadonlySet<string> = new Set<keyof Transaction>([
   "postback_url",
   "metadata",
   "expires_in",
+  "due_date",
   "created_at",
 ]);
 

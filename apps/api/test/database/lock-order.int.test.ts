@@ -77,6 +77,7 @@ describe("batch statements over the same charges lock them in one order", () => 
             payer_name: "Pagador",
             payer_document: null,
             payer_document_masked: null,
+            payment_components: null,
           },
           balanceTransactionId: newId("balanceTransaction", now.getTime()),
           inboxItemId: newId("inboxItem", now.getTime()),

@@ -24,6 +24,7 @@ describe("POST /v1/transactions", () => {
       object: "transaction",
       status: "pending",
       mode: "test",
+      type: "immediate",
       amount: 1050,
       amount_refunded: 0,
       amount_disputed: 0,
@@ -41,6 +42,8 @@ describe("POST /v1/transactions", () => {
       expired_at: null,
       canceled_at: null,
       payment: null,
+      due_date: null,
+      amount_due: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

@@ -906,6 +906,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/transactions/{id}/amount-due": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What a due-date charge's payer owes on a date
+     * @description The original amount, fine, interest, reduction and discount the terms come to on `date` (DESIGN §13's money math: percentages of the original, simple interest per day late, each part rounded half-up to the centavo), and their total. Business days exclude weekends and the national holidays fixed by federal law; the payer's city is not known, so a municipal holiday is not counted: in live mode the bank's figure prevails.
+     */
+    get: operations["getAmountDue"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/transactions/{id}": {
     parameters: {
       query?: never;
@@ -974,7 +994,7 @@ export interface paths {
     put?: never;
     /**
      * Pay a test charge through the sandbox acquirer
-     * @description Posts a sandbox acquirer notification through the normal inbound path; the worker marks the charge paid shortly after.
+     * @description Posts a sandbox acquirer notification through the normal inbound path; the worker marks the charge paid shortly after. A due-date charge is paid what its terms come to on `date`.
      */
     post: operations["simulatePayment"];
     delete?: never;
@@ -1756,6 +1776,22 @@ export interface webhooks {
 }
 export interface components {
   schemas: {
+    AmountDue: {
+      /** @constant */
+      object: "amount_due";
+      /**
+       * Format: date
+       * @description A calendar date, `YYYY-MM-DD`, in America/Sao_Paulo.
+       */
+      date: string;
+      original: number;
+      fine: number;
+      interest: number;
+      reduction: number;
+      discount: number;
+      /** @description original + fine + interest − reduction − discount, never below zero. */
+      total: number;
+    };
     /** @description SPEC "API key". The key itself is shown only in the creation and rotation replies. */
     ApiKey: {
       id: string;
@@ -1890,6 +1926,134 @@ export interface components {
       data: components["schemas"]["Dispute"][];
       /** @description Whether more items follow in this direction. */
       has_more: boolean;
+    };
+    DueDate: {
+      /**
+       * Format: date
+       * @description The due date [`dataDeVencimento`]; one on a weekend or national holiday moves to the next business day.
+       */
+      date: string;
+      /** @description Calendar days the charge stays payable after the due date [`validadeAposVencimento`]. */
+      days_after_due: number;
+      /** @description Charged once when paid late [`multa`, modalidade 1 fixed, 2 percent of the original]. */
+      fine:
+        | (
+            | {
+                /** @constant */
+                type: "fixed";
+                /** @description Centavos. */
+                value: number;
+              }
+            | {
+                /** @constant */
+                type: "percent";
+                /** @description A percentage written with two decimals, as the standard writes it: `"2.00"` is 2 %. */
+                value: string;
+              }
+          )
+        | null;
+      /** @description Simple interest per day late [`juros`, modalidades 1-8]: a monthly rate is divided by 30 per calendar day or by 21 per business day, a yearly one by 365 or by 252. */
+      interest:
+        | (
+            | {
+                /** @constant */
+                type: "fixed_per_day";
+                /**
+                 * @description Which days count: every calendar day, or business days (no weekends, no national holidays).
+                 * @enum {string}
+                 */
+                days: "calendar" | "business";
+                /** @description Centavos. */
+                value: number;
+              }
+            | {
+                /** @enum {string} */
+                type: "percent_per_day" | "percent_per_month" | "percent_per_year";
+                /**
+                 * @description Which days count: every calendar day, or business days (no weekends, no national holidays).
+                 * @enum {string}
+                 */
+                days: "calendar" | "business";
+                /** @description A percentage written with two decimals, as the standard writes it: `"2.00"` is 2 %. */
+                value: string;
+              }
+          )
+        | null;
+      /** @description Taken off whatever the day [`abatimento`]. */
+      reduction:
+        | (
+            | {
+                /** @constant */
+                type: "fixed";
+                /** @description Centavos. */
+                value: number;
+              }
+            | {
+                /** @constant */
+                type: "percent";
+                /** @description A percentage written with two decimals, as the standard writes it: `"2.00"` is 2 %. */
+                value: string;
+              }
+          )
+        | null;
+      /** @description For paying early [`desconto`]: until fixed dates (1 to 3 tiers, the earliest tier not yet past applies) or per day before the due date. */
+      discount:
+        | (
+            | {
+                /** @constant */
+                type: "fixed_until";
+                tiers: {
+                  /**
+                   * Format: date
+                   * @description A calendar date, `YYYY-MM-DD`, in America/Sao_Paulo.
+                   */
+                  until: string;
+                  /** @description Centavos. */
+                  value: number;
+                }[];
+              }
+            | {
+                /** @constant */
+                type: "percent_until";
+                tiers: {
+                  /**
+                   * Format: date
+                   * @description A calendar date, `YYYY-MM-DD`, in America/Sao_Paulo.
+                   */
+                  until: string;
+                  /** @description A percentage written with two decimals, as the standard writes it: `"2.00"` is 2 %. */
+                  value: string;
+                }[];
+              }
+            | {
+                /** @constant */
+                type: "fixed_per_day_early";
+                /**
+                 * @description Which days count: every calendar day, or business days (no weekends, no national holidays).
+                 * @enum {string}
+                 */
+                days: "calendar" | "business";
+                /** @description Centavos. */
+                value: number;
+              }
+            | {
+                /** @constant */
+                type: "percent_per_day_early";
+                /**
+                 * @description Which days count: every calendar day, or business days (no weekends, no national holidays).
+                 * @enum {string}
+                 */
+                days: "calendar" | "business";
+                /** @description A percentage written with two decimals, as the standard writes it: `"2.00"` is 2 %. */
+                value: string;
+              }
+          )
+        | null;
+      /**
+       * Format: date
+       * @description The last day the charge can be paid; it expires the day after.
+       */
+      last_payable_date: string;
     };
     Empty: Record<string, never>;
     /** @description `data.object` of a `ping`: the endpoint it was sent to. */
@@ -2352,6 +2516,11 @@ export interface components {
        * @enum {string}
        */
       status: "pending" | "paid" | "expired" | "canceled" | "refunded";
+      /**
+       * @description `due_date`: a charge with a due date, fine, interest and discounts (DESIGN §13).
+       * @enum {string}
+       */
+      type: "immediate" | "due_date";
       mode: components["schemas"]["Mode"];
       /** @description Centavos. */
       amount: number;
@@ -2393,6 +2562,25 @@ export interface components {
           name: string | null;
           document_masked: string | null;
         };
+        /** @description A due-date charge's: the parts of what was paid, as the acquirer reported them. */
+        components: {
+          original: number;
+          fine: number;
+          interest: number;
+          reduction: number;
+          discount: number;
+        } | null;
+      } | null;
+      /** @description A due-date charge's terms; null for an immediate charge. */
+      due_date: components["schemas"]["DueDate"] | null;
+      /** @description A due-date charge's total for today in São Paulo while it is pending; null otherwise. */
+      amount_due: {
+        /**
+         * Format: date
+         * @description A calendar date, `YYYY-MM-DD`, in America/Sao_Paulo.
+         */
+        date: string;
+        amount: number;
       } | null;
       /** Format: date-time */
       created_at: string;
@@ -4393,6 +4581,7 @@ export interface operations {
            *           "object": "transaction",
            *           "status": "paid",
            *           "mode": "test",
+           *           "type": "immediate",
            *           "amount": 1500,
            *           "amount_refunded": 0,
            *           "amount_disputed": 0,
@@ -4424,8 +4613,11 @@ export interface operations {
            *             "payer": {
            *               "name": "Maria da Silva",
            *               "document_masked": "***.982.247-**"
-           *             }
+           *             },
+           *             "components": null
            *           },
+           *           "due_date": null,
+           *           "amount_due": null,
            *           "created_at": "2026-11-26T19:03:19.006Z",
            *           "updated_at": "2026-11-26T19:03:19.103Z"
            *         }
@@ -4509,6 +4701,7 @@ export interface operations {
            *               "object": "transaction",
            *               "status": "paid",
            *               "mode": "test",
+           *               "type": "immediate",
            *               "amount": 1500,
            *               "amount_refunded": 0,
            *               "amount_disputed": 0,
@@ -4540,8 +4733,11 @@ export interface operations {
            *                 "payer": {
            *                   "name": "Maria da Silva",
            *                   "document_masked": "***.982.247-**"
-           *                 }
+           *                 },
+           *                 "components": null
            *               },
+           *               "due_date": null,
+           *               "amount_due": null,
            *               "created_at": "2026-11-26T19:03:19.006Z",
            *               "updated_at": "2026-11-26T19:03:19.103Z"
            *             }
@@ -6205,6 +6401,7 @@ export interface operations {
            *       "object": "transaction",
            *       "status": "pending",
            *       "mode": "test",
+           *       "type": "immediate",
            *       "amount": 1500,
            *       "amount_refunded": 0,
            *       "amount_disputed": 0,
@@ -6231,6 +6428,8 @@ export interface operations {
            *       "expired_at": null,
            *       "canceled_at": null,
            *       "payment": null,
+           *       "due_date": null,
+           *       "amount_due": null,
            *       "created_at": "2026-11-26T19:03:19.006Z",
            *       "updated_at": "2026-11-26T19:03:19.006Z"
            *     }
@@ -6331,6 +6530,7 @@ export interface operations {
            *           "object": "transaction",
            *           "status": "pending",
            *           "mode": "test",
+           *           "type": "immediate",
            *           "amount": 1500,
            *           "amount_refunded": 0,
            *           "amount_disputed": 0,
@@ -6357,6 +6557,8 @@ export interface operations {
            *           "expired_at": null,
            *           "canceled_at": null,
            *           "payment": null,
+           *           "due_date": null,
+           *           "amount_due": null,
            *           "created_at": "2026-11-26T19:03:19.006Z",
            *           "updated_at": "2026-11-26T19:03:19.006Z"
            *         }
@@ -6431,10 +6633,7 @@ export interface operations {
           /** @description Centavos, as an integer written without a point or an exponent: R$ 100,50 is `10050`; `100.00` or `1e3` is refused (400 `validation_failed`), as JSON would read `100.00` as 100 centavos. */
           amount: number;
           description?: string;
-          /**
-           * @description Seconds.
-           * @default 86400
-           */
+          /** @description Seconds; default 86,400 (a day). Not for a due-date charge, which expires after its window. */
           expires_in?: number;
           /** @description Unique per store and mode (409 `invalid_state` otherwise). */
           external_id?: string;
@@ -6455,6 +6654,42 @@ export interface operations {
           metadata?: {
             [key: string]: string;
           };
+          /** @description Makes a due-date charge (the standard's `cobv`): `YYYY-MM-DD`, today or later in São Paulo. Needs `customer`; a date on a weekend or national holiday moves to the next business day, and every term with it. */
+          due_date?: string;
+          /** @description Calendar days the charge stays payable after the due date (`validadeAposVencimento`); default 30. */
+          days_after_due?: number;
+          /** @description Charged once when paid late (`multa`): `fixed` centavos, or `percent` of the amount as a string with two decimals (`"2.00"`). */
+          fine?: {
+            /** @enum {string} */
+            type: "fixed" | "percent";
+            value: number | string;
+          };
+          /** @description Simple interest per day late (`juros`): centavos per day, or a percentage per day, month (÷ 30 calendar or ÷ 21 business days) or year (÷ 365 or ÷ 252). */
+          interest?: {
+            /** @enum {string} */
+            type: "fixed_per_day" | "percent_per_day" | "percent_per_month" | "percent_per_year";
+            /** @enum {string} */
+            days: "calendar" | "business";
+            value: number | string;
+          };
+          /** @description Taken off whatever the day of payment (`abatimento`). */
+          reduction?: {
+            /** @enum {string} */
+            type: "fixed" | "percent";
+            value: number | string;
+          };
+          /** @description For paying early (`desconto`): `fixed_until`/`percent_until` with 1 to 3 `tiers` (`until` dates on or before the due date), or `fixed_per_day_early`/`percent_per_day_early` with `days` and `value` per day of anticipation. */
+          discount?: {
+            /** @enum {string} */
+            type: "fixed_until" | "percent_until" | "fixed_per_day_early" | "percent_per_day_early";
+            tiers?: {
+              until: string;
+              value: number | string;
+            }[];
+            /** @enum {string} */
+            days?: "calendar" | "business";
+            value?: number | string;
+          };
         };
       };
     };
@@ -6472,6 +6707,7 @@ export interface operations {
            *       "object": "transaction",
            *       "status": "pending",
            *       "mode": "test",
+           *       "type": "immediate",
            *       "amount": 1500,
            *       "amount_refunded": 0,
            *       "amount_disputed": 0,
@@ -6498,6 +6734,8 @@ export interface operations {
            *       "expired_at": null,
            *       "canceled_at": null,
            *       "payment": null,
+           *       "due_date": null,
+           *       "amount_due": null,
            *       "created_at": "2026-11-26T19:03:19.006Z",
            *       "updated_at": "2026-11-26T19:03:19.006Z"
            *     }
@@ -6570,6 +6808,91 @@ export interface operations {
       default: components["responses"]["Error"];
     };
   };
+  getAmountDue: {
+    parameters: {
+      query?: {
+        /** @description `YYYY-MM-DD` within the payable window; default today in São Paulo. */
+        date?: string;
+      };
+      header?: never;
+      path: {
+        /** @description A charge id; any other string is 404. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The amount due and its parts, in centavos. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "amount_due",
+           *       "date": "2027-01-13",
+           *       "original": 10000,
+           *       "fine": 300,
+           *       "interest": 200,
+           *       "reduction": 0,
+           *       "discount": 0,
+           *       "total": 10500
+           *     }
+           */
+          "application/json": components["schemas"]["AmountDue"];
+        };
+      };
+      /** @description `validation_failed`: `date` is not a date, or outside the payable window. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.validation_failed"];
+        };
+      };
+      /** @description `authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.authentication_required"];
+        };
+      };
+      /** @description `resource_not_found`: unknown, malformed, or of another store or mode. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.resource_not_found"];
+        };
+      };
+      /** @description `invalid_state`: an immediate charge, which has no amount due by date. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.invalid_state"];
+        };
+      };
+      /** @description `rate_limited`: over 100 requests per second for this API key. */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.rate_limited"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
   getTransaction: {
     parameters: {
       query?: never;
@@ -6594,6 +6917,7 @@ export interface operations {
            *       "object": "transaction",
            *       "status": "pending",
            *       "mode": "test",
+           *       "type": "immediate",
            *       "amount": 1500,
            *       "amount_refunded": 0,
            *       "amount_disputed": 0,
@@ -6620,6 +6944,8 @@ export interface operations {
            *       "expired_at": null,
            *       "canceled_at": null,
            *       "payment": null,
+           *       "due_date": null,
+           *       "amount_due": null,
            *       "created_at": "2026-11-26T19:03:19.006Z",
            *       "updated_at": "2026-11-26T19:03:19.006Z"
            *     }
@@ -6786,6 +7112,7 @@ export interface operations {
            *       "object": "transaction",
            *       "status": "pending",
            *       "mode": "test",
+           *       "type": "immediate",
            *       "amount": 1500,
            *       "amount_refunded": 0,
            *       "amount_disputed": 0,
@@ -6812,6 +7139,8 @@ export interface operations {
            *       "expired_at": null,
            *       "canceled_at": null,
            *       "payment": null,
+           *       "due_date": null,
+           *       "amount_due": null,
            *       "created_at": "2026-11-26T19:03:19.006Z",
            *       "updated_at": "2026-11-26T19:03:19.006Z"
            *     }
@@ -6878,7 +7207,19 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "date": "2026-12-10"
+         *     }
+         */
+        "application/json": {
+          /** @description A due-date charge's day of payment, `YYYY-MM-DD` within its payable window (default today in São Paulo): the sandbox pays what its terms come to that day. */
+          date?: string;
+        };
+      };
+    };
     responses: {
       /** @description Accepted; the charge as it is now (still `pending`). */
       202: {
@@ -6892,6 +7233,7 @@ export interface operations {
            *       "object": "transaction",
            *       "status": "pending",
            *       "mode": "test",
+           *       "type": "immediate",
            *       "amount": 1500,
            *       "amount_refunded": 0,
            *       "amount_disputed": 0,
@@ -6918,11 +7260,22 @@ export interface operations {
            *       "expired_at": null,
            *       "canceled_at": null,
            *       "payment": null,
+           *       "due_date": null,
+           *       "amount_due": null,
            *       "created_at": "2026-11-26T19:03:19.006Z",
            *       "updated_at": "2026-11-26T19:03:19.006Z"
            *     }
            */
           "application/json": components["schemas"]["Transaction"];
+        };
+      };
+      /** @description `validation_failed`: `date` for an immediate charge, or outside a due-date charge's payable window. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.validation_failed"];
         };
       };
       /** @description `authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one. */
@@ -9332,6 +9685,7 @@ export interface operations {
          *           "object": "transaction",
          *           "status": "pending",
          *           "mode": "test",
+         *           "type": "immediate",
          *           "amount": 1500,
          *           "amount_refunded": 0,
          *           "amount_disputed": 0,
@@ -9358,6 +9712,8 @@ export interface operations {
          *           "expired_at": null,
          *           "canceled_at": null,
          *           "payment": null,
+         *           "due_date": null,
+         *           "amount_due": null,
          *           "created_at": "2026-11-26T19:03:19.006Z",
          *           "updated_at": "2026-11-26T19:03:19.006Z"
          *         }
@@ -9455,6 +9811,7 @@ export interface operations {
          *           "object": "transaction",
          *           "status": "pending",
          *           "mode": "test",
+         *           "type": "immediate",
          *           "amount": 1500,
          *           "amount_refunded": 0,
          *           "amount_disputed": 0,
@@ -9481,6 +9838,8 @@ export interface operations {
          *           "expired_at": null,
          *           "canceled_at": null,
          *           "payment": null,
+         *           "due_date": null,
+         *           "amount_due": null,
          *           "created_at": "2026-11-26T19:03:19.006Z",
          *           "updated_at": "2026-11-26T19:03:19.006Z"
          *         }
@@ -9578,6 +9937,7 @@ export interface operations {
          *           "object": "transaction",
          *           "status": "pending",
          *           "mode": "test",
+         *           "type": "immediate",
          *           "amount": 1500,
          *           "amount_refunded": 0,
          *           "amount_disputed": 0,
@@ -9604,6 +9964,8 @@ export interface operations {
          *           "expired_at": null,
          *           "canceled_at": null,
          *           "payment": null,
+         *           "due_date": null,
+         *           "amount_due": null,
          *           "created_at": "2026-11-26T19:03:19.006Z",
          *           "updated_at": "2026-11-26T19:03:19.006Z"
          *         }
@@ -9701,6 +10063,7 @@ export interface operations {
          *           "object": "transaction",
          *           "status": "pending",
          *           "mode": "test",
+         *           "type": "immediate",
          *           "amount": 1500,
          *           "amount_refunded": 0,
          *           "amount_disputed": 0,
@@ -9727,6 +10090,8 @@ export interface operations {
          *           "expired_at": null,
          *           "canceled_at": null,
          *           "payment": null,
+         *           "due_date": null,
+         *           "amount_due": null,
          *           "created_at": "2026-11-26T19:03:19.006Z",
          *           "updated_at": "2026-11-26T19:03:19.006Z"
          *         }
@@ -9824,6 +10189,7 @@ export interface operations {
          *           "object": "transaction",
          *           "status": "pending",
          *           "mode": "test",
+         *           "type": "immediate",
          *           "amount": 1500,
          *           "amount_refunded": 0,
          *           "amount_disputed": 0,
@@ -9850,6 +10216,8 @@ export interface operations {
          *           "expired_at": null,
          *           "canceled_at": null,
          *           "payment": null,
+         *           "due_date": null,
+         *           "amount_due": null,
          *           "created_at": "2026-11-26T19:03:19.006Z",
          *           "updated_at": "2026-11-26T19:03:19.006Z"
          *         }
@@ -9947,6 +10315,7 @@ export interface operations {
          *           "object": "transaction",
          *           "status": "pending",
          *           "mode": "test",
+         *           "type": "immediate",
          *           "amount": 1500,
          *           "amount_refunded": 0,
          *           "amount_disputed": 0,
@@ -9973,6 +10342,8 @@ export interface operations {
          *           "expired_at": null,
          *           "canceled_at": null,
          *           "payment": null,
+         *           "due_date": null,
+         *           "amount_due": null,
          *           "created_at": "2026-11-26T19:03:19.006Z",
          *           "updated_at": "2026-11-26T19:03:19.006Z"
          *         }

@@ -29,7 +29,14 @@ export async function insertCharge(
 ): Promise<string[]> {
   const { events: eventRows, deliveries } = eventWrites(events);
   const written = await runWrites(client, [
-    insertWrite("transactions", [charge], { mode: "mode", status: "transaction_status", metadata: "jsonb" }),
+    insertWrite("transactions", [charge], {
+      mode: "mode",
+      status: "transaction_status",
+      type: "transaction_type",
+      metadata: "jsonb",
+      due_terms: "jsonb",
+      payment_components: "jsonb",
+    }),
     eventRows,
     deliveries,
     ...(reply ? [idempotentReplyWrite(reply)] : []),

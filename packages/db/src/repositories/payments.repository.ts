@@ -24,6 +24,7 @@ export interface PaymentToSettle {
     | "payer_name"
     | "payer_document"
     | "payer_document_masked"
+    | "payment_components"
   >;
   balanceTransactionId: string;
   inboxItemId: string;
@@ -47,15 +48,17 @@ export async function settlePaymentRows(
           UPDATE transactions t
           SET status = 'paid', paid_at = v.paid_at, payment_end_to_end_id = v.end_to_end_id, payment_amount = v.amount,
               payer_name = v.payer_name, payer_document = v.payer_document,
-              payer_document_masked = v.payer_document_masked, updated_at = ${now}
+              payer_document_masked = v.payer_document_masked, payment_components = v.components,
+              updated_at = ${now}
           FROM unnest(${charges.map((c) => c.id)}::text[], ${charges.map((c) => c.paid_at)}::timestamptz[],
                       ${charges.map((c) => c.payment_end_to_end_id)}::text[], ${charges.map((c) => c.payment_amount)}::int[],
                       ${charges.map((c) => c.payer_name)}::text[], ${charges.map((c) => c.payer_document)}::text[],
-                      ${charges.map((c) => c.payer_document_masked)}::text[])
-            AS v(id, paid_at, end_to_end_id, amount, payer_name, payer_document, payer_document_masked)
+                      ${charges.map((c) => c.payer_document_masked)}::text[],
+                      ${charges.map((c) => (c.payment_components === null ? null : JSON.stringify(c.payment_components)))}::jsonb[])
+            AS v(id, paid_at, end_to_end_id, amount, payer_name, payer_document, payer_document_masked, components)
           JOIN locked ON locked.id = v.id
           WHERE t.id = v.id AND ${rowStatusIs("t.status", "pending")} AND t.expires_at > v.paid_at
-          RETURNING t.id, t.store_id, t.mode, t.amount
+          RETURNING t.id, t.store_id, t.mode, v.amount
         ), entries AS (
           INSERT INTO balance_transactions (id, seller_id, mode, type, amount, source_id, created_at)
           SELECT b.id, s.seller_id, paid.mode, 'payment', paid.amount, paid.id, ${now}

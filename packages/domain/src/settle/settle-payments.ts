@@ -16,6 +16,7 @@ import type { UseCaseDeps } from "../deps";
 import { chargeDocumentColumns } from "../document-at-rest";
 import { enqueueDeliveries } from "../events/record-event";
 import { newId } from "../ids";
+import { amountDueOn, saoPauloDate } from "../transactions/due-date-charge";
 import { planTransactionEvents } from "../transactions/transaction-events";
 import { reporterAnomaly, reporterOf, type Reporter } from "../acquirers";
 import { INBOX_ERRORS, readPixPayment, type PixPayment } from "../inbound";
@@ -24,8 +25,9 @@ import { INBOX_ERRORS, readPixPayment, type PixPayment } from "../inbound";
  * The columns a payment sets on charge `transactionId` when it settles it: `paid`, when, the end-to-end id, the
  * amount received and the payer (the document encrypted, bound to the charge, and masked).
  */
-export function paidColumns(encryptionKey: Buffer, transactionId: string, payment: PixPayment) {
-  const payerDocument = chargeDocumentColumns(encryptionKey, transactionId, "payer_document", payment.payerDocument);
+export function paidColumns(encryptionKey: Buffer, charge: Transaction, payment: PixPayment) {
+  const payerDocument = chargeDocumentColumns(encryptionKey, charge.id, "payer_document", payment.payerDocument);
+  const due = charge.due_terms === null ? null : amountDueOn(charge, saoPauloDate(payment.paidAt));
   return {
     status: "paid" as const,
     paid_at: payment.paidAt,
@@ -34,6 +36,16 @@ export function paidColumns(encryptionKey: Buffer, transactionId: string, paymen
     payer_name: payment.payerName,
     payer_document: payerDocument.stored,
     payer_document_masked: payerDocument.masked,
+    payment_components:
+      due === null
+        ? null
+        : {
+            original: due.original,
+            fine: due.fine,
+            interest: due.interest,
+            reduction: due.reduction,
+            discount: due.discount,
+          },
   };
 }
 
@@ -59,8 +71,10 @@ export function paymentAnomaly(
   });
   const refused = reporterAnomaly(reporter, charge, "charge");
   if (refused !== null) return { ...refused, transactionId: charge.id };
-  if (payment.amount !== charge.amount) {
-    return anomaly(INBOX_ERRORS.amountMismatch, `expected ${charge.amount}, received ${payment.amount}`);
+  // A due-date charge is owed what its terms come to on the day of payment in São Paulo (DESIGN §13).
+  const expected = amountDueOn(charge, saoPauloDate(payment.paidAt)).total;
+  if (payment.amount !== expected) {
+    return anomaly(INBOX_ERRORS.amountMismatch, `expected ${expected}, received ${payment.amount}`);
   }
   if (charge.status === "pending" && charge.expires_at > payment.paidAt) return null;
   if (charge.payment_end_to_end_id === payment.endToEndId) {
@@ -112,7 +126,7 @@ async function settleItems(deps: UseCaseDeps, items: ProcessableInboxItem[]): Pr
 
   const paid = plain.map(({ item, payment, charge }) => ({
     item,
-    charge: { ...charge, ...paidColumns(deps.config.encryptionKey, charge.id, payment), updated_at: now },
+    charge: { ...charge, ...paidColumns(deps.config.encryptionKey, charge, payment), updated_at: now },
   }));
   const { paidIds, deliveryIds } = await deps.repos.payments.settlePaymentRows({
     payments: paid.map(({ item, charge }) => ({

@@ -8,18 +8,29 @@ import type { Transaction } from "@lm/db";
 import { isExpiredAt } from "@lm/wire";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { decryptDocument } from "../document-at-rest";
-import { ApiError } from "../errors";
+import { assertPayableOn } from "../due-dates";
+import { ApiError, validationFailed } from "../errors";
+import { amountDueOn, dueDateTermsOf, saoPauloDate } from "../transactions/due-date-charge";
 import { findTransaction } from "../transactions/find-transactions";
 import { postSandboxNotification, sandboxEndToEndId } from "../acquirers";
 
 /**
  * Posts a signed sandbox payment notification for charge `id` of `scope` through the inbound path. The charge
  * becomes `paid` when the worker has processed it.
+ * @param options.date - a due-date charge's day of payment (`YYYY-MM-DD` in São Paulo, default today): the payment is
+ *   of what its terms come to that day (DESIGN §13), made at noon in São Paulo (now, for today)
  * @returns the charge as it is now (still `pending`)
  * @throws ApiError `test_mode_only` for a live key; `resource_not_found` (unknown or foreign id); `invalid_state`
- *   unless the charge is pending and its BR Code our own (a charge a test bank registered is paid at that bank)
+ *   unless the charge is pending and its BR Code our own (a charge a test bank registered is paid at that bank);
+ *   `validation_failed` (param `date`) for a date given for an immediate charge or outside a due-date charge's payable
+ *   window (from its creation to its last payable date)
  */
-export async function simulatePayment(deps: UseCaseDeps, scope: MerchantScope, id: string): Promise<Transaction> {
+export async function simulatePayment(
+  deps: UseCaseDeps,
+  scope: MerchantScope,
+  id: string,
+  options: { date?: string } = {},
+): Promise<Transaction> {
   if (scope.mode !== "test") throw new ApiError("test_mode_only", "Payments can be simulated with test keys only.");
   const transaction = await findTransaction(deps.repos, scope, id);
   const now = deps.now();
@@ -29,6 +40,14 @@ export async function simulatePayment(deps: UseCaseDeps, scope: MerchantScope, i
   if (transaction.acquirer_id !== null) {
     throw new ApiError("invalid_state", "This transaction is registered at a bank: pay it through the bank.");
   }
+  const terms = dueDateTermsOf(transaction);
+  if (terms === null && options.date !== undefined) {
+    throw validationFailed("date is for due-date charges; an immediate charge is paid now.", "date");
+  }
+  const today = saoPauloDate(now);
+  const date = options.date ?? today;
+  if (terms !== null) assertPayableOn(terms, date, { createdOn: saoPauloDate(transaction.created_at) });
+  const paidAt = date === today ? now : new Date(`${date}T12:00:00.000-03:00`);
   const document =
     transaction.customer_document === null
       ? null
@@ -42,8 +61,8 @@ export async function simulatePayment(deps: UseCaseDeps, scope: MerchantScope, i
       {
         endToEndId: sandboxEndToEndId(now),
         txid: transaction.txid,
-        valor: valorFromCentavos(transaction.amount),
-        horario: now.toISOString(),
+        valor: valorFromCentavos(amountDueOn(transaction, date).total),
+        horario: paidAt.toISOString(),
         pagador: {
           nome: transaction.customer_name ?? "Pagador Sandbox",
           ...(document === null ? {} : { [document.length === 11 ? "cpf" : "cnpj"]: document }),

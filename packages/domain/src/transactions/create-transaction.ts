@@ -16,14 +16,21 @@ import { acquirerFor, acquirerNotConfigured } from "../acquirers";
 import { renderQrPngBase64 } from "../br-code/br-code";
 import { planTransactionEvents, type TransactionWriteOptions } from "./transaction-events";
 import { generateTxid, txidForIdempotencyKey } from "./txid";
+import { DUE_DATE_FIELDS, planDueDateTerms, type DueDateInput } from "./due-date-charge";
 
-/** A validated creation request (the API's joi schema enforces the lengths and ranges). */
-export interface CreateTransactionInput {
-  /** Integer centavos, at least 1. */
+/** An immediate charge's lifetime when the request gives none: a day. */
+const DEFAULT_EXPIRES_IN_S = 86_400;
+
+/**
+ * A validated creation request (the API's joi schema enforces the lengths and ranges): an immediate charge, or a
+ * due-date charge when `due_date` is given (DESIGN §13).
+ */
+export interface CreateTransactionInput extends Partial<DueDateInput> {
+  /** Integer centavos, at least 1 (a due-date charge's original amount). */
   amount: number;
   description?: string;
-  /** Seconds until expiry, 60 to 1,209,600. */
-  expires_in: number;
+  /** An immediate charge's seconds until expiry, 60 to 1,209,600; default 86,400. */
+  expires_in?: number;
   /** The integrator's reference, unique per store and mode. */
   external_id?: string;
   customer?: { name: string; document: string; email?: string };
@@ -49,7 +56,10 @@ export interface CreateTransactionOptions extends TransactionWriteOptions {
  *   `validation_failed` (param `customer.document`) for a document that is not a CPF or CNPJ; `invalid_state`
  *   (param `external_id`) when the store already has a charge of this mode with that `external_id`, or when the
  *   idempotency key named a charge created before (its record expired); `acquirer_not_configured` (503) in a mode
- *   without an acquirer; `acquirer_unavailable` or `acquirer_rejected` (502) when the bank fails or refuses it.
+ *   without an acquirer, or for a due-date charge in a mode served by a bank (whose `cobv` is not spoken yet);
+ *   `acquirer_unavailable` or `acquirer_rejected` (502) when the bank fails or refuses it; `validation_failed` for a
+ *   due-date charge without `customer`, with `expires_in`, or with terms the standard refuses (param: the field), and
+ *   for a due-date field without `due_date`.
  *   Nothing is written when it throws.
  */
 export async function createTransaction(
@@ -69,8 +79,16 @@ export async function createTransaction(
   const document = input.customer ? parseTaxDocument(input.customer.document) : null;
   if (input.customer && !document) throw validationFailed("Document must be a valid CPF or CNPJ.", "customer.document");
 
+  const now = deps.now();
+  const due = dueDatePlan(input, now);
+
   const acquirer = await acquirerFor(deps, merchant.mode);
   if (acquirer === null) throw acquirerNotConfigured(merchant.mode, "register charges");
+  if (due !== null && acquirer.acquirerId !== null) {
+    throw acquirerNotConfigured(merchant.mode, "register due-date charges (a bank's cobv)");
+  }
+  const expiresAt = due?.expiresAt ?? new Date(now.getTime() + (input.expires_in ?? DEFAULT_EXPIRES_IN_S) * 1000);
+  const expiresIn = Math.round((expiresAt.getTime() - now.getTime()) / 1000);
   const txid =
     acquirer.acquirerId !== null && options.idempotencyKey !== undefined
       ? txidForIdempotencyKey(deps.config.encryptionKey, merchant, options.idempotencyKey)
@@ -78,13 +96,12 @@ export async function createTransaction(
   const { brCode } = await acquirer.registerCharge({
     txid,
     amount: input.amount,
-    expiresIn: input.expires_in,
+    expiresIn,
     merchantName: merchant.storeName,
     debtor: input.customer && document ? { name: input.customer.name, document } : null,
     description: input.description ?? null,
   });
 
-  const now = deps.now();
   const id = newId("transaction", now.getTime());
   const customerDocument = chargeDocumentColumns(deps.config.encryptionKey, id, "customer_document", document);
   // The whole row, so the reply and the event are built from it without reading it back.
@@ -93,6 +110,7 @@ export async function createTransaction(
     store_id: merchant.storeId,
     mode: merchant.mode,
     status: "pending",
+    type: due === null ? "immediate" : "due_date",
     amount: input.amount,
     currency: "BRL",
     description: input.description ?? null,
@@ -106,8 +124,8 @@ export async function createTransaction(
     customer_email: input.customer?.email ?? null,
     postback_url: postbackUrl,
     metadata: input.metadata ?? {},
-    expires_in: input.expires_in,
-    expires_at: new Date(now.getTime() + input.expires_in * 1000),
+    expires_in: expiresIn,
+    expires_at: expiresAt,
     paid_at: null,
     expired_at: null,
     canceled_at: null,
@@ -118,6 +136,8 @@ export async function createTransaction(
     payer_document_masked: null,
     amount_refunded: 0,
     amount_disputed: 0,
+    due_terms: due === null ? null : (due.terms as unknown as Transaction["due_terms"]),
+    payment_components: null,
     acquirer_id: acquirer.acquirerId,
     created_at: now,
     updated_at: now,
@@ -144,6 +164,29 @@ export async function createTransaction(
   }
   await enqueueDeliveries(deps, deliveryIds);
   return transaction;
+}
+
+/**
+ * A due-date charge's terms and expiry (`planDueDateTerms`), or null for an immediate charge.
+ * @throws ApiError `validation_failed`: a due-date field without `due_date`; a due-date charge without `customer` (the
+ *   standard's `devedor` is required) or with `expires_in`; terms the standard refuses
+ */
+function dueDatePlan(input: CreateTransactionInput, now: Date): ReturnType<typeof planDueDateTerms> | null {
+  if (input.due_date === undefined) {
+    const stray = DUE_DATE_FIELDS.find((field) => input[field] !== undefined);
+    if (stray !== undefined) throw validationFailed(`"${stray}" is for due-date charges: give due_date too.`, stray);
+    return null;
+  }
+  if (input.customer === undefined) {
+    throw validationFailed("A due-date charge needs customer, with its name and document.", "customer");
+  }
+  if (input.expires_in !== undefined) {
+    throw validationFailed(
+      "A due-date charge expires after its last payable day (due_date and days_after_due), not after expires_in.",
+      "expires_in",
+    );
+  }
+  return planDueDateTerms(input.amount, { ...input, due_date: input.due_date }, now);
 }
 
 /**

@@ -1,5 +1,6 @@
 /**
- * Charges (SPEC "Transactions", DESIGN §5, §9): txid, creation, reads, cancel, expiry, and their events.
+ * Charges (SPEC "Transactions", DESIGN §5, §9, §13): txid, creation, reads, cancel, expiry, their events, and what a
+ * due-date charge is owed.
  */
 export * from "./txid";
 export * from "./transaction-events";
@@ -7,3 +8,4 @@ export * from "./create-transaction";
 export * from "./find-transactions";
 export * from "./cancel-transaction";
 export * from "./expire-transaction";
+export * from "./due-date-charge";

@@ -6,9 +6,10 @@
  * or a batch in one statement (the events of {@link planTransactionEvents} written by the batch's statement).
  */
 import type { EventsToWrite, IdempotentReply, Transaction, Repositories } from "@lm/db";
-import { serializeTransaction, withoutChargeFields } from "@lm/wire";
+import { withoutChargeFields } from "@lm/wire";
 import type { SubscribableEventType } from "../events/event-types";
 import { planEvents, recordEvent, type EventInput, type RecordedEvent } from "../events/record-event";
+import { transactionObject } from "./due-date-charge";
 
 /** The `transaction.*` types of the event catalog. */
 export type TransactionEventType = Extract<SubscribableEventType, `transaction.${string}`>;
@@ -21,7 +22,7 @@ export function transactionEvent(transaction: Transaction, type: TransactionEven
   return {
     scope: { storeId: transaction.store_id, mode: transaction.mode },
     type,
-    object: withoutChargeFields(serializeTransaction(transaction, now)),
+    object: withoutChargeFields(transactionObject(transaction, now)),
     postback: { transactionId: transaction.id, url: transaction.postback_url },
     now,
   };

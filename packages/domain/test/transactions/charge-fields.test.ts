@@ -7,6 +7,7 @@ const charge: Transaction = {
   store_id: "sto_01KMZ2W3Q8J4V8X3Y0N6P2R5T7",
   mode: "test",
   status: "pending",
+  type: "immediate",
   amount: 1990,
   currency: "BRL",
   description: "Pedido 4512",
@@ -33,6 +34,8 @@ const charge: Transaction = {
   amount_refunded: 0,
   acquirer_id: null,
   amount_disputed: 0,
+  due_terms: null,
+  payment_components: null,
   created_at: created,
   updated_at: created,
 };
@@ -74,6 +77,7 @@ describe("a charge's object stored without the fields the charge keeps for good"
       "expired_at",
       "canceled_at",
       "payment",
+      "amount_due",
       "updated_at",
     ]);
     expect(storedChargeId(stored)).toBe(charge.id);

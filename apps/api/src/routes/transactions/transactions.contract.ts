@@ -6,7 +6,7 @@ import { parseTaxDocument, type CreateTransactionInput, type TransactionFilters 
 import { centavosAmount } from "../../http/amount";
 import { listQuerySchema, type ListQuery } from "../../http/list";
 import { defineRoute, API_KEY } from "../../http/contract";
-import { Dispute, Transaction, TransactionList } from "@lm/wire";
+import { AmountDue, Dispute, Transaction, TransactionList } from "@lm/wire";
 
 /** Most metadata pairs, and the bounds of their keys and values (Stripe's). */
 export const MAX_METADATA_KEYS = 50;
@@ -21,6 +21,14 @@ const taxDocument = Joi.string()
   .custom((value: string, helpers) => (parseTaxDocument(value) ? value : helpers.error("document.invalid")))
   .messages({ "document.invalid": "{{#label}} must be a valid CPF or CNPJ" });
 
+/** A due-date term's value: integer centavos (fixed types) or a percentage string (`"2.00"`), checked by the domain. */
+const termValue = Joi.alternatives().try(Joi.number().integer(), Joi.string().max(16));
+const dayCount = Joi.string().valid("calendar", "business");
+const fixedOrPercent = Joi.object({
+  type: Joi.string().valid("fixed", "percent").required(),
+  value: termValue.required(),
+});
+
 /**
  * Body of `POST /v1/transactions`. Unknown fields are refused, not stripped (as Stripe does): a misspelt optional
  * field (`expires_at` for `expires_in`) would otherwise be silently ignored on a payment.
@@ -32,7 +40,11 @@ export const createTransactionSchema: Joi.ObjectSchema<CreateTransactionInput> =
       "Centavos, as an integer written without a point or an exponent: R$ 100,50 is `10050`; `100.00` or `1e3` is refused (400 `validation_failed`), as JSON would read `100.00` as 100 centavos.",
     ),
   description: Joi.string().min(1).max(140),
-  expires_in: Joi.number().integer().min(60).max(1_209_600).default(86_400).description("Seconds."),
+  expires_in: Joi.number()
+    .integer()
+    .min(60)
+    .max(1_209_600)
+    .description("Seconds; default 86,400 (a day). Not for a due-date charge, which expires after its window."),
   external_id: Joi.string().min(1).max(64).description("Unique per store and mode (409 `invalid_state` otherwise)."),
   customer: Joi.object({
     name: Joi.string().trim().min(1).max(200).required().description("No leading or trailing whitespace."),
@@ -46,6 +58,38 @@ export const createTransactionSchema: Joi.ObjectSchema<CreateTransactionInput> =
       "Must pass the destination check (https, port 443, public host, no credentials), else 400 `invalid_url`. Needs the store's postback secret (409 `invalid_state` without one); its postbacks are signed with it (the `stripe` scheme).",
     ),
   metadata: Joi.object().pattern(METADATA_KEY, METADATA_VALUE).max(MAX_METADATA_KEYS).description(METADATA),
+  due_date: Joi.string()
+    .max(10)
+    .description(
+      "Makes a due-date charge (the standard's `cobv`): `YYYY-MM-DD`, today or later in São Paulo. Needs `customer`; a date on a weekend or national holiday moves to the next business day, and every term with it.",
+    ),
+  days_after_due: Joi.number()
+    .integer()
+    .min(0)
+    .max(365)
+    .description("Calendar days the charge stays payable after the due date (`validadeAposVencimento`); default 30."),
+  fine: fixedOrPercent.description(
+    'Charged once when paid late (`multa`): `fixed` centavos, or `percent` of the amount as a string with two decimals (`"2.00"`).',
+  ),
+  interest: Joi.object({
+    type: Joi.string().valid("fixed_per_day", "percent_per_day", "percent_per_month", "percent_per_year").required(),
+    days: dayCount.required(),
+    value: termValue.required(),
+  }).description(
+    "Simple interest per day late (`juros`): centavos per day, or a percentage per day, month (÷ 30 calendar or ÷ 21 business days) or year (÷ 365 or ÷ 252).",
+  ),
+  reduction: fixedOrPercent.description("Taken off whatever the day of payment (`abatimento`)."),
+  discount: Joi.object({
+    type: Joi.string().valid("fixed_until", "percent_until", "fixed_per_day_early", "percent_per_day_early").required(),
+    tiers: Joi.array()
+      .items(Joi.object({ until: Joi.string().max(10).required(), value: termValue.required() }))
+      .min(1)
+      .max(3),
+    days: dayCount,
+    value: termValue,
+  }).description(
+    "For paying early (`desconto`): `fixed_until`/`percent_until` with 1 to 3 `tiers` (`until` dates on or before the due date), or `fixed_per_day_early`/`percent_per_day_early` with `days` and `value` per day of anticipation.",
+  ),
 })
   .prefs({ stripUnknown: false })
   .description("Unknown fields are refused (400 `validation_failed`), not ignored.");
@@ -62,6 +106,20 @@ export const simulateDisputeSchema: Joi.ObjectSchema<{ amount?: number }> = Joi.
     "Centavos; default what is left of the paid amount after refunds (not `failed`) and earlier disputes.",
   ),
 });
+
+/** Body of `POST /v1/transactions/{id}/simulate-payment`: a due-date charge's day of payment. */
+export const simulatePaymentSchema: Joi.ObjectSchema<{ date?: string }> = Joi.object({
+  date: Joi.string()
+    .max(10)
+    .description(
+      "A due-date charge's day of payment, `YYYY-MM-DD` within its payable window (default today in São Paulo): the sandbox pays what its terms come to that day.",
+    ),
+});
+
+/** Query of `GET /v1/transactions/{id}/amount-due`. */
+export const amountDueQuerySchema: Joi.ObjectSchema<{ date?: string }> = Joi.object({
+  date: Joi.string().max(10).description("`YYYY-MM-DD` within the payable window; default today in São Paulo."),
+}).prefs({ convert: true, stripUnknown: false });
 
 /** Path of the routes under `{id}`: A charge id; any other string is 404. */
 export const transactionParams = Joi.object<{ id: string }>({
@@ -234,13 +292,20 @@ export const simulatePayment = defineRoute({
   tag: "Charges",
   summary: "Pay a test charge through the sandbox acquirer",
   description:
-    "Posts a sandbox acquirer notification through the normal inbound path; the worker marks the charge paid shortly after.",
+    "Posts a sandbox acquirer notification through the normal inbound path; the worker marks the charge paid shortly after. A due-date charge is paid what its terms come to on `date`.",
   security: API_KEY,
   params: transactionParams,
+  body: simulatePaymentSchema,
+  bodyRequired: false,
   replies: {
     202: { description: "Accepted; the charge as it is now (still `pending`).", schema: Transaction },
   },
   errors: {
+    400: {
+      description:
+        "`validation_failed`: `date` for an immediate charge, or outside a due-date charge's payable window.",
+      codes: ["validation_failed"],
+    },
     401: {
       description: "`authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one.",
       codes: ["authentication_required"],
@@ -329,6 +394,46 @@ export const simulateDispute = defineRoute({
     409: {
       description:
         '`invalid_state`: the charge is not paid; or the amount exceeds what is left of it after refunds and disputes (`param: "amount"`); or a bank registered the charge. Nothing moves.',
+      codes: ["invalid_state"],
+    },
+    429: {
+      description: "`rate_limited`: over 100 requests per second for this API key.",
+      codes: ["rate_limited"],
+      headers: ["RetryAfter"],
+    },
+  },
+});
+
+/** `getAmountDue`. */
+export const getAmountDue = defineRoute({
+  method: "get",
+  path: "/v1/transactions/{id}/amount-due",
+  operationId: "getAmountDue",
+  tag: "Charges",
+  summary: "What a due-date charge's payer owes on a date",
+  description:
+    "The original amount, fine, interest, reduction and discount the terms come to on `date` (DESIGN §13's money math: percentages of the original, simple interest per day late, each part rounded half-up to the centavo), and their total. Business days exclude weekends and the national holidays fixed by federal law; the payer's city is not known, so a municipal holiday is not counted: in live mode the bank's figure prevails.",
+  security: API_KEY,
+  params: transactionParams,
+  query: amountDueQuerySchema,
+  replies: {
+    200: { description: "The amount due and its parts, in centavos.", schema: AmountDue },
+  },
+  errors: {
+    400: {
+      description: "`validation_failed`: `date` is not a date, or outside the payable window.",
+      codes: ["validation_failed"],
+    },
+    401: {
+      description: "`authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one.",
+      codes: ["authentication_required"],
+    },
+    404: {
+      description: "`resource_not_found`: unknown, malformed, or of another store or mode.",
+      codes: ["resource_not_found"],
+    },
+    409: {
+      description: "`invalid_state`: an immediate charge, which has no amount due by date.",
       codes: ["invalid_state"],
     },
     429: {

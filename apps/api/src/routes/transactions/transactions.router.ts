@@ -6,29 +6,41 @@
 import { Router } from "express";
 import type { Transaction } from "@lm/db";
 import {
+  amountDueOn,
+  ApiError,
+  assertPayableOn,
   cancelTransaction,
   createTransaction,
+  dueDateTermsOf,
   findTransaction,
   listTransactions,
+  saoPauloDate,
   simulateDispute,
   simulateExpiration,
   simulatePayment,
+  transactionObject,
 } from "@lm/domain";
-import { serializeDispute, serializeTransaction } from "@lm/wire";
+import { serializeDispute, type AmountDue } from "@lm/wire";
 import type { AppDeps } from "../../deps";
 import { merchantOf } from "../../http/api-key-auth";
 import { idempotent } from "../../http/idempotency";
 import { sendJson } from "../../http/json-reply";
 import { listPage } from "../../http/list";
 import { validate } from "../../http/validate";
-import { createTransactionSchema, listTransactionsSchema, simulateDisputeSchema } from "./transactions.contract";
+import {
+  amountDueQuerySchema,
+  createTransactionSchema,
+  listTransactionsSchema,
+  simulateDisputeSchema,
+  simulatePaymentSchema,
+} from "./transactions.contract";
 
 /** Router for `/v1/transactions`. */
 export function transactionsRouter(deps: AppDeps): Router {
   const router = Router();
   const replyWith = (status: number) => (transaction: Transaction) => ({
     status,
-    body: serializeTransaction(transaction, deps.now()),
+    body: transactionObject(transaction, deps.now()),
   });
   const created = replyWith(201);
   const changed = replyWith(200);
@@ -54,14 +66,14 @@ export function transactionsRouter(deps: AppDeps): Router {
         page,
         "transaction",
         (args) => listTransactions(deps.repos, scope, { status, external_id }, args, now),
-        (row) => serializeTransaction(row, now),
+        (row) => transactionObject(row, now),
       ),
     );
   });
 
   router.get("/:id", async (req, res) => {
     const transaction = await findTransaction(deps.repos, merchantOf(res), req.params.id);
-    sendJson(res, 200, serializeTransaction(transaction, deps.now()));
+    sendJson(res, 200, transactionObject(transaction, deps.now()));
   });
 
   router.post(
@@ -74,14 +86,25 @@ export function transactionsRouter(deps: AppDeps): Router {
     }),
   );
 
+  router.get("/:id/amount-due", async (req, res) => {
+    const { date: asked } = validate(amountDueQuerySchema, req.query);
+    const transaction = await findTransaction(deps.repos, merchantOf(res), req.params.id);
+    const terms = dueDateTermsOf(transaction);
+    if (terms === null) throw new ApiError("invalid_state", "Only a due-date charge has an amount due by date.");
+    const date = asked ?? saoPauloDate(deps.now());
+    assertPayableOn(terms, date, { createdOn: saoPauloDate(transaction.created_at) });
+    res.json({ object: "amount_due", date, ...amountDueOn(transaction, date) } satisfies AmountDue);
+  });
+
   router.post("/:id/simulate-payment", async (req, res) => {
-    const transaction = await simulatePayment(deps, merchantOf(res), req.params.id);
-    res.status(202).json(serializeTransaction(transaction, deps.now()));
+    const { date } = validate(simulatePaymentSchema, req.body ?? {});
+    const transaction = await simulatePayment(deps, merchantOf(res), req.params.id, { date });
+    res.status(202).json(transactionObject(transaction, deps.now()));
   });
 
   router.post("/:id/simulate-expiration", async (req, res) => {
     const transaction = await simulateExpiration(deps, merchantOf(res), String(req.params.id));
-    res.status(202).json(serializeTransaction(transaction, deps.now()));
+    res.status(202).json(transactionObject(transaction, deps.now()));
   });
 
   router.post("/:id/simulate-dispute", async (req, res) => {

@@ -1,0 +1,109 @@
+/**
+ * Due-date charges (DESIGN §13, the standard's `cobv`) as the charge's life sees them: the terms a creation request
+ * gives, checked and completed into what the charge keeps (`due_terms`), when such a charge expires, what its payer
+ * owes on a day, and its wire object with today's amount due. The arithmetic itself is `../due-dates`.
+ */
+import type { Transaction } from "@lm/db";
+import { isExpiredAt, serializeTransaction, type DueDate, type Transaction as TransactionWire } from "@lm/wire";
+import {
+  amountDue,
+  DEFAULT_DAYS_AFTER_DUE,
+  lastPayableDate,
+  validateDueDateTerms,
+  type AmountDue,
+  type Discount,
+  type DueDateTerms,
+  type Fine,
+  type Interest,
+  type Reduction,
+} from "../due-dates";
+
+/** The due-date fields of a creation request (DESIGN §13), as the API's schema passes them. */
+export interface DueDateInput {
+  /** `YYYY-MM-DD`, today or later in São Paulo. */
+  due_date: string;
+  /** 0 to 365; default 30. */
+  days_after_due?: number;
+  fine?: Fine;
+  interest?: Interest;
+  reduction?: Reduction;
+  discount?: Discount;
+}
+
+/** The names of {@link DueDateInput}'s fields, which only a due-date charge takes. */
+export const DUE_DATE_FIELDS = ["due_date", "days_after_due", "fine", "interest", "reduction", "discount"] as const;
+
+/** São Paulo's offset from UTC: Brazil has kept no daylight-saving time since 2019. */
+const SAO_PAULO_OFFSET_MS = -3 * 3_600_000;
+const MS_PER_DAY = 86_400_000;
+
+/** The calendar date (`YYYY-MM-DD`) of instant `at` in America/Sao_Paulo: the date every due-date rule counts in. */
+export function saoPauloDate(at: Date): string {
+  return new Date(at.getTime() + SAO_PAULO_OFFSET_MS).toISOString().slice(0, 10);
+}
+
+/** The instant São Paulo's day after `date` begins: when a charge payable until `date` expires. */
+function endOfSaoPauloDay(date: string): Date {
+  return new Date(Date.parse(`${date}T00:00:00.000Z`) + MS_PER_DAY - SAO_PAULO_OFFSET_MS);
+}
+
+/**
+ * Checks `input` for a charge of `amount` centavos created at `now` and completes it into the terms the charge keeps.
+ * @returns `terms`, as the object's `due_date` shows them (with `last_payable_date`), and `expiresAt`, the start of
+ *   the São Paulo day after the last payable date
+ * @throws ApiError `validation_failed` naming the field when the standard would refuse the terms (a due date before
+ *   today, a tier after the due date, a percentage out of range...)
+ */
+export function planDueDateTerms(amount: number, input: DueDateInput, now: Date): { terms: DueDate; expiresAt: Date } {
+  const terms: DueDateTerms = {
+    original: amount,
+    due_date: input.due_date,
+    days_after_due: input.days_after_due ?? DEFAULT_DAYS_AFTER_DUE,
+    fine: input.fine ?? null,
+    interest: input.interest ?? null,
+    reduction: input.reduction ?? null,
+    discount: input.discount ?? null,
+  };
+  validateDueDateTerms(terms, { today: saoPauloDate(now) });
+  const last = lastPayableDate(terms);
+  return {
+    terms: {
+      date: input.due_date,
+      days_after_due: terms.days_after_due ?? DEFAULT_DAYS_AFTER_DUE,
+      fine: terms.fine ?? null,
+      interest: terms.interest ?? null,
+      reduction: terms.reduction ?? null,
+      discount: terms.discount ?? null,
+      last_payable_date: last,
+    } as DueDate,
+    expiresAt: endOfSaoPauloDay(last),
+  };
+}
+
+/** A due-date charge's terms as the money math reads them; null for an immediate charge. */
+export function dueDateTermsOf(charge: Pick<Transaction, "amount" | "due_terms">): DueDateTerms | null {
+  if (charge.due_terms === null) return null;
+  const { date, days_after_due, fine, interest, reduction, discount } = charge.due_terms as unknown as DueDate;
+  return { original: charge.amount, due_date: date, days_after_due, fine, interest, reduction, discount };
+}
+
+/**
+ * What the payer of `charge` owes for a payment on `date` (`YYYY-MM-DD` in São Paulo): a due-date charge's total and
+ * parts, or, for an immediate charge, its amount alone.
+ */
+export function amountDueOn(charge: Pick<Transaction, "amount" | "due_terms">, date: string): AmountDue {
+  const terms = dueDateTermsOf(charge);
+  if (terms !== null) return amountDue(terms, date);
+  return { original: charge.amount, fine: 0, interest: 0, reduction: 0, discount: 0, total: charge.amount };
+}
+
+/**
+ * `charge`'s wire object at `now` (`@lm/wire`'s `serializeTransaction`), with a pending due-date charge's amount due
+ * today in São Paulo: what every reply and event shows of a charge.
+ */
+export function transactionObject(charge: Transaction, now: Date): TransactionWire {
+  const pendingDueDate = charge.due_terms !== null && charge.status === "pending" && !isExpiredAt(charge, now);
+  if (!pendingDueDate) return serializeTransaction(charge, now);
+  const today = saoPauloDate(now);
+  return serializeTransaction(charge, now, { date: today, amount: amountDueOn(charge, today).total });
+}
