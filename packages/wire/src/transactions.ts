@@ -316,7 +316,8 @@ export function withoutChargeFields(object: object): Record<string, unknown> {
 /**
  * A stored object with its charge's fixed fields put back, every field where {@link serializeTransaction} writes it,
  * so that its JSON is the text first sent byte for byte; any other resource, or a charge not given, is returned as
- * is. An object stored whole (before the fixed fields were left out) reads the same: those fields never change.
+ * is. An object stored whole (before the fixed fields were left out) reads the same: those fields never change. An
+ * object stored before `amount_due` existed reads it as null, which it was for every charge then (immediate ones).
  * @param charge - the charge {@link storedChargeId} names, as read now
  */
 export function withChargeFields(stored: object, charge: TransactionRow | null | undefined): object {
@@ -325,7 +326,10 @@ export function withChargeFields(stored: object, charge: TransactionRow | null |
   const kept = stored as Record<string, unknown>;
   return Object.fromEntries(
     Object.keys(fixed)
-      .filter((key) => CHARGE_FIXED_FIELDS.has(key) || key in kept)
-      .map((key) => [key, CHARGE_FIXED_FIELDS.has(key) ? fixed[key] : kept[key]]),
+      .filter((key) => CHARGE_FIXED_FIELDS.has(key) || key in kept || FIELDS_ADDED_SINCE_STORED.has(key))
+      .map((key) => [key, CHARGE_FIXED_FIELDS.has(key) ? fixed[key] : (kept[key] ?? null)]),
   );
 }
+
+/** Changing fields added to the wire after objects were first stored: an older stored object reads them as null. */
+const FIELDS_ADDED_SINCE_STORED: ReadonlySet<string> = new Set<keyof Transaction>(["amount_due"]);

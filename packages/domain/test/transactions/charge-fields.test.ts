@@ -63,6 +63,15 @@ describe("a charge's object stored without the fields the charge keeps for good"
     expect(stored.length).toBeLessThan(sent.length / 2);
   });
 
+  test("when an object stored before amount_due existed is read back, then it shows amount_due null", () => {
+    const { amount_due: _dropped, ...older } = withoutChargeFields(serializeTransaction(paid, paidAt));
+
+    const read = withChargeFields(older, paid) as Record<string, unknown>;
+
+    expect(read.amount_due).toBeNull();
+    expect(Object.keys(read)).toEqual(Object.keys(serializeTransaction(paid, paidAt)));
+  });
+
   test("when a paid charge's object is stored, then it keeps what changes (status, payment, refunds, deadline, times) and none of the terms, BR Code, QR image or customer", () => {
     const stored = withoutChargeFields(serializeTransaction(paid, paidAt));
 
