@@ -100,3 +100,61 @@ export const PANEL_SESSION: Security = [{ panelSession: [] }];
 
 /** Routes anyone may call (probes, the reference, sign-up and sign-in). */
 export const PUBLIC: Security = [];
+
+// Refusals many routes answer alike, worded once; a route with a refusal of its own writes its own.
+
+/** 400 for a request its schemas refuse. */
+export const INVALID_REQUEST: ErrorReplyContract = {
+  description: "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field.",
+  codes: ["validation_failed"],
+};
+
+/** 401 of the merchant API: no valid API key. */
+export const NO_API_KEY: ErrorReplyContract = {
+  description: "`authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one.",
+  codes: ["authentication_required"],
+};
+
+/** 429 of the merchant API's per-key rate limit. */
+export const KEY_RATE_LIMITED: ErrorReplyContract = {
+  description: "`rate_limited`: over 100 requests per second for this API key.",
+  codes: ["rate_limited"],
+  headers: ["RetryAfter"],
+};
+
+/** 404 of the merchant API: a resource the key's store and mode does not have. */
+export const NOT_IN_STORE_MODE: ErrorReplyContract = {
+  description: "`resource_not_found`: unknown, malformed, or of another store or mode.",
+  codes: ["resource_not_found"],
+};
+
+/** 401 of the panel: no session. */
+export const NO_SESSION: ErrorReplyContract = {
+  description: "`authentication_required`: no live `lm.session` cookie.",
+  codes: ["authentication_required"],
+};
+
+/** 403 of the panel's cross-site check (`csrf.ts`). */
+export const CROSS_SITE: ErrorReplyContract = {
+  description:
+    "`permission_denied`: the request carries a panel cookie and its `Origin` (or `Referer`) is not in `PANEL_ORIGINS`.",
+  codes: ["permission_denied"],
+};
+
+/** 403 of a seller's route called by an operator. */
+export const NO_SELLER: ErrorReplyContract = {
+  description: "`permission_denied`: operators have no seller.",
+  codes: ["permission_denied"],
+};
+
+/** 403 of an owners' route called by an operator. */
+export const OWNERS_ONLY: ErrorReplyContract = {
+  description: "`permission_denied`: operators have no seller (owners only).",
+  codes: ["permission_denied"],
+};
+
+/** 415 for a body that is not JSON. */
+export const NOT_JSON: ErrorReplyContract = {
+  description: "`unsupported_media_type`: the request carried a body that is not JSON.",
+  codes: ["unsupported_media_type"],
+};

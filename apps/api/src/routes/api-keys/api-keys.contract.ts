@@ -3,7 +3,7 @@
  */
 import Joi from "joi";
 import type { Mode } from "@lm/domain";
-import { defineRoute, PANEL_SESSION } from "../../http/contract";
+import { defineRoute, INVALID_REQUEST, NO_SESSION, OWNERS_ONLY, PANEL_SESSION } from "../../http/contract";
 import { ApiKeyList, CreatedApiKey, RotatedApiKey } from "@lm/wire";
 
 /** Body of `POST /v1/me/api-keys`: `name` 1 to 64 characters (not only blanks), `mode` `live` or `test`. */
@@ -43,8 +43,8 @@ export const listApiKeys = defineRoute({
     200: { description: "Every active key (not paged: `has_more` is false).", schema: ApiKeyList },
   },
   errors: {
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
-    403: { description: "`permission_denied`: operators have no seller (owners only).", codes: ["permission_denied"] },
+    401: NO_SESSION,
+    403: OWNERS_ONLY,
   },
 });
 
@@ -62,11 +62,8 @@ export const createApiKey = defineRoute({
     201: { description: "The key, with `key` shown once.", schema: CreatedApiKey },
   },
   errors: {
-    400: {
-      description: "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field.",
-      codes: ["validation_failed"],
-    },
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
+    400: INVALID_REQUEST,
+    401: NO_SESSION,
     403: {
       description:
         "`permission_denied`: the request carries a panel cookie and its `Origin` (or `Referer`) is not in `PANEL_ORIGINS`. Also for operators. `mfa_required`: no live step-up on this session (`POST /v1/me/auth/step-up` first). `kyc_required`: a live key for a seller whose KYC is not approved.",
@@ -97,7 +94,7 @@ export const rotateApiKey = defineRoute({
   },
   errors: {
     400: { description: "`validation_failed`: malformed id.", codes: ["validation_failed"] },
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
+    401: NO_SESSION,
     403: {
       description:
         "`permission_denied`: the request carries a panel cookie and its `Origin` (or `Referer`) is not in `PANEL_ORIGINS`. Also for operators. `mfa_required`: no live step-up on this session (`POST /v1/me/auth/step-up` first). `kyc_required`: a live key of a seller whose KYC is no longer approved.",
@@ -128,7 +125,7 @@ export const deleteApiKey = defineRoute({
   },
   errors: {
     400: { description: "`validation_failed`: malformed id.", codes: ["validation_failed"] },
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
+    401: NO_SESSION,
     403: {
       description:
         "`permission_denied`: the request carries a panel cookie and its `Origin` (or `Referer`) is not in `PANEL_ORIGINS`. Also for operators. `mfa_required`: no live step-up on this session while the seller's `account` step-up toggle is on.",

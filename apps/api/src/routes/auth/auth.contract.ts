@@ -4,7 +4,7 @@
  */
 import Joi from "joi";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@lm/domain";
-import { defineRoute, PUBLIC } from "../../http/contract";
+import { defineRoute, CROSS_SITE, INVALID_REQUEST, PUBLIC } from "../../http/contract";
 import { InviteCheck, SignInResult, Status, UserReply } from "@lm/wire";
 
 /** A new password: 12 to 128 characters (DESIGN §3). */
@@ -88,11 +88,7 @@ export const signUp = defineRoute({
         "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field. Also when `email` is not the invited address.",
       codes: ["validation_failed"],
     },
-    403: {
-      description:
-        "`permission_denied`: the request carries a panel cookie and its `Origin` (or `Referer`) is not in `PANEL_ORIGINS`.",
-      codes: ["permission_denied"],
-    },
+    403: CROSS_SITE,
     404: {
       description: "`resource_not_found`: the invite is unknown, expired, used or revoked.",
       codes: ["resource_not_found"],
@@ -119,19 +115,12 @@ export const signIn = defineRoute({
     },
   },
   errors: {
-    400: {
-      description: "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field.",
-      codes: ["validation_failed"],
-    },
+    400: INVALID_REQUEST,
     401: {
       description: "`invalid_credentials`: unknown address or wrong password (indistinguishable).",
       codes: ["invalid_credentials"],
     },
-    403: {
-      description:
-        "`permission_denied`: the request carries a panel cookie and its `Origin` (or `Referer`) is not in `PANEL_ORIGINS`.",
-      codes: ["permission_denied"],
-    },
+    403: CROSS_SITE,
     429: {
       description:
         "`rate_limited`: over 5 attempts per minute for this email or IP, or 20 failures in a row locked the address for 15 min.",
@@ -154,11 +143,7 @@ export const signOut = defineRoute({
     200: { description: "Signed out; the cookie is cleared.", schema: Status },
   },
   errors: {
-    403: {
-      description:
-        "`permission_denied`: the request carries a panel cookie and its `Origin` (or `Referer`) is not in `PANEL_ORIGINS`.",
-      codes: ["permission_denied"],
-    },
+    403: CROSS_SITE,
   },
 });
 
@@ -175,10 +160,7 @@ export const checkInvite = defineRoute({
     200: { description: "The invite is active.", schema: InviteCheck },
   },
   errors: {
-    400: {
-      description: "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field.",
-      codes: ["validation_failed"],
-    },
+    400: INVALID_REQUEST,
     404: {
       description: "`resource_not_found`: unknown, expired, used or revoked (indistinguishable).",
       codes: ["resource_not_found"],
@@ -227,15 +209,8 @@ export const requestPasswordReset = defineRoute({
     200: { description: "Accepted.", schema: Status },
   },
   errors: {
-    400: {
-      description: "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field.",
-      codes: ["validation_failed"],
-    },
-    403: {
-      description:
-        "`permission_denied`: the request carries a panel cookie and its `Origin` (or `Referer`) is not in `PANEL_ORIGINS`.",
-      codes: ["permission_denied"],
-    },
+    400: INVALID_REQUEST,
+    403: CROSS_SITE,
   },
 });
 
@@ -258,10 +233,6 @@ export const resetPassword = defineRoute({
         "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field. Also for an unknown, used or expired token (param `token`).",
       codes: ["validation_failed"],
     },
-    403: {
-      description:
-        "`permission_denied`: the request carries a panel cookie and its `Origin` (or `Referer`) is not in `PANEL_ORIGINS`.",
-      codes: ["permission_denied"],
-    },
+    403: CROSS_SITE,
   },
 });

@@ -3,7 +3,16 @@
  */
 import Joi from "joi";
 import { listQuerySchema, type ListQuery } from "../../http/list";
-import { defineRoute, API_KEY, PANEL_SESSION } from "../../http/contract";
+import {
+  defineRoute,
+  API_KEY,
+  INVALID_REQUEST,
+  KEY_RATE_LIMITED,
+  NO_API_KEY,
+  NO_SELLER,
+  NO_SESSION,
+  PANEL_SESSION,
+} from "../../http/contract";
 import { Balance, BalanceTransactionList } from "@lm/wire";
 
 /** Query of `GET /v1/balance/transactions`: paging only. */
@@ -37,12 +46,9 @@ export const getPanelBalance = defineRoute({
     200: { description: "The balance.", schema: Balance },
   },
   errors: {
-    400: {
-      description: "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field.",
-      codes: ["validation_failed"],
-    },
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
-    403: { description: "`permission_denied`: operators have no seller.", codes: ["permission_denied"] },
+    400: INVALID_REQUEST,
+    401: NO_SESSION,
+    403: NO_SELLER,
   },
 });
 
@@ -59,12 +65,9 @@ export const listPanelBalanceTransactions = defineRoute({
     200: { description: "A page, newest first.", schema: BalanceTransactionList },
   },
   errors: {
-    400: {
-      description: "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field.",
-      codes: ["validation_failed"],
-    },
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
-    403: { description: "`permission_denied`: operators have no seller.", codes: ["permission_denied"] },
+    400: INVALID_REQUEST,
+    401: NO_SESSION,
+    403: NO_SELLER,
   },
 });
 
@@ -80,15 +83,8 @@ export const getBalance = defineRoute({
     200: { description: "The balance.", schema: Balance },
   },
   errors: {
-    401: {
-      description: "`authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one.",
-      codes: ["authentication_required"],
-    },
-    429: {
-      description: "`rate_limited`: over 100 requests per second for this API key.",
-      codes: ["rate_limited"],
-      headers: ["RetryAfter"],
-    },
+    401: NO_API_KEY,
+    429: KEY_RATE_LIMITED,
   },
 });
 
@@ -105,18 +101,8 @@ export const listBalanceTransactions = defineRoute({
     200: { description: "A page, newest first.", schema: BalanceTransactionList },
   },
   errors: {
-    400: {
-      description: "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field.",
-      codes: ["validation_failed"],
-    },
-    401: {
-      description: "`authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one.",
-      codes: ["authentication_required"],
-    },
-    429: {
-      description: "`rate_limited`: over 100 requests per second for this API key.",
-      codes: ["rate_limited"],
-      headers: ["RetryAfter"],
-    },
+    400: INVALID_REQUEST,
+    401: NO_API_KEY,
+    429: KEY_RATE_LIMITED,
   },
 });

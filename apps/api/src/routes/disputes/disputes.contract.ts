@@ -2,7 +2,17 @@
  * Contracts of the disputes routes.
  */
 import Joi from "joi";
-import { defineRoute, API_KEY, PANEL_SESSION } from "../../http/contract";
+import {
+  defineRoute,
+  API_KEY,
+  INVALID_REQUEST,
+  KEY_RATE_LIMITED,
+  NOT_IN_STORE_MODE,
+  NO_API_KEY,
+  NO_SELLER,
+  NO_SESSION,
+  PANEL_SESSION,
+} from "../../http/contract";
 import { Dispute, DisputeList } from "@lm/wire";
 import { listQuerySchema, type ListQuery } from "../../http/list";
 
@@ -37,19 +47,9 @@ export const listDisputes = defineRoute({
     200: { description: "A page, newest first.", schema: DisputeList },
   },
   errors: {
-    400: {
-      description: "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field.",
-      codes: ["validation_failed"],
-    },
-    401: {
-      description: "`authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one.",
-      codes: ["authentication_required"],
-    },
-    429: {
-      description: "`rate_limited`: over 100 requests per second for this API key.",
-      codes: ["rate_limited"],
-      headers: ["RetryAfter"],
-    },
+    400: INVALID_REQUEST,
+    401: NO_API_KEY,
+    429: KEY_RATE_LIMITED,
   },
 });
 
@@ -66,19 +66,9 @@ export const getDispute = defineRoute({
     200: { description: "The dispute.", schema: Dispute },
   },
   errors: {
-    401: {
-      description: "`authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one.",
-      codes: ["authentication_required"],
-    },
-    404: {
-      description: "`resource_not_found`: unknown, malformed, or of another store or mode.",
-      codes: ["resource_not_found"],
-    },
-    429: {
-      description: "`rate_limited`: over 100 requests per second for this API key.",
-      codes: ["rate_limited"],
-      headers: ["RetryAfter"],
-    },
+    401: NO_API_KEY,
+    404: NOT_IN_STORE_MODE,
+    429: KEY_RATE_LIMITED,
   },
 });
 
@@ -97,11 +87,8 @@ export const listPanelDisputes = defineRoute({
     200: { description: "A page, newest first.", schema: DisputeList },
   },
   errors: {
-    400: {
-      description: "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field.",
-      codes: ["validation_failed"],
-    },
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
-    403: { description: "`permission_denied`: operators have no seller.", codes: ["permission_denied"] },
+    400: INVALID_REQUEST,
+    401: NO_SESSION,
+    403: NO_SELLER,
   },
 });

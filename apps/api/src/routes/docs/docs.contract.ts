@@ -1,7 +1,7 @@
 /**
  * Contracts of the docs routes.
  */
-import { defineRoute, PUBLIC } from "../../http/contract";
+import { defineRoute, NOT_JSON, PUBLIC } from "../../http/contract";
 
 /** `getDocsPage`. */
 export const getDocsPage = defineRoute({
@@ -20,10 +20,7 @@ export const getDocsPage = defineRoute({
     },
   },
   errors: {
-    415: {
-      description: "`unsupported_media_type`: the request carried a body that is not JSON.",
-      codes: ["unsupported_media_type"],
-    },
+    415: NOT_JSON,
   },
 });
 
@@ -41,10 +38,7 @@ export const getDocsNavigation = defineRoute({
     200: { description: "JavaScript.", mediaType: "text/javascript" },
   },
   errors: {
-    415: {
-      description: "`unsupported_media_type`: the request carried a body that is not JSON.",
-      codes: ["unsupported_media_type"],
-    },
+    415: NOT_JSON,
   },
 });
 
@@ -62,9 +56,6 @@ export const getDocsRenderer = defineRoute({
     200: { description: "JavaScript.", mediaType: "text/javascript" },
   },
   errors: {
-    415: {
-      description: "`unsupported_media_type`: the request carried a body that is not JSON.",
-      codes: ["unsupported_media_type"],
-    },
+    415: NOT_JSON,
   },
 });

@@ -1,7 +1,7 @@
 /**
  * Contracts of the event-types routes.
  */
-import { defineRoute, PANEL_SESSION } from "../../http/contract";
+import { defineRoute, NO_SESSION, PANEL_SESSION } from "../../http/contract";
 import { EventTypeList } from "@lm/wire";
 
 /** `listEventTypes`. */
@@ -19,6 +19,6 @@ export const listEventTypes = defineRoute({
     },
   },
   errors: {
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
+    401: NO_SESSION,
   },
 });

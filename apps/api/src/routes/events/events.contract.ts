@@ -4,7 +4,7 @@
 import Joi from "joi";
 import type { EventFilters } from "@lm/domain";
 import { listQuerySchema, type ListQuery } from "../../http/list";
-import { defineRoute, API_KEY } from "../../http/contract";
+import { defineRoute, API_KEY, KEY_RATE_LIMITED, NOT_IN_STORE_MODE, NO_API_KEY } from "../../http/contract";
 import { EventEnvelope, EventList } from "@lm/wire";
 
 /**
@@ -52,15 +52,8 @@ export const listEvents = defineRoute({
         "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field. `invalid_event_type`: `type` names no event type (a typo gets the closest type suggested; `GET /v1/me/event-types` lists them, and `ping` is accepted too).",
       codes: ["validation_failed", "invalid_event_type"],
     },
-    401: {
-      description: "`authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one.",
-      codes: ["authentication_required"],
-    },
-    429: {
-      description: "`rate_limited`: over 100 requests per second for this API key.",
-      codes: ["rate_limited"],
-      headers: ["RetryAfter"],
-    },
+    401: NO_API_KEY,
+    429: KEY_RATE_LIMITED,
   },
 });
 
@@ -78,18 +71,8 @@ export const getEvent = defineRoute({
     200: { description: "The envelope webhooks deliver.", schema: EventEnvelope },
   },
   errors: {
-    401: {
-      description: "`authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one.",
-      codes: ["authentication_required"],
-    },
-    404: {
-      description: "`resource_not_found`: unknown, malformed, or of another store or mode.",
-      codes: ["resource_not_found"],
-    },
-    429: {
-      description: "`rate_limited`: over 100 requests per second for this API key.",
-      codes: ["rate_limited"],
-      headers: ["RetryAfter"],
-    },
+    401: NO_API_KEY,
+    404: NOT_IN_STORE_MODE,
+    429: KEY_RATE_LIMITED,
   },
 });

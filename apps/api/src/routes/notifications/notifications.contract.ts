@@ -1,7 +1,7 @@
 /**
  * Contracts of the notifications routes.
  */
-import { defineRoute, PANEL_SESSION } from "../../http/contract";
+import { defineRoute, INVALID_REQUEST, NO_SESSION, PANEL_SESSION } from "../../http/contract";
 import type Joi from "joi";
 import { NotificationList } from "@lm/wire";
 import { listQuerySchema, type ListQuery } from "../../http/list";
@@ -22,11 +22,8 @@ export const listNotifications = defineRoute({
     200: { description: "A page of the feed, newest first.", schema: NotificationList },
   },
   errors: {
-    400: {
-      description: "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field.",
-      codes: ["validation_failed"],
-    },
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
+    400: INVALID_REQUEST,
+    401: NO_SESSION,
     403: { description: "`permission_denied`: operators have no seller and no feed.", codes: ["permission_denied"] },
   },
 });

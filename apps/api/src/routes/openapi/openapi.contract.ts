@@ -3,7 +3,7 @@
  */
 import { Type } from "@sinclair/typebox";
 import { wireObject } from "@lm/wire";
-import { defineRoute, PUBLIC } from "../../http/contract";
+import { defineRoute, NOT_JSON, PUBLIC } from "../../http/contract";
 
 /** The served document: OpenAPI 3.1, described only as an object (its own schema is the OpenAPI specification's). */
 const OpenApiDocument = wireObject("OpenApiDocument", Type.Object({}, { additionalProperties: true }));
@@ -23,9 +23,6 @@ export const getOpenApiDocument = defineRoute({
     },
   },
   errors: {
-    415: {
-      description: "`unsupported_media_type`: the request carried a body that is not JSON.",
-      codes: ["unsupported_media_type"],
-    },
+    415: NOT_JSON,
   },
 });

@@ -4,7 +4,7 @@
 import Joi from "joi";
 import type { InboxStatus } from "@lm/domain";
 import { listQuerySchema, type ListQuery } from "../../http/list";
-import { defineRoute, PANEL_SESSION } from "../../http/contract";
+import { defineRoute, INVALID_REQUEST, NO_SESSION, PANEL_SESSION } from "../../http/contract";
 import { Empty, InboxItemDetail, InboxItemList } from "@lm/wire";
 
 /** Query of `GET /v1/ops/inbox`: paging, an acquirer slug and a derived status. */
@@ -38,11 +38,8 @@ export const listInboxItems = defineRoute({
     200: { description: "A page, newest first.", schema: InboxItemList },
   },
   errors: {
-    400: {
-      description: "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field.",
-      codes: ["validation_failed"],
-    },
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
+    400: INVALID_REQUEST,
+    401: NO_SESSION,
     403: { description: "`permission_denied`: the user is not an operator.", codes: ["permission_denied"] },
   },
 });
@@ -60,7 +57,7 @@ export const getInboxItem = defineRoute({
     200: { description: "The item with `raw_body` and `headers`.", schema: InboxItemDetail },
   },
   errors: {
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
+    401: NO_SESSION,
     403: { description: "`permission_denied`: the user is not an operator.", codes: ["permission_denied"] },
     404: { description: "`resource_not_found`: unknown or malformed id.", codes: ["resource_not_found"] },
   },
@@ -81,7 +78,7 @@ export const reprocessInboxItem = defineRoute({
     202: { description: "Accepted.", schema: Empty },
   },
   errors: {
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
+    401: NO_SESSION,
     403: {
       description:
         "`permission_denied`: the request carries a panel cookie and its `Origin` (or `Referer`) is not in `PANEL_ORIGINS`. Also when the user is not an operator.",

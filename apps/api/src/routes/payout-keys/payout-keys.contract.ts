@@ -4,7 +4,7 @@
  */
 import Joi from "joi";
 import type { PayoutKeyInput } from "@lm/domain";
-import { defineRoute, PANEL_SESSION } from "../../http/contract";
+import { defineRoute, INVALID_REQUEST, NO_SELLER, NO_SESSION, PANEL_SESSION } from "../../http/contract";
 import { PayoutKey, PayoutKeyList } from "@lm/wire";
 import { listQuerySchema, type ListQuery } from "../../http/list";
 
@@ -38,12 +38,9 @@ export const listPayoutKeys = defineRoute({
     200: { description: "A page, newest first; deleted keys are not listed.", schema: PayoutKeyList },
   },
   errors: {
-    400: {
-      description: "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field.",
-      codes: ["validation_failed"],
-    },
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
-    403: { description: "`permission_denied`: operators have no seller.", codes: ["permission_denied"] },
+    400: INVALID_REQUEST,
+    401: NO_SESSION,
+    403: NO_SELLER,
   },
 });
 
@@ -70,7 +67,7 @@ export const createPayoutKey = defineRoute({
         '`validation_failed`: the body, query or a path parameter is invalid; `param` names the field. With `param: "key"`: not a valid key of its `type` (CPF/CNPJ check digits, e-mail, `+55` and a mobile number, EVP UUID), or a CPF/CNPJ that is not the seller\'s own document.',
       codes: ["validation_failed"],
     },
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
+    401: NO_SESSION,
     403: {
       description:
         "`permission_denied`: the request carries a panel cookie and its `Origin` (or `Referer`) is not in `PANEL_ORIGINS`. Also for operators. `mfa_required`: no live step-up on this session (always needed).",
@@ -97,7 +94,7 @@ export const deletePayoutKey = defineRoute({
     204: { description: "Deleted; the owners are mailed and a feed item is written." },
   },
   errors: {
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
+    401: NO_SESSION,
     403: {
       description:
         "`permission_denied`: the request carries a panel cookie and its `Origin` (or `Referer`) is not in `PANEL_ORIGINS`. Also for operators. `mfa_required`: no live step-up on this session (always needed).",

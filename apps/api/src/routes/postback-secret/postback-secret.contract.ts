@@ -1,7 +1,7 @@
 /**
  * Contracts of the postback-secret routes.
  */
-import { defineRoute, PANEL_SESSION } from "../../http/contract";
+import { defineRoute, NO_SESSION, OWNERS_ONLY, PANEL_SESSION } from "../../http/contract";
 import { PostbackSecretInfo, RotatedPostbackSecret } from "@lm/wire";
 
 /** `getPostbackSecretInfo`. */
@@ -16,8 +16,8 @@ export const getPostbackSecretInfo = defineRoute({
     200: { description: "The info.", schema: PostbackSecretInfo },
   },
   errors: {
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
-    403: { description: "`permission_denied`: operators have no seller (owners only).", codes: ["permission_denied"] },
+    401: NO_SESSION,
+    403: OWNERS_ONLY,
   },
 });
 
@@ -35,7 +35,7 @@ export const rotatePostbackSecret = defineRoute({
     200: { description: "The new secret, shown once, and the info after the rotation.", schema: RotatedPostbackSecret },
   },
   errors: {
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
+    401: NO_SESSION,
     403: {
       description:
         "`permission_denied`: the request carries a panel cookie and its `Origin` (or `Referer`) is not in `PANEL_ORIGINS`. Also for operators. `mfa_required`: no live step-up on this session while the seller's `account` step-up toggle is on.",

@@ -1,7 +1,7 @@
 /**
  * Contracts of the probes routes.
  */
-import { defineRoute, PUBLIC } from "../../http/contract";
+import { defineRoute, NOT_JSON, PUBLIC } from "../../http/contract";
 import { Health, Readiness } from "@lm/wire";
 
 /** `getHealth`. */
@@ -16,10 +16,7 @@ export const getHealth = defineRoute({
     200: { description: "The process is up.", schema: Health },
   },
   errors: {
-    415: {
-      description: "`unsupported_media_type`: the request carried a body that is not JSON.",
-      codes: ["unsupported_media_type"],
-    },
+    415: NOT_JSON,
   },
 });
 
@@ -43,9 +40,6 @@ export const getReadiness = defineRoute({
     },
   },
   errors: {
-    415: {
-      description: "`unsupported_media_type`: the request carried a body that is not JSON.",
-      codes: ["unsupported_media_type"],
-    },
+    415: NOT_JSON,
   },
 });

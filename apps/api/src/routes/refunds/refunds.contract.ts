@@ -4,7 +4,14 @@
 import Joi from "joi";
 import type { CreateRefundInput } from "@lm/domain";
 import { centavosAmount } from "../../http/amount";
-import { defineRoute, API_KEY } from "../../http/contract";
+import {
+  defineRoute,
+  API_KEY,
+  INVALID_REQUEST,
+  KEY_RATE_LIMITED,
+  NOT_IN_STORE_MODE,
+  NO_API_KEY,
+} from "../../http/contract";
 import { Refund, RefundList } from "@lm/wire";
 import { listQuerySchema, type ListQuery } from "../../http/list";
 
@@ -62,24 +69,14 @@ export const createRefund = defineRoute({
         "`validation_failed`: the body or a parameter is invalid, or the `Idempotency-Key` header is missing (`param` `Idempotency-Key`: send a unique key per refund) or malformed; `param` names the field. `idempotency_key_reused`: the key was used with a different request.",
       codes: ["validation_failed", "idempotency_key_reused"],
     },
-    401: {
-      description: "`authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one.",
-      codes: ["authentication_required"],
-    },
-    404: {
-      description: "`resource_not_found`: unknown, malformed, or of another store or mode.",
-      codes: ["resource_not_found"],
-    },
+    401: NO_API_KEY,
+    404: NOT_IN_STORE_MODE,
     409: {
       description:
         "`invalid_state`: the charge is not `paid`, or the amount exceeds what is left to refund. `insufficient_funds`: `available` is lower than the amount. `idempotency_key_in_progress`: a request with this key is still running.",
       codes: ["invalid_state", "insufficient_funds", "idempotency_key_in_progress"],
     },
-    429: {
-      description: "`rate_limited`: over 100 requests per second for this API key.",
-      codes: ["rate_limited"],
-      headers: ["RetryAfter"],
-    },
+    429: KEY_RATE_LIMITED,
     503: {
       description:
         "`acquirer_not_configured`: no acquirer is able to refund this charge (a live charge no bank registered, or whose bank is no longer configured); nothing was created. `service_unavailable` (with `Retry-After`): PostgreSQL is down or unreachable for now.",
@@ -103,23 +100,10 @@ export const listRefunds = defineRoute({
     200: { description: "A page, newest first.", schema: RefundList },
   },
   errors: {
-    400: {
-      description: "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field.",
-      codes: ["validation_failed"],
-    },
-    401: {
-      description: "`authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one.",
-      codes: ["authentication_required"],
-    },
-    404: {
-      description: "`resource_not_found`: unknown, malformed, or of another store or mode.",
-      codes: ["resource_not_found"],
-    },
-    429: {
-      description: "`rate_limited`: over 100 requests per second for this API key.",
-      codes: ["rate_limited"],
-      headers: ["RetryAfter"],
-    },
+    400: INVALID_REQUEST,
+    401: NO_API_KEY,
+    404: NOT_IN_STORE_MODE,
+    429: KEY_RATE_LIMITED,
   },
 });
 
@@ -136,18 +120,8 @@ export const getRefund = defineRoute({
     200: { description: "The refund.", schema: Refund },
   },
   errors: {
-    401: {
-      description: "`authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one.",
-      codes: ["authentication_required"],
-    },
-    404: {
-      description: "`resource_not_found`: unknown, malformed, or of another store or mode.",
-      codes: ["resource_not_found"],
-    },
-    429: {
-      description: "`rate_limited`: over 100 requests per second for this API key.",
-      codes: ["rate_limited"],
-      headers: ["RetryAfter"],
-    },
+    401: NO_API_KEY,
+    404: NOT_IN_STORE_MODE,
+    429: KEY_RATE_LIMITED,
   },
 });

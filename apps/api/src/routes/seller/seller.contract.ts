@@ -4,7 +4,15 @@
  */
 import Joi from "joi";
 import type { SellerProfileChanges } from "@lm/domain";
-import { defineRoute, API_KEY, PANEL_SESSION } from "../../http/contract";
+import {
+  defineRoute,
+  API_KEY,
+  KEY_RATE_LIMITED,
+  NO_API_KEY,
+  NO_SELLER,
+  NO_SESSION,
+  PANEL_SESSION,
+} from "../../http/contract";
 import { Seller } from "@lm/wire";
 
 /** Body of `PATCH /v1/me/seller`: at least one field. */
@@ -34,8 +42,8 @@ export const getSellerProfile = defineRoute({
     200: { description: "The seller.", schema: Seller },
   },
   errors: {
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
-    403: { description: "`permission_denied`: operators have no seller.", codes: ["permission_denied"] },
+    401: NO_SESSION,
+    403: NO_SELLER,
   },
 });
 
@@ -61,7 +69,7 @@ export const updateSellerProfile = defineRoute({
         "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field. Unknown fields (`legal_name`, `document`: operators only) are refused.",
       codes: ["validation_failed"],
     },
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
+    401: NO_SESSION,
     403: {
       description:
         "`permission_denied`: the request carries a panel cookie and its `Origin` (or `Referer`) is not in `PANEL_ORIGINS`. Also for operators. `mfa_required`: no live step-up on this session while the seller's `account` step-up toggle is on.",
@@ -82,14 +90,7 @@ export const getSeller = defineRoute({
     200: { description: "The seller.", schema: Seller },
   },
   errors: {
-    401: {
-      description: "`authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one.",
-      codes: ["authentication_required"],
-    },
-    429: {
-      description: "`rate_limited`: over 100 requests per second for this API key.",
-      codes: ["rate_limited"],
-      headers: ["RetryAfter"],
-    },
+    401: NO_API_KEY,
+    429: KEY_RATE_LIMITED,
   },
 });

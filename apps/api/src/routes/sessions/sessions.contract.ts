@@ -3,7 +3,7 @@
  */
 import Joi from "joi";
 import { SessionList } from "@lm/wire";
-import { defineRoute, PANEL_SESSION } from "../../http/contract";
+import { defineRoute, NO_SESSION, PANEL_SESSION } from "../../http/contract";
 
 /** Path of the routes under `{id}`: `ses_` + the session uuid's 32 hex digits, or the uuid itself; anything else is 404. */
 export const sessionParams = Joi.object<{ id: string }>({
@@ -24,7 +24,7 @@ export const listSessions = defineRoute({
     200: { description: "Every live session, the current one marked.", schema: SessionList },
   },
   errors: {
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
+    401: NO_SESSION,
   },
 });
 
@@ -41,7 +41,7 @@ export const revokeSession = defineRoute({
     204: { description: "Revoked." },
   },
   errors: {
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
+    401: NO_SESSION,
     403: {
       description:
         "`permission_denied`: the request carries a panel cookie and its `Origin` (or `Referer`) is not in `PANEL_ORIGINS`. `mfa_required`: no live step-up on this session while the seller's `account` step-up toggle is on.",

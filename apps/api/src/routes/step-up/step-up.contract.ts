@@ -1,7 +1,7 @@
 /**
  * Contracts of the step-up routes.
  */
-import { defineRoute, PANEL_SESSION } from "../../http/contract";
+import { defineRoute, INVALID_REQUEST, NO_SESSION, PANEL_SESSION } from "../../http/contract";
 import { stepUpPrefsSchema, stepUpSchema } from "../two-factor/two-factor.contract";
 import { StepUpPrefs, StepUpResult } from "@lm/wire";
 
@@ -18,10 +18,7 @@ export const stepUp = defineRoute({
     200: { description: "This session is confirmed until `mfa_verified_until`.", schema: StepUpResult },
   },
   errors: {
-    400: {
-      description: "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field.",
-      codes: ["validation_failed"],
-    },
+    400: INVALID_REQUEST,
     401: {
       description:
         "`authentication_required`: no live `lm.session` cookie. `invalid_mfa_code`: wrong password, or a wrong, malformed or already used code.",
@@ -53,7 +50,7 @@ export const getStepUpPrefs = defineRoute({
     200: { description: "The toggles.", schema: StepUpPrefs },
   },
   errors: {
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
+    401: NO_SESSION,
     403: { description: "`permission_denied`: operators have no seller and no toggles.", codes: ["permission_denied"] },
   },
 });
@@ -72,11 +69,8 @@ export const setStepUpPrefs = defineRoute({
     200: { description: "The toggles after the change.", schema: StepUpPrefs },
   },
   errors: {
-    400: {
-      description: "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field.",
-      codes: ["validation_failed"],
-    },
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
+    400: INVALID_REQUEST,
+    401: NO_SESSION,
     403: {
       description:
         "`permission_denied`: the request carries a panel cookie and its `Origin` (or `Referer`) is not in `PANEL_ORIGINS`. Also for operators (no seller). `mfa_required`: no live step-up on this session (`POST /v1/me/auth/step-up` first).",

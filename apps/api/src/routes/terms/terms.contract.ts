@@ -1,7 +1,7 @@
 /**
  * Contracts of the terms routes.
  */
-import { defineRoute, PANEL_SESSION } from "../../http/contract";
+import { defineRoute, CROSS_SITE, NO_SESSION, PANEL_SESSION } from "../../http/contract";
 import Joi from "joi";
 
 /** Body of `POST /v1/me/terms/accept`: the version of the terms the seller accepts. */
@@ -27,11 +27,7 @@ export const acceptTerms = defineRoute({
         "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field. Also when `version` is not the current terms version.",
       codes: ["validation_failed"],
     },
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
-    403: {
-      description:
-        "`permission_denied`: the request carries a panel cookie and its `Origin` (or `Referer`) is not in `PANEL_ORIGINS`.",
-      codes: ["permission_denied"],
-    },
+    401: NO_SESSION,
+    403: CROSS_SITE,
   },
 });

@@ -5,7 +5,14 @@ import Joi from "joi";
 import { parseTaxDocument, type CreateTransactionInput, type TransactionFilters } from "@lm/domain";
 import { centavosAmount } from "../../http/amount";
 import { listQuerySchema, type ListQuery } from "../../http/list";
-import { defineRoute, API_KEY } from "../../http/contract";
+import {
+  defineRoute,
+  API_KEY,
+  INVALID_REQUEST,
+  KEY_RATE_LIMITED,
+  NOT_IN_STORE_MODE,
+  NO_API_KEY,
+} from "../../http/contract";
 import { AmountDue, Dispute, Transaction, TransactionList } from "@lm/wire";
 
 /** Most metadata pairs, and the bounds of their keys and values (Stripe's). */
@@ -150,20 +157,13 @@ export const createTransaction = defineRoute({
         "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field. Also for a malformed `Idempotency-Key`. `invalid_url`: `postback_url` fails the destination check. `idempotency_key_reused`: the key was used with a different request.",
       codes: ["validation_failed", "invalid_url", "idempotency_key_reused"],
     },
-    401: {
-      description: "`authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one.",
-      codes: ["authentication_required"],
-    },
+    401: NO_API_KEY,
     409: {
       description:
         "`invalid_state`: a charge with this `external_id` exists in this store and mode; or (`param` `Idempotency-Key`) the key's 24 h record expired and a charge was created under it: send a new key. `idempotency_key_in_progress`: a request with this key is still running. `invalid_state` (`param` `postback_url`): the charge has a `postback_url` but the store has no postback secret to sign its postbacks; the owner creates one with `POST /v1/me/postback-secret/rotate`, or leave `postback_url` out and use a webhook endpoint.",
       codes: ["invalid_state", "idempotency_key_in_progress"],
     },
-    429: {
-      description: "`rate_limited`: over 100 requests per second for this API key.",
-      codes: ["rate_limited"],
-      headers: ["RetryAfter"],
-    },
+    429: KEY_RATE_LIMITED,
     502: {
       description:
         "`acquirer_unavailable`: the bank could not be reached, timed out or answered 5xx. `acquirer_rejected`: the bank refused; `message` carries its reason. Nothing was created.",
@@ -192,19 +192,9 @@ export const listTransactions = defineRoute({
     200: { description: "A page of the key's store and mode, newest first.", schema: TransactionList },
   },
   errors: {
-    400: {
-      description: "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field.",
-      codes: ["validation_failed"],
-    },
-    401: {
-      description: "`authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one.",
-      codes: ["authentication_required"],
-    },
-    429: {
-      description: "`rate_limited`: over 100 requests per second for this API key.",
-      codes: ["rate_limited"],
-      headers: ["RetryAfter"],
-    },
+    400: INVALID_REQUEST,
+    401: NO_API_KEY,
+    429: KEY_RATE_LIMITED,
   },
 });
 
@@ -221,19 +211,9 @@ export const getTransaction = defineRoute({
     200: { description: "The charge.", schema: Transaction },
   },
   errors: {
-    401: {
-      description: "`authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one.",
-      codes: ["authentication_required"],
-    },
-    404: {
-      description: "`resource_not_found`: unknown, malformed, or of another store or mode.",
-      codes: ["resource_not_found"],
-    },
-    429: {
-      description: "`rate_limited`: over 100 requests per second for this API key.",
-      codes: ["rate_limited"],
-      headers: ["RetryAfter"],
-    },
+    401: NO_API_KEY,
+    404: NOT_IN_STORE_MODE,
+    429: KEY_RATE_LIMITED,
   },
 });
 
@@ -258,24 +238,14 @@ export const cancelTransaction = defineRoute({
         "`validation_failed`: malformed `Idempotency-Key`. `idempotency_key_reused`: the key was used with a different request.",
       codes: ["validation_failed", "idempotency_key_reused"],
     },
-    401: {
-      description: "`authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one.",
-      codes: ["authentication_required"],
-    },
-    404: {
-      description: "`resource_not_found`: unknown, malformed, or of another store or mode.",
-      codes: ["resource_not_found"],
-    },
+    401: NO_API_KEY,
+    404: NOT_IN_STORE_MODE,
     409: {
       description:
         "`invalid_state`: the charge is not pending, or its bank reports it paid (its payment settles it shortly). `idempotency_key_in_progress`: a request with this key is still running.",
       codes: ["invalid_state", "idempotency_key_in_progress"],
     },
-    429: {
-      description: "`rate_limited`: over 100 requests per second for this API key.",
-      codes: ["rate_limited"],
-      headers: ["RetryAfter"],
-    },
+    429: KEY_RATE_LIMITED,
     502: {
       description:
         "`acquirer_unavailable`: the bank could not be reached, timed out or answered 5xx. `acquirer_rejected`: the bank refused; `message` carries its reason. The charge stays `pending`.",
@@ -306,21 +276,11 @@ export const simulatePayment = defineRoute({
         "`validation_failed`: `date` for an immediate charge, or outside a due-date charge's payable window.",
       codes: ["validation_failed"],
     },
-    401: {
-      description: "`authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one.",
-      codes: ["authentication_required"],
-    },
+    401: NO_API_KEY,
     403: { description: "`test_mode_only`: a live key.", codes: ["test_mode_only"] },
-    404: {
-      description: "`resource_not_found`: unknown, malformed, or of another store or mode.",
-      codes: ["resource_not_found"],
-    },
+    404: NOT_IN_STORE_MODE,
     409: { description: "`invalid_state`: the charge is not pending.", codes: ["invalid_state"] },
-    429: {
-      description: "`rate_limited`: over 100 requests per second for this API key.",
-      codes: ["rate_limited"],
-      headers: ["RetryAfter"],
-    },
+    429: KEY_RATE_LIMITED,
   },
 });
 
@@ -339,24 +299,14 @@ export const simulateExpiration = defineRoute({
     202: { description: "Accepted; the charge with its new deadline, which reads `expired`.", schema: Transaction },
   },
   errors: {
-    401: {
-      description: "`authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one.",
-      codes: ["authentication_required"],
-    },
+    401: NO_API_KEY,
     403: { description: "`test_mode_only`: a live key.", codes: ["test_mode_only"] },
-    404: {
-      description: "`resource_not_found`: unknown, malformed, or of another store or mode.",
-      codes: ["resource_not_found"],
-    },
+    404: NOT_IN_STORE_MODE,
     409: {
       description: "`invalid_state`: the charge is not pending, or it is registered at a bank.",
       codes: ["invalid_state"],
     },
-    429: {
-      description: "`rate_limited`: over 100 requests per second for this API key.",
-      codes: ["rate_limited"],
-      headers: ["RetryAfter"],
-    },
+    429: KEY_RATE_LIMITED,
   },
 });
 
@@ -382,25 +332,15 @@ export const simulateDispute = defineRoute({
         "`validation_failed`: the body, query or a path parameter is invalid (e.g. `amount` not an integer of at least 1); `param` names the field.",
       codes: ["validation_failed"],
     },
-    401: {
-      description: "`authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one.",
-      codes: ["authentication_required"],
-    },
+    401: NO_API_KEY,
     403: { description: "`test_mode_only`: a live key.", codes: ["test_mode_only"] },
-    404: {
-      description: "`resource_not_found`: unknown, malformed, or of another store or mode.",
-      codes: ["resource_not_found"],
-    },
+    404: NOT_IN_STORE_MODE,
     409: {
       description:
         '`invalid_state`: the charge is not paid; or the amount exceeds what is left of it after refunds and disputes (`param: "amount"`); or a bank registered the charge. Nothing moves.',
       codes: ["invalid_state"],
     },
-    429: {
-      description: "`rate_limited`: over 100 requests per second for this API key.",
-      codes: ["rate_limited"],
-      headers: ["RetryAfter"],
-    },
+    429: KEY_RATE_LIMITED,
   },
 });
 
@@ -424,22 +364,12 @@ export const getAmountDue = defineRoute({
       description: "`validation_failed`: `date` is not a date, or outside the payable window.",
       codes: ["validation_failed"],
     },
-    401: {
-      description: "`authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one.",
-      codes: ["authentication_required"],
-    },
-    404: {
-      description: "`resource_not_found`: unknown, malformed, or of another store or mode.",
-      codes: ["resource_not_found"],
-    },
+    401: NO_API_KEY,
+    404: NOT_IN_STORE_MODE,
     409: {
       description: "`invalid_state`: an immediate charge, which has no amount due by date.",
       codes: ["invalid_state"],
     },
-    429: {
-      description: "`rate_limited`: over 100 requests per second for this API key.",
-      codes: ["rate_limited"],
-      headers: ["RetryAfter"],
-    },
+    429: KEY_RATE_LIMITED,
   },
 });

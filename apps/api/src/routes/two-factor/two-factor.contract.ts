@@ -3,7 +3,7 @@
  * six digits (or a backup code) is the use case's check, answered 401 `invalid_mfa_code` like a wrong code.
  */
 import Joi from "joi";
-import { defineRoute, PANEL_SESSION, PUBLIC } from "../../http/contract";
+import { defineRoute, CROSS_SITE, INVALID_REQUEST, PANEL_SESSION, PUBLIC } from "../../http/contract";
 import { BackupCodes, RecoveryConfirmed, Status, TwoFactorEnrolment, UserReply } from "@lm/wire";
 
 const password = Joi.string().min(1).max(1024);
@@ -72,19 +72,12 @@ export const enableTwoFactor = defineRoute({
     200: { description: "The authenticator URI and 10 backup codes, shown once.", schema: TwoFactorEnrolment },
   },
   errors: {
-    400: {
-      description: "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field.",
-      codes: ["validation_failed"],
-    },
+    400: INVALID_REQUEST,
     401: {
       description: "`authentication_required`: no live `lm.session` cookie. `invalid_credentials`: wrong password.",
       codes: ["authentication_required", "invalid_credentials"],
     },
-    403: {
-      description:
-        "`permission_denied`: the request carries a panel cookie and its `Origin` (or `Referer`) is not in `PANEL_ORIGINS`.",
-      codes: ["permission_denied"],
-    },
+    403: CROSS_SITE,
     409: { description: "`invalid_state`: 2FA is already on.", codes: ["invalid_state"] },
     429: {
       description: "`rate_limited`: over 5 attempts per minute for this user.",
@@ -113,20 +106,13 @@ export const verifyTotp = defineRoute({
     },
   },
   errors: {
-    400: {
-      description: "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field.",
-      codes: ["validation_failed"],
-    },
+    400: INVALID_REQUEST,
     401: {
       description:
         "`authentication_required`: no session, or the sign-in challenge is unknown, expired, used or burned (5 tries). `invalid_mfa_code`: wrong, malformed or already used code.",
       codes: ["authentication_required", "invalid_mfa_code"],
     },
-    403: {
-      description:
-        "`permission_denied`: the request carries a panel cookie and its `Origin` (or `Referer`) is not in `PANEL_ORIGINS`.",
-      codes: ["permission_denied"],
-    },
+    403: CROSS_SITE,
     409: {
       description: "`invalid_state`: enrolment: 2FA is already on, or `enable` was not called.",
       codes: ["invalid_state"],
@@ -157,20 +143,13 @@ export const verifyBackupCode = defineRoute({
     },
   },
   errors: {
-    400: {
-      description: "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field.",
-      codes: ["validation_failed"],
-    },
+    400: INVALID_REQUEST,
     401: {
       description:
         "`authentication_required`: no challenge cookie, or the challenge is unknown, expired, used or burned. `invalid_mfa_code`: unknown or used backup code.",
       codes: ["authentication_required", "invalid_mfa_code"],
     },
-    403: {
-      description:
-        "`permission_denied`: the request carries a panel cookie and its `Origin` (or `Referer`) is not in `PANEL_ORIGINS`.",
-      codes: ["permission_denied"],
-    },
+    403: CROSS_SITE,
     429: {
       description:
         "`rate_limited`: over 5 attempts per minute from this IP, or over 5 failed second factors per minute for the account, counted across every sign-in challenge, enrolment, step-up and disable.",
@@ -198,10 +177,7 @@ export const disableTwoFactor = defineRoute({
     },
   },
   errors: {
-    400: {
-      description: "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field.",
-      codes: ["validation_failed"],
-    },
+    400: INVALID_REQUEST,
     401: {
       description: "`authentication_required`: no live `lm.session` cookie. `invalid_credentials`: wrong password.",
       codes: ["authentication_required", "invalid_credentials"],
@@ -234,19 +210,12 @@ export const generateBackupCodes = defineRoute({
     200: { description: "10 new codes, shown once; the old ones stop working.", schema: BackupCodes },
   },
   errors: {
-    400: {
-      description: "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field.",
-      codes: ["validation_failed"],
-    },
+    400: INVALID_REQUEST,
     401: {
       description: "`authentication_required`: no live `lm.session` cookie. `invalid_credentials`: wrong password.",
       codes: ["authentication_required", "invalid_credentials"],
     },
-    403: {
-      description:
-        "`permission_denied`: the request carries a panel cookie and its `Origin` (or `Referer`) is not in `PANEL_ORIGINS`.",
-      codes: ["permission_denied"],
-    },
+    403: CROSS_SITE,
     409: { description: "`invalid_state`: 2FA is off.", codes: ["invalid_state"] },
     429: {
       description: "`rate_limited`: over 5 attempts per minute for this user.",
@@ -271,15 +240,8 @@ export const requestTwoFactorRecovery = defineRoute({
     200: { description: "Accepted.", schema: Status },
   },
   errors: {
-    400: {
-      description: "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field.",
-      codes: ["validation_failed"],
-    },
-    403: {
-      description:
-        "`permission_denied`: the request carries a panel cookie and its `Origin` (or `Referer`) is not in `PANEL_ORIGINS`.",
-      codes: ["permission_denied"],
-    },
+    400: INVALID_REQUEST,
+    403: CROSS_SITE,
     429: {
       description: "`rate_limited`: over 5 requests per minute from this IP or for this email.",
       codes: ["rate_limited"],
@@ -303,15 +265,8 @@ export const confirmTwoFactorRecovery = defineRoute({
     200: { description: "2FA is off; the cookies are cleared.", schema: RecoveryConfirmed },
   },
   errors: {
-    400: {
-      description: "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field.",
-      codes: ["validation_failed"],
-    },
+    400: INVALID_REQUEST,
     401: { description: "`invalid_mfa_code`: unknown, used or expired token.", codes: ["invalid_mfa_code"] },
-    403: {
-      description:
-        "`permission_denied`: the request carries a panel cookie and its `Origin` (or `Referer`) is not in `PANEL_ORIGINS`.",
-      codes: ["permission_denied"],
-    },
+    403: CROSS_SITE,
   },
 });

@@ -13,7 +13,14 @@ import {
   type UpdateWebhookEndpointInput,
 } from "@lm/domain";
 import { listQuerySchema, type ListQuery } from "../../http/list";
-import { defineRoute, PANEL_SESSION } from "../../http/contract";
+import {
+  defineRoute,
+  type ErrorReplyContract,
+  INVALID_REQUEST,
+  NO_SESSION,
+  OWNERS_ONLY,
+  PANEL_SESSION,
+} from "../../http/contract";
 import {
   CreatedWebhookEndpoint,
   RotatedWebhookEndpoint,
@@ -123,6 +130,12 @@ export const deliveryParams = Joi.object<{ id: string }>({
     .description("A delivery id; any other string is 404."),
 });
 
+/** The refusal of an endpoint the seller does not have. */
+const ENDPOINT_NOT_FOUND: ErrorReplyContract = {
+  description: "`resource_not_found`: unknown, malformed, deleted, or another seller's endpoint.",
+  codes: ["resource_not_found"],
+};
+
 /** `createWebhookEndpoint`. */
 export const createWebhookEndpoint = defineRoute({
   method: "post",
@@ -142,7 +155,7 @@ export const createWebhookEndpoint = defineRoute({
         "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field. `invalid_url`: `url` fails the destination check (the message gives the reason). `invalid_event_type`: an event type outside the catalog, `ping`, or `*` beside other types.",
       codes: ["validation_failed", "invalid_url", "invalid_event_type"],
     },
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
+    401: NO_SESSION,
     403: {
       description:
         "`permission_denied`: the request carries a panel cookie and its `Origin` (or `Referer`) is not in `PANEL_ORIGINS`. Also for operators. `mfa_required`: no live step-up on this session (`POST /v1/me/auth/step-up` first).",
@@ -166,12 +179,9 @@ export const listWebhookEndpoints = defineRoute({
     200: { description: "A page, newest first; deleted endpoints are not listed.", schema: WebhookEndpointList },
   },
   errors: {
-    400: {
-      description: "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field.",
-      codes: ["validation_failed"],
-    },
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
-    403: { description: "`permission_denied`: operators have no seller (owners only).", codes: ["permission_denied"] },
+    400: INVALID_REQUEST,
+    401: NO_SESSION,
+    403: OWNERS_ONLY,
   },
 });
 
@@ -188,12 +198,9 @@ export const getWebhookEndpoint = defineRoute({
     200: { description: "The endpoint.", schema: WebhookEndpoint },
   },
   errors: {
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
-    403: { description: "`permission_denied`: operators have no seller (owners only).", codes: ["permission_denied"] },
-    404: {
-      description: "`resource_not_found`: unknown, malformed, deleted, or another seller's endpoint.",
-      codes: ["resource_not_found"],
-    },
+    401: NO_SESSION,
+    403: OWNERS_ONLY,
+    404: ENDPOINT_NOT_FOUND,
   },
 });
 
@@ -218,16 +225,13 @@ export const updateWebhookEndpoint = defineRoute({
         "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field. `invalid_url`: `url` fails the destination check. `invalid_event_type`: an event type outside the catalog, `ping`, or `*` beside other types.",
       codes: ["validation_failed", "invalid_url", "invalid_event_type"],
     },
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
+    401: NO_SESSION,
     403: {
       description:
         "`permission_denied`: the request carries a panel cookie and its `Origin` (or `Referer`) is not in `PANEL_ORIGINS`. Also for operators. `mfa_required`: no live step-up on this session while the seller's `webhook` step-up toggle is on.",
       codes: ["permission_denied", "mfa_required"],
     },
-    404: {
-      description: "`resource_not_found`: unknown, malformed, deleted, or another seller's endpoint.",
-      codes: ["resource_not_found"],
-    },
+    404: ENDPOINT_NOT_FOUND,
   },
 });
 
@@ -246,16 +250,13 @@ export const deleteWebhookEndpoint = defineRoute({
     204: { description: "Deleted." },
   },
   errors: {
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
+    401: NO_SESSION,
     403: {
       description:
         "`permission_denied`: the request carries a panel cookie and its `Origin` (or `Referer`) is not in `PANEL_ORIGINS`. Also for operators. `mfa_required`: no live step-up on this session while the seller's `webhook` step-up toggle is on.",
       codes: ["permission_denied", "mfa_required"],
     },
-    404: {
-      description: "`resource_not_found`: unknown, malformed, deleted, or another seller's endpoint.",
-      codes: ["resource_not_found"],
-    },
+    404: ENDPOINT_NOT_FOUND,
   },
 });
 
@@ -277,16 +278,13 @@ export const rotateWebhookEndpointSecret = defineRoute({
     },
   },
   errors: {
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
+    401: NO_SESSION,
     403: {
       description:
         "`permission_denied`: the request carries a panel cookie and its `Origin` (or `Referer`) is not in `PANEL_ORIGINS`. Also for operators. `mfa_required`: no live step-up on this session while the seller's `webhook` step-up toggle is on.",
       codes: ["permission_denied", "mfa_required"],
     },
-    404: {
-      description: "`resource_not_found`: unknown, malformed, deleted, or another seller's endpoint.",
-      codes: ["resource_not_found"],
-    },
+    404: ENDPOINT_NOT_FOUND,
   },
 });
 
@@ -304,16 +302,13 @@ export const pingWebhookEndpoint = defineRoute({
     202: { description: "The first delivery row of the ping; the worker sends it.", schema: WebhookDelivery },
   },
   errors: {
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
+    401: NO_SESSION,
     403: {
       description:
         "`permission_denied`: the request carries a panel cookie and its `Origin` (or `Referer`) is not in `PANEL_ORIGINS`. Also for operators.",
       codes: ["permission_denied"],
     },
-    404: {
-      description: "`resource_not_found`: unknown, malformed, deleted, or another seller's endpoint.",
-      codes: ["resource_not_found"],
-    },
+    404: ENDPOINT_NOT_FOUND,
     429: {
       description: "`rate_limited`: over 30 pings and resends per minute for this seller.",
       codes: ["rate_limited"],
@@ -342,12 +337,9 @@ export const listEndpointDeliveries = defineRoute({
         "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field. `invalid_event_type`: `event_type` names no event type (a typo gets the closest type suggested; `GET /v1/me/event-types` lists them, and `ping` is accepted too).",
       codes: ["validation_failed", "invalid_event_type"],
     },
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
-    403: { description: "`permission_denied`: operators have no seller (owners only).", codes: ["permission_denied"] },
-    404: {
-      description: "`resource_not_found`: unknown, malformed, deleted, or another seller's endpoint.",
-      codes: ["resource_not_found"],
-    },
+    401: NO_SESSION,
+    403: OWNERS_ONLY,
+    404: ENDPOINT_NOT_FOUND,
   },
 });
 
@@ -364,12 +356,9 @@ export const getWebhookEndpointStats = defineRoute({
     200: { description: "The stats.", schema: WebhookEndpointStats },
   },
   errors: {
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
-    403: { description: "`permission_denied`: operators have no seller (owners only).", codes: ["permission_denied"] },
-    404: {
-      description: "`resource_not_found`: unknown, malformed, deleted, or another seller's endpoint.",
-      codes: ["resource_not_found"],
-    },
+    401: NO_SESSION,
+    403: OWNERS_ONLY,
+    404: ENDPOINT_NOT_FOUND,
   },
 });
 
@@ -388,7 +377,7 @@ export const resendWebhookDelivery = defineRoute({
     202: { description: "The first row of the new chain; the worker sends it.", schema: WebhookDelivery },
   },
   errors: {
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
+    401: NO_SESSION,
     403: {
       description:
         "`permission_denied`: the request carries a panel cookie and its `Origin` (or `Referer`) is not in `PANEL_ORIGINS`. Also for operators.",
@@ -428,16 +417,13 @@ export const recoverWebhookEndpoint = defineRoute({
         '`validation_failed`: `since` is more than 14 days back or after `until` (`param: "since"`), or the body is invalid.',
       codes: ["validation_failed"],
     },
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
+    401: NO_SESSION,
     403: {
       description:
         "`permission_denied`: the request carries a panel cookie and its `Origin` (or `Referer`) is not in `PANEL_ORIGINS`. Also for operators. `mfa_required`: no live step-up on this session while the seller's `webhook` step-up toggle is on.",
       codes: ["permission_denied", "mfa_required"],
     },
-    404: {
-      description: "`resource_not_found`: unknown, malformed, deleted, or another seller's endpoint.",
-      codes: ["resource_not_found"],
-    },
+    404: ENDPOINT_NOT_FOUND,
   },
 });
 
@@ -456,11 +442,8 @@ export const searchWebhookDeliveries = defineRoute({
     200: { description: "A page of attempts, newest first.", schema: WebhookDeliveryList },
   },
   errors: {
-    400: {
-      description: "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field.",
-      codes: ["validation_failed"],
-    },
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
-    403: { description: "`permission_denied`: operators have no seller (owners only).", codes: ["permission_denied"] },
+    400: INVALID_REQUEST,
+    401: NO_SESSION,
+    403: OWNERS_ONLY,
   },
 });

@@ -6,7 +6,16 @@ import Joi from "joi";
 import type { CreateWithdrawalInput, TestWithdrawalInput, WithdrawalStatus } from "@lm/domain";
 import { listQuerySchema, type ListQuery } from "../../http/list";
 import { centavosAmount } from "../../http/amount";
-import { defineRoute, API_KEY, PANEL_SESSION } from "../../http/contract";
+import {
+  defineRoute,
+  API_KEY,
+  INVALID_REQUEST,
+  KEY_RATE_LIMITED,
+  NO_API_KEY,
+  NO_SELLER,
+  NO_SESSION,
+  PANEL_SESSION,
+} from "../../http/contract";
 import { Withdrawal, WithdrawalList } from "@lm/wire";
 
 const status = Joi.string().valid("pending", "processing", "completed", "failed");
@@ -80,7 +89,7 @@ export const createWithdrawal = defineRoute({
         "`validation_failed`: the body or a parameter is invalid, or the `Idempotency-Key` header is missing (`param` `Idempotency-Key`: send a unique key per withdrawal) or malformed; `param` names the field. `idempotency_key_reused`: the key was used with a different request.",
       codes: ["validation_failed", "idempotency_key_reused"],
     },
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
+    401: NO_SESSION,
     403: {
       description:
         "`permission_denied`: the request carries a panel cookie and its `Origin` (or `Referer`) is not in `PANEL_ORIGINS`. Also for operators. `mfa_required`: no live step-up on this session (always needed). `withdrawals_locked`: `withdrawals_locked_until` is ahead (2FA was turned off, recovered, or enrolled again after being turned off, less than 24 h ago). `payout_key_cooling_off`: the payout key was added less than 24 h ago and is not a CPF/CNPJ key; the message says from when it takes withdrawals. `kyc_required`: `live` without approved KYC.",
@@ -117,12 +126,9 @@ export const listPanelWithdrawals = defineRoute({
     200: { description: "A page, newest first.", schema: WithdrawalList },
   },
   errors: {
-    400: {
-      description: "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field.",
-      codes: ["validation_failed"],
-    },
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
-    403: { description: "`permission_denied`: operators have no seller.", codes: ["permission_denied"] },
+    400: INVALID_REQUEST,
+    401: NO_SESSION,
+    403: NO_SELLER,
   },
 });
 
@@ -139,8 +145,8 @@ export const getPanelWithdrawal = defineRoute({
     200: { description: "The withdrawal.", schema: Withdrawal },
   },
   errors: {
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
-    403: { description: "`permission_denied`: operators have no seller.", codes: ["permission_denied"] },
+    401: NO_SESSION,
+    403: NO_SELLER,
     404: {
       description: "`resource_not_found`: unknown, malformed, or another seller's.",
       codes: ["resource_not_found"],
@@ -161,19 +167,9 @@ export const listWithdrawals = defineRoute({
     200: { description: "A page, newest first.", schema: WithdrawalList },
   },
   errors: {
-    400: {
-      description: "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field.",
-      codes: ["validation_failed"],
-    },
-    401: {
-      description: "`authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one.",
-      codes: ["authentication_required"],
-    },
-    429: {
-      description: "`rate_limited`: over 100 requests per second for this API key.",
-      codes: ["rate_limited"],
-      headers: ["RetryAfter"],
-    },
+    400: INVALID_REQUEST,
+    401: NO_API_KEY,
+    429: KEY_RATE_LIMITED,
   },
 });
 
@@ -203,10 +199,7 @@ export const createTestWithdrawal = defineRoute({
         "`validation_failed`: the body or a parameter is invalid, or the `Idempotency-Key` header is missing (`param` `Idempotency-Key`: send a unique key per withdrawal) or malformed; `param` names the field. `idempotency_key_reused`: the key was used with a different request.",
       codes: ["validation_failed", "idempotency_key_reused"],
     },
-    401: {
-      description: "`authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one.",
-      codes: ["authentication_required"],
-    },
+    401: NO_API_KEY,
     403: {
       description:
         "`test_mode_only`: a live key. `withdrawals_locked`: `withdrawals_locked_until` is ahead. `payout_key_cooling_off`: the named payout key was added less than 24 h ago and is not a CPF/CNPJ key.",
@@ -221,11 +214,7 @@ export const createTestWithdrawal = defineRoute({
         "`insufficient_funds`: `available` is lower than the amount. `invalid_state`: no `payout_key_id` and the seller has no CPF/CNPJ payout key (add one in the panel). `idempotency_key_in_progress`: a request with this key is still running.",
       codes: ["insufficient_funds", "invalid_state", "idempotency_key_in_progress"],
     },
-    429: {
-      description: "`rate_limited`: over 100 requests per second for this API key.",
-      codes: ["rate_limited"],
-      headers: ["RetryAfter"],
-    },
+    429: KEY_RATE_LIMITED,
     503: {
       description:
         "`acquirer_not_configured`: no acquirer is able to send payouts in this mode (live mode without an activated bank, or the mode's active bank has a profile without payouts, `bcb`); nothing was created. `service_unavailable` (with `Retry-After`): PostgreSQL is down or unreachable for now.",
@@ -248,19 +237,12 @@ export const getWithdrawal = defineRoute({
     200: { description: "The withdrawal.", schema: Withdrawal },
   },
   errors: {
-    401: {
-      description: "`authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one.",
-      codes: ["authentication_required"],
-    },
+    401: NO_API_KEY,
     404: {
       description: "`resource_not_found`: unknown, malformed, or of another seller or mode.",
       codes: ["resource_not_found"],
     },
-    429: {
-      description: "`rate_limited`: over 100 requests per second for this API key.",
-      codes: ["rate_limited"],
-      headers: ["RetryAfter"],
-    },
+    429: KEY_RATE_LIMITED,
   },
 });
 
@@ -279,11 +261,8 @@ export const listOpsWithdrawals = defineRoute({
     200: { description: "A page, newest first.", schema: WithdrawalList },
   },
   errors: {
-    400: {
-      description: "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field.",
-      codes: ["validation_failed"],
-    },
-    401: { description: "`authentication_required`: no live `lm.session` cookie.", codes: ["authentication_required"] },
+    400: INVALID_REQUEST,
+    401: NO_SESSION,
     403: {
       description: "`permission_denied`: not an operator (role `ops`), or the `Origin` check failed.",
       codes: ["permission_denied"],
