@@ -8,9 +8,8 @@ import type { Transaction } from "@lm/db";
 import { isExpiredAt } from "@lm/wire";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { decryptDocument } from "../document-at-rest";
-import { assertPayableOn } from "../due-dates";
 import { ApiError, validationFailed } from "../errors";
-import { amountDueOn, dueDateTermsOf, saoPauloDate } from "../transactions/due-date-charge";
+import { amountDueOn, dueDateTermsOf, paymentDayOf, saoPauloDate } from "../transactions/due-date-charge";
 import { findTransaction } from "../transactions/find-transactions";
 import { postSandboxNotification, sandboxEndToEndId } from "../acquirers";
 
@@ -45,8 +44,7 @@ export async function simulatePayment(
     throw validationFailed("date is for due-date charges; an immediate charge is paid now.", "date");
   }
   const today = saoPauloDate(now);
-  const date = options.date ?? today;
-  if (terms !== null) assertPayableOn(terms, date, { createdOn: saoPauloDate(transaction.created_at) });
+  const date = terms === null ? today : paymentDayOf(transaction, terms, options.date, now);
   const paidAt = date === today ? now : new Date(`${date}T12:00:00.000-03:00`);
   const document =
     transaction.customer_document === null

@@ -3,10 +3,14 @@
  * gives, checked and completed into what the charge keeps (`due_terms`), when such a charge expires, what its payer
  * owes on a day, and its wire object with today's amount due. The arithmetic itself is `../due-dates`.
  */
-import type { Transaction } from "@lm/db";
+import type { Repositories, Transaction } from "@lm/db";
 import { isExpiredAt, serializeTransaction, type DueDate, type Transaction as TransactionWire } from "@lm/wire";
+import type { MerchantScope } from "../deps";
+import { ApiError } from "../errors";
+import { findTransaction } from "./find-transactions";
 import {
   amountDue,
+  assertPayableOn,
   DEFAULT_DAYS_AFTER_DUE,
   lastPayableDate,
   validateDueDateTerms,
@@ -106,4 +110,36 @@ export function transactionObject(charge: Transaction, now: Date): TransactionWi
   if (!pendingDueDate) return serializeTransaction(charge, now);
   const today = saoPauloDate(now);
   return serializeTransaction(charge, now, { date: today, amount: amountDueOn(charge, today).total });
+}
+
+/**
+ * The day a payment of `charge` is made on: `asked`, or today in São Paulo, checked against its payable window (from
+ * the day it was created to its last payable day).
+ * @throws ApiError `validation_failed` (param `date`) for a day that is not a date or is outside the window
+ */
+export function paymentDayOf(charge: Transaction, terms: DueDateTerms, asked: string | undefined, now: Date): string {
+  const date = asked ?? saoPauloDate(now);
+  assertPayableOn(terms, date, { createdOn: saoPauloDate(charge.created_at) });
+  return date;
+}
+
+/**
+ * Use case (`GET /v1/transactions/{id}/amount-due`): what the payer of due-date charge `id` of `scope` owes on
+ * `asked` (default today in São Paulo).
+ * @returns the day and its amount's parts, in centavos
+ * @throws ApiError `resource_not_found` (unknown or foreign id); `invalid_state` for an immediate charge;
+ *   `validation_failed` (param `date`) for a day outside its window
+ */
+export async function findAmountDue(
+  repos: Repositories,
+  scope: MerchantScope,
+  id: string,
+  asked: string | undefined,
+  now: Date,
+): Promise<{ date: string } & AmountDue> {
+  const charge = await findTransaction(repos, scope, id);
+  const terms = dueDateTermsOf(charge);
+  if (terms === null) throw new ApiError("invalid_state", "Only a due-date charge has an amount due by date.");
+  const date = paymentDayOf(charge, terms, asked, now);
+  return { date, ...amountDue(terms, date) };
 }

@@ -6,15 +6,11 @@
 import { Router } from "express";
 import type { Transaction } from "@lm/db";
 import {
-  amountDueOn,
-  ApiError,
-  assertPayableOn,
   cancelTransaction,
   createTransaction,
-  dueDateTermsOf,
+  findAmountDue,
   findTransaction,
   listTransactions,
-  saoPauloDate,
   simulateDispute,
   simulateExpiration,
   simulatePayment,
@@ -87,13 +83,9 @@ export function transactionsRouter(deps: AppDeps): Router {
   );
 
   router.get("/:id/amount-due", async (req, res) => {
-    const { date: asked } = validate(amountDueQuerySchema, req.query);
-    const transaction = await findTransaction(deps.repos, merchantOf(res), req.params.id);
-    const terms = dueDateTermsOf(transaction);
-    if (terms === null) throw new ApiError("invalid_state", "Only a due-date charge has an amount due by date.");
-    const date = asked ?? saoPauloDate(deps.now());
-    assertPayableOn(terms, date, { createdOn: saoPauloDate(transaction.created_at) });
-    res.json({ object: "amount_due", date, ...amountDueOn(transaction, date) } satisfies AmountDue);
+    const { date } = validate(amountDueQuerySchema, req.query);
+    const due = await findAmountDue(deps.repos, merchantOf(res), req.params.id, date, deps.now());
+    res.json({ object: "amount_due", ...due } satisfies AmountDue);
   });
 
   router.post("/:id/simulate-payment", async (req, res) => {
