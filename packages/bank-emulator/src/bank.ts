@@ -3,6 +3,7 @@
  * money unasked (MED) on request, and posting the standard's callback (`{pix: [...]}` to the webhook URL + `/pix`)
  * after each. The routes and the programmatic API both act through here.
  */
+import { noonInSaoPaulo, saoPauloDate } from "@lm/domain/src/due-dates";
 import type { CallbackPoster } from "./callbacks";
 import { newEndToEndId, newMedId, PAYER_BANK_ISPB } from "./ids";
 import type { Payer, PayoutRecord, RefundRecord } from "./records";
@@ -77,13 +78,18 @@ export class Bank {
   /**
    * Pays charge `txid` as a payer's bank would (see {@link BankState.receivePayment}) and, unless dropped, posts the
    * payment; resolves once the post has been answered (or failed).
+   * @param options.date - the day of payment (`YYYY-MM-DD` in São Paulo; default today): a later day pays a due-date
+   *   charge late, dated noon of that day
    * @throws Error when the charge cannot be paid and `force` is not set
    */
   async payCharge(
     txid: string,
-    options: { amount?: number; payer?: Payer; callback?: CallbackChoice; force?: boolean } = {},
+    options: { amount?: number; payer?: Payer; callback?: CallbackChoice; force?: boolean; date?: string } = {},
   ): Promise<{ endToEndId: string }> {
-    const payment = this.state.receivePayment(txid, options, new Date());
+    const now = new Date();
+    const paidAt =
+      options.date === undefined || options.date === saoPauloDate(now) ? now : noonInSaoPaulo(options.date);
+    const payment = this.state.receivePayment(txid, options, paidAt);
     if (options.callback !== "drop") await this.notify([paymentJson(payment)]);
     return { endToEndId: payment.endToEndId };
   }

@@ -2,8 +2,8 @@
  * A plain-HTTP control API on 127.0.0.1 for a person driving the emulator (`npm run dev:bank`): pay a charge, send a
  * forged callback, return money unasked (MED). Amounts are integer centavos. Not part of the standard.
  *
- * - `POST /charges/{txid}/pay` `{amount?, callback?: "send"|"drop", payer?: {name, cpf?|cnpj?}, force?}` →
- *   200 `{endToEndId}`
+ * - `POST /charges/{txid}/pay` `{amount?, date?, callback?: "send"|"drop", payer?: {name, cpf?|cnpj?}, force?}` →
+ *   200 `{endToEndId}` (`date`, `YYYY-MM-DD`, pays a due-date charge on that day: late, with its fine and interest)
  * - `POST /forge` `{txid, amount, endToEndId?, url?}` → 200 `{status}` (what the service answered)
  * - `POST /pix/{e2eid}/med` `{amount, callback?}` → 200 `{id, rtrId}`
  *
@@ -41,6 +41,7 @@ async function command(bank: Bank, method: string, pathname: string, body: Body)
       payer: body.payer as Payer | undefined,
       callback: callbackChoice(body.callback),
       force: body.force === true,
+      date: typeof body.date === "string" ? body.date : undefined,
     });
   }
   if (pathname === "/forge") {

@@ -1,7 +1,7 @@
 /**
  * An emulator of the Central Bank's "API Pix" standard (`bacen/pix-api` `openapi.yaml`, release 2.x), for tests and
- * for a person (`npm run dev:bank`): the subset our acquirer port uses (cob, pix, devolução, webhook) and Efí's payout
- * extension, over mutual TLS with its own test CA, OAuth2 client credentials (RFC 6749 §4.4), in-memory state, the
+ * for a person (`npm run dev:bank`): the subset our acquirer port uses (cob, cobv, lotecobv, pix, devolução,
+ * webhook) and Efí's payout extension, over mutual TLS with its own test CA, OAuth2 client credentials (RFC 6749 §4.4), in-memory state, the
  * standard's callbacks, and switches for the failures a real bank shows. Every request is checked against JSON
  * Schemas written from the standard (schemas/).
  */
@@ -73,7 +73,9 @@ export interface BankEmulator {
    * Pays charge `txid` as a payer's bank would: a Pix with a new end-to-end id, cob -> CONCLUIDA, and (unless
    * `callback: "drop"`) a standard callback POSTed to the registered webhookUrl + "/pix"; resolves once that post
    * was answered or failed. `force` pays a charge that is not ATIVA, is expired, or is unknown (then `amount` is
-   * required). `amount` (centavos) defaults to the charge's.
+   * required). `amount` (centavos) defaults to the charge's, or for a due-date charge (`cobv`) to what its terms
+   * come to on the day of payment, as the payer's bank computes it (reported in `componentesValor`); `date`
+   * (`YYYY-MM-DD`, São Paulo) pays on a later day, e.g. after the due date.
    * @throws Error if the charge does not exist, is not ATIVA or is expired (unless `force: true`)
    */
   payCharge(
@@ -83,6 +85,7 @@ export interface BankEmulator {
       payer?: { name: string; cpf?: string; cnpj?: string };
       callback?: "send" | "drop";
       force?: boolean;
+      date?: string;
     },
   ): Promise<{ endToEndId: string }>;
   /**
@@ -121,7 +124,7 @@ export interface BankEmulator {
   violations(): Array<{ method: string; path: string; schemaErrors: string[] }>;
   /** Every callback the bank posted (or tried to), in order, with the status received or why it failed. */
   callbacks(): CallbackAttempt[];
-  /** The current state of a cob (the standard's `CobCompleta` JSON) or undefined. */
+  /** The current state of a cob or cobv (the standard's `CobCompleta`/`CobVCompleta` JSON) or undefined. */
   charge(txid: string): Record<string, unknown> | undefined;
   /** The registered webhook URL, or null. */
   webhookUrl(): string | null;

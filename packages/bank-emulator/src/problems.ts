@@ -31,6 +31,7 @@ export const PROBLEM_TYPES = {
   unavailable: `${ERROR_BASE}ServicoIndisponivel`,
   cobInvalid: `${ERROR_BASE}CobOperacaoInvalida`,
   cobTxidDuplicate: `${ERROR_BASE}cob/txid-duplicado`,
+  batchInvalid: `${ERROR_BASE}LoteCobVOperacaoInvalida`,
   refundInvalid: `${ERROR_BASE}PixDevolucaoInvalida`,
   webhookInvalid: `${ERROR_BASE}WebhookOperacaoInvalida`,
   requestInvalid: `${ERROR_BASE}RequisicaoInvalida`,

@@ -12,6 +12,10 @@ import {
   cobQuerySchema,
   cobRevisadaSchema,
   cobSolicitadaSchema,
+  cobvRevisadaSchema,
+  cobvSolicitadaSchema,
+  loteCobvPathSchema,
+  loteCobvSchema,
   devolucaoPathSchema,
   devolucaoSolicitadaSchema,
   pixListQuerySchema,
@@ -26,6 +30,11 @@ export type OperationName =
   | "cob.put"
   | "cob.get"
   | "cob.patch"
+  | "cobv.put"
+  | "cobv.get"
+  | "cobv.patch"
+  | "lotecobv.put"
+  | "lotecobv.get"
   | "pix.get"
   | "pix.list"
   | "devolucao.put"
@@ -62,6 +71,11 @@ const OPERATIONS: Record<OperationName, OperationSchemas> = {
   "cob.put": { resource: "cob", params: cobPathSchema, body: cobSolicitadaSchema },
   "cob.get": { resource: "cob", params: cobPathSchema, query: cobQuerySchema },
   "cob.patch": { resource: "cob", params: cobPathSchema, body: cobRevisadaSchema },
+  "cobv.put": { resource: "cobv", params: cobPathSchema, body: cobvSolicitadaSchema },
+  "cobv.get": { resource: "cobv", params: cobPathSchema, query: cobQuerySchema },
+  "cobv.patch": { resource: "cobv", params: cobPathSchema, body: cobvRevisadaSchema },
+  "lotecobv.put": { resource: "lotecobv", params: loteCobvPathSchema, body: loteCobvSchema },
+  "lotecobv.get": { resource: "lotecobv", params: loteCobvPathSchema },
   "pix.get": { resource: "pix", params: pixPathSchema },
   "pix.list": { resource: "pix", query: pixListQuerySchema },
   "devolucao.put": { resource: "devolucao", params: devolucaoPathSchema, body: devolucaoSolicitadaSchema },

@@ -1,11 +1,12 @@
 /**
- * The standard's routes the emulator serves (under `/v2`) and Efí's payout routes, each naming its operation (for
+ * The standard's routes the emulator serves (under `/v2`: cob, cobv, lotecobv, pix, devolução, webhook) and Efí's
+ * payout routes, each naming its operation (for
  * the schemas) and answering with the standard's JSON. Requests reach a handler only after authentication and
  * schema validation (api-server.ts), so handlers read their input as the schemas guarantee it.
  */
 import type { Bank } from "./bank";
 import type { OperationName, RequestParts } from "./request-validator";
-import { chargeJson, payoutJson, paymentJson, refundJson, webhookJson } from "./wire";
+import { batchJson, chargeJson, payoutJson, paymentJson, refundJson, webhookJson } from "./wire";
 
 /** A route's answer: a status and, unless empty, a JSON body. */
 export interface RouteReply {
@@ -36,32 +37,49 @@ const DEFAULT_PAGE_SIZE = 100;
 function routesOf(bank: Bank): Route[] {
   const { state } = bank;
   return [
+    ...(["cob", "cobv"] as const).flatMap((kind): Route[] => [
+      {
+        method: "PUT",
+        path: `/v2/${kind}/:txid`,
+        operation: `${kind}.put`,
+        handle: ({ params, body }) => {
+          const charge = state.createCharge(kind, params.txid as string, body as Json, new Date());
+          return { status: 201, body: chargeJson(charge, []) };
+        },
+      },
+      {
+        method: "GET",
+        path: `/v2/${kind}/:txid`,
+        operation: `${kind}.get`,
+        handle: ({ params }) => {
+          const charge = state.charge(params.txid as string, kind);
+          return { status: 200, body: chargeJson(charge, state.paymentsOf(charge)) };
+        },
+      },
+      {
+        method: "PATCH",
+        path: `/v2/${kind}/:txid`,
+        operation: `${kind}.patch`,
+        handle: ({ params, body }) => {
+          const charge = state.reviseCharge(params.txid as string, kind, body as Json);
+          return { status: 200, body: chargeJson(charge, state.paymentsOf(charge)) };
+        },
+      },
+    ]),
     {
       method: "PUT",
-      path: "/v2/cob/:txid",
-      operation: "cob.put",
+      path: "/v2/lotecobv/:id",
+      operation: "lotecobv.put",
       handle: ({ params, body }) => {
-        const charge = state.createCharge(params.txid as string, body as Json, new Date());
-        return { status: 201, body: chargeJson(charge, []) };
+        state.createBatch(params.id as string, body as { descricao: string; cobsv: Json[] }, new Date());
+        return { status: 202 };
       },
     },
     {
       method: "GET",
-      path: "/v2/cob/:txid",
-      operation: "cob.get",
-      handle: ({ params }) => {
-        const charge = state.charge(params.txid as string);
-        return { status: 200, body: chargeJson(charge, state.paymentsOf(charge)) };
-      },
-    },
-    {
-      method: "PATCH",
-      path: "/v2/cob/:txid",
-      operation: "cob.patch",
-      handle: ({ params, body }) => {
-        const charge = state.reviseCharge(params.txid as string, body as Json);
-        return { status: 200, body: chargeJson(charge, state.paymentsOf(charge)) };
-      },
+      path: "/v2/lotecobv/:id",
+      operation: "lotecobv.get",
+      handle: ({ params }) => ({ status: 200, body: batchJson(state.batch(params.id as string)) }),
     },
     {
       method: "GET",

@@ -3,10 +3,28 @@
  * standard's rules for each change. Nothing here talks HTTP or waits: bank.ts schedules settlements and callbacks.
  */
 import { generatePixPayload } from "@brazilian-utils/brazilian-utils";
+import {
+  amountDue,
+  fromCobvTerms,
+  isPayableOn,
+  saoPauloDate,
+  validateDueDateTerms,
+  type DueDateTerms,
+} from "@lm/domain/src/due-dates";
+import type { CobvTerms } from "@lm/pix-api";
 import { EMULATOR_ISPB, PAYER_BANK_ISPB, newEndToEndId, newLocation, newReturnId } from "./ids";
 import { centavosFromValor } from "./money";
 import { PROBLEM_TYPES, ProblemError, notFound } from "./problems";
-import type { ChargeRecord, Payer, PaymentRecord, PayoutRecord, RefundRecord, WebhookRecord } from "./records";
+import type {
+  BatchItemRecord,
+  BatchRecord,
+  ChargeRecord,
+  Payer,
+  PaymentRecord,
+  PayoutRecord,
+  RefundRecord,
+  WebhookRecord,
+} from "./records";
 
 /** The standard's default charge lifetime (`CobExpiracao.expiracao`), seconds. */
 const DEFAULT_EXPIRES_IN = 86_400;
@@ -33,6 +51,20 @@ function payoutProblem(detail: string): ProblemError {
   return new ProblemError(PROBLEM_TYPES.payoutInvalid, 400, "Invalid Pix send", detail);
 }
 
+/**
+ * A `cobv` body's terms as the payer's bank reads them (`fromCobvTerms`), checked as the standard's rules say.
+ * @throws ProblemError 400 when the standard refuses them (a due date before today in São Paulo, a tier after it...)
+ */
+function dueDateTermsOf(body: Record<string, unknown>, now: Date): DueDateTerms {
+  try {
+    const terms = fromCobvTerms(body as unknown as CobvTerms);
+    validateDueDateTerms(terms, { today: saoPauloDate(now) });
+    return terms;
+  } catch (err) {
+    throw cobProblem(`the due-date terms are refused: ${(err as Error).message}`);
+  }
+}
+
 /** Centavos still returnable on `payment`: its amount less every devolução not refused. */
 function refundable(payment: PaymentRecord): number {
   const returned = payment.refunds.filter((refund) => refund.status !== "NAO_REALIZADO");
@@ -44,17 +76,19 @@ export class BankState {
   private readonly charges = new Map<string, ChargeRecord>();
   private readonly payments = new Map<string, PaymentRecord>();
   private readonly payouts = new Map<string, PayoutRecord>();
+  private readonly batches = new Map<string, BatchRecord>();
   private webhook: WebhookRecord | null = null;
   private lastLocId = 0;
 
   constructor(readonly pixKey: string) {}
 
   /**
-   * `PUT /cob/{txid}` on a body that passed the schema.
+   * `PUT /cob/{txid}` or `PUT /cobv/{txid}` (`kind`) on a body that passed the schema.
    * @throws ProblemError 400 for a txid already used, a key of another account, a location reference (the
-   *   emulator serves no `/loc`), a zero amount or a non-positive lifetime
+   *   emulator serves no `/loc`), a zero amount, a non-positive lifetime, or due-date terms the standard refuses (a
+   *   due date before today in São Paulo, a discount after the due date...)
    */
-  createCharge(txid: string, body: Record<string, unknown>, now: Date): ChargeRecord {
+  createCharge(kind: "cob" | "cobv", txid: string, body: Record<string, unknown>, now: Date): ChargeRecord {
     if (this.charges.has(txid)) {
       throw new ProblemError(
         PROBLEM_TYPES.cobTxidDuplicate,
@@ -71,6 +105,7 @@ export class BankState {
     if (amount === 0) throw cobProblem("valor.original must be greater than zero");
     const expiresIn = calendario.expiracao ?? DEFAULT_EXPIRES_IN;
     if (expiresIn <= 0) throw cobProblem("calendario.expiracao must be positive");
+    const dueDate = kind === "cobv" ? dueDateTermsOf(body, now) : undefined;
     const location = newLocation();
     const pixCopiaECola = generatePixPayload({
       url: location,
@@ -80,8 +115,10 @@ export class BankState {
     if (pixCopiaECola === null) throw new Error(`cannot build a BR Code for location ${location}`);
     const charge: ChargeRecord = {
       txid,
+      kind,
       createdAt: now,
       expiresIn,
+      ...(dueDate === undefined ? {} : { dueDate }),
       revisao: 0,
       status: "ATIVA",
       valor,
@@ -99,18 +136,53 @@ export class BankState {
     return charge;
   }
 
-  /** The charge `txid`, or undefined. */
+  /**
+   * `PUT /lotecobv/{id}`: creates each `cobv` as `PUT /cobv/{txid}` would, at once; one the standard refuses is
+   * `NEGADA` with its problem and never stops the others.
+   * @throws ProblemError 400 when batch `id` exists already (a batch is revised with `PATCH`, which the emulator does
+   *   not serve)
+   */
+  createBatch(id: string, body: { descricao: string; cobsv: Record<string, unknown>[] }, now: Date): BatchRecord {
+    if (this.batches.has(id)) {
+      throw new ProblemError(PROBLEM_TYPES.batchInvalid, 400, "Invalid batch operation", `batch ${id} exists`);
+    }
+    const items = body.cobsv.map((cobv): BatchItemRecord => {
+      const { txid, ...request } = cobv as { txid: string } & Record<string, unknown>;
+      try {
+        this.createCharge("cobv", txid, request, now);
+        return { txid, status: "CRIADA", createdAt: now };
+      } catch (err) {
+        if (!(err instanceof ProblemError)) throw err;
+        return { txid, status: "NEGADA", problem: err.problem, createdAt: now };
+      }
+    });
+    const batch: BatchRecord = { id, descricao: body.descricao, createdAt: now, items };
+    this.batches.set(id, batch);
+    return batch;
+  }
+
+  /**
+   * The batch `id`.
+   * @throws ProblemError 404 when unknown
+   */
+  batch(id: string): BatchRecord {
+    const batch = this.batches.get(id);
+    if (!batch) throw notFound(`no batch with id ${id}`);
+    return batch;
+  }
+
+  /** The charge `txid` of either kind, or undefined. */
   findCharge(txid: string): ChargeRecord | undefined {
     return this.charges.get(txid);
   }
 
   /**
-   * The charge `txid`.
+   * The charge `txid` of `kind` (a `cob` is not found at `/cobv`, nor a `cobv` at `/cob`).
    * @throws ProblemError 404 when unknown
    */
-  charge(txid: string): ChargeRecord {
+  charge(txid: string, kind: "cob" | "cobv" = "cob"): ChargeRecord {
     const charge = this.charges.get(txid);
-    if (!charge) throw notFound(`no charge with txid ${txid}`);
+    if (!charge || charge.kind !== kind) throw notFound(`no ${kind} with txid ${txid}`);
     return charge;
   }
 
@@ -124,8 +196,8 @@ export class BankState {
    * charge answers it as it is.
    * @throws ProblemError 404 when unknown; 400 on a paid charge, or for a revision of anything but `status`
    */
-  reviseCharge(txid: string, body: Record<string, unknown>): ChargeRecord {
-    const charge = this.charge(txid);
+  reviseCharge(txid: string, kind: "cob" | "cobv", body: Record<string, unknown>): ChargeRecord {
+    const charge = this.charge(txid, kind);
     if (body.status === undefined || Object.keys(body).length > 1) {
       throw cobProblem("the emulator revises only status (REMOVIDA_PELO_USUARIO_RECEBEDOR)");
     }
@@ -137,14 +209,22 @@ export class BankState {
     return charge;
   }
 
-  /** Whether `charge` is past `calendario.expiracao` at `now` (it still reads ATIVA, but can no longer be paid). */
+  /**
+   * Whether `charge` can no longer be paid at `now` though it still reads ATIVA: a `cob` past `calendario.expiracao`,
+   * a `cobv` past its last payable day in São Paulo.
+   */
   isExpired(charge: ChargeRecord, now: Date): boolean {
+    if (charge.dueDate !== undefined) return !isPayableOn(charge.dueDate, saoPauloDate(now));
     return now.getTime() >= charge.createdAt.getTime() + charge.expiresIn * 1000;
   }
 
   /**
-   * Records a Pix received for charge `txid`, as the payer's bank would settle it; the charge becomes CONCLUIDA.
-   * `force` pays a charge that is not payable (removed, paid, expired) or unknown (then `amount` is required).
+   * Records a Pix received for charge `txid`, as the payer's bank would settle it; the charge becomes CONCLUIDA. A
+   * `cobv` is paid what its terms come to on the day of payment in São Paulo (`amountDue`), its parts kept for
+   * `componentesValor`; a given `amount` stands for a payer's bank that computed otherwise (the difference is put in
+   * the interest). `force` pays a charge that is not payable (removed, paid, expired) or unknown (then `amount` is
+   * required).
+   * @param now - when the payment is made (a day after today pays a due-date charge late)
    * @throws Error when the charge is unknown, not ATIVA or expired and `force` is not set, or no amount is known
    */
   receivePayment(txid: string, options: { amount?: number; payer?: Payer; force?: boolean }, now: Date): PaymentRecord {
@@ -154,13 +234,15 @@ export class BankState {
       if (charge.status !== "ATIVA") throw new Error(`charge ${txid} is ${charge.status}, not ATIVA`);
       if (this.isExpired(charge, now)) throw new Error(`charge ${txid} is expired`);
     }
-    const amount = options.amount ?? charge?.amount;
+    const due = charge?.dueDate === undefined ? undefined : amountDue(charge.dueDate, saoPauloDate(now));
+    const amount = options.amount ?? due?.total ?? charge?.amount;
     if (amount === undefined) throw new Error(`charge ${txid} is unknown: give the amount`);
     if (!Number.isSafeInteger(amount) || amount <= 0) throw new Error("amount must be a positive integer of centavos");
     const payment: PaymentRecord = {
       endToEndId: newEndToEndId(PAYER_BANK_ISPB, now),
       txid,
       amount,
+      ...(due === undefined ? {} : { parts: { ...due, interest: due.interest + amount - due.total } }),
       chave: this.pixKey,
       receivedAt: now,
       payer: options.payer,

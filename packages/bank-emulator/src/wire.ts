@@ -1,9 +1,18 @@
 /**
- * The standard's JSON for each record (release 2.x: `CobCompleta`, `Pix`, `Devolucao`, `WebhookCompleto`) and Efí's
+ * The standard's JSON for each record (release 2.x: `CobCompleta`, `CobVCompleta`, `LoteCobVConsultado`, `Pix`,
+ * `Devolucao`, `WebhookCompleto`) and Efí's
  * payout object. The only place that knows the wire format of replies and callbacks.
  */
 import { valorFromCentavos } from "./money";
-import type { ChargeRecord, PaymentRecord, PayoutRecord, RefundRecord, WebhookRecord } from "./records";
+import type {
+  BatchRecord,
+  ChargeRecord,
+  PaymentParts,
+  PaymentRecord,
+  PayoutRecord,
+  RefundRecord,
+  WebhookRecord,
+} from "./records";
 
 type Json = Record<string, unknown>;
 
@@ -37,6 +46,7 @@ export function paymentJson(payment: PaymentRecord): Json {
     valor: valorFromCentavos(payment.amount),
     chave: payment.chave,
     horario: payment.receivedAt.toISOString(),
+    componentesValor: payment.parts === undefined ? undefined : componentesValor(payment.parts),
     pagador: payment.payer
       ? defined({ nome: payment.payer.name, cpf: payment.payer.cpf, cnpj: payment.payer.cnpj })
       : undefined,
@@ -44,17 +54,62 @@ export function paymentJson(payment: PaymentRecord): Json {
   });
 }
 
-/** The standard's `CobCompleta` (`CobGerada` plus the payments received, once there are any). */
+/**
+ * The standard's `Pix.componentesValor` of a due-date charge's payment: `original` always, each other part only when
+ * it is not zero.
+ */
+function componentesValor(parts: PaymentParts): Json {
+  const part = (centavos: number) => (centavos === 0 ? undefined : { valor: valorFromCentavos(centavos) });
+  return defined({
+    original: { valor: valorFromCentavos(parts.original) },
+    multa: part(parts.fine),
+    juros: part(parts.interest),
+    abatimento: part(parts.reduction),
+    desconto: part(parts.discount),
+  });
+}
+
+/** The standard's `LoteCobVConsultado`: the batch and each `cobv`'s outcome. */
+export function batchJson(batch: BatchRecord): Json {
+  return {
+    id: Number(batch.id),
+    descricao: batch.descricao,
+    criacao: batch.createdAt.toISOString(),
+    cobsv: batch.items.map((item) =>
+      defined({ txid: item.txid, status: item.status, problema: item.problem, criacao: item.createdAt.toISOString() }),
+    ),
+  };
+}
+
+/** The receiving account's holder (`DadosRecebedor`), which a `cobv` names. */
+const RECEBEDOR = {
+  nome: "BANK EMULATOR LTDA",
+  cnpj: "11222333000181",
+  logradouro: "Avenida Paulista, 1000",
+  cidade: "Sao Paulo",
+  uf: "SP",
+  cep: "01310100",
+};
+
+/**
+ * The standard's `CobCompleta` or `CobVCompleta` (`CobGerada`/`CobVGerada` plus the payments received, once there are
+ * any): a `cobv`'s calendar is its due date and payable days, and it names the receiving account (`recebedor`).
+ */
 export function chargeJson(charge: ChargeRecord, payments: PaymentRecord[]): Json {
   const criacao = charge.createdAt.toISOString();
+  const due = charge.dueDate;
   return defined({
-    calendario: { criacao, expiracao: charge.expiresIn },
+    calendario:
+      due === undefined
+        ? { criacao, expiracao: charge.expiresIn }
+        : { criacao, dataDeVencimento: due.due_date, validadeAposVencimento: due.days_after_due },
     txid: charge.txid,
     revisao: charge.revisao,
-    loc: { id: charge.locId, location: charge.location, tipoCob: "cob", criacao },
+    loc: { id: charge.locId, location: charge.location, tipoCob: charge.kind, criacao },
     location: charge.location,
     status: charge.status,
     devedor: charge.devedor,
+    recebedor: due === undefined ? undefined : RECEBEDOR,
     valor: charge.valor,
     chave: charge.chave,
     solicitacaoPagador: charge.solicitacaoPagador,

@@ -7,7 +7,7 @@ import { centavosFromValor, valorFromCentavos } from "./amounts";
 import { PixApiError } from "./errors";
 import { profileRules, type PixApiProfile } from "./profiles";
 import { createPixApiTransport, type PixApiCredentials } from "./transport";
-import { type Cob, type Devolucao, type Pix, type PixPayout } from "./types";
+import { type Cob, type CobV, type CobvTerms, type Devolucao, type Pix, type PixPayout } from "./types";
 
 /** Default limit of each call to the bank, ms (DESIGN §9 "Transport"). */
 export const DEFAULT_TIMEOUT_MS = 5000;
@@ -40,6 +40,22 @@ export interface RegisterChargeInput {
   payerRequest?: string;
 }
 
+/** A due-date charge to register (`PUT /cobv/{txid}`, schema `CobVSolicitada`). */
+export interface RegisterDueDateChargeInput {
+  /** Our transaction id (the standard's `txid`: 26 to 35 letters and digits). */
+  txid: string;
+  /** The due date, the days it stays payable after, the original amount and the fine, interest, reduction and
+   *  discount, as the standard writes them. */
+  terms: CobvTerms;
+  /** Who owes it (required by the standard for a `cobv`): a name and either a CPF or a CNPJ. */
+  debtor: { name: string; cpf?: string; cnpj?: string };
+  /** Text shown to the payer (`solicitacaoPagador`, at most 140 characters). */
+  payerRequest?: string;
+}
+
+/** The standard's two kinds of charge: immediate (`cob`) and with a due date (`cobv`). */
+export type ChargeKind = "cob" | "cobv";
+
 /**
  * The operations. Every one throws {@link PixApiError} for a failure of the bank (`unavailable` or `rejected`); a
  * read of something the bank does not know returns null.
@@ -53,13 +69,22 @@ export interface PixApiClient {
    * @throws PixApiError `rejected` (status null) when the txid is already a charge of another amount
    */
   registerCharge(input: RegisterChargeInput): Promise<Cob>;
+  /**
+   * Registers a due-date charge (`PUT /cobv/{txid}`), read back as {@link PixApiClient.registerCharge} does when
+   * unsure, so a retry never makes a second one.
+   * @throws PixApiError `rejected` (status null) when the txid is already a charge of another original amount
+   */
+  registerDueDateCharge(input: RegisterDueDateChargeInput): Promise<CobV>;
   /** `GET /cob/{txid}`: the charge, with its `pix` once paid; null when unknown. */
   getCharge(txid: string): Promise<Cob | null>;
+  /** `GET /cobv/{txid}`: the due-date charge, with its `pix` once paid; null when unknown. */
+  getDueDateCharge(txid: string): Promise<CobV | null>;
   /**
-   * `PATCH /cob/{txid}` to `REMOVIDA_PELO_USUARIO_RECEBEDOR`. When the bank refuses, the charge is read back and,
-   * if it is no longer ATIVA (paid, or already removed), returned as it is: the caller looks at its `status`.
+   * `PATCH /cob/{txid}` (or `/cobv/{txid}` for `kind` `cobv`) to `REMOVIDA_PELO_USUARIO_RECEBEDOR`. When the bank
+   * refuses, the charge is read back and, if it is no longer ATIVA (paid, or already removed), returned as it is:
+   * the caller looks at its `status`.
    */
-  cancelCharge(txid: string): Promise<Cob>;
+  cancelCharge(txid: string, kind?: ChargeKind): Promise<Cob | CobV>;
   /** `GET /pix/{e2eid}`: a received payment with its devoluções; null when unknown. */
   getPayment(endToEndId: string): Promise<Pix | null>;
   /** `GET /pix?inicio&fim`, every page in turn: the payments received in [from, to], as the bank orders them. */
@@ -127,40 +152,68 @@ export function createPixApiClient(options: PixApiClientOptions): PixApiClient {
     return rules.payouts;
   };
 
-  const getCharge = (txid: string) => read<Cob>(rules.cob(txid));
+  const chargeUrl = (kind: ChargeKind, txid: string) => (kind === "cob" ? rules.cob(txid) : rules.cobv(txid));
+  /**
+   * `PUT`s a charge whose `valor.original` is `original`; when the bank's answer leaves us unsure (unreachable, or 400/409, which
+   * the standard gives a used txid), reads the charge back and returns it if it is the same amount.
+   */
+  const putCharge = async <T extends Cob | CobV>(kind: ChargeKind, txid: string, body: object, original: string) => {
+    const url = chargeUrl(kind, txid);
+    try {
+      return await call<T>("PUT", url, body);
+    } catch (err) {
+      const unsure =
+        err instanceof PixApiError && (err.kind === "unavailable" || err.status === 400 || err.status === 409);
+      if (!unsure) throw err;
+      const existing = await read<T>(url);
+      if (existing === null) throw err;
+      if (centavosFromValor(existing.valor?.original) !== centavosFromValor(original)) {
+        throw new PixApiError("rejected", null, `txid ${txid} is already a charge of another amount`);
+      }
+      return existing;
+    }
+  };
 
   return {
-    async registerCharge(input) {
-      const body = {
-        calendario: { expiracao: input.expiresIn },
-        ...(input.debtor === undefined ? {} : { devedor: devedor(input.debtor) }),
-        valor: { original: valorFromCentavos(input.amount) },
-        chave: options.pixKey,
-        ...(input.payerRequest === undefined ? {} : { solicitacaoPagador: input.payerRequest }),
-      };
-      try {
-        return await call<Cob>("PUT", rules.cob(input.txid), body);
-      } catch (err) {
-        const unsure =
-          err instanceof PixApiError && (err.kind === "unavailable" || err.status === 400 || err.status === 409);
-        if (!unsure) throw err;
-        const existing = await getCharge(input.txid);
-        if (existing === null) throw err;
-        if (centavosFromValor(existing.valor?.original) !== input.amount) {
-          throw new PixApiError("rejected", null, `txid ${input.txid} is already a charge of another amount`);
-        }
-        return existing;
-      }
-    },
+    registerCharge: (input) =>
+      putCharge<Cob>(
+        "cob",
+        input.txid,
+        {
+          calendario: { expiracao: input.expiresIn },
+          ...(input.debtor === undefined ? {} : { devedor: devedor(input.debtor) }),
+          valor: { original: valorFromCentavos(input.amount) },
+          chave: options.pixKey,
+          ...(input.payerRequest === undefined ? {} : { solicitacaoPagador: input.payerRequest }),
+        },
+        valorFromCentavos(input.amount),
+      ),
 
-    getCharge,
+    registerDueDateCharge: (input) =>
+      putCharge<CobV>(
+        "cobv",
+        input.txid,
+        {
+          calendario: input.terms.calendario,
+          devedor: devedor(input.debtor),
+          valor: input.terms.valor,
+          chave: options.pixKey,
+          ...(input.payerRequest === undefined ? {} : { solicitacaoPagador: input.payerRequest }),
+        },
+        input.terms.valor.original,
+      ),
 
-    async cancelCharge(txid) {
+    getCharge: (txid) => read<Cob>(rules.cob(txid)),
+
+    getDueDateCharge: (txid) => read<CobV>(rules.cobv(txid)),
+
+    async cancelCharge(txid, kind = "cob") {
+      const url = chargeUrl(kind, txid);
       try {
-        return await call<Cob>("PATCH", rules.cob(txid), { status: "REMOVIDA_PELO_USUARIO_RECEBEDOR" });
+        return await call<Cob | CobV>("PATCH", url, { status: "REMOVIDA_PELO_USUARIO_RECEBEDOR" });
       } catch (err) {
         if (!(err instanceof PixApiError) || err.kind !== "rejected") throw err;
-        const current = await getCharge(txid);
+        const current = await read<Cob | CobV>(url);
         if (current === null || current.status === "ATIVA") throw err;
         return current;
       }

@@ -6,11 +6,27 @@ export { MAX_VALOR_CENTAVOS, centavosFromValor, valorFromCentavos } from "./amou
 export {
   DEFAULT_TIMEOUT_MS,
   createPixApiClient,
+  type ChargeKind,
   type PixApiClient,
   type PixApiClientOptions,
   type RegisterChargeInput,
+  type RegisterDueDateChargeInput,
 } from "./client";
 export { MAX_REASON_LENGTH, PixApiError, type PixApiErrorKind } from "./errors";
 export { type PixApiProfile } from "./profiles";
 export { type PixApiCredentials } from "./transport";
-export type { Cob, CobStatus, Devolucao, DevolucaoNatureza, Pix, PixPayout, PixPerson, Problem } from "./types";
+export type {
+  Cob,
+  CobStatus,
+  CobV,
+  CobvDescontoDataFixa,
+  CobvModalidade,
+  CobvTerms,
+  Devolucao,
+  DevolucaoNatureza,
+  Pix,
+  PixComponentesValor,
+  PixPayout,
+  PixPerson,
+  Problem,
+} from "./types";

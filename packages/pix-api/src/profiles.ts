@@ -14,6 +14,8 @@ export interface PixApiProfileRules {
   tokenBody: { form: { grant_type: "client_credentials" } } | { json: { grant_type: "client_credentials" } };
   /** `PUT`/`PATCH`/`GET {apiUrl}/cob/{txid}`. */
   cob(txid: string): string;
+  /** `PUT`/`PATCH`/`GET {apiUrl}/cobv/{txid}`. */
+  cobv(txid: string): string;
   /** `GET {apiUrl}/pix/{e2eid}`. */
   pix(endToEndId: string): string;
   /** `GET {apiUrl}/pix?inicio&fim&paginacao.paginaAtual` (RFC 3339 instants, pages from 0). */
@@ -43,6 +45,7 @@ export function profileRules(profile: PixApiProfile, apiUrl: string): PixApiProf
   return {
     tokenBody: profile === "efi" ? { json: GRANT } : { form: GRANT },
     cob: (txid) => `${base}/cob/${segment(txid)}`,
+    cobv: (txid) => `${base}/cobv/${segment(txid)}`,
     pix: (endToEndId) => `${base}/pix/${segment(endToEndId)}`,
     pixList: (range, page) => {
       const query = new URLSearchParams({

@@ -43,6 +43,57 @@ export interface Cob {
   pix?: Pix[];
 }
 
+/** A `multa`, `juros` or `abatimento`, and a per-day `desconto` (schema `CobVValor`): a modalidade and a decimal. */
+export interface CobvModalidade {
+  modalidade: number;
+  /** `\d{1,10}\.\d{2}`: reais for a fixed value, a percentage otherwise. */
+  valorPerc: string;
+}
+
+/** A `desconto` by date (modalidade 1 or 2) with its `descontoDataFixa` tiers (at most three). */
+export interface CobvDescontoDataFixa {
+  modalidade: 1 | 2;
+  descontoDataFixa: { data: string; valorPerc: string }[];
+}
+
+/** The terms of a due-date charge as the standard writes them: `CobDataDeVencimento` and `CobVValor`. */
+export interface CobvTerms {
+  calendario: {
+    /** `YYYY-MM-DD`. */
+    dataDeVencimento: string;
+    /** Calendar days the charge stays payable after its due date (the standard's default: 30). */
+    validadeAposVencimento?: number;
+  };
+  valor: {
+    original: string;
+    multa?: CobvModalidade;
+    juros?: CobvModalidade;
+    abatimento?: CobvModalidade;
+    desconto?: CobvModalidade | CobvDescontoDataFixa;
+  };
+}
+
+/**
+ * A due-date charge (`cobv`) as `PUT`, `PATCH` and `GET /cobv/{txid}` return it (`CobVGerada` / `CobVCompleta`):
+ * the fields of a `cob` but its calendar and value, which are the terms'.
+ */
+export interface CobV extends Omit<Cob, "calendario" | "valor"> {
+  calendario: CobvTerms["calendario"] & { criacao: string };
+  valor: CobvTerms["valor"];
+}
+
+/**
+ * What a received payment's `valor` is made of (schema `Pix.componentesValor`): for a due-date charge the original
+ * and the fine, interest, reduction and discount the payer's bank applied, each `{valor}` a decimal string.
+ */
+export interface PixComponentesValor {
+  original?: { valor: string };
+  multa?: { valor: string };
+  juros?: { valor: string };
+  abatimento?: { valor: string };
+  desconto?: { valor: string };
+}
+
 /** Why a devolução happened (schema `DevolucaoNatureza`); absent means `ORIGINAL`. */
 export type DevolucaoNatureza = "ORIGINAL" | "RETIRADA" | "MED_OPERACIONAL" | "MED_FRAUDE" | "MED_PIX_AUTOMATICO";
 
@@ -75,6 +126,8 @@ export interface Pix {
   /** When the receiving bank processed it. */
   horario: string;
   infoPagador?: string;
+  /** How `valor` is made up, when the bank says (always for a due-date charge's payment). */
+  componentesValor?: PixComponentesValor;
   pagador?: Partial<PixPerson>;
   devolucoes?: Devolucao[];
 }

@@ -149,3 +149,57 @@ describe("charges at an emulated bank", () => {
     await expect(client.cancelCharge(newTxid())).rejects.toMatchObject({ kind: "rejected", status: 404 });
   });
 });
+
+describe("due-date charges (cobv) at an emulated bank", () => {
+  let bank: BankEmulator;
+  let client: PixApiClient;
+
+  const held = useBank();
+  beforeAll(() => {
+    ({ bank, client } = held);
+  });
+
+  /** A cobv of `original` due in 40 days (a date no weekend or holiday rule makes payable before its creation). */
+  const dueInput = (txid: string, original = "150.00") => ({
+    txid,
+    terms: {
+      calendario: { dataDeVencimento: new Date(Date.now() + 40 * 86_400_000).toISOString().slice(0, 10) },
+      valor: { original, multa: { modalidade: 2, valorPerc: "2.00" } },
+    },
+    debtor: { name: "Fulana de Tal", cnpj: "11222333000181" },
+    payerRequest: "Mensalidade",
+  });
+
+  test("when one is registered, then the bank holds it at /cobv with its terms and gives its BR Code", async () => {
+    const txid = newTxid();
+
+    const cobv = await client.registerDueDateCharge(dueInput(txid));
+
+    expect(cobv).toMatchObject({
+      txid,
+      status: "ATIVA",
+      valor: { original: "150.00", multa: { modalidade: 2, valorPerc: "2.00" } },
+      devedor: { nome: "Fulana de Tal", cnpj: "11222333000181" },
+      loc: { tipoCob: "cobv" },
+    });
+    expect(cobv.pixCopiaECola).toMatch(/^000201/);
+    expect(await client.getDueDateCharge(txid)).toEqual(cobv);
+    expect(await client.getCharge(txid)).toBeNull();
+    expect(bank.violations()).toEqual([]);
+  });
+
+  test("when it is registered again, then the bank's charge is read back; with another amount, rejected", async () => {
+    const txid = newTxid();
+    const first = await client.registerDueDateCharge(dueInput(txid));
+
+    expect(await client.registerDueDateCharge(dueInput(txid))).toEqual(first);
+    await expect(client.registerDueDateCharge(dueInput(txid, "151.00"))).rejects.toMatchObject({ kind: "rejected" });
+  });
+
+  test("when it is cancelled, then PATCH /cobv removes it", async () => {
+    const txid = newTxid();
+    await client.registerDueDateCharge(dueInput(txid));
+
+    expect(await client.cancelCharge(txid, "cobv")).toMatchObject({ status: "REMOVIDA_PELO_USUARIO_RECEBEDOR" });
+  });
+});

@@ -85,6 +85,10 @@ export const InboxItem = wireObject(
         description:
           "`invalid_signature: <reason>`, `malformed_notification`, `duplicate`, `unknown_txid`, `mode_mismatch`, `acquirer_mismatch` (another acquirer than the one holding the charge's, refund's, dispute's or payout's money reports on it), `amount_mismatch` or `not_pending` (with detail); `unknown_payment` (a devolução we did not ask for, of a payment we do not know); `dispute_exceeds_remainder` (a devolução larger than what is left of its charge: nothing is booked); `not_confirmed_by_acquirer: <detail>` when a bank, asked back, does not confirm what its notification names (a later notification or the reconciliation of the same payment is then stored and processed as new); or `processing_failed: <reason>` while processing fails (retried; cleared by a later success); null when none.",
       }),
+      note: Nullable(Type.String(), {
+        description:
+          "A remark that is not an error: `amount_differs_from_computed: computed <centavos>, the bank reported <centavos>` when a bank confirmed a due-date charge's payment at another amount than ours for that day (the bank's figure prevails: the payment is credited as reported); null when none.",
+      }),
       transaction_id: Nullable(Type.String()),
       withdrawal_id: Nullable(Type.String()),
       end_to_end_id: Nullable(Type.String()),
@@ -132,6 +136,7 @@ export function serializeInboxItem(item: InboxItemWithAcquirer): InboxItem {
     processed_at: iso(item.processed_at),
     attempts: item.attempts,
     error: item.error,
+    note: item.note,
     transaction_id: item.transaction_id,
     withdrawal_id: item.withdrawal_id,
     end_to_end_id: item.end_to_end_id,

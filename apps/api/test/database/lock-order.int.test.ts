@@ -81,6 +81,7 @@ describe("batch statements over the same charges lock them in one order", () => 
           },
           balanceTransactionId: newId("balanceTransaction", now.getTime()),
           inboxItemId: newId("inboxItem", now.getTime()),
+          inboxNote: null,
         })),
         now,
         events: noEvents,

@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { startBankEmulator, type BankEmulator } from "@lm/bank-emulator";
-import { registerBankWebhook, setSellerKyc } from "@lm/domain";
+import { isBusinessDay, registerBankWebhook, saoPauloDate, setSellerKyc } from "@lm/domain";
 import { useWebhookReceiver, waitUntil } from "@lm/testing";
 import { runOps } from "../../../ops/src/run";
 import { useE2eTestContext } from "./support/e2e-harness";
@@ -15,6 +15,8 @@ import { requestRefund, requestWithdrawal } from "../support/money-requests";
  * real port, the worker, and the bank emulator over mutual TLS. Every request the bank received must conform to the
  * standard's schemas.
  */
+const DAY_MS = 86_400_000;
+
 describe("live mode through an API Pix bank", () => {
   const ctx = useE2eTestContext({ ACQUIRER_TIMEOUT_MS: "1000" });
   const receiver = useWebhookReceiver();
@@ -53,6 +55,12 @@ describe("live mode through an API Pix bank", () => {
   const charge = async (id: string) => (await live.get(`/v1/transactions/${id}`).expect(200)).body;
   const eventsAtReceiver = (type: string) =>
     receiver.current.requestsTo("/live").filter((r) => r.headers["x-event-type"] === type);
+  /** The `data.object` of every `type` event the endpoint received. */
+  const objectsAtReceiver = (type: string) =>
+    eventsAtReceiver(type).map(
+      (r) =>
+        (JSON.parse(r.rawBody.toString("utf8")) as { data: { object: { id: string; payment: unknown } } }).data.object,
+    );
 
   beforeAll(async () => {
     bank = await startBankEmulator({ settleDelayMs: 20 });
@@ -125,6 +133,60 @@ describe("live mode through an API Pix bank", () => {
     });
     await waitUntil("transaction.paid at the endpoint", () => eventsAtReceiver("transaction.paid").length === 1);
     expect(bank.requests().some((r) => r.method === "GET" && r.path === `/v2/pix/${endToEndId}`)).toBe(true);
+  });
+
+  /** A due-date charge of R$ 100,00 with the standard's 3 % fine and 1 % a calendar day, due on the first business
+   *  day from today; and the day `lateDays` after its due date. */
+  const dueDateCharge = async (lateDays: number) => {
+    let days = 0;
+    while (!isBusinessDay(saoPauloDate(new Date(Date.now() + days * DAY_MS)))) days += 1;
+    const created = await live
+      .post("/v1/transactions", {
+        amount: 10_000,
+        due_date: saoPauloDate(new Date(Date.now() + days * DAY_MS)),
+        customer: { name: "Ana Pagadora", document: "52998224725" },
+        fine: { type: "percent", value: "3.00" },
+        interest: { type: "percent_per_day", days: "calendar", value: "1.00" },
+      })
+      .expect(201);
+    return { charge: created.body, paidOn: saoPauloDate(new Date(Date.now() + (days + lateDays) * DAY_MS)) };
+  };
+
+  test("when a live due-date charge is paid 3 days late, then the bank's cobv is paid with fine and interest, and that total is credited", async () => {
+    const balance = async () => (await owner.panel.get("/v1/me/balance?mode=live")).body.available as number;
+    const before = await balance();
+    const { charge: created, paidOn } = await dueDateCharge(3);
+    expect(bank.charge(created.txid)).toMatchObject({ loc: { tipoCob: "cobv" }, valor: { original: "100.00" } });
+    expect(created.pix.copy_paste).toBe(bank.charge(created.txid)?.pixCopiaECola);
+
+    await bank.payCharge(created.txid, { date: paidOn });
+
+    await waitUntil("the charge paid", async () => (await charge(created.id)).status === "paid");
+    const paidObject = () => objectsAtReceiver("transaction.paid").find((object) => object.id === created.id);
+    await waitUntil("transaction.paid at the endpoint", () => paidObject() !== undefined);
+    // 3 % fine and 3 days of 1 % a day on R$ 100,00: 100 + 3 + 3.
+    const components = { original: 10_000, fine: 300, interest: 300, reduction: 0, discount: 0 };
+    expect(paidObject()?.payment).toMatchObject({ amount: 10_600, components });
+    expect(await balance()).toBe(before + 10_600);
+    const item = (await inboxItems()).find((i) => i.transaction_id === created.id);
+    expect(item).toMatchObject({ error: null, note: null });
+  });
+
+  test("when the bank confirms a due-date payment at another total than ours, then the bank's amount is credited and the item notes the difference", async () => {
+    const { charge: created, paidOn } = await dueDateCharge(3);
+
+    await bank.payCharge(created.txid, { date: paidOn, amount: 10_550 });
+
+    await waitUntil("the charge paid", async () => (await charge(created.id)).status === "paid");
+    expect((await charge(created.id)).payment).toMatchObject({
+      amount: 10_550,
+      components: { original: 10_000, fine: 300, interest: 250, reduction: 0, discount: 0 },
+    });
+    const item = (await inboxItems()).find((i) => i.transaction_id === created.id);
+    expect(item).toMatchObject({
+      error: null,
+      note: "amount_differs_from_computed: computed 10600, the bank reported 10550",
+    });
   });
 
   test("when a forged callback names a pending charge, then the bank does not confirm it and the charge stays pending", async () => {

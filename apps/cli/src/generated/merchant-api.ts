@@ -2194,6 +2194,8 @@ export interface components {
       attempts: number;
       /** @description `invalid_signature: <reason>`, `malformed_notification`, `duplicate`, `unknown_txid`, `mode_mismatch`, `acquirer_mismatch` (another acquirer than the one holding the charge's, refund's, dispute's or payout's money reports on it), `amount_mismatch` or `not_pending` (with detail); `unknown_payment` (a devolução we did not ask for, of a payment we do not know); `dispute_exceeds_remainder` (a devolução larger than what is left of its charge: nothing is booked); `not_confirmed_by_acquirer: <detail>` when a bank, asked back, does not confirm what its notification names (a later notification or the reconciliation of the same payment is then stored and processed as new); or `processing_failed: <reason>` while processing fails (retried; cleared by a later success); null when none. */
       error: string | null;
+      /** @description A remark that is not an error: `amount_differs_from_computed: computed <centavos>, the bank reported <centavos>` when a bank confirmed a due-date charge's payment at another amount than ours for that day (the bank's figure prevails: the payment is credited as reported); null when none. */
+      note: string | null;
       transaction_id: string | null;
       withdrawal_id: string | null;
       end_to_end_id: string | null;
@@ -2218,6 +2220,8 @@ export interface components {
       attempts: number;
       /** @description `invalid_signature: <reason>`, `malformed_notification`, `duplicate`, `unknown_txid`, `mode_mismatch`, `acquirer_mismatch` (another acquirer than the one holding the charge's, refund's, dispute's or payout's money reports on it), `amount_mismatch` or `not_pending` (with detail); `unknown_payment` (a devolução we did not ask for, of a payment we do not know); `dispute_exceeds_remainder` (a devolução larger than what is left of its charge: nothing is booked); `not_confirmed_by_acquirer: <detail>` when a bank, asked back, does not confirm what its notification names (a later notification or the reconciliation of the same payment is then stored and processed as new); or `processing_failed: <reason>` while processing fails (retried; cleared by a later success); null when none. */
       error: string | null;
+      /** @description A remark that is not an error: `amount_differs_from_computed: computed <centavos>, the bank reported <centavos>` when a bank confirmed a due-date charge's payment at another amount than ours for that day (the bank's figure prevails: the payment is credited as reported); null when none. */
+      note: string | null;
       transaction_id: string | null;
       withdrawal_id: string | null;
       end_to_end_id: string | null;
@@ -4979,6 +4983,7 @@ export interface operations {
            *       "processed_at": null,
            *       "attempts": 0,
            *       "error": null,
+           *       "note": null,
            *       "transaction_id": null,
            *       "withdrawal_id": null,
            *       "end_to_end_id": "E1795719796233",
@@ -5071,6 +5076,7 @@ export interface operations {
            *           "processed_at": null,
            *           "attempts": 0,
            *           "error": null,
+           *           "note": null,
            *           "transaction_id": null,
            *           "withdrawal_id": null,
            *           "end_to_end_id": "E1795719796233",

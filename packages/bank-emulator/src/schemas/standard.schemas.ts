@@ -1,8 +1,9 @@
 /**
  * JSON Schemas (draft 2020-12 keywords that ajv 8 reads) of the requests the emulator serves, written from the
  * standard's OpenAPI document (`bacen/pix-api` `openapi.yaml`, release 2.x: `CobSolicitada`, `CobRevisada`,
- * `DevolucaoSolicitada`, `WebhookSolicitado`, the path parameters `TxId`, `EndToEndId`, `DevolucaoId`, the webhook's
- * `chave`, and the query parameters of `GET /cob/{txid}` and `GET /pix`).
+ * `CobVSolicitada`, `CobVRevisada`, the `lotecobv` body, `DevolucaoSolicitada`, `WebhookSolicitado`, the path
+ * parameters `TxId`, `EndToEndId`, `DevolucaoId`, the batch's `id`, the webhook's `chave`, and the query parameters of
+ * `GET /cob/{txid}`, `GET /cobv/{txid}` and `GET /pix`).
  *
  * Two deliberate differences from the document, both stricter:
  * - patterns are anchored (`^…$`): the document writes them bare, which a JSON Schema validator would match
@@ -10,7 +11,9 @@
  *   carries regex delimiters);
  * - objects admit only the properties the document defines (`additionalProperties: false`), and the document's
  *   `allOf` compositions are flattened to allow that: a misspelt field, which a real bank may silently ignore, is
- *   a violation here.
+ *   a violation here;
+ * - a `cobv`'s `desconto` ties its form to its modalidade as the document's prose does: dates
+ *   (`descontoDataFixa`) for modalidades 1 and 2, a `valorPerc` for 3 to 6.
  */
 import { VALOR_PATTERN } from "../money";
 
@@ -121,6 +124,136 @@ export const cobRevisadaSchema = {
   additionalProperties: false,
 } as const;
 
+const isoDate = { type: "string", format: "date" } as const;
+
+/** `CobDataDeVencimento`: the due date and the calendar days it stays payable after. */
+const calendarioCobv = {
+  type: "object",
+  required: ["dataDeVencimento"],
+  properties: { dataDeVencimento: isoDate, validadeAposVencimento: int32 },
+  additionalProperties: false,
+} as const;
+
+/** `DadosDevedor` of a `cobv`: the person or company, with an e-mail and an address (`DadosComplementaresPessoa`). */
+const devedorCobv = {
+  oneOf: (["cpf", "cnpj"] as const).map((document) => ({
+    type: "object",
+    required: [document, "nome"],
+    properties: {
+      [document]: document === "cpf" ? cpf : cnpj,
+      nome,
+      email: { type: "string" },
+      logradouro: { type: "string", maxLength: 200 },
+      cidade: { type: "string", maxLength: 200 },
+      uf: { type: "string", maxLength: 2 },
+      cep: { type: "string", maxLength: 8 },
+    },
+    additionalProperties: false,
+  })),
+} as const;
+
+/** A `multa`, `juros` or `abatimento` of `CobVValor`: its modalidade (1 to `last`) and a decimal. */
+function modalidadeValor(last: number) {
+  return {
+    type: "object",
+    required: ["modalidade", "valorPerc"],
+    properties: { modalidade: { ...int32, minimum: 1, maximum: last }, valorPerc: valor },
+    additionalProperties: false,
+  } as const;
+}
+
+/** `CobVValor`: the original amount and the fine, interest, reduction and discount. */
+const valorCobvProperties = {
+  original: valor,
+  multa: modalidadeValor(2),
+  juros: modalidadeValor(8),
+  abatimento: modalidadeValor(2),
+  desconto: {
+    oneOf: [
+      {
+        type: "object",
+        required: ["modalidade", "descontoDataFixa"],
+        properties: {
+          modalidade: { ...int32, minimum: 1, maximum: 2 },
+          descontoDataFixa: {
+            type: "array",
+            minItems: 1,
+            maxItems: 3,
+            uniqueItems: true,
+            items: {
+              type: "object",
+              required: ["data", "valorPerc"],
+              properties: { data: isoDate, valorPerc: valor },
+              additionalProperties: false,
+            },
+          },
+        },
+        additionalProperties: false,
+      },
+      {
+        type: "object",
+        required: ["modalidade", "valorPerc"],
+        properties: { modalidade: { ...int32, minimum: 3, maximum: 6 }, valorPerc: valor },
+        additionalProperties: false,
+      },
+    ],
+  },
+} as const;
+
+/** `CobVSolicitada`'s properties (`calendario`, `devedor`, `valor` and `CobBase`). */
+const cobvProperties = {
+  ...cobCommonProperties,
+  calendario: calendarioCobv,
+  devedor: devedorCobv,
+  valor: { type: "object", required: ["original"], properties: valorCobvProperties, additionalProperties: false },
+} as const;
+
+/** Body of `PUT /cobv/{txid}` (`CobVSolicitada`). */
+export const cobvSolicitadaSchema = {
+  type: "object",
+  required: ["calendario", "devedor", "valor", "chave"],
+  properties: cobvProperties,
+  additionalProperties: false,
+} as const;
+
+/** Body of `PATCH /cobv/{txid}` (`CobVRevisada`): every field optional, plus `status` for the payee's removal. */
+export const cobvRevisadaSchema = {
+  type: "object",
+  properties: {
+    ...cobvProperties,
+    valor: { type: "object", properties: valorCobvProperties, additionalProperties: false },
+    status: { type: "string", enum: ["REMOVIDA_PELO_USUARIO_RECEBEDOR"] },
+  },
+  additionalProperties: false,
+} as const;
+
+/** Body of `PUT /lotecobv/{id}` (`LoteCobVBody`): a description and the `cobv`s, each with its txid. */
+export const loteCobvSchema = {
+  type: "object",
+  required: ["descricao", "cobsv"],
+  properties: {
+    descricao: { type: "string" },
+    cobsv: {
+      type: "array",
+      minItems: 1,
+      items: {
+        type: "object",
+        required: ["txid", "calendario", "devedor", "valor", "chave"],
+        properties: { txid: txidSchema, ...cobvProperties },
+        additionalProperties: false,
+      },
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+/** Path of `/lotecobv/{id}`: the batch's numeric id (int64). */
+export const loteCobvPathSchema = {
+  type: "object",
+  required: ["id"],
+  properties: { id: { type: "string", pattern: "^[0-9]{1,18}$" } },
+} as const;
+
 /** Body of `PUT /pix/{e2eid}/devolucao/{id}` (`DevolucaoSolicitada`). */
 export const devolucaoSolicitadaSchema = {
   type: "object",
@@ -167,7 +300,7 @@ export const pixListQuerySchema = {
   additionalProperties: false,
 } as const;
 
-/** Path of `/cob/{txid}`. */
+/** Path of `/cob/{txid}` and `/cobv/{txid}`. */
 export const cobPathSchema = {
   type: "object",
   required: ["txid"],

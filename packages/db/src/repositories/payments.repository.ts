@@ -28,6 +28,8 @@ export interface PaymentToSettle {
   >;
   balanceTransactionId: string;
   inboxItemId: string;
+  /** A remark written on the item once settled (`note`), e.g. a bank's figure that differs from ours; or null. */
+  inboxNote: string | null;
 }
 
 /**
@@ -76,9 +78,10 @@ export async function settlePaymentRows(
           RETURNING 1
         ), items_written AS (
           UPDATE inbox_items i
-          SET processed_at = ${now}, attempts = i.attempts + 1, error = NULL, transaction_id = paid.id
-          FROM unnest(${payments.map((p) => p.inboxItemId)}::text[], ${charges.map((c) => c.id)}::text[])
-            AS x(id, transaction_id)
+          SET processed_at = ${now}, attempts = i.attempts + 1, error = NULL, transaction_id = paid.id, note = x.note
+          FROM unnest(${payments.map((p) => p.inboxItemId)}::text[], ${charges.map((c) => c.id)}::text[],
+                      ${payments.map((p) => p.inboxNote)}::text[])
+            AS x(id, transaction_id, note)
           JOIN paid ON paid.id = x.transaction_id
           WHERE i.id = x.id
           RETURNING 1

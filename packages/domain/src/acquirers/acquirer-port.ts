@@ -9,22 +9,25 @@
  */
 import type { Acquirer } from "@lm/db";
 import type { TaxDocument } from "../documents";
+import type { DueDateTerms } from "../due-dates";
 import type { UseCaseDeps } from "../deps";
 import { ApiError } from "../errors";
 import { bankAcquirer } from "./bank-acquirer";
 import { createSandboxAcquirer } from "./sandbox-acquirer";
 
-/** A charge to register at the acquirer (`PUT /cob/{txid}`). */
+/** A charge to register at the acquirer: immediate (`PUT /cob/{txid}`) or with a due date (`PUT /cobv/{txid}`). */
 export interface ChargeRegistration {
   /** Ours: 26 to 35 alphanumerics, the bank's idempotency key for the charge. */
   txid: string;
   /** Centavos. */
   amount: number;
-  /** Seconds the charge stays payable (`calendario.expiracao`). */
+  /** Seconds an immediate charge stays payable (`calendario.expiracao`); a due-date charge's follow its terms. */
   expiresIn: number;
+  /** A due-date charge's validated terms (DESIGN §13), whose `original` is `amount`; null for an immediate charge. */
+  dueDate: DueDateTerms | null;
   /** The store's name, written in a BR Code built by us (the sandbox's). */
   merchantName: string;
-  /** The payer named by the merchant (`devedor`): name and CPF or CNPJ, both or neither. */
+  /** The payer named by the merchant (`devedor`): name and CPF or CNPJ, both or neither (required with `dueDate`). */
   debtor: { name: string; document: TaxDocument } | null;
   /** Shown to the payer (`solicitacaoPagador`, at most 140 characters). */
   description: string | null;
@@ -72,11 +75,12 @@ export interface AcquirerPort {
    */
   registerCharge(charge: ChargeRegistration): Promise<{ brCode: string }>;
   /**
-   * Withdraws a registered charge (`PATCH /cob/{txid}`).
+   * Withdraws a registered charge (`PATCH /cob/{txid}`, or `/cobv/{txid}` for a due-date charge).
+   * @param dueDate - whether it is a due-date charge
    * @returns `canceled`, or `paid` when the bank reports it paid already (its payment will settle it)
    * @throws ApiError `acquirer_unavailable` or `acquirer_rejected` (502)
    */
-  cancelCharge(txid: string): Promise<"canceled" | "paid">;
+  cancelCharge(txid: string, dueDate: boolean): Promise<"canceled" | "paid">;
   /**
    * Asks for a devolução.
    * @returns the return's end-to-end id (`rtrId`), once accepted

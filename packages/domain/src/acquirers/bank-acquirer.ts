@@ -1,7 +1,8 @@
 /**
  * A bank reached through the Central Bank's API Pix standard (DESIGN §9), as an {@link AcquirerPort}: the `bcb`
  * adapter over the client `UseCaseDeps.connectBank` opens (OAuth2 client credentials and mutual TLS, `@lm/pix-api`),
- * with the `efi` profile's payouts. Its failures reach merchants as `acquirer_unavailable` or `acquirer_rejected`
+ * with the `efi` profile's payouts. Immediate charges are the standard's `cob`, due-date charges its `cobv` (DESIGN
+ * §13 "Live"). Its failures reach merchants as `acquirer_unavailable` or `acquirer_rejected`
  * (502). One client per configured acquirer is kept per process (its keep-alive connections and its token), until the
  * acquirer's row changes.
  *
@@ -9,10 +10,11 @@
  * devolução and payout back over the authenticated channel and gives the body that processing judges.
  */
 import type { Acquirer, ProcessableInboxItem } from "@lm/db";
-import { PixApiError, type Devolucao, type PixApiClient, type PixPayout } from "@lm/pix-api";
+import { PixApiError, type Cob, type CobV, type Devolucao, type PixApiClient, type PixPayout } from "@lm/pix-api";
 import type { UseCaseDeps } from "../deps";
 import { ApiError } from "../errors";
 import { ID_PREFIX } from "../ids";
+import { toCobvTerms } from "../due-dates";
 import { decryptSecret, encryptSecret } from "../secret-box";
 import type { AcquirerPort } from "./acquirer-port";
 import { field, pixItems } from "../inbound";
@@ -121,24 +123,36 @@ export function bankAcquirer(deps: UseCaseDeps, acquirer: Acquirer): AcquirerPor
     acquirerId: acquirer.id,
     sendsPayouts: acquirer.profile === "efi",
     async registerCharge(charge) {
-      const cob = await atBank(() =>
-        client().registerCharge({
+      const debtor =
+        charge.debtor === null
+          ? undefined
+          : { name: charge.debtor.name, [charge.debtor.document.kind]: charge.debtor.document.digits };
+      const payerRequest = charge.description === null ? {} : { payerRequest: charge.description };
+      const registered = await atBank<Cob | CobV>(() => {
+        if (charge.dueDate === null) {
+          return client().registerCharge({
+            txid: charge.txid,
+            amount: charge.amount,
+            expiresIn: charge.expiresIn,
+            ...(debtor === undefined ? {} : { debtor }),
+            ...payerRequest,
+          });
+        }
+        if (debtor === undefined) throw new TypeError("a due-date charge is registered with its debtor");
+        return client().registerDueDateCharge({
           txid: charge.txid,
-          amount: charge.amount,
-          expiresIn: charge.expiresIn,
-          ...(charge.debtor === null
-            ? {}
-            : { debtor: { name: charge.debtor.name, [charge.debtor.document.kind]: charge.debtor.document.digits } }),
-          ...(charge.description === null ? {} : { payerRequest: charge.description }),
-        }),
-      );
-      if (typeof cob.pixCopiaECola !== "string" || cob.pixCopiaECola === "") {
+          terms: toCobvTerms(charge.dueDate),
+          debtor,
+          ...payerRequest,
+        });
+      });
+      if (typeof registered.pixCopiaECola !== "string" || registered.pixCopiaECola === "") {
         throw new ApiError("acquirer_rejected", "The acquirer registered the charge without a payable code.");
       }
-      return { brCode: cob.pixCopiaECola };
+      return { brCode: registered.pixCopiaECola };
     },
-    async cancelCharge(txid) {
-      const cob = await atBank(() => client().cancelCharge(txid));
+    async cancelCharge(txid, dueDate) {
+      const cob = await atBank(() => client().cancelCharge(txid, dueDate ? "cobv" : "cob"));
       return cob.status === "CONCLUIDA" ? "paid" : "canceled";
     },
     async refundPix(request) {

@@ -1,9 +1,16 @@
 /**
  * Our due-date terms written as the standard's `cobv` fields (`openapi.yaml` release 2.9: `CobDataDeVencimento` and
- * `CobVValor`), for the bank adapter's `PUT /cobv/{txid}` (DESIGN §13 "Live"). Names and modalidade numbers only:
- * the adapter adds the debtor, the key and the transport.
+ * `CobVValor`) and read back from them: the bank adapter writes `PUT /cobv/{txid}` with {@link toCobvTerms}, and the
+ * bank emulator, playing the payer's bank, reads a registered `cobv` with {@link fromCobvTerms} to compute what is
+ * due (DESIGN §13 "Live"). Names and modalidade numbers only: the adapter adds the debtor, the key and the transport.
  */
-import { valorFromCentavos } from "@lm/pix-api";
+import {
+  centavosFromValor,
+  valorFromCentavos,
+  type CobvDescontoDataFixa,
+  type CobvModalidade,
+  type CobvTerms,
+} from "@lm/pix-api";
 import {
   DEFAULT_DAYS_AFTER_DUE,
   type DayCount,
@@ -12,31 +19,6 @@ import {
   type Interest,
 } from "./due-date-terms";
 
-/** A `multa`, `juros` or `abatimento` object, and a per-day `desconto`: a modalidade and a decimal string. */
-export interface CobvModalidade {
-  modalidade: number;
-  /** `\d{1,10}\.\d{2}`: reais for a fixed value, a percentage otherwise. */
-  valorPerc: string;
-}
-
-/** A `desconto` by date (modalidade 1 or 2) with its `descontoDataFixa` tiers. */
-export interface CobvDescontoDataFixa {
-  modalidade: 1 | 2;
-  descontoDataFixa: { data: string; valorPerc: string }[];
-}
-
-/** The `calendario` and `valor` of a `cobv` request, as far as the terms decide them. */
-export interface CobvTerms {
-  calendario: { dataDeVencimento: string; validadeAposVencimento: number };
-  valor: {
-    original: string;
-    multa?: CobvModalidade;
-    juros?: CobvModalidade;
-    abatimento?: CobvModalidade;
-    desconto?: CobvModalidade | CobvDescontoDataFixa;
-  };
-}
-
 const JUROS_MODALIDADE: Record<Interest["type"], Record<DayCount, number>> = {
   fixed_per_day: { calendar: 1, business: 5 },
   percent_per_day: { calendar: 2, business: 6 },
@@ -44,7 +26,9 @@ const JUROS_MODALIDADE: Record<Interest["type"], Record<DayCount, number>> = {
   percent_per_year: { calendar: 4, business: 8 },
 };
 
-const DESCONTO_POR_DIA_MODALIDADE: Record<"fixed_per_day_early" | "percent_per_day_early", Record<DayCount, number>> = {
+type DiscountPerDay = "fixed_per_day_early" | "percent_per_day_early";
+
+const DESCONTO_POR_DIA_MODALIDADE: Record<DiscountPerDay, Record<DayCount, number>> = {
   fixed_per_day_early: { calendar: 3, business: 4 },
   percent_per_day_early: { calendar: 5, business: 6 },
 };
@@ -84,4 +68,71 @@ function desconto(discount: Discount): CobvModalidade | CobvDescontoDataFixa {
       descontoDataFixa: discount.tiers.map((tier) => ({ data: tier.until, valorPerc: written(tier.value) })),
     };
   return { modalidade: DESCONTO_POR_DIA_MODALIDADE[discount.type][discount.days], valorPerc: written(discount.value) };
+}
+
+/** The key of `table` whose entry maps `modalidade` under some day count, with that day count. */
+function modalidadeOf<K extends string>(
+  table: Record<K, Record<DayCount, number>>,
+  modalidade: number,
+): { type: K; days: DayCount } {
+  for (const [type, byDays] of Object.entries(table) as [K, Record<DayCount, number>][]) {
+    if (byDays.calendar === modalidade) return { type, days: "calendar" };
+    if (byDays.business === modalidade) return { type, days: "business" };
+  }
+  throw new RangeError(`unknown modalidade ${modalidade}`);
+}
+
+/** A fixed `valorPerc` (reais) as centavos. */
+function centavos(valorPerc: string): number {
+  const value = centavosFromValor(valorPerc);
+  if (value === null) throw new RangeError(`not an amount: ${valorPerc}`);
+  return value;
+}
+
+/**
+ * Reads the standard's `cobv` fields back as our terms, the inverse of {@link toCobvTerms}: what a payer's bank reads
+ * of a registered due-date charge before it computes the total (`amountDue`).
+ * @throws RangeError for a modalidade or an amount the standard does not define (the fields were not schema-checked)
+ */
+export function fromCobvTerms(cobv: CobvTerms): DueDateTerms {
+  const { multa, juros, abatimento, desconto: off } = cobv.valor;
+  const terms: DueDateTerms = {
+    original: centavos(cobv.valor.original),
+    due_date: cobv.calendario.dataDeVencimento,
+    days_after_due: cobv.calendario.validadeAposVencimento ?? DEFAULT_DAYS_AFTER_DUE,
+  };
+  if (multa !== undefined)
+    terms.fine =
+      multa.modalidade === 1
+        ? { type: "fixed", value: centavos(multa.valorPerc) }
+        : { type: "percent", value: multa.valorPerc };
+  if (juros !== undefined) {
+    const { type, days } = modalidadeOf(JUROS_MODALIDADE, juros.modalidade);
+    terms.interest =
+      type === "fixed_per_day"
+        ? { type, days, value: centavos(juros.valorPerc) }
+        : { type, days, value: juros.valorPerc };
+  }
+  if (abatimento !== undefined)
+    terms.reduction =
+      abatimento.modalidade === 1
+        ? { type: "fixed", value: centavos(abatimento.valorPerc) }
+        : { type: "percent", value: abatimento.valorPerc };
+  if (off !== undefined) terms.discount = discountOf(off);
+  return terms;
+}
+
+function discountOf(off: CobvModalidade | CobvDescontoDataFixa): Discount {
+  if ("descontoDataFixa" in off) {
+    return off.modalidade === 1
+      ? {
+          type: "fixed_until",
+          tiers: off.descontoDataFixa.map((t) => ({ until: t.data, value: centavos(t.valorPerc) })),
+        }
+      : { type: "percent_until", tiers: off.descontoDataFixa.map((t) => ({ until: t.data, value: t.valorPerc })) };
+  }
+  const { type, days } = modalidadeOf(DESCONTO_POR_DIA_MODALIDADE, off.modalidade);
+  return type === "fixed_per_day_early"
+    ? { type, days, value: centavos(off.valorPerc) }
+    : { type, days, value: off.valorPerc };
 }

@@ -6,7 +6,8 @@
  */
 export { amountDue, type AmountDue } from "./amount-due";
 export { isBusinessDay, nationalHolidays } from "./business-days";
-export { toCobvTerms, type CobvDescontoDataFixa, type CobvModalidade, type CobvTerms } from "./cobv-terms";
+export { fromCobvTerms, toCobvTerms } from "./cobv-terms";
 export * from "./due-date-terms";
+export { endOfSaoPauloDay, noonInSaoPaulo, saoPauloDate } from "./iso-dates";
 export { assertPayableOn, effectiveDueDate, isPayableOn, lastPayableDate } from "./payable-window";
 export { validateDueDateTerms, type ValidateDueDateTermsOptions } from "./validate-due-date-terms";

@@ -5,6 +5,24 @@
  */
 
 const MS_PER_DAY = 86_400_000;
+
+/** São Paulo's offset from UTC: Brazil has kept no daylight-saving time since 2019. */
+const SAO_PAULO_OFFSET_MS = -3 * 3_600_000;
+
+/** The calendar date (`YYYY-MM-DD`) of instant `at` in America/Sao_Paulo: the date every due-date rule counts in. */
+export function saoPauloDate(at: Date): string {
+  return new Date(at.getTime() + SAO_PAULO_OFFSET_MS).toISOString().slice(0, 10);
+}
+
+/** The instant São Paulo's day after `date` (`YYYY-MM-DD`) begins: when a charge payable until `date` expires. */
+export function endOfSaoPauloDay(date: string): Date {
+  return new Date(Date.parse(`${date}T00:00:00.000Z`) + MS_PER_DAY - SAO_PAULO_OFFSET_MS);
+}
+
+/** Noon of `date` (`YYYY-MM-DD`) in São Paulo: the instant a payment made "on that day" is dated. */
+export function noonInSaoPaulo(date: string): Date {
+  return new Date(`${date}T12:00:00.000-03:00`);
+}
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /**

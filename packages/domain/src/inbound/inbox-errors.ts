@@ -15,6 +15,11 @@ export const INBOX_ERRORS = {
   /** The report is about a charge, refund, withdrawal or dispute whose money another acquirer holds (DESIGN §9). */
   acquirerMismatch: "acquirer_mismatch",
   amountMismatch: "amount_mismatch",
+  /**
+   * Not an error: the note kept on the item of a due-date charge's payment that a bank confirmed at another amount
+   * than ours for that day; the bank's figure prevails and the money is credited (DESIGN §13 "Live").
+   */
+  amountDiffersFromComputed: "amount_differs_from_computed",
   notPending: "not_pending",
   /** A bank's notification (unsigned, DESIGN §9) that the bank, asked back, does not confirm. */
   notConfirmed: NOT_CONFIRMED_ERROR,

@@ -88,6 +88,47 @@ export interface PixPayment {
   paidAt: Date;
   payerName: string | null;
   payerDocument: TaxDocument | null;
+  /** What `amount` is made of, as the bank reports it (`componentesValor`), when it does and every part reads. */
+  components: PaymentComponents | null;
+}
+
+/**
+ * The parts of a payment's amount (`componentesValor`, DESIGN §13), integer centavos; a part the bank leaves out is
+ * 0. For a due-date charge: original + fine + interest − reduction − discount = the amount paid. (A type, not an
+ * interface, so that it is the JSON value the `payment_components` column takes.)
+ */
+export type PaymentComponents = {
+  original: number;
+  fine: number;
+  interest: number;
+  reduction: number;
+  discount: number;
+};
+
+/** Our name of each part of `componentesValor` the standard defines for a due-date charge. */
+const COMPONENT_NAMES = {
+  original: "original",
+  fine: "multa",
+  interest: "juros",
+  reduction: "abatimento",
+  discount: "desconto",
+} as const satisfies Record<keyof PaymentComponents, string>;
+
+/** `componentesValor` read as centavos; null when absent, or when a part is present but not `{valor}` of an amount. */
+function componentsOf(value: unknown): PaymentComponents | null {
+  if (typeof value !== "object" || value === null) return null;
+  const parts = {} as PaymentComponents;
+  for (const [ours, theirs] of Object.entries(COMPONENT_NAMES) as [keyof PaymentComponents, string][]) {
+    const part = (value as Record<string, unknown>)[theirs];
+    if (part === undefined) {
+      parts[ours] = 0;
+      continue;
+    }
+    const centavos = centavosFromValor(field(part, "valor"));
+    if (centavos === null) return null;
+    parts[ours] = centavos;
+  }
+  return parts;
 }
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
@@ -204,7 +245,7 @@ export function readPayoutOutcome(rawBody: Uint8Array, endToEndId: string): Payo
  */
 export function readPixPayment(rawBody: Uint8Array, endToEndId: string): PixPayment | null {
   const item = pixItems(rawBody)?.find((candidate) => endToEndIdOf(candidate) === endToEndId) as
-    { txid?: unknown; valor?: unknown; horario?: unknown; pagador?: unknown } | undefined;
+    { txid?: unknown; valor?: unknown; horario?: unknown; pagador?: unknown; componentesValor?: unknown } | undefined;
   if (!item) return null;
   const amount = centavosFromValor(item.valor);
   const paidAt = typeof item.horario === "string" ? new Date(item.horario) : new Date(Number.NaN);
@@ -230,5 +271,6 @@ export function readPixPayment(rawBody: Uint8Array, endToEndId: string): PixPaym
     paidAt,
     payerName: payerName === "" ? null : payerName,
     payerDocument: document === null ? null : parseTaxDocument(document),
+    components: componentsOf(item.componentesValor),
   };
 }

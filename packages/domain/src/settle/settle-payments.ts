@@ -16,18 +16,30 @@ import type { UseCaseDeps } from "../deps";
 import { chargeDocumentColumns } from "../document-at-rest";
 import { enqueueDeliveries } from "../events/record-event";
 import { newId } from "../ids";
-import { amountDueOn, saoPauloDate } from "../transactions/due-date-charge";
+import { saoPauloDate, type AmountDue } from "../due-dates";
+import { amountDueOn } from "../transactions/due-date-charge";
 import { planTransactionEvents } from "../transactions/transaction-events";
 import { reporterAnomaly, reporterOf, type Reporter } from "../acquirers";
-import { INBOX_ERRORS, readPixPayment, type PixPayment } from "../inbound";
+import { INBOX_ERRORS, readPixPayment, type PaymentComponents, type PixPayment } from "../inbound";
+
+/**
+ * Whose figure settles a due-date charge (DESIGN §13 "Live"): a bank of the standard computes the total itself on the
+ * payer's side, so the amount it confirms prevails over ours; the sandbox and a signing acquirer must pay ours.
+ */
+export type AmountAuthority = "ours" | "bank";
+
+/** The authority of inbox item `item`'s amounts: `bank` for a bank of the API Pix standard (it has a profile). */
+export function amountAuthorityOf(item: Pick<ProcessableInboxItem, "acquirer_profile">): AmountAuthority {
+  return item.acquirer_profile === null ? "ours" : "bank";
+}
 
 /**
  * The columns a payment sets on charge `transactionId` when it settles it: `paid`, when, the end-to-end id, the
- * amount received and the payer (the document encrypted, bound to the charge, and masked).
+ * amount received, the payer (the document encrypted, bound to the charge, and masked) and, for a due-date charge,
+ * the amount's components: the bank's (`componentesValor`) when it reports them, else ours for the day of payment.
  */
 export function paidColumns(encryptionKey: Buffer, charge: Transaction, payment: PixPayment) {
   const payerDocument = chargeDocumentColumns(encryptionKey, charge.id, "payer_document", payment.payerDocument);
-  const due = charge.due_terms === null ? null : amountDueOn(charge, saoPauloDate(payment.paidAt));
   return {
     status: "paid" as const,
     paid_at: payment.paidAt,
@@ -37,16 +49,29 @@ export function paidColumns(encryptionKey: Buffer, charge: Transaction, payment:
     payer_document: payerDocument.stored,
     payer_document_masked: payerDocument.masked,
     payment_components:
-      due === null
-        ? null
-        : {
-            original: due.original,
-            fine: due.fine,
-            interest: due.interest,
-            reduction: due.reduction,
-            discount: due.discount,
-          },
+      charge.due_terms === null ? null : (payment.components ?? componentsOf(ourAmountDue(charge, payment))),
   };
+}
+
+/** What we compute `charge` owes on the São Paulo day of `payment`. */
+function ourAmountDue(charge: Transaction, payment: PixPayment): AmountDue {
+  return amountDueOn(charge, saoPauloDate(payment.paidAt));
+}
+
+function componentsOf({ original, fine, interest, reduction, discount }: AmountDue): PaymentComponents {
+  return { original, fine, interest, reduction, discount };
+}
+
+/**
+ * The note kept on the inbox item of a payment a bank confirmed for a due-date charge at another amount than ours for
+ * that day (`amount_differs_from_computed: …`): the money is credited all the same (DESIGN §13 "Live"); null when
+ * they agree or ours is the authority.
+ */
+export function amountNote(charge: Transaction, payment: PixPayment, authority: AmountAuthority): string | null {
+  if (authority !== "bank" || charge.due_terms === null) return null;
+  const computed = ourAmountDue(charge, payment).total;
+  if (computed === payment.amount) return null;
+  return `${INBOX_ERRORS.amountDiffersFromComputed}: computed ${computed}, the bank reported ${payment.amount}`;
 }
 
 /** Why a payment cannot settle its charge, as recorded on its item; `already_paid` is a repeat, not an error. */
@@ -62,6 +87,7 @@ export function paymentAnomaly(
   charge: Transaction | undefined,
   payment: PixPayment,
   reporter: Reporter,
+  authority: AmountAuthority,
 ): PaymentAnomaly | null {
   if (!charge) return { result: INBOX_ERRORS.unknownTxid, error: INBOX_ERRORS.unknownTxid };
   const anomaly = (code: string, detail: string) => ({
@@ -71,9 +97,10 @@ export function paymentAnomaly(
   });
   const refused = reporterAnomaly(reporter, charge, "charge");
   if (refused !== null) return { ...refused, transactionId: charge.id };
-  // A due-date charge is owed what its terms come to on the day of payment in São Paulo (DESIGN §13).
-  const expected = amountDueOn(charge, saoPauloDate(payment.paidAt)).total;
-  if (payment.amount !== expected) {
+  // A due-date charge is owed what its terms come to on the day of payment in São Paulo, unless a bank computed it
+  // (DESIGN §13).
+  const expected = ourAmountDue(charge, payment).total;
+  if (payment.amount !== expected && (charge.due_terms === null || authority === "ours")) {
     return anomaly(INBOX_ERRORS.amountMismatch, `expected ${expected}, received ${payment.amount}`);
   }
   if (charge.status === "pending" && charge.expires_at > payment.paidAt) return null;
@@ -112,7 +139,7 @@ async function settleItems(deps: UseCaseDeps, items: ProcessableInboxItem[]): Pr
   const repeatedPayments = repeated(payments.map(({ payment }) => payment.endToEndId));
   const plain = payments.flatMap(({ item, payment }) => {
     const charge = chargeByTxid.get(payment.txid);
-    const anomaly = paymentAnomaly(charge, payment, reporterOf(item));
+    const anomaly = paymentAnomaly(charge, payment, reporterOf(item), amountAuthorityOf(item));
     if (anomaly !== null || charge === undefined) {
       if (anomaly !== null) outcomes.set(item.id, { kind: "anomaly", anomaly, payment });
       return [];
@@ -127,12 +154,14 @@ async function settleItems(deps: UseCaseDeps, items: ProcessableInboxItem[]): Pr
   const paid = plain.map(({ item, payment, charge }) => ({
     item,
     charge: { ...charge, ...paidColumns(deps.config.encryptionKey, charge, payment), updated_at: now },
+    note: amountNote(charge, payment, amountAuthorityOf(item)),
   }));
   const { paidIds, deliveryIds } = await deps.repos.payments.settlePaymentRows({
-    payments: paid.map(({ item, charge }) => ({
+    payments: paid.map(({ item, charge, note }) => ({
       charge,
       balanceTransactionId: newId("balanceTransaction", now.getTime()),
       inboxItemId: item.id,
+      inboxNote: note,
     })),
     now,
     events: planTransactionEvents(
@@ -179,7 +208,7 @@ export async function settlePaymentItem(
   if (outcome.kind !== "left") return outcome.kind === "paid" ? "paid" : outcome.anomaly;
   // The conditional update skipped the charge: it is no longer pending, so the read now says why.
   const [charge] = await deps.repos.charges.findChargesByTxids([outcome.payment.txid]);
-  const anomaly = paymentAnomaly(charge, outcome.payment, reporterOf(item));
+  const anomaly = paymentAnomaly(charge, outcome.payment, reporterOf(item), amountAuthorityOf(item));
   if (anomaly === null) throw new Error(`charge of txid ${outcome.payment.txid} changed during its settlement`);
   return anomaly;
 }

@@ -9,7 +9,8 @@ import { isExpiredAt } from "@lm/wire";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { decryptDocument } from "../document-at-rest";
 import { ApiError, validationFailed } from "../errors";
-import { amountDueOn, dueDateTermsOf, paymentDayOf, saoPauloDate } from "../transactions/due-date-charge";
+import { noonInSaoPaulo, saoPauloDate } from "../due-dates";
+import { amountDueOn, dueDateTermsOf, paymentDayOf } from "../transactions/due-date-charge";
 import { findTransaction } from "../transactions/find-transactions";
 import { postSandboxNotification, sandboxEndToEndId } from "../acquirers";
 
@@ -45,7 +46,7 @@ export async function simulatePayment(
   }
   const today = saoPauloDate(now);
   const date = terms === null ? today : paymentDayOf(transaction, terms, options.date, now);
-  const paidAt = date === today ? now : new Date(`${date}T12:00:00.000-03:00`);
+  const paidAt = date === today ? now : noonInSaoPaulo(date);
   const document =
     transaction.customer_document === null
       ? null

@@ -28,7 +28,7 @@ export async function cancelTransaction(
   if (charge.acquirer_id !== null && charge.status === "pending" && charge.expires_at > now) {
     const acquirer = await acquirerOfRow(deps, charge.acquirer_id, charge.mode);
     if (acquirer === null) throw new Error(`acquirer ${charge.acquirer_id} of ${charge.id} is gone`);
-    if ((await acquirer.cancelCharge(charge.txid)) === "paid") {
+    if ((await acquirer.cancelCharge(charge.txid, charge.type === "due_date")) === "paid") {
       throw new ApiError("invalid_state", "The bank reports this transaction paid; its payment settles it shortly.");
     }
   }

@@ -1,6 +1,6 @@
 /**
- * Use case: create a Pix charge (DESIGN §5 "Merchant API", §9 "Live charge creation"). The mode's acquirer registers
- * it first (a bank's `PUT /cob/{txid}`, one round trip; the sandbox builds the code itself), and only then are the
+ * Use case: create a Pix charge (DESIGN §5 "Merchant API", §9 "Live charge creation", §13). The mode's acquirer
+ * registers it first (a bank's `PUT /cob/{txid}`, or `PUT /cobv/{txid}` for a due-date charge, one round trip; the sandbox builds the code itself), and only then are the
  * charge, its `transaction.created` event and the first delivery rows written together; after commit the deliveries
  * are enqueued. Expiry is the worker's sweep (`expire-transaction.ts`).
  */
@@ -56,7 +56,7 @@ export interface CreateTransactionOptions extends TransactionWriteOptions {
  *   `validation_failed` (param `customer.document`) for a document that is not a CPF or CNPJ; `invalid_state`
  *   (param `external_id`) when the store already has a charge of this mode with that `external_id`, or when the
  *   idempotency key named a charge created before (its record expired); `acquirer_not_configured` (503) in a mode
- *   without an acquirer, or for a due-date charge in a mode served by a bank (whose `cobv` is not spoken yet);
+ *   without an acquirer;
  *   `acquirer_unavailable` or `acquirer_rejected` (502) when the bank fails or refuses it; `validation_failed` for a
  *   due-date charge without `customer`, with `expires_in`, or with terms the standard refuses (param: the field), and
  *   for a due-date field without `due_date`.
@@ -84,9 +84,6 @@ export async function createTransaction(
 
   const acquirer = await acquirerFor(deps, merchant.mode);
   if (acquirer === null) throw acquirerNotConfigured(merchant.mode, "register charges");
-  if (due !== null && acquirer.acquirerId !== null) {
-    throw acquirerNotConfigured(merchant.mode, "register due-date charges (a bank's cobv)");
-  }
   const expiresAt = due?.expiresAt ?? new Date(now.getTime() + (input.expires_in ?? DEFAULT_EXPIRES_IN_S) * 1000);
   const expiresIn = Math.round((expiresAt.getTime() - now.getTime()) / 1000);
   const txid =
@@ -97,6 +94,7 @@ export async function createTransaction(
     txid,
     amount: input.amount,
     expiresIn,
+    dueDate: due?.moneyTerms ?? null,
     merchantName: merchant.storeName,
     debtor: input.customer && document ? { name: input.customer.name, document } : null,
     description: input.description ?? null,

@@ -12,7 +12,9 @@ import {
   amountDue,
   assertPayableOn,
   DEFAULT_DAYS_AFTER_DUE,
+  endOfSaoPauloDay,
   lastPayableDate,
+  saoPauloDate,
   validateDueDateTerms,
   type AmountDue,
   type Discount,
@@ -37,28 +39,18 @@ export interface DueDateInput {
 /** The names of {@link DueDateInput}'s fields, which only a due-date charge takes. */
 export const DUE_DATE_FIELDS = ["due_date", "days_after_due", "fine", "interest", "reduction", "discount"] as const;
 
-/** São Paulo's offset from UTC: Brazil has kept no daylight-saving time since 2019. */
-const SAO_PAULO_OFFSET_MS = -3 * 3_600_000;
-const MS_PER_DAY = 86_400_000;
-
-/** The calendar date (`YYYY-MM-DD`) of instant `at` in America/Sao_Paulo: the date every due-date rule counts in. */
-export function saoPauloDate(at: Date): string {
-  return new Date(at.getTime() + SAO_PAULO_OFFSET_MS).toISOString().slice(0, 10);
-}
-
-/** The instant São Paulo's day after `date` begins: when a charge payable until `date` expires. */
-function endOfSaoPauloDay(date: string): Date {
-  return new Date(Date.parse(`${date}T00:00:00.000Z`) + MS_PER_DAY - SAO_PAULO_OFFSET_MS);
-}
-
 /**
  * Checks `input` for a charge of `amount` centavos created at `now` and completes it into the terms the charge keeps.
- * @returns `terms`, as the object's `due_date` shows them (with `last_payable_date`), and `expiresAt`, the start of
- *   the São Paulo day after the last payable date
+ * @returns `terms`, as the object's `due_date` shows them (with `last_payable_date`); `moneyTerms`, the same as the
+ *   money math and the acquirer read them; and `expiresAt`, the start of the São Paulo day after the last payable date
  * @throws ApiError `validation_failed` naming the field when the standard would refuse the terms (a due date before
  *   today, a tier after the due date, a percentage out of range...)
  */
-export function planDueDateTerms(amount: number, input: DueDateInput, now: Date): { terms: DueDate; expiresAt: Date } {
+export function planDueDateTerms(
+  amount: number,
+  input: DueDateInput,
+  now: Date,
+): { terms: DueDate; moneyTerms: DueDateTerms; expiresAt: Date } {
   const terms: DueDateTerms = {
     original: amount,
     due_date: input.due_date,
@@ -80,6 +72,7 @@ export function planDueDateTerms(amount: number, input: DueDateInput, now: Date)
       discount: terms.discount ?? null,
       last_payable_date: last,
     } as DueDate,
+    moneyTerms: terms,
     expiresAt: endOfSaoPauloDay(last),
   };
 }

@@ -1,4 +1,4 @@
-import { toCobvTerms, type DueDateTerms } from "../../src/due-dates";
+import { fromCobvTerms, toCobvTerms, type DueDateTerms } from "../../src/due-dates";
 import { dueDateTerms } from "./due-date-terms.factory";
 
 type Part = Pick<DueDateTerms, "fine" | "interest" | "reduction" | "discount">;
@@ -133,5 +133,21 @@ describe("toCobvTerms (DESIGN §13 Live; the standard's CobDataDeVencimento and 
         desconto: { modalidade: 2, descontoDataFixa: [{ data: "2026-03-01", valorPerc: "5.00" }] },
       },
     });
+  });
+});
+
+describe("fromCobvTerms (the payer's bank reading a registered cobv)", () => {
+  test.each(modalidades)("%s reads back as the terms that wrote it", (_name, part) => {
+    const terms = dueDateTerms(part);
+
+    expect(fromCobvTerms(toCobvTerms(terms))).toEqual({ ...terms, days_after_due: 30 });
+  });
+
+  test("when a modalidade is not the standard's, then it is refused", () => {
+    const cobv = toCobvTerms(dueDateTerms({ interest: { type: "fixed_per_day", days: "calendar", value: 5 } }));
+
+    expect(() =>
+      fromCobvTerms({ ...cobv, valor: { ...cobv.valor, juros: { modalidade: 9, valorPerc: "1.00" } } }),
+    ).toThrow(RangeError);
   });
 });
