@@ -12,13 +12,20 @@ import { newId } from "@lm/domain";
  * @param options.expiresIn - seconds (default 86,400)
  * @param options.expiresAt - the `n`-th charge's `expires_at` (default `expiresIn` from now)
  * @param options.postbackUrl - every charge's `postback_url` (default none)
+ * @param options.dueTerms - makes them due-date charges with these terms (default: immediate charges)
  * @returns the charges' ids, in order
  */
 export async function pendingCharges(
   db: Db,
   storeId: string,
   count: number,
-  options: { expiresIn?: number; expiresAt?: (n: number) => Date; postbackUrl?: string } = {},
+  options: {
+    expiresIn?: number;
+    expiresAt?: (n: number) => Date;
+    postbackUrl?: string;
+    /** Written as due-date charges (`type` due_date) with these stored terms (`due_terms`). */
+    dueTerms?: { date: string; days_after_due: number; last_payable_date: string };
+  } = {},
 ): Promise<string[]> {
   const expiresIn = options.expiresIn ?? 86_400;
   const expiresAt = options.expiresAt ?? (() => new Date(Date.now() + expiresIn * 1000));
@@ -33,6 +40,7 @@ export async function pendingCharges(
     postback_url: options.postbackUrl ?? null,
     expires_in: expiresIn,
     expires_at: expiresAt(n),
+    ...(options.dueTerms === undefined ? {} : { type: "due_date" as const, due_terms: options.dueTerms }),
   }));
   // In chunks: a createMany over PostgreSQL's 32,767 bind parameters is split by Prisma into statements it runs at
   // once on one connection (pg warns: "client.query() when the client is already executing a query").

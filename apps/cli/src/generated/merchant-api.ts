@@ -6618,23 +6618,6 @@ export interface operations {
     };
     requestBody: {
       content: {
-        /**
-         * @example {
-         *       "amount": 1500,
-         *       "description": "Pedido #4821",
-         *       "expires_in": 3600,
-         *       "external_id": "pedido-4821",
-         *       "customer": {
-         *         "name": "Maria da Silva",
-         *         "document": "529.982.247-25",
-         *         "email": "maria.silva@gmail.com"
-         *       },
-         *       "postback_url": "https://lojadaana.com.br/pix/postback",
-         *       "metadata": {
-         *         "order_id": "4821"
-         *       }
-         *     }
-         */
         "application/json": {
           /** @description Centavos, as an integer written without a point or an exponent: R$ 100,50 is `10050`; `100.00` or `1e3` is refused (400 `validation_failed`), as JSON would read `100.00` as 100 centavos. */
           amount: number;

@@ -40,6 +40,12 @@ export interface OpenApiOverlay {
   examples: {
     /** A request body per operationId. */
     requests: Record<string, Json>;
+    /**
+     * Further request bodies of an operation whose body takes several shapes (a charge with a due date), by
+     * operationId then name; shown beside `requests`' own, which is named `default` and summarised by the operation's
+     * summary.
+     */
+    requestVariants: Record<string, Record<string, { summary: string; value: Json }>>;
     /** An example per named schema; a list's is built from its item's. */
     objects: Record<string, Json>;
     /**
@@ -234,6 +240,13 @@ function operation(contract: RouteContract, registry: SchemaRegistry, overlay: O
     responses[status] = errorReply(contract, reply, overlay);
   responses.default = { $ref: "#/components/responses/Error" };
   const example = overlay.examples.requests[contract.operationId];
+  const variants = overlay.examples.requestVariants[contract.operationId];
+  const examples: JsonObject =
+    example === undefined
+      ? {}
+      : variants === undefined
+        ? { example }
+        : { examples: { default: { summary: contract.summary, value: example }, ...variants } };
   return {
     operationId: contract.operationId,
     tags: [contract.tag],
@@ -249,7 +262,7 @@ function operation(contract: RouteContract, registry: SchemaRegistry, overlay: O
             content: {
               "application/json": {
                 schema: bodySchema(contract.body as Joi.Schema | TSchema, registry),
-                ...(example === undefined ? {} : { example }),
+                ...examples,
               },
             },
           },
