@@ -7,7 +7,7 @@ import { centavosFromValor, valorFromCentavos } from "./amounts";
 import { PixApiError } from "./errors";
 import { profileRules, type PixApiProfile } from "./profiles";
 import { createPixApiTransport, type PixApiCredentials } from "./transport";
-import { type Cob, type CobV, type CobvTerms, type Devolucao, type Pix, type PixPayout } from "./types";
+import { type Cob, type CobV, type CobvTerms, type Devolucao, type LoteCobV, type Pix, type PixPayout } from "./types";
 
 /** Default limit of each call to the bank, ms (DESIGN §9 "Transport"). */
 export const DEFAULT_TIMEOUT_MS = 5000;
@@ -75,6 +75,17 @@ export interface PixApiClient {
    * @throws PixApiError `rejected` (status null) when the txid is already a charge of another original amount
    */
   registerDueDateCharge(input: RegisterDueDateChargeInput): Promise<CobV>;
+  /**
+   * `PUT /lotecobv/{id}`: asks the bank to register `charges` as one batch (at most 1,000, `descricao` the batch's
+   * description); the bank answers 202 and works on it, and {@link PixApiClient.getDueDateChargeBatch} tells each
+   * charge's outcome. A batch id is used once: when the PUT fails `unavailable` or is refused with 400/409, the batch is
+   * read back, and an existing one is taken as this one.
+   * @param id - ours, a positive integer (the standard's int64)
+   * @throws RangeError for an id that is not a positive safe integer
+   */
+  registerDueDateChargeBatch(id: number, description: string, charges: RegisterDueDateChargeInput[]): Promise<void>;
+  /** `GET /lotecobv/{id}`: the batch with each charge's outcome; null when unknown. */
+  getDueDateChargeBatch(id: number): Promise<LoteCobV | null>;
   /** `GET /cob/{txid}`: the charge, with its `pix` once paid; null when unknown. */
   getCharge(txid: string): Promise<Cob | null>;
   /** `GET /cobv/{txid}`: the due-date charge, with its `pix` once paid; null when unknown. */
@@ -190,18 +201,24 @@ export function createPixApiClient(options: PixApiClientOptions): PixApiClient {
       ),
 
     registerDueDateCharge: (input) =>
-      putCharge<CobV>(
-        "cobv",
-        input.txid,
-        {
-          calendario: input.terms.calendario,
-          devedor: devedor(input.debtor),
-          valor: input.terms.valor,
-          chave: options.pixKey,
-          ...(input.payerRequest === undefined ? {} : { solicitacaoPagador: input.payerRequest }),
-        },
-        input.terms.valor.original,
-      ),
+      putCharge<CobV>("cobv", input.txid, dueDateChargeBody(input, options.pixKey), input.terms.valor.original),
+
+    async registerDueDateChargeBatch(id, description, charges) {
+      if (!Number.isSafeInteger(id) || id <= 0) throw new RangeError(`batch id ${id} is not a positive integer`);
+      const body = {
+        descricao: description,
+        cobsv: charges.map((input) => ({ txid: input.txid, ...dueDateChargeBody(input, options.pixKey) })),
+      };
+      try {
+        await transport.request("PUT", rules.lotecobv(id), body);
+      } catch (err) {
+        const unsure =
+          err instanceof PixApiError && (err.kind === "unavailable" || err.status === 400 || err.status === 409);
+        if (!unsure || (await read<LoteCobV>(rules.lotecobv(id))) === null) throw err;
+      }
+    },
+
+    getDueDateChargeBatch: (id) => read<LoteCobV>(rules.lotecobv(id)),
 
     getCharge: (txid) => read<Cob>(rules.cob(txid)),
 
@@ -270,6 +287,17 @@ export function createPixApiClient(options: PixApiClientOptions): PixApiClient {
     close() {
       transport.close();
     },
+  };
+}
+
+/** The standard's `CobVSolicitada` of `input`, charged to `pixKey`. */
+function dueDateChargeBody(input: RegisterDueDateChargeInput, pixKey: string) {
+  return {
+    calendario: input.terms.calendario,
+    devedor: devedor(input.debtor),
+    valor: input.terms.valor,
+    chave: pixKey,
+    ...(input.payerRequest === undefined ? {} : { solicitacaoPagador: input.payerRequest }),
   };
 }
 

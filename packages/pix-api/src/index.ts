@@ -24,6 +24,7 @@ export type {
   CobvTerms,
   Devolucao,
   DevolucaoNatureza,
+  LoteCobV,
   Pix,
   PixComponentesValor,
   PixPayout,

@@ -16,6 +16,8 @@ export interface PixApiProfileRules {
   cob(txid: string): string;
   /** `PUT`/`PATCH`/`GET {apiUrl}/cobv/{txid}`. */
   cobv(txid: string): string;
+  /** `PUT`/`GET {apiUrl}/lotecobv/{id}`. */
+  lotecobv(id: number): string;
   /** `GET {apiUrl}/pix/{e2eid}`. */
   pix(endToEndId: string): string;
   /** `GET {apiUrl}/pix?inicio&fim&paginacao.paginaAtual` (RFC 3339 instants, pages from 0). */
@@ -46,6 +48,7 @@ export function profileRules(profile: PixApiProfile, apiUrl: string): PixApiProf
     tokenBody: profile === "efi" ? { json: GRANT } : { form: GRANT },
     cob: (txid) => `${base}/cob/${segment(txid)}`,
     cobv: (txid) => `${base}/cobv/${segment(txid)}`,
+    lotecobv: (id) => `${base}/lotecobv/${id}`,
     pix: (endToEndId) => `${base}/pix/${segment(endToEndId)}`,
     pixList: (range, page) => {
       const query = new URLSearchParams({

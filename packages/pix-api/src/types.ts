@@ -82,6 +82,20 @@ export interface CobV extends Omit<Cob, "calendario" | "valor"> {
   valor: CobvTerms["valor"];
 }
 
+/** A batch of due-date charges as `GET /lotecobv/{id}` returns it (`LoteCobVConsultado`): each `cobv`'s outcome. */
+export interface LoteCobV {
+  id: number;
+  descricao: string;
+  criacao: string;
+  cobsv: Array<{
+    txid: string;
+    /** `EM_PROCESSAMENTO` while the bank works on it; `CRIADA` once registered; `NEGADA` refused, with `problema`. */
+    status: "EM_PROCESSAMENTO" | "CRIADA" | "NEGADA";
+    problema?: Problem;
+    criacao?: string;
+  }>;
+}
+
 /**
  * What a received payment's `valor` is made of (schema `Pix.componentesValor`): for a due-date charge the original
  * and the fine, interest, reduction and discount the payer's bank applied, each `{valor}` a decimal string.

@@ -203,3 +203,47 @@ describe("due-date charges (cobv) at an emulated bank", () => {
     expect(await client.cancelCharge(txid, "cobv")).toMatchObject({ status: "REMOVIDA_PELO_USUARIO_RECEBEDOR" });
   });
 });
+
+describe("batches of due-date charges (lotecobv) at an emulated bank", () => {
+  let client: PixApiClient;
+
+  const held = useBank();
+  beforeAll(() => {
+    ({ client } = held);
+  });
+
+  const charge = (txid: string, due: string) => ({
+    txid,
+    terms: { calendario: { dataDeVencimento: due }, valor: { original: "80.00" } },
+    debtor: { name: "Fulana de Tal", cpf: "12345678909" },
+  });
+  const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+  test("when a batch is registered, then each charge's outcome reads back, a refused one with the bank's problem", async () => {
+    const [first, refused] = [newTxid(), newTxid()];
+    const id = Date.now();
+
+    await client.registerDueDateChargeBatch(id, "Mensalidades", [
+      charge(first, inDays(40)),
+      charge(refused, inDays(-5)),
+    ]);
+
+    const batch = await client.getDueDateChargeBatch(id);
+    expect(batch?.cobsv).toEqual([
+      expect.objectContaining({ txid: first, status: "CRIADA" }),
+      expect.objectContaining({ txid: refused, status: "NEGADA", problema: expect.objectContaining({ status: 400 }) }),
+    ]);
+    expect((await client.getDueDateCharge(first))?.pixCopiaECola).toMatch(/^000201/);
+    expect(await client.getDueDateChargeBatch(id + 1)).toBeNull();
+  });
+
+  test("when a batch id is sent again, then the bank's batch stands and no error is raised", async () => {
+    const id = Date.now() + 7;
+    const txid = newTxid();
+    await client.registerDueDateChargeBatch(id, "Mensalidades", [charge(txid, inDays(40))]);
+
+    await client.registerDueDateChargeBatch(id, "Mensalidades", [charge(txid, inDays(40))]);
+
+    expect((await client.getDueDateChargeBatch(id))?.cobsv).toHaveLength(1);
+  });
+});
