@@ -21,6 +21,7 @@ export * from "./repositories/notifications.repository";
 export * from "./repositories/payments.repository";
 export * from "./repositories/payout-keys.repository";
 export * from "./repositories/payouts.repository";
+export * from "./repositories/qr-codes.repository";
 export * from "./repositories/refunds.repository";
 export * from "./repositories/disputes.repository";
 export * from "./repositories/sellers.repository";

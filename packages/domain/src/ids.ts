@@ -23,6 +23,7 @@ export const ID_PREFIX = {
   dispute: "dsp",
   request: "req",
   webhookRecovery: "whr",
+  qrCode: "qr",
 } as const;
 
 /** A resource kind that has a prefixed public id. */

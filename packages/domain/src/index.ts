@@ -21,6 +21,7 @@ export * from "./paging";
 export * from "./random";
 export * from "./idempotency";
 export * from "./transactions";
+export * from "./qr-codes";
 export * from "./due-dates";
 export * from "./br-code";
 export * from "./acquirers";

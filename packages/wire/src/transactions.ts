@@ -133,8 +133,9 @@ export const Transaction = wireObject(
       status: StringEnum(["pending", "paid", "expired", "canceled", "refunded"], {
         description: "A pending charge past `expires_at` reads as `expired` at once.",
       }),
-      type: StringEnum(["immediate", "due_date"], {
-        description: "`due_date`: a charge with a due date, fine, interest and discounts (DESIGN §13).",
+      type: StringEnum(["immediate", "due_date", "qr_code"], {
+        description:
+          "`due_date`: a charge with a due date, fine, interest and discounts (DESIGN §13). `qr_code`: one payment to a reusable QR code (`qr_code_id`), born `paid`: it was never pending, so its `expires_in` is 0 and its `expires_at` the time of payment.",
       }),
       mode: Mode,
       amount: Type.Integer({ description: "Centavos.", minimum: 1 }),
@@ -155,7 +156,7 @@ export const Transaction = wireObject(
       pix: Type.Object({
         copy_paste: Type.String({
           description:
-            "EMV BR Code (valid CRC16). For a charge registered at a bank (live mode, or test mode with a bank activated for it) the bank's `pixCopiaECola`, as the bank returned it; otherwise, in test mode, a dynamic code on the sandbox host, never payable. `qr_code_png_base64` is drawn from it.",
+            "EMV BR Code (valid CRC16). For a charge registered at a bank (live mode, or test mode with a bank activated for it) the bank's `pixCopiaECola`, as the bank returned it; otherwise, in test mode, a dynamic code on the sandbox host, never payable. A QR code's charge (`type` `qr_code`) carries its code's static BR Code. `qr_code_png_base64` is drawn from it.",
         }),
         qr_code_png_base64: Type.String({ contentEncoding: "base64", contentMediaType: "image/png" }),
       }),
@@ -189,6 +190,9 @@ export const Transaction = wireObject(
       due_date: Nullable(DueDate, { description: "A due-date charge's terms; null for an immediate charge." }),
       amount_due: Nullable(Type.Object({ date: IsoDate, amount: Type.Integer({ minimum: 0 }) }), {
         description: "A due-date charge's total for today in São Paulo while it is pending; null otherwise.",
+      }),
+      qr_code_id: Nullable(Type.String({ pattern: "^qr_[0-9A-HJKMNP-TV-Z]{26}$" }), {
+        description: "The reusable QR code this charge is a payment of (`type` `qr_code`); null otherwise.",
       }),
       created_at: Timestamp,
       updated_at: Timestamp,
@@ -268,6 +272,7 @@ export function serializeTransaction(
           },
     due_date: transaction.due_terms as DueDate | null,
     amount_due: amountDue,
+    qr_code_id: transaction.qr_code_id,
     created_at: transaction.created_at.toISOString(),
     updated_at: transaction.updated_at.toISOString(),
   };
@@ -291,6 +296,7 @@ const CHARGE_FIXED_FIELDS: ReadonlySet<string> = new Set<keyof Transaction>([
   "metadata",
   "expires_in",
   "due_date",
+  "qr_code_id",
   "created_at",
 ]);
 

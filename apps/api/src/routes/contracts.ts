@@ -18,6 +18,7 @@ import * as opsInbox from "./ops-inbox/ops-inbox.contract";
 import * as payoutKeys from "./payout-keys/payout-keys.contract";
 import * as postbackSecret from "./postback-secret/postback-secret.contract";
 import * as probes from "./probes/probes.contract";
+import * as qrCodes from "./qr-codes/qr-codes.contract";
 import * as refunds from "./refunds/refunds.contract";
 import * as seller from "./seller/seller.contract";
 import * as sessions from "./sessions/sessions.contract";
@@ -50,6 +51,7 @@ export const ROUTE_CONTRACTS: RouteContract[] = [
   payoutKeys,
   postbackSecret,
   probes,
+  qrCodes,
   refunds,
   seller,
   sessions,

@@ -44,6 +44,7 @@ describe("POST /v1/transactions", () => {
       payment: null,
       due_date: null,
       amount_due: null,
+      qr_code_id: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

@@ -695,6 +695,90 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/qr-codes": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List reusable QR codes
+     * @description Unknown query parameters are refused (400).
+     */
+    get: operations["listQrCodes"];
+    put?: never;
+    /**
+     * Create a reusable QR code
+     * @description A static Pix BR Code, paid any number of times: each payment becomes a charge of its own (`type` `qr_code`, `qr_code_id`), born `paid`, credited to the balance and announced by `transaction.paid` like any other. The code carries the receiving account's Pix key (in live mode the activated bank's; in test mode the sandbox's, which no account holds), the amount when fixed, and a txid of ours. No bank is asked: the standard registers no static code. Live mode without an activated bank refuses it (503 `acquirer_not_configured`); nothing is created.
+     */
+    post: operations["createQrCode"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/qr-codes/{id}/deactivate": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Deactivate a reusable QR code
+     * @description For good: a payment made to it afterwards (a payer's app does not know the code is inactive) is not credited and makes no charge; it is kept for the operators, who return it. Deactivating an inactive code changes nothing.
+     */
+    post: operations["deactivateQrCode"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/qr-codes/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read a reusable QR code
+     * @description With its payments so far: `payments_count` and `amount_received`.
+     */
+    get: operations["getQrCode"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/qr-codes/{id}/simulate-payment": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Pay a test QR code through the sandbox acquirer
+     * @description Test keys only. Posts a sandbox acquirer notification of a payment to the code through the normal inbound path, as `POST /v1/transactions/{id}/simulate-payment` does for a charge; the worker shortly makes it a paid charge of the code (`type` `qr_code`), with its `transaction.paid` event, and counts it on the code.
+     */
+    post: operations["simulateQrCodePayment"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/transactions/{id}/refunds": {
     parameters: {
       query?: never;
@@ -2192,7 +2276,7 @@ export interface components {
       received_at: string;
       processed_at: string | null;
       attempts: number;
-      /** @description `invalid_signature: <reason>`, `malformed_notification`, `duplicate`, `unknown_txid`, `mode_mismatch`, `acquirer_mismatch` (another acquirer than the one holding the charge's, refund's, dispute's or payout's money reports on it), `amount_mismatch` or `not_pending` (with detail); `unknown_payment` (a devolução we did not ask for, of a payment we do not know); `dispute_exceeds_remainder` (a devolução larger than what is left of its charge: nothing is booked); `not_confirmed_by_acquirer: <detail>` when a bank, asked back, does not confirm what its notification names (a later notification or the reconciliation of the same payment is then stored and processed as new); or `processing_failed: <reason>` while processing fails (retried; cleared by a later success); null when none. */
+      /** @description `invalid_signature: <reason>`, `malformed_notification`, `duplicate`, `unknown_txid`, `mode_mismatch`, `acquirer_mismatch` (another acquirer than the one holding the charge's, refund's, dispute's or payout's money reports on it), `amount_mismatch` or `not_pending` (with detail); `qr_code_inactive: <detail>` (a payment to a deactivated reusable QR code: no charge, no money moved, the operator returns it); `unknown_payment` (a devolução we did not ask for, of a payment we do not know); `dispute_exceeds_remainder` (a devolução larger than what is left of its charge: nothing is booked); `not_confirmed_by_acquirer: <detail>` when a bank, asked back, does not confirm what its notification names (a later notification or the reconciliation of the same payment is then stored and processed as new); or `processing_failed: <reason>` while processing fails (retried; cleared by a later success); null when none. */
       error: string | null;
       /** @description A remark that is not an error: `amount_differs_from_computed: computed <centavos>, the bank reported <centavos>` when a bank confirmed a due-date charge's payment at another amount than ours for that day (the bank's figure prevails: the payment is credited as reported); null when none. */
       note: string | null;
@@ -2218,7 +2302,7 @@ export interface components {
       received_at: string;
       processed_at: string | null;
       attempts: number;
-      /** @description `invalid_signature: <reason>`, `malformed_notification`, `duplicate`, `unknown_txid`, `mode_mismatch`, `acquirer_mismatch` (another acquirer than the one holding the charge's, refund's, dispute's or payout's money reports on it), `amount_mismatch` or `not_pending` (with detail); `unknown_payment` (a devolução we did not ask for, of a payment we do not know); `dispute_exceeds_remainder` (a devolução larger than what is left of its charge: nothing is booked); `not_confirmed_by_acquirer: <detail>` when a bank, asked back, does not confirm what its notification names (a later notification or the reconciliation of the same payment is then stored and processed as new); or `processing_failed: <reason>` while processing fails (retried; cleared by a later success); null when none. */
+      /** @description `invalid_signature: <reason>`, `malformed_notification`, `duplicate`, `unknown_txid`, `mode_mismatch`, `acquirer_mismatch` (another acquirer than the one holding the charge's, refund's, dispute's or payout's money reports on it), `amount_mismatch` or `not_pending` (with detail); `qr_code_inactive: <detail>` (a payment to a deactivated reusable QR code: no charge, no money moved, the operator returns it); `unknown_payment` (a devolução we did not ask for, of a payment we do not know); `dispute_exceeds_remainder` (a devolução larger than what is left of its charge: nothing is booked); `not_confirmed_by_acquirer: <detail>` when a bank, asked back, does not confirm what its notification names (a later notification or the reconciliation of the same payment is then stored and processed as new); or `processing_failed: <reason>` while processing fails (retried; cleared by a later success); null when none. */
       error: string | null;
       /** @description A remark that is not an error: `amount_differs_from_computed: computed <centavos>, the bank reported <centavos>` when a bank confirmed a due-date charge's payment at another amount than ours for that day (the bank's figure prevails: the payment is credited as reported); null when none. */
       note: string | null;
@@ -2329,6 +2413,40 @@ export interface components {
       rotated_at: string | null;
       /** @description The rotation time: the previous secret stops at once. */
       previous_valid_until: string | null;
+    };
+    /** @description A reusable QR code (DESIGN §13 "Reusable QR codes"). */
+    QrCode: {
+      id: string;
+      /** @constant */
+      object: "qr_code";
+      mode: components["schemas"]["Mode"];
+      /** @description Centavos every payment must be, written in the code; null when the payer chooses. A payment of another amount to a code with one is not credited (the operator returns it). */
+      amount: number | null;
+      description: string | null;
+      external_id: string | null;
+      /** @description Ours, written in the code: every payment to the code carries it. */
+      txid: string;
+      pix: {
+        /** @description Static EMV BR Code (valid CRC16, no point of initiation, so payable any number of times): the receiving account's Pix key (in live mode the bank acquirer's; in test mode the sandbox's, which no account holds, so never payable), the amount when fixed, and `txid`. `qr_code_png_base64` is drawn from it. */
+        copy_paste: string;
+        qr_code_png_base64: string;
+      };
+      /** @description False once deactivated: a later payment to it is kept as an anomaly and not credited (the operator returns it). */
+      active: boolean;
+      /** @description Payments received, each a charge of `type` `qr_code`. */
+      payments_count: number;
+      /** @description Centavos received by those payments. */
+      amount_received: number;
+      /** Format: date-time */
+      created_at: string;
+      deactivated_at: string | null;
+    };
+    QrCodeList: {
+      /** @constant */
+      object: "list";
+      data: components["schemas"]["QrCode"][];
+      /** @description Whether more items follow in this direction. */
+      has_more: boolean;
     };
     /** @description SPEC "Probe results": `ok` when every check passed within 2 s, else `degraded`. */
     Readiness: {
@@ -2521,10 +2639,10 @@ export interface components {
        */
       status: "pending" | "paid" | "expired" | "canceled" | "refunded";
       /**
-       * @description `due_date`: a charge with a due date, fine, interest and discounts (DESIGN §13).
+       * @description `due_date`: a charge with a due date, fine, interest and discounts (DESIGN §13). `qr_code`: one payment to a reusable QR code (`qr_code_id`), born `paid`: it was never pending, so its `expires_in` is 0 and its `expires_at` the time of payment.
        * @enum {string}
        */
-      type: "immediate" | "due_date";
+      type: "immediate" | "due_date" | "qr_code";
       mode: components["schemas"]["Mode"];
       /** @description Centavos. */
       amount: number;
@@ -2538,7 +2656,7 @@ export interface components {
       external_id: string | null;
       txid: string;
       pix: {
-        /** @description EMV BR Code (valid CRC16). For a charge registered at a bank (live mode, or test mode with a bank activated for it) the bank's `pixCopiaECola`, as the bank returned it; otherwise, in test mode, a dynamic code on the sandbox host, never payable. `qr_code_png_base64` is drawn from it. */
+        /** @description EMV BR Code (valid CRC16). For a charge registered at a bank (live mode, or test mode with a bank activated for it) the bank's `pixCopiaECola`, as the bank returned it; otherwise, in test mode, a dynamic code on the sandbox host, never payable. A QR code's charge (`type` `qr_code`) carries its code's static BR Code. `qr_code_png_base64` is drawn from it. */
         copy_paste: string;
         qr_code_png_base64: string;
       };
@@ -2586,6 +2704,8 @@ export interface components {
         date: string;
         amount: number;
       } | null;
+      /** @description The reusable QR code this charge is a payment of (`type` `qr_code`); null otherwise. */
+      qr_code_id: string | null;
       /** Format: date-time */
       created_at: string;
       /** Format: date-time */
@@ -5561,6 +5681,455 @@ export interface operations {
       default: components["responses"]["Error"];
     };
   };
+  listQrCodes: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description An id of this list: the page after it (older). Not with `ending_before`. */
+        starting_after?: string;
+        /** @description An id of this list: the page before it (newer). Not with `starting_after`. */
+        ending_before?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the key's store and mode, newest first. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "id": "qr_01M8CMA2Q9E3WJ5V0T7N4XKH6R",
+           *           "object": "qr_code",
+           *           "mode": "test",
+           *           "amount": 2500,
+           *           "description": "Cafe expresso",
+           *           "external_id": "balcao-1",
+           *           "txid": "Q7kX2mVp9sLr4TdN8wYb3HcZf",
+           *           "pix": {
+           *             "copy_paste": "00020126750014br.gov.bcb.pix013600000000-0000-4000-8000-0000000000000213Cafe expresso520400005303986540525.005802BR5911Loja da Ana6009SAO PAULO62290525Q7kX2mVp9sLr4TdN8wYb3HcZf6304190F",
+           *             "qr_code_png_base64": "iVBORw0KGgoAAAANSUhEUgAAANQAAADUAQAAAADMpTC1AAAB2UlEQVQ4jdWVMa5bQQwDB7nA3P+WvMGkWLtKfqkAWbh7gAmJ5Ih+fr/4+f0v3wiwwSRNKAFP5iPLFrkIF2id6aE2y1puTvFSjxpuTZJ1raeL59qiU72SVmL2dnvoH+Af7zCfVUZDM6zd9Z0EBzrBNizwSo+2coy52Qy861/TcmaryXaYz8Z4gJHVUORuPmdrbUQYWzubj7dKbHPBWof+te9Wt1bmpyNX/dtDtZu2cI8zV/5hI9lA8HukrvrANqClPBfdmd4WE/e6j+16n6GwlTLd2s70yCXRu3tgjit+tpLkpXPk68aVf7wDgYFqE7jb58ylZg5bxtl8Pj7bSwuNPRMv50PMxK3Z4X0Yj2ANJOTUv21zwwas0eTOP55r6GJtk3HXh4fPPj4O9/Jzd4+QNny9WFTzrO9+YjllMwA849leGKWMMnu/o7y8iDKqVWh21oeXmIC5pnPTs/k2w23bIjbZIT/X+/+JFr2T1B2v6bWv2Kwtdta/NSqDfNJ4mM+XSzcesIld7hNjrCf36A13+ayyjWVCM7vjJ2AVoF92yxnPLBVVU0eYZ3wRZdXG48249O+j9zK5xsau9VzxnLvuu2Us34hrENzdB5A9oghMIk779/d3ofevv/0G3t3nPAoEQhYAAAAASUVORK5CYII="
+           *           },
+           *           "active": true,
+           *           "payments_count": 3,
+           *           "amount_received": 7500,
+           *           "created_at": "2026-11-26T19:05:42.118Z",
+           *           "deactivated_at": null
+           *         }
+           *       ],
+           *       "has_more": false
+           *     }
+           */
+          "application/json": components["schemas"]["QrCodeList"];
+        };
+      };
+      /** @description `validation_failed`: the body, query or a path parameter is invalid; `param` names the field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.validation_failed"];
+        };
+      };
+      /** @description `authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.authentication_required"];
+        };
+      };
+      /** @description `rate_limited`: over 100 requests per second for this API key. */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.rate_limited"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
+  createQrCode: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Kept 24 h per store and mode: the same key and request replays the first successful reply; another request is 400 `idempotency_key_reused`; while the first runs, 409 `idempotency_key_in_progress`. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "amount": 2500,
+         *       "description": "Cafe expresso",
+         *       "external_id": "balcao-1"
+         *     }
+         */
+        "application/json": {
+          /** @description Centavos every payment must be, written in the code. Leave it out to let the payer type the amount. */
+          amount?: number;
+          /** @description Shown to the payer (the BR Code keeps what fits) and on each payment's charge. */
+          description?: string;
+          /** @description Unique per store and mode (409 `invalid_state` otherwise). */
+          external_id?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The code, active. */
+      201: {
+        headers: {
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "qr_01M8CMA2Q9E3WJ5V0T7N4XKH6R",
+           *       "object": "qr_code",
+           *       "mode": "test",
+           *       "amount": 2500,
+           *       "description": "Cafe expresso",
+           *       "external_id": "balcao-1",
+           *       "txid": "Q7kX2mVp9sLr4TdN8wYb3HcZf",
+           *       "pix": {
+           *         "copy_paste": "00020126750014br.gov.bcb.pix013600000000-0000-4000-8000-0000000000000213Cafe expresso520400005303986540525.005802BR5911Loja da Ana6009SAO PAULO62290525Q7kX2mVp9sLr4TdN8wYb3HcZf6304190F",
+           *         "qr_code_png_base64": "iVBORw0KGgoAAAANSUhEUgAAANQAAADUAQAAAADMpTC1AAAB2UlEQVQ4jdWVMa5bQQwDB7nA3P+WvMGkWLtKfqkAWbh7gAmJ5Ih+fr/4+f0v3wiwwSRNKAFP5iPLFrkIF2id6aE2y1puTvFSjxpuTZJ1raeL59qiU72SVmL2dnvoH+Af7zCfVUZDM6zd9Z0EBzrBNizwSo+2coy52Qy861/TcmaryXaYz8Z4gJHVUORuPmdrbUQYWzubj7dKbHPBWof+te9Wt1bmpyNX/dtDtZu2cI8zV/5hI9lA8HukrvrANqClPBfdmd4WE/e6j+16n6GwlTLd2s70yCXRu3tgjit+tpLkpXPk68aVf7wDgYFqE7jb58ylZg5bxtl8Pj7bSwuNPRMv50PMxK3Z4X0Yj2ANJOTUv21zwwas0eTOP55r6GJtk3HXh4fPPj4O9/Jzd4+QNny9WFTzrO9+YjllMwA849leGKWMMnu/o7y8iDKqVWh21oeXmIC5pnPTs/k2w23bIjbZIT/X+/+JFr2T1B2v6bWv2Kwtdta/NSqDfNJ4mM+XSzcesIld7hNjrCf36A13+ayyjWVCM7vjJ2AVoF92yxnPLBVVU0eYZ3wRZdXG48249O+j9zK5xsau9VzxnLvuu2Us34hrENzdB5A9oghMIk779/d3ofevv/0G3t3nPAoEQhYAAAAASUVORK5CYII="
+           *       },
+           *       "active": true,
+           *       "payments_count": 3,
+           *       "amount_received": 7500,
+           *       "created_at": "2026-11-26T19:05:42.118Z",
+           *       "deactivated_at": null
+           *     }
+           */
+          "application/json": components["schemas"]["QrCode"];
+        };
+      };
+      /** @description `validation_failed`: the body is invalid; `param` names the field. Also for a malformed `Idempotency-Key`. `idempotency_key_reused`: the key was used with a different request. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json":
+            components["schemas"]["Error.validation_failed"] | components["schemas"]["Error.idempotency_key_reused"];
+        };
+      };
+      /** @description `authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.authentication_required"];
+        };
+      };
+      /** @description `invalid_state`: a code with this `external_id` exists in this store and mode. `idempotency_key_in_progress`: a request with this key is still running. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json":
+            components["schemas"]["Error.invalid_state"] | components["schemas"]["Error.idempotency_key_in_progress"];
+        };
+      };
+      /** @description `rate_limited`: over 100 requests per second for this API key. */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.rate_limited"];
+        };
+      };
+      /** @description `acquirer_not_configured`: no acquirer receives payments in this mode (live mode without an activated bank); nothing was created. `service_unavailable` (with `Retry-After`): PostgreSQL is down or unreachable for now. */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json":
+            components["schemas"]["Error.acquirer_not_configured"] | components["schemas"]["Error.service_unavailable"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
+  deactivateQrCode: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A QR code id; any other string is 404. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The code, inactive. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "qr_01M8CMA2Q9E3WJ5V0T7N4XKH6R",
+           *       "object": "qr_code",
+           *       "mode": "test",
+           *       "amount": 2500,
+           *       "description": "Cafe expresso",
+           *       "external_id": "balcao-1",
+           *       "txid": "Q7kX2mVp9sLr4TdN8wYb3HcZf",
+           *       "pix": {
+           *         "copy_paste": "00020126750014br.gov.bcb.pix013600000000-0000-4000-8000-0000000000000213Cafe expresso520400005303986540525.005802BR5911Loja da Ana6009SAO PAULO62290525Q7kX2mVp9sLr4TdN8wYb3HcZf6304190F",
+           *         "qr_code_png_base64": "iVBORw0KGgoAAAANSUhEUgAAANQAAADUAQAAAADMpTC1AAAB2UlEQVQ4jdWVMa5bQQwDB7nA3P+WvMGkWLtKfqkAWbh7gAmJ5Ih+fr/4+f0v3wiwwSRNKAFP5iPLFrkIF2id6aE2y1puTvFSjxpuTZJ1raeL59qiU72SVmL2dnvoH+Af7zCfVUZDM6zd9Z0EBzrBNizwSo+2coy52Qy861/TcmaryXaYz8Z4gJHVUORuPmdrbUQYWzubj7dKbHPBWof+te9Wt1bmpyNX/dtDtZu2cI8zV/5hI9lA8HukrvrANqClPBfdmd4WE/e6j+16n6GwlTLd2s70yCXRu3tgjit+tpLkpXPk68aVf7wDgYFqE7jb58ylZg5bxtl8Pj7bSwuNPRMv50PMxK3Z4X0Yj2ANJOTUv21zwwas0eTOP55r6GJtk3HXh4fPPj4O9/Jzd4+QNny9WFTzrO9+YjllMwA849leGKWMMnu/o7y8iDKqVWh21oeXmIC5pnPTs/k2w23bIjbZIT/X+/+JFr2T1B2v6bWv2Kwtdta/NSqDfNJ4mM+XSzcesIld7hNjrCf36A13+ayyjWVCM7vjJ2AVoF92yxnPLBVVU0eYZ3wRZdXG48249O+j9zK5xsau9VzxnLvuu2Us34hrENzdB5A9oghMIk779/d3ofevv/0G3t3nPAoEQhYAAAAASUVORK5CYII="
+           *       },
+           *       "active": true,
+           *       "payments_count": 3,
+           *       "amount_received": 7500,
+           *       "created_at": "2026-11-26T19:05:42.118Z",
+           *       "deactivated_at": null
+           *     }
+           */
+          "application/json": components["schemas"]["QrCode"];
+        };
+      };
+      /** @description `authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.authentication_required"];
+        };
+      };
+      /** @description `resource_not_found`: unknown, malformed, or of another store or mode. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.resource_not_found"];
+        };
+      };
+      /** @description `rate_limited`: over 100 requests per second for this API key. */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.rate_limited"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
+  getQrCode: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A QR code id; any other string is 404. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The code. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "qr_01M8CMA2Q9E3WJ5V0T7N4XKH6R",
+           *       "object": "qr_code",
+           *       "mode": "test",
+           *       "amount": 2500,
+           *       "description": "Cafe expresso",
+           *       "external_id": "balcao-1",
+           *       "txid": "Q7kX2mVp9sLr4TdN8wYb3HcZf",
+           *       "pix": {
+           *         "copy_paste": "00020126750014br.gov.bcb.pix013600000000-0000-4000-8000-0000000000000213Cafe expresso520400005303986540525.005802BR5911Loja da Ana6009SAO PAULO62290525Q7kX2mVp9sLr4TdN8wYb3HcZf6304190F",
+           *         "qr_code_png_base64": "iVBORw0KGgoAAAANSUhEUgAAANQAAADUAQAAAADMpTC1AAAB2UlEQVQ4jdWVMa5bQQwDB7nA3P+WvMGkWLtKfqkAWbh7gAmJ5Ih+fr/4+f0v3wiwwSRNKAFP5iPLFrkIF2id6aE2y1puTvFSjxpuTZJ1raeL59qiU72SVmL2dnvoH+Af7zCfVUZDM6zd9Z0EBzrBNizwSo+2coy52Qy861/TcmaryXaYz8Z4gJHVUORuPmdrbUQYWzubj7dKbHPBWof+te9Wt1bmpyNX/dtDtZu2cI8zV/5hI9lA8HukrvrANqClPBfdmd4WE/e6j+16n6GwlTLd2s70yCXRu3tgjit+tpLkpXPk68aVf7wDgYFqE7jb58ylZg5bxtl8Pj7bSwuNPRMv50PMxK3Z4X0Yj2ANJOTUv21zwwas0eTOP55r6GJtk3HXh4fPPj4O9/Jzd4+QNny9WFTzrO9+YjllMwA849leGKWMMnu/o7y8iDKqVWh21oeXmIC5pnPTs/k2w23bIjbZIT/X+/+JFr2T1B2v6bWv2Kwtdta/NSqDfNJ4mM+XSzcesIld7hNjrCf36A13+ayyjWVCM7vjJ2AVoF92yxnPLBVVU0eYZ3wRZdXG48249O+j9zK5xsau9VzxnLvuu2Us34hrENzdB5A9oghMIk779/d3ofevv/0G3t3nPAoEQhYAAAAASUVORK5CYII="
+           *       },
+           *       "active": true,
+           *       "payments_count": 3,
+           *       "amount_received": 7500,
+           *       "created_at": "2026-11-26T19:05:42.118Z",
+           *       "deactivated_at": null
+           *     }
+           */
+          "application/json": components["schemas"]["QrCode"];
+        };
+      };
+      /** @description `authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.authentication_required"];
+        };
+      };
+      /** @description `resource_not_found`: unknown, malformed, or of another store or mode. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.resource_not_found"];
+        };
+      };
+      /** @description `rate_limited`: over 100 requests per second for this API key. */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.rate_limited"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
+  simulateQrCodePayment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A QR code id; any other string is 404. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "amount": 2500
+         *     }
+         */
+        "application/json": {
+          /** @description Centavos paid: required when the code has no amount; when it has one, that amount (the default). */
+          amount?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Accepted; the code as it is now (the payment not yet counted). */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "qr_01M8CMA2Q9E3WJ5V0T7N4XKH6R",
+           *       "object": "qr_code",
+           *       "mode": "test",
+           *       "amount": 2500,
+           *       "description": "Cafe expresso",
+           *       "external_id": "balcao-1",
+           *       "txid": "Q7kX2mVp9sLr4TdN8wYb3HcZf",
+           *       "pix": {
+           *         "copy_paste": "00020126750014br.gov.bcb.pix013600000000-0000-4000-8000-0000000000000213Cafe expresso520400005303986540525.005802BR5911Loja da Ana6009SAO PAULO62290525Q7kX2mVp9sLr4TdN8wYb3HcZf6304190F",
+           *         "qr_code_png_base64": "iVBORw0KGgoAAAANSUhEUgAAANQAAADUAQAAAADMpTC1AAAB2UlEQVQ4jdWVMa5bQQwDB7nA3P+WvMGkWLtKfqkAWbh7gAmJ5Ih+fr/4+f0v3wiwwSRNKAFP5iPLFrkIF2id6aE2y1puTvFSjxpuTZJ1raeL59qiU72SVmL2dnvoH+Af7zCfVUZDM6zd9Z0EBzrBNizwSo+2coy52Qy861/TcmaryXaYz8Z4gJHVUORuPmdrbUQYWzubj7dKbHPBWof+te9Wt1bmpyNX/dtDtZu2cI8zV/5hI9lA8HukrvrANqClPBfdmd4WE/e6j+16n6GwlTLd2s70yCXRu3tgjit+tpLkpXPk68aVf7wDgYFqE7jb58ylZg5bxtl8Pj7bSwuNPRMv50PMxK3Z4X0Yj2ANJOTUv21zwwas0eTOP55r6GJtk3HXh4fPPj4O9/Jzd4+QNny9WFTzrO9+YjllMwA849leGKWMMnu/o7y8iDKqVWh21oeXmIC5pnPTs/k2w23bIjbZIT/X+/+JFr2T1B2v6bWv2Kwtdta/NSqDfNJ4mM+XSzcesIld7hNjrCf36A13+ayyjWVCM7vjJ2AVoF92yxnPLBVVU0eYZ3wRZdXG48249O+j9zK5xsau9VzxnLvuu2Us34hrENzdB5A9oghMIk779/d3ofevv/0G3t3nPAoEQhYAAAAASUVORK5CYII="
+           *       },
+           *       "active": true,
+           *       "payments_count": 3,
+           *       "amount_received": 7500,
+           *       "created_at": "2026-11-26T19:05:42.118Z",
+           *       "deactivated_at": null
+           *     }
+           */
+          "application/json": components["schemas"]["QrCode"];
+        };
+      };
+      /** @description `validation_failed` (`param` `amount`): no `amount` for a code without one, an amount other than the code's, or not an integer of at least 1. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.validation_failed"];
+        };
+      };
+      /** @description `authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.authentication_required"];
+        };
+      };
+      /** @description `test_mode_only`: a live key. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.test_mode_only"];
+        };
+      };
+      /** @description `resource_not_found`: unknown, malformed, or of another store or mode. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.resource_not_found"];
+        };
+      };
+      /** @description `invalid_state`: the code is inactive, or carries the Pix key of a bank activated for test mode (pay it at that bank). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.invalid_state"];
+        };
+      };
+      /** @description `rate_limited`: over 100 requests per second for this API key. */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.rate_limited"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
   listRefunds: {
     parameters: {
       query?: {
@@ -6436,6 +7005,7 @@ export interface operations {
            *       "payment": null,
            *       "due_date": null,
            *       "amount_due": null,
+           *       "qr_code_id": null,
            *       "created_at": "2026-11-26T19:03:19.006Z",
            *       "updated_at": "2026-11-26T19:03:19.006Z"
            *     }
@@ -6565,6 +7135,7 @@ export interface operations {
            *           "payment": null,
            *           "due_date": null,
            *           "amount_due": null,
+           *           "qr_code_id": null,
            *           "created_at": "2026-11-26T19:03:19.006Z",
            *           "updated_at": "2026-11-26T19:03:19.006Z"
            *         }
@@ -6725,6 +7296,7 @@ export interface operations {
            *       "payment": null,
            *       "due_date": null,
            *       "amount_due": null,
+           *       "qr_code_id": null,
            *       "created_at": "2026-11-26T19:03:19.006Z",
            *       "updated_at": "2026-11-26T19:03:19.006Z"
            *     }
@@ -6935,6 +7507,7 @@ export interface operations {
            *       "payment": null,
            *       "due_date": null,
            *       "amount_due": null,
+           *       "qr_code_id": null,
            *       "created_at": "2026-11-26T19:03:19.006Z",
            *       "updated_at": "2026-11-26T19:03:19.006Z"
            *     }
@@ -7130,6 +7703,7 @@ export interface operations {
            *       "payment": null,
            *       "due_date": null,
            *       "amount_due": null,
+           *       "qr_code_id": null,
            *       "created_at": "2026-11-26T19:03:19.006Z",
            *       "updated_at": "2026-11-26T19:03:19.006Z"
            *     }
@@ -7251,6 +7825,7 @@ export interface operations {
            *       "payment": null,
            *       "due_date": null,
            *       "amount_due": null,
+           *       "qr_code_id": null,
            *       "created_at": "2026-11-26T19:03:19.006Z",
            *       "updated_at": "2026-11-26T19:03:19.006Z"
            *     }
@@ -9703,6 +10278,7 @@ export interface operations {
          *           "payment": null,
          *           "due_date": null,
          *           "amount_due": null,
+         *           "qr_code_id": null,
          *           "created_at": "2026-11-26T19:03:19.006Z",
          *           "updated_at": "2026-11-26T19:03:19.006Z"
          *         }
@@ -9829,6 +10405,7 @@ export interface operations {
          *           "payment": null,
          *           "due_date": null,
          *           "amount_due": null,
+         *           "qr_code_id": null,
          *           "created_at": "2026-11-26T19:03:19.006Z",
          *           "updated_at": "2026-11-26T19:03:19.006Z"
          *         }
@@ -9955,6 +10532,7 @@ export interface operations {
          *           "payment": null,
          *           "due_date": null,
          *           "amount_due": null,
+         *           "qr_code_id": null,
          *           "created_at": "2026-11-26T19:03:19.006Z",
          *           "updated_at": "2026-11-26T19:03:19.006Z"
          *         }
@@ -10081,6 +10659,7 @@ export interface operations {
          *           "payment": null,
          *           "due_date": null,
          *           "amount_due": null,
+         *           "qr_code_id": null,
          *           "created_at": "2026-11-26T19:03:19.006Z",
          *           "updated_at": "2026-11-26T19:03:19.006Z"
          *         }
@@ -10207,6 +10786,7 @@ export interface operations {
          *           "payment": null,
          *           "due_date": null,
          *           "amount_due": null,
+         *           "qr_code_id": null,
          *           "created_at": "2026-11-26T19:03:19.006Z",
          *           "updated_at": "2026-11-26T19:03:19.006Z"
          *         }
@@ -10333,6 +10913,7 @@ export interface operations {
          *           "payment": null,
          *           "due_date": null,
          *           "amount_due": null,
+         *           "qr_code_id": null,
          *           "created_at": "2026-11-26T19:03:19.006Z",
          *           "updated_at": "2026-11-26T19:03:19.006Z"
          *         }

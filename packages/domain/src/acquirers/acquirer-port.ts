@@ -69,6 +69,12 @@ export interface AcquirerPort {
   /** Whether it can send payouts (`sendPixPayment`): the sandbox and the `efi` profile can, `bcb` cannot. */
   sendsPayouts: boolean;
   /**
+   * The receiving account's Pix key, which a reusable QR code's static BR Code carries (DESIGN §13): a bank's
+   * `--pix-key`, or the sandbox's own, which no account holds.
+   * @throws Error when a bank's row has none (`acquirer:configure` sets it before a bank can be activated)
+   */
+  pixKey(): string;
+  /**
    * Registers a charge.
    * @returns the BR Code ("copia e cola") the payer pays
    * @throws ApiError `acquirer_unavailable` or `acquirer_rejected` (502) when the bank cannot be reached or refuses

@@ -122,6 +122,10 @@ export function bankAcquirer(deps: UseCaseDeps, acquirer: Acquirer): AcquirerPor
     slug: acquirer.slug,
     acquirerId: acquirer.id,
     sendsPayouts: acquirer.profile === "efi",
+    pixKey() {
+      if (acquirer.pix_key === null) throw new Error(`acquirer ${acquirer.slug} has no Pix key`);
+      return acquirer.pix_key;
+    },
     async registerCharge(charge) {
       const debtor =
         charge.debtor === null

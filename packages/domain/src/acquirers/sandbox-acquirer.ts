@@ -21,6 +21,13 @@ import {
 /** ISPB written in sandbox end-to-end ids: eight zeros, which no participant has. */
 const SANDBOX_ISPB = "00000000";
 
+/**
+ * The Pix key of the sandbox's static BR Codes (test reusable QR codes, DESIGN §13): a random key (EVP, a UUID v4)
+ * whose 122 random bits are all zero, which the DICT's random draw will not give to an account, so that a test code is
+ * not payable, as the sandbox's dynamic codes point at a location nobody serves.
+ */
+export const SANDBOX_PIX_KEY = "00000000-0000-4000-8000-000000000000";
+
 /** The `motivo` of a refused sandbox transfer; settlement records `rejected_by_acquirer`. */
 const REFUSAL_REASON = "Recusado pelo sandbox: valor terminado em 13";
 
@@ -72,6 +79,7 @@ export function createSandboxAcquirer(deps: UseCaseDeps): AcquirerPort {
     slug: SANDBOX_ACQUIRER_SLUG,
     acquirerId: null,
     sendsPayouts: true,
+    pixKey: () => SANDBOX_PIX_KEY,
     async registerCharge(charge) {
       const location = sandboxPixLocation(deps.config.publicBaseUrl, charge.txid);
       return { brCode: buildPixBrCode({ location, merchantName: charge.merchantName }) };

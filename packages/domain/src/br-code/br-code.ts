@@ -2,7 +2,8 @@
  * The Pix "copia e cola" string (EMV BR Code, CRC16 per the Manual do BR Code) and its QR image. Every charge gets a
  * dynamic code (point of initiation `12`, single use). The sandbox's point at a `sandbox.` subdomain of
  * `PUBLIC_BASE_URL`'s host, so that a test code is never a payable key (DESIGN §5); a bank's charge carries the code
- * the bank returned, whose QR image is drawn here too (DESIGN §9).
+ * the bank returned, whose QR image is drawn here too (DESIGN §9). A reusable QR code gets a static code (no point of
+ * initiation, payable any number of times) built here around the receiving account's Pix key (DESIGN §13).
  */
 import { generatePixPayload } from "@brazilian-utils/brazilian-utils";
 import { constants, crc32, deflateSync } from "node:zlib";
@@ -45,6 +46,38 @@ export function buildPixBrCode(input: { location: string; merchantName: string }
     merchantCity: BR_CODE_MERCHANT_CITY,
   });
   if (payload === null) throw new Error(`cannot build a BR Code for location ${input.location}`);
+  return payload;
+}
+
+/** What a static BR Code carries (DESIGN §13). */
+export interface StaticBrCodeInput {
+  /** The receiving account's Pix key (DICT form, or any form `getPixKeyInfo` normalises). */
+  pixKey: string;
+  /** Folded to ASCII and cut to 25 characters by the library. */
+  merchantName: string;
+  /** Centavos every payment must be, written in the code (field 54); null lets the payer type the amount. */
+  amount: number | null;
+  /** 1 to 25 alphanumerics (field 62-05): the payments to the code carry it. */
+  txid: string;
+  /** Shown to the payer (field 26-02), folded to ASCII and cut to what the template holds. */
+  description: string | null;
+}
+
+/**
+ * Builds the static BR Code of a reusable QR code with @brazilian-utils `generatePixPayload`: no point of initiation
+ * (so payable more than once), the Pix key, the amount only when fixed, and the txid.
+ * @throws Error when the library refuses the parameters (a key that is not a Pix key, a txid too long)
+ */
+export function buildStaticPixBrCode(input: StaticBrCodeInput): string {
+  const payload = generatePixPayload({
+    key: input.pixKey,
+    merchantName: input.merchantName,
+    merchantCity: BR_CODE_MERCHANT_CITY,
+    txid: input.txid,
+    ...(input.amount === null ? {} : { amount: input.amount / 100 }),
+    ...(input.description === null ? {} : { description: input.description }),
+  });
+  if (payload === null) throw new Error(`cannot build a static BR Code for txid ${input.txid}`);
   return payload;
 }
 

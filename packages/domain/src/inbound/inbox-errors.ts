@@ -21,6 +21,8 @@ export const INBOX_ERRORS = {
    */
   amountDiffersFromComputed: "amount_differs_from_computed",
   notPending: "not_pending",
+  /** A payment to a reusable QR code deactivated before it was settled (DESIGN §13): the operator returns it. */
+  qrCodeInactive: "qr_code_inactive",
   /** A bank's notification (unsigned, DESIGN §9) that the bank, asked back, does not confirm. */
   notConfirmed: NOT_CONFIRMED_ERROR,
   /** Processing threw (the database refused a value, was unreachable...); the job is retried and a success clears it. */

@@ -15,7 +15,7 @@ import { createHash } from "node:crypto";
 import { centavosFromValor } from "@lm/pix-api";
 import { parseTaxDocument, type TaxDocument } from "../documents";
 import { toStorableText } from "../text/storable-text";
-import { TXID_PATTERN } from "../transactions/txid";
+import { PAYMENT_TXID_PATTERN } from "../transactions/txid";
 
 /** The `endToEndId` bound we accept (Bacen's is 32 characters); longer ones are malformed. */
 const MAX_END_TO_END_ID_LENGTH = 64;
@@ -251,7 +251,7 @@ export function readPixPayment(rawBody: Uint8Array, endToEndId: string): PixPaym
   const paidAt = typeof item.horario === "string" ? new Date(item.horario) : new Date(Number.NaN);
   if (
     typeof item.txid !== "string" ||
-    !TXID_PATTERN.test(item.txid) ||
+    !PAYMENT_TXID_PATTERN.test(item.txid) ||
     amount === null ||
     Number.isNaN(paidAt.getTime())
   )

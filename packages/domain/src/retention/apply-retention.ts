@@ -4,7 +4,8 @@
  * the weeks ahead first, then drops every week past retention whole, so its cost is a few catalog changes and one
  * count per dropped week, whatever the table holds. Then it deletes, in batches through their `expires_at` indexes,
  * the idempotency keys past their 24 h and the sessions, 2FA challenges, mailed tokens and trusted devices 30 days
- * after they ended. Balance transactions, charges, refunds and withdrawals are never touched.
+ * after they ended. Balance transactions, charges, reusable QR codes (which name the charges of their payments),
+ * refunds and withdrawals are never touched.
  */
 import type { EndedRowsTable, HistoryTable } from "@lm/db";
 import type { UseCaseDeps } from "../deps";

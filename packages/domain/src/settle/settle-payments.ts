@@ -6,12 +6,17 @@
  * expired when paid), its `transaction.paid` event and fan-out, its `payment` balance transaction, one running-balance
  * change per seller and mode, and the items' outcome.
  *
- * A payment that is not plain is an anomaly ({@link paymentAnomaly}): an unknown txid, a mode, acquirer or amount
- * mismatch, a charge no longer pending. Settling one item, its anomaly is recorded on the item; a batch leaves such items, and the
- * ones it could not settle (two items of one batch for one charge or one payment, a charge that changed between the
- * read and the write), to be settled one by one, which records each outcome.
+ * A payment whose txid is a reusable QR code's (DESIGN §13) becomes a charge of its own, born `paid` (`type`
+ * `qr_code`, with a txid derived from the payment, so a repeated notification names the same charge and writes
+ * nothing), settled the same way by a statement of its own ({@link qrCodeCharge}); the code counts it.
+ *
+ * A payment that is not plain is an anomaly ({@link paymentAnomaly}, {@link qrCodePaymentAnomaly}): an unknown txid, a
+ * mode, acquirer or amount mismatch, a charge no longer pending, a deactivated QR code. Settling one item, its anomaly
+ * is recorded on the item; a batch leaves such items, and the ones it could not settle (two items of one batch for
+ * one charge or one payment, a charge or code that changed between the read and the write), to be settled one by one,
+ * which records each outcome.
  */
-import type { ProcessableInboxItem, Transaction } from "@lm/db";
+import type { ProcessableInboxItem, QrCode, Transaction } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
 import { chargeDocumentColumns } from "../document-at-rest";
 import { enqueueDeliveries } from "../events/record-event";
@@ -19,6 +24,7 @@ import { newId } from "../ids";
 import { saoPauloDate, type AmountDue } from "../due-dates";
 import { amountDueOn } from "../transactions/due-date-charge";
 import { planTransactionEvents } from "../transactions/transaction-events";
+import { paymentChargeTxid } from "../transactions/txid";
 import { reporterAnomaly, reporterOf, type Reporter } from "../acquirers";
 import { INBOX_ERRORS, readPixPayment, type PaymentComponents, type PixPayment } from "../inbound";
 
@@ -74,6 +80,53 @@ export function amountNote(charge: Transaction, payment: PixPayment, authority: 
   return `${INBOX_ERRORS.amountDiffersFromComputed}: computed ${computed}, the bank reported ${payment.amount}`;
 }
 
+/**
+ * The charge that `payment` to reusable QR code `code` becomes, at `now` (DESIGN §13): born `paid`, of the amount
+ * paid, with the code's description, BR Code and acquirer, and a txid derived from the payment. It was never pending:
+ * `expires_in` is 0 and `expires_at` the time of payment.
+ */
+export function qrCodeCharge(encryptionKey: Buffer, code: QrCode, payment: PixPayment, now: Date): Transaction {
+  const charge: Transaction = {
+    id: newId("transaction", now.getTime()),
+    store_id: code.store_id,
+    mode: code.mode,
+    status: "pending",
+    type: "qr_code",
+    amount: payment.amount,
+    currency: "BRL",
+    description: code.description,
+    external_id: null,
+    txid: paymentChargeTxid(payment.endToEndId),
+    br_code: code.br_code,
+    qr_code_png_base64: code.qr_code_png_base64,
+    customer_name: null,
+    customer_document: null,
+    customer_document_masked: null,
+    customer_email: null,
+    postback_url: null,
+    metadata: {},
+    expires_in: 0,
+    expires_at: payment.paidAt,
+    paid_at: null,
+    expired_at: null,
+    canceled_at: null,
+    payment_end_to_end_id: null,
+    payment_amount: null,
+    payer_name: null,
+    payer_document: null,
+    payer_document_masked: null,
+    amount_refunded: 0,
+    amount_disputed: 0,
+    due_terms: null,
+    payment_components: null,
+    acquirer_id: code.acquirer_id,
+    qr_code_id: code.id,
+    created_at: now,
+    updated_at: now,
+  };
+  return { ...charge, ...paidColumns(encryptionKey, charge, payment) };
+}
+
 /** Why a payment cannot settle its charge, as recorded on its item; `already_paid` is a repeat, not an error. */
 export type PaymentAnomaly =
   | { result: "already_paid"; error: null; transactionId: string }
@@ -110,17 +163,83 @@ export function paymentAnomaly(
   return anomaly(INBOX_ERRORS.notPending, charge.status === "pending" ? "expired" : charge.status);
 }
 
+/**
+ * Whether `payment`, reported by `reporter`, can become a charge of QR code `code` (DESIGN §13): null when it can,
+ * else the anomaly to record. `settled` is the charge the same payment made already, if any (`already_paid`). A
+ * payment kept as an anomaly moves no money; the operator returns it.
+ */
+export function qrCodePaymentAnomaly(
+  code: QrCode,
+  settled: Transaction | undefined,
+  payment: PixPayment,
+  reporter: Reporter,
+): PaymentAnomaly | null {
+  const refused = reporterAnomaly(reporter, code, "QR code");
+  if (refused !== null) return refused;
+  if (settled?.payment_end_to_end_id === payment.endToEndId) {
+    return { result: "already_paid", error: null, transactionId: settled.id };
+  }
+  const anomaly = (kind: string, detail: string) => ({ result: kind, error: `${kind}: ${detail}` });
+  if (!code.active) {
+    return anomaly(INBOX_ERRORS.qrCodeInactive, `${code.id} was deactivated at ${code.deactivated_at?.toISOString()}`);
+  }
+  if (code.amount !== null && payment.amount !== code.amount) {
+    return anomaly(INBOX_ERRORS.amountMismatch, `${code.id} expects ${code.amount}, received ${payment.amount}`);
+  }
+  return null;
+}
+
+/** What a payment names, as read: a charge (or nothing) or a QR code, and why it cannot settle, or null. */
+type PaymentTarget =
+  | { kind: "charge"; charge: Transaction | undefined; anomaly: PaymentAnomaly | null }
+  | { kind: "qr_code"; code: QrCode; anomaly: PaymentAnomaly | null };
+
+/**
+ * What each of `payments` names, in order: the charge of its txid, else the QR code of its txid (read only for the
+ * payments no charge has), each judged against the payment and its reporter.
+ */
+async function readTargets(
+  deps: UseCaseDeps,
+  payments: Array<{ payment: PixPayment; reporter: Reporter; authority: AmountAuthority }>,
+): Promise<PaymentTarget[]> {
+  const charges = await deps.repos.charges.findChargesByTxids(payments.map(({ payment }) => payment.txid));
+  const chargeByTxid = new Map(charges.map((charge) => [charge.txid, charge]));
+  const unmatched = payments.filter(({ payment }) => !chargeByTxid.has(payment.txid)).map(({ payment }) => payment);
+  const codes = unmatched.length === 0 ? [] : await deps.repos.qrCodes.findQrCodesByTxids(unmatched.map((p) => p.txid));
+  const codeByTxid = new Map(codes.map((code) => [code.txid, code]));
+  const ofCodes = unmatched.filter((payment) => codeByTxid.has(payment.txid));
+  // The charges the payments to codes made already, if any: a repeat names the same one.
+  const settled =
+    ofCodes.length === 0
+      ? []
+      : await deps.repos.charges.findChargesByTxids(ofCodes.map((p) => paymentChargeTxid(p.endToEndId)));
+  const settledByTxid = new Map(settled.map((charge) => [charge.txid, charge]));
+  return payments.map(({ payment, reporter, authority }): PaymentTarget => {
+    const code = codeByTxid.get(payment.txid);
+    if (code === undefined) {
+      const charge = chargeByTxid.get(payment.txid);
+      return { kind: "charge", charge, anomaly: paymentAnomaly(charge, payment, reporter, authority) };
+    }
+    const made = settledByTxid.get(paymentChargeTxid(payment.endToEndId));
+    return { kind: "qr_code", code, anomaly: qrCodePaymentAnomaly(code, made, payment, reporter) };
+  });
+}
+
 /** What settling a batch came to for one item. */
 type ItemSettlement =
   | { kind: "paid" }
-  /** Not a plain payment: `anomaly` is what the charge as read says. */
+  /** Not a plain payment: `anomaly` is what the charge or code as read says. */
   | { kind: "anomaly"; anomaly: PaymentAnomaly; payment: PixPayment }
   /** Plain as read, but not settled by this batch: another item of the batch for the same charge or payment, or the
-   * charge changed before the write. */
+   * charge or code changed before the write. */
   | { kind: "left"; payment: PixPayment };
 
+/** A payment's charge as it reads once paid, and the item it came from. */
+type PaidCharge = { item: ProcessableInboxItem; charge: Transaction; note: string | null };
+
 /**
- * Settles the plain payments among `items` in one statement and enqueues their deliveries after commit.
+ * Settles the plain payments among `items` (a statement for the charges' payments, one for the QR codes') and
+ * enqueues their deliveries after commit.
  * @returns what became of each item that names a well-formed payment, by item id
  */
 async function settleItems(deps: UseCaseDeps, items: ProcessableInboxItem[]): Promise<Map<string, ItemSettlement>> {
@@ -128,51 +247,56 @@ async function settleItems(deps: UseCaseDeps, items: ProcessableInboxItem[]): Pr
   const outcomes = new Map<string, ItemSettlement>();
   const payments = items.flatMap((item) => {
     const payment = item.event_type === "pix" ? readPixPayment(item.raw_body, item.end_to_end_id) : null;
-    return payment === null ? [] : [{ item, payment }];
+    return payment === null ? [] : [{ item, payment, reporter: reporterOf(item), authority: amountAuthorityOf(item) }];
   });
   if (payments.length === 0) return outcomes;
 
-  const charges = await deps.repos.charges.findChargesByTxids(payments.map(({ payment }) => payment.txid));
-  const chargeByTxid = new Map(charges.map((charge) => [charge.txid, charge]));
+  const targets = await readTargets(deps, payments);
   const repeated = (values: string[]) => new Set(values.filter((value, i) => values.indexOf(value) !== i));
   const repeatedTxids = repeated(payments.map(({ payment }) => payment.txid));
   const repeatedPayments = repeated(payments.map(({ payment }) => payment.endToEndId));
-  const plain = payments.flatMap(({ item, payment }) => {
-    const charge = chargeByTxid.get(payment.txid);
-    const anomaly = paymentAnomaly(charge, payment, reporterOf(item), amountAuthorityOf(item));
-    if (anomaly !== null || charge === undefined) {
-      if (anomaly !== null) outcomes.set(item.id, { kind: "anomaly", anomaly, payment });
-      return [];
+  const ofCharges: PaidCharge[] = [];
+  const ofCodes: PaidCharge[] = [];
+  payments.forEach(({ item, payment }, i) => {
+    const target = targets[i]!;
+    if (target.anomaly !== null) {
+      outcomes.set(item.id, { kind: "anomaly", anomaly: target.anomaly, payment });
+      return;
     }
     outcomes.set(item.id, { kind: "left", payment });
-    return repeatedTxids.has(payment.txid) || repeatedPayments.has(payment.endToEndId)
-      ? []
-      : [{ item, payment, charge }];
+    if (repeatedPayments.has(payment.endToEndId)) return;
+    if (target.kind === "qr_code") {
+      // A code is paid any number of times, by several items of one batch too.
+      ofCodes.push({ item, charge: qrCodeCharge(deps.config.encryptionKey, target.code, payment, now), note: null });
+    } else if (target.charge !== undefined && !repeatedTxids.has(payment.txid)) {
+      const { charge } = target;
+      ofCharges.push({
+        item,
+        charge: { ...charge, ...paidColumns(deps.config.encryptionKey, charge, payment) },
+        note: amountNote(charge, payment, amountAuthorityOf(item)),
+      });
+    }
   });
-  if (plain.length === 0) return outcomes;
-
-  const paid = plain.map(({ item, payment, charge }) => ({
-    item,
-    charge: { ...charge, ...paidColumns(deps.config.encryptionKey, charge, payment), updated_at: now },
-    note: amountNote(charge, payment, amountAuthorityOf(item)),
-  }));
-  const { paidIds, deliveryIds } = await deps.repos.payments.settlePaymentRows({
-    payments: paid.map(({ item, charge, note }) => ({
-      charge,
-      balanceTransactionId: newId("balanceTransaction", now.getTime()),
-      inboxItemId: item.id,
-      inboxNote: note,
-    })),
-    now,
-    events: planTransactionEvents(
-      paid.map(({ charge }) => charge),
-      "transaction.paid",
+  for (const [paid, settle] of [
+    [ofCharges, deps.repos.payments.settlePaymentRows],
+    [ofCodes, deps.repos.payments.settleQrCodePaymentRows],
+  ] as const) {
+    if (paid.length === 0) continue;
+    const charges = paid.map(({ charge }) => ({ ...charge, updated_at: now }));
+    const { paidIds, deliveryIds } = await settle({
+      payments: paid.map(({ item, note }, i) => ({
+        charge: charges[i]!,
+        balanceTransactionId: newId("balanceTransaction", now.getTime()),
+        inboxItemId: item.id,
+        inboxNote: note,
+      })),
       now,
-    ),
-  });
-  await enqueueDeliveries(deps, deliveryIds);
-  const won = new Set(paidIds);
-  for (const { item, charge } of paid) if (won.has(charge.id)) outcomes.set(item.id, { kind: "paid" });
+      events: planTransactionEvents(charges, "transaction.paid", now),
+    });
+    await enqueueDeliveries(deps, deliveryIds);
+    const won = new Set(paidIds);
+    for (const { item, charge } of paid) if (won.has(charge.id)) outcomes.set(item.id, { kind: "paid" });
+  }
   return outcomes;
 }
 
@@ -197,7 +321,7 @@ export async function settlePayments(deps: UseCaseDeps, inboxItemIds: string[]):
  * Settles processable item `item` as a batch of one.
  * @returns `paid`; the anomaly to record on the item when its payment cannot settle its charge (`already_paid`
  *   included); null when the item names no well-formed payment
- * @throws Error when its charge is plain and still was not settled (it changed under the statement): retry
+ * @throws Error when its charge or QR code is plain and still was not settled (it changed under the statement): retry
  */
 export async function settlePaymentItem(
   deps: UseCaseDeps,
@@ -206,9 +330,12 @@ export async function settlePaymentItem(
   const outcome = (await settleItems(deps, [item])).get(item.id);
   if (outcome === undefined) return null;
   if (outcome.kind !== "left") return outcome.kind === "paid" ? "paid" : outcome.anomaly;
-  // The conditional update skipped the charge: it is no longer pending, so the read now says why.
-  const [charge] = await deps.repos.charges.findChargesByTxids([outcome.payment.txid]);
-  const anomaly = paymentAnomaly(charge, outcome.payment, reporterOf(item), amountAuthorityOf(item));
-  if (anomaly === null) throw new Error(`charge of txid ${outcome.payment.txid} changed during its settlement`);
-  return anomaly;
+  // The statement skipped it: the charge is no longer pending, the code no longer active, or the same payment made
+  // its charge meanwhile, so the read now says why.
+  const [target] = await readTargets(deps, [
+    { payment: outcome.payment, reporter: reporterOf(item), authority: amountAuthorityOf(item) },
+  ]);
+  if (target?.anomaly == null)
+    throw new Error(`the target of txid ${outcome.payment.txid} changed during its settlement`);
+  return target.anomaly;
 }

@@ -1,10 +1,11 @@
 /**
- * Use case: pay a test charge (`POST /v1/transactions/{id}/simulate-payment`, DESIGN §5). It writes the notification
- * the sandbox acquirer would send and posts it through the sandbox (see sandbox-acquirer.ts), so the same code as a
- * real acquirer's request stores, processes and settles it.
+ * Use cases: pay a test charge (`POST /v1/transactions/{id}/simulate-payment`, DESIGN §5) or a test reusable QR code
+ * (`POST /v1/qr-codes/{id}/simulate-payment`, DESIGN §13). Each writes the notification the sandbox acquirer would
+ * send and posts it through the sandbox (see sandbox-acquirer.ts), so the same code as a real acquirer's request
+ * stores, processes and settles it.
  */
 import { valorFromCentavos } from "@lm/pix-api";
-import type { Transaction } from "@lm/db";
+import type { QrCode, Transaction } from "@lm/db";
 import { isExpiredAt } from "@lm/wire";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { decryptDocument } from "../document-at-rest";
@@ -12,7 +13,38 @@ import { ApiError, validationFailed } from "../errors";
 import { noonInSaoPaulo, saoPauloDate } from "../due-dates";
 import { amountDueOn, dueDateTermsOf, paymentDayOf } from "../transactions/due-date-charge";
 import { findTransaction } from "../transactions/find-transactions";
+import { findQrCode } from "../qr-codes";
 import { postSandboxNotification, sandboxEndToEndId } from "../acquirers";
+
+/** A payment the sandbox notifies: to `txid`, of `amount` centavos, made at `paidAt`, by `payer`. */
+interface SandboxPayment {
+  txid: string;
+  amount: number;
+  paidAt: Date;
+  payer: { name: string; document: string | null };
+}
+
+/** Posts a signed sandbox notification of `payment` through the inbound path (a fresh end-to-end id). */
+async function postSandboxPayment(deps: UseCaseDeps, payment: SandboxPayment): Promise<void> {
+  const { document } = payment.payer;
+  await postSandboxNotification(deps, {
+    pix: [
+      {
+        endToEndId: sandboxEndToEndId(deps.now()),
+        txid: payment.txid,
+        valor: valorFromCentavos(payment.amount),
+        horario: payment.paidAt.toISOString(),
+        pagador: {
+          nome: payment.payer.name,
+          ...(document === null ? {} : { [document.length === 11 ? "cpf" : "cnpj"]: document }),
+        },
+      },
+    ],
+  });
+}
+
+/** The payer the sandbox names when the charge names none. */
+const SANDBOX_PAYER_NAME = "Pagador Sandbox";
 
 /**
  * Posts a signed sandbox payment notification for charge `id` of `scope` through the inbound path. The charge
@@ -55,19 +87,47 @@ export async function simulatePayment(
           transaction.customer_document,
           `${transaction.id}:customer_document`,
         );
-  await postSandboxNotification(deps, {
-    pix: [
-      {
-        endToEndId: sandboxEndToEndId(now),
-        txid: transaction.txid,
-        valor: valorFromCentavos(amountDueOn(transaction, date).total),
-        horario: paidAt.toISOString(),
-        pagador: {
-          nome: transaction.customer_name ?? "Pagador Sandbox",
-          ...(document === null ? {} : { [document.length === 11 ? "cpf" : "cnpj"]: document }),
-        },
-      },
-    ],
+  await postSandboxPayment(deps, {
+    txid: transaction.txid,
+    amount: amountDueOn(transaction, date).total,
+    paidAt,
+    payer: { name: transaction.customer_name ?? SANDBOX_PAYER_NAME, document },
   });
   return transaction;
+}
+
+/**
+ * Posts a signed sandbox payment of `amount` centavos to reusable QR code `id` of `scope` through the inbound path.
+ * The payment becomes a paid charge of the code (`type` `qr_code`) when the worker has processed it; a payment to a
+ * code deactivated meanwhile is kept as an anomaly, as a real one would be.
+ * @param amount - centavos: required when the code has no amount, equal to it when it has one
+ * @returns the code as it is now (without the payment)
+ * @throws ApiError `test_mode_only` for a live key; `resource_not_found` (unknown or foreign id); `invalid_state`
+ *   when the code is inactive or carries a test bank's key (paid at that bank); `validation_failed` (param `amount`)
+ *   when it is missing for a code without an amount, or differs from the code's amount
+ */
+export async function simulateQrCodePayment(
+  deps: UseCaseDeps,
+  scope: MerchantScope,
+  id: string,
+  amount: number | undefined,
+): Promise<QrCode> {
+  if (scope.mode !== "test") throw new ApiError("test_mode_only", "Payments can be simulated with test keys only.");
+  const code = await findQrCode(deps.repos, scope, id);
+  if (!code.active) throw new ApiError("invalid_state", "This QR code is inactive: it takes no more payments.");
+  if (code.acquirer_id !== null) {
+    throw new ApiError("invalid_state", "This QR code carries a bank's Pix key: pay it through the bank.");
+  }
+  const paid = amount ?? code.amount;
+  if (paid === null) throw validationFailed("This QR code has no amount: give the amount the payer pays.", "amount");
+  if (code.amount !== null && paid !== code.amount) {
+    throw validationFailed(`This QR code is paid ${code.amount} centavos, no other amount.`, "amount");
+  }
+  await postSandboxPayment(deps, {
+    txid: code.txid,
+    amount: paid,
+    paidAt: deps.now(),
+    payer: { name: SANDBOX_PAYER_NAME, document: null },
+  });
+  return code;
 }

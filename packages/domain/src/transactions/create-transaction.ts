@@ -137,6 +137,7 @@ export async function createTransaction(
     due_terms: due === null ? null : (due.terms as unknown as Transaction["due_terms"]),
     payment_components: null,
     acquirer_id: acquirer.acquirerId,
+    qr_code_id: null,
     created_at: now,
     updated_at: now,
   };

@@ -36,6 +36,7 @@ const charge: Transaction = {
   amount_disputed: 0,
   due_terms: null,
   payment_components: null,
+  qr_code_id: null,
   created_at: created,
   updated_at: created,
 };
