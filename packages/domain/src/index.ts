@@ -21,6 +21,7 @@ export * from "./paging";
 export * from "./random";
 export * from "./idempotency";
 export * from "./transactions";
+export * from "./transaction-batches";
 export * from "./due-dates";
 export * from "./br-code";
 export * from "./acquirers";

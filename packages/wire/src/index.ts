@@ -10,6 +10,7 @@ export * from "./probes";
 export * from "./users";
 export * from "./notifications";
 export * from "./transactions";
+export * from "./transaction-batches";
 export * from "./events";
 export * from "./inbox";
 export * from "./api-keys";
