@@ -1,7 +1,11 @@
 import { batchItemDocumentContext, createTransaction, decryptDocument, type DueDateChargeInput } from "@lm/domain";
+import { createLogger } from "@lm/logging";
 import { batchItem, plusDays, runBatch, TODAY } from "../support/batches";
 import { useApiTestContext } from "../support/harness";
 import { useTestMerchant } from "../support/merchant-client";
+import { closeWorkerDeps, createWorkerDeps } from "../../../worker/src/deps";
+import { processTransactionBatch } from "../../../worker/src/processors/transaction-batch.processor";
+import { enqueueProcessingBatches } from "../../../worker/src/sweepers/processing-batches";
 
 jest.setTimeout(60_000);
 
@@ -150,6 +154,32 @@ describe("a batch's charges made by the worker", () => {
       succeeded: 30,
       failed: 0,
     });
+  });
+
+  test("when the batch's job is lost (Redis flushed), then the reconciler offers the batch again once it is a minute old, and its job runs it to the end", async () => {
+    const worker = createWorkerDeps(ctx.config, {
+      logger: createLogger({ level: "error", service: "worker", silent: true }),
+    });
+    try {
+      const id = await postBatch([batchItem(), batchItem()]);
+      const queue = worker.producer.queue("transaction-batch");
+      await (await queue.getJob(id))?.remove();
+
+      const early = await enqueueProcessingBatches(worker);
+      expect(await queue.getJob(id)).toBeUndefined();
+      const offered = await enqueueProcessingBatches({ ...worker, now: () => new Date(Date.now() + 61_000) });
+      const job = await queue.getJob(id);
+      await processTransactionBatch(worker, job!.data, { id, defer: () => Promise.reject(new Error("not deferred")) });
+
+      expect({ early, offered, data: job?.data }).toEqual({ early: 0, offered: 1, data: { batchId: id } });
+      expect(await ctx.db.transactionBatch.findUniqueOrThrow({ where: { id } })).toMatchObject({
+        status: "completed",
+        succeeded: 2,
+      });
+      await queue.obliterate({ force: true });
+    } finally {
+      await closeWorkerDeps(worker);
+    }
   });
 
   test("when a completed batch is run again, then nothing more is written", async () => {
