@@ -25,6 +25,7 @@ export * from "./repositories/qr-codes.repository";
 export * from "./repositories/refunds.repository";
 export * from "./repositories/disputes.repository";
 export * from "./repositories/sellers.repository";
+export * from "./repositories/transaction-batches.repository";
 export * from "./repositories/webhook-endpoints.repository";
 export * from "./repositories/webhook-recoveries.repository";
 export * from "./repositories/retention.repository";

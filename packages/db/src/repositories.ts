@@ -26,6 +26,7 @@ import { qrCodesRepository } from "./repositories/qr-codes.repository";
 import { refundsRepository } from "./repositories/refunds.repository";
 import { retentionRepository } from "./repositories/retention.repository";
 import { sellersRepository } from "./repositories/sellers.repository";
+import { transactionBatchesRepository } from "./repositories/transaction-batches.repository";
 import { webhookEndpointsRepository } from "./repositories/webhook-endpoints.repository";
 import { webhookRecoveriesRepository } from "./repositories/webhook-recoveries.repository";
 import { withdrawalsRepository } from "./repositories/withdrawals.repository";
@@ -50,6 +51,7 @@ const REPOSITORIES = {
   refunds: refundsRepository,
   retention: retentionRepository,
   sellers: sellersRepository,
+  transactionBatches: transactionBatchesRepository,
   webhookEndpoints: webhookEndpointsRepository,
   webhookRecoveries: webhookRecoveriesRepository,
   withdrawals: withdrawalsRepository,

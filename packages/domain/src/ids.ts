@@ -7,6 +7,7 @@ import { encodeTime, factory } from "ulid";
 /** Prefix of each resource kind's public id (DESIGN §2). */
 export const ID_PREFIX = {
   transaction: "txn",
+  transactionBatch: "tbt",
   withdrawal: "wd",
   seller: "sel",
   store: "sto",

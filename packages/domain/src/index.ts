@@ -22,6 +22,7 @@ export * from "./random";
 export * from "./idempotency";
 export * from "./transactions";
 export * from "./qr-codes";
+export * from "./transaction-batches";
 export * from "./due-dates";
 export * from "./br-code";
 export * from "./acquirers";

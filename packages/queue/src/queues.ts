@@ -11,6 +11,11 @@ export interface JobPayloads {
    * per waiting delivery); or the first attempts of an event's fan-out, their ids' ULID bodies in `deliveries`.
    */
   "webhook-delivery": { deliveries?: string[] };
+  /**
+   * Make the charges of one batch's pending items and complete it (DESIGN §13 "Batches"): a `transaction_batches` row,
+   * run again from its pending items if it stops.
+   */
+  "transaction-batch": { batchId: string };
   /** Run one recovery of an endpoint (DESIGN §8) in pages, from its cursor: a `webhook_recoveries` row. */
   "webhook-recovery": { recoveryId: string };
   /** Process one stored inbound acquirer notification. */
@@ -113,6 +118,7 @@ export function shardOf(destination: string, shards: number): number {
 export const QUEUE_NAMES = [
   "webhook-delivery",
   "webhook-recovery",
+  "transaction-batch",
   "inbox-processing",
   "refund-submission",
   "withdrawal-submission",

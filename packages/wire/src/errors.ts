@@ -78,3 +78,22 @@ export const ErrorEnvelope = wireObject(
 );
 /** An error reply's body. */
 export type ErrorEnvelope = Static<typeof ErrorEnvelope>;
+
+/**
+ * The envelope of the error `error` (an `ApiError`'s fields) met by request `requestId`: what the API answers, and
+ * what a batch's item keeps of its refusal (DESIGN §13 "Batches"). `param` is left out when there is none.
+ */
+export function serializeError(
+  error: { type: ErrorType; code: ErrorCode; message: string; param?: string | undefined },
+  requestId: string,
+): ErrorEnvelope {
+  return {
+    error: {
+      type: error.type,
+      code: error.code,
+      message: error.message,
+      ...(error.param === undefined ? {} : { param: error.param }),
+      request_id: requestId,
+    },
+  };
+}

@@ -8,6 +8,7 @@ import type { TSchema } from "@sinclair/typebox";
 import { Dispute } from "./disputes";
 import { Refund } from "./refunds";
 import { Seller } from "./sellers";
+import { TransactionBatch } from "./transaction-batches";
 import { Transaction } from "./transactions";
 import { EndpointPing } from "./webhook-endpoints";
 import { Withdrawal } from "./withdrawals";
@@ -28,6 +29,10 @@ export const SUBSCRIBABLE_EVENTS = {
   "transaction.disputed": {
     object: Transaction,
     description: "The payer's bank took money of a paid charge back (MED); see its dispute.",
+  },
+  "transaction_batch.completed": {
+    object: TransactionBatch,
+    description: "Every item of a batch of due-date charges has its charge created or its refusal; see its items.",
   },
   "refund.created": {
     object: Refund,

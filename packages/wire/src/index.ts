@@ -11,6 +11,7 @@ export * from "./users";
 export * from "./notifications";
 export * from "./transactions";
 export * from "./qr-codes";
+export * from "./transaction-batches";
 export * from "./events";
 export * from "./inbox";
 export * from "./api-keys";

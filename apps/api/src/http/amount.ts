@@ -37,19 +37,38 @@ export function centavosAmount(): Joi.NumberSchema {
 const DECIMAL_AMOUNT = /"amount"\s*:\s*-?\d+[.eE]/;
 
 /**
- * Body middleware, after JSON parsing: a top-level `amount` written with a decimal point or an exponent (`100.00`,
- * `1e3`) is put back as the text it was written as, so that {@link centavosAmount} refuses it with the centavos message
- * instead of taking `100.00` as 100 centavos. Only a body whose `amount` parsed as a number and whose text looks like
- * it holds such an amount ({@link DECIMAL_AMOUNT}) is read again, with lossless-json, which keeps each number's text;
- * one it cannot read (a duplicate key, which JSON.parse resolves to the last) is left as parsed.
+ * The objects of a parsed body whose `amount` is a number (`isNumber` says what a number is in the parser's output):
+ * the body itself, and each item of a batch's `transactions`, in that order.
+ */
+function amountHolders(body: unknown, isNumber: (value: unknown) => boolean): Array<Record<string, unknown>> {
+  if (typeof body !== "object" || body === null) return [];
+  const { transactions } = body as { transactions?: unknown };
+  const items = Array.isArray(transactions) ? (transactions as unknown[]) : [];
+  return [body, ...items].filter(
+    (holder): holder is Record<string, unknown> =>
+      typeof holder === "object" && holder !== null && isNumber((holder as { amount?: unknown }).amount),
+  );
+}
+
+/**
+ * Body middleware, after JSON parsing: an `amount` written with a decimal point or an exponent (`100.00`, `1e3`), at
+ * the top level or in an item of a batch's `transactions` (`POST /v1/transaction-batches`), is put back as the text it
+ * was written as, so that {@link centavosAmount} refuses it with the centavos message instead of taking `100.00` as 100
+ * centavos. Only a body with such an `amount` parsed as a number and whose text looks like it holds one
+ * ({@link DECIMAL_AMOUNT}) is read again, with lossless-json, which keeps each number's text; one it cannot read (a
+ * duplicate key, which JSON.parse resolves to the last) is left as parsed.
  */
 export function keepWrittenAmount(req: Request, _res: Response, next: NextFunction): void {
-  const body = req.body as Record<string, unknown> | undefined;
   const raw = req.rawBody;
-  if (typeof body?.amount === "number" && raw !== undefined && DECIMAL_AMOUNT.test(raw.toString("latin1"))) {
+  const holders = raw === undefined ? [] : amountHolders(req.body, (amount) => typeof amount === "number");
+  if (raw !== undefined && holders.length > 0 && DECIMAL_AMOUNT.test(raw.toString("latin1"))) {
     try {
-      const written = (parse(raw.toString("utf8")) as Record<string, unknown>).amount;
-      if (isLosslessNumber(written) && !/^-?\d+$/.test(written.value)) body.amount = written.value;
+      // The same objects in the same places: the text parsed again holds the same body, each number as written.
+      const written = amountHolders(parse(raw.toString("utf8")), isLosslessNumber);
+      holders.forEach((holder, i) => {
+        const amount = written[i]?.amount;
+        if (isLosslessNumber(amount) && !/^-?\d+$/.test(amount.value)) holder.amount = amount.value;
+      });
     } catch {
       // Left as JSON.parse read it.
     }

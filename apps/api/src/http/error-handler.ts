@@ -9,14 +9,18 @@ import type { NextFunction, Request, Response } from "express";
 import { ApiError } from "@lm/domain";
 import { isTransientConnectionError } from "@lm/db";
 import type { Logger } from "@lm/logging";
+import { serializeError } from "@lm/wire";
 
 /** Seconds a client is asked to wait before retrying while the database is unavailable. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /** Maps the body parser's errors to ours. */
 function fromBodyParser(err: unknown): ApiError | undefined {
-  const type = (err as { type?: unknown } | null)?.type;
-  if (type === "entity.too.large") return new ApiError("payload_too_large", "Request body exceeds 100 kB.");
+  const { type, limit } = (err ?? {}) as { type?: unknown; limit?: unknown };
+  if (type === "entity.too.large") {
+    const kB = typeof limit === "number" ? Math.round(limit / 1024) : 100;
+    return new ApiError("payload_too_large", `Request body exceeds ${kB} kB.`);
+  }
   if (type === "entity.parse.failed") return new ApiError("validation_failed", "Request body is not valid JSON.");
   if (type === "encoding.unsupported" || type === "charset.unsupported") {
     return new ApiError("unsupported_media_type", "Request bodies must be UTF-8 JSON.");
@@ -36,15 +40,7 @@ function fromBodyParser(err: unknown): ApiError | undefined {
 /** Writes `err` to `res` in the spec's envelope. */
 export function sendError(res: Response, err: ApiError): void {
   for (const [name, value] of Object.entries(err.options.headers ?? {})) res.setHeader(name, value);
-  res.status(err.status).json({
-    error: {
-      type: err.type,
-      code: err.code,
-      message: err.message,
-      ...(err.param === undefined ? {} : { param: err.param }),
-      request_id: res.locals.requestId,
-    },
-  });
+  res.status(err.status).json(serializeError(err, res.locals.requestId as string));
 }
 
 /** Express error middleware (four arguments). */

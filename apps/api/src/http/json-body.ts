@@ -1,7 +1,7 @@
 /**
  * JSON bodies only (DESIGN §3): a request that carries a body must say `application/json` (else 415), must be at most
- * 100 kB (else 413) and must parse (else 400 `validation_failed`). The raw bytes are kept on `req.rawBody` for
- * signature checks of inbound notifications.
+ * 100 kB (else 413; 2 MB for a batch of charges) and must parse (else 400 `validation_failed`). The raw bytes are kept
+ * on `req.rawBody` for signature checks of inbound notifications.
  */
 import express, { type NextFunction, type Request, type Response } from "express";
 import { ApiError } from "@lm/domain";
@@ -9,6 +9,15 @@ import { keepWrittenAmount } from "./amount";
 
 /** Largest accepted body, bytes. */
 export const MAX_BODY_BYTES = 100 * 1024;
+
+/**
+ * Largest body of `POST /v1/transaction-batches`, bytes (DESIGN §13 "Batches"): 1,000 due-date charges, each with its
+ * customer, terms and some metadata, come to about 600 kB; this leaves room for two kilobytes each.
+ */
+export const MAX_BATCH_BODY_BYTES = 2 * 1024 * 1024;
+
+/** The routes whose bodies may be larger than {@link MAX_BODY_BYTES}, by method and path, and their limits. */
+const LARGER_BODIES: ReadonlyMap<string, number> = new Map([["POST /v1/transaction-batches", MAX_BATCH_BODY_BYTES]]);
 
 declare module "express-serve-static-core" {
   interface Request {
@@ -36,15 +45,17 @@ function requireJsonContentType(req: Request, _res: Response, next: NextFunction
  * `keepWrittenAmount`). Parser errors are mapped by the central error handler.
  */
 export function jsonBody() {
-  return [
-    requireJsonContentType,
+  const parser = (limit: number) =>
     express.json({
-      limit: MAX_BODY_BYTES,
+      limit,
       strict: true,
       verify: (req, _res, buf) => {
         (req as Request).rawBody = Buffer.from(buf);
       },
-    }),
-    keepWrittenAmount,
-  ];
+    });
+  const parsers = new Map([...LARGER_BODIES].map(([route, limit]) => [route, parser(limit)]));
+  const standard = parser(MAX_BODY_BYTES);
+  const parse = (req: Request, res: Response, next: NextFunction) =>
+    (parsers.get(`${req.method} ${req.path}`) ?? standard)(req, res, next);
+  return [requireJsonContentType, parse, keepWrittenAmount];
 }

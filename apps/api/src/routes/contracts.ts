@@ -24,6 +24,7 @@ import * as seller from "./seller/seller.contract";
 import * as sessions from "./sessions/sessions.contract";
 import * as stepUp from "./step-up/step-up.contract";
 import * as terms from "./terms/terms.contract";
+import * as transactionBatches from "./transaction-batches/transaction-batches.contract";
 import * as transactions from "./transactions/transactions.contract";
 import * as twoFactor from "./two-factor/two-factor.contract";
 import * as webhookEndpoints from "./webhook-endpoints/webhook-endpoints.contract";
@@ -57,6 +58,7 @@ export const ROUTE_CONTRACTS: RouteContract[] = [
   sessions,
   stepUp,
   terms,
+  transactionBatches,
   transactions,
   twoFactor,
   webhookEndpoints,

@@ -26,6 +26,7 @@ import { eventsRouter } from "./events/events.router";
 import { opsInboxRouter } from "./ops-inbox/ops-inbox.router";
 import { transactionsRouter } from "./transactions/transactions.router";
 import { qrCodesRouter } from "./qr-codes/qr-codes.router";
+import { transactionBatchesRouter } from "./transaction-batches/transaction-batches.router";
 import { notificationsRouter } from "./notifications/notifications.router";
 import { apiKeysRouter } from "./api-keys/api-keys.router";
 import { postbackSecretRouter } from "./postback-secret/postback-secret.router";
@@ -62,6 +63,7 @@ export function mountRoutes(app: Express, deps: AppDeps): void {
   const merchant = [requireApiKey(deps), apiKeyRateLimit(deps)];
   app.use("/v1/transactions", ...merchant, transactionsRouter(deps), transactionRefundsRouter(deps));
   app.use("/v1/qr-codes", ...merchant, qrCodesRouter(deps));
+  app.use("/v1/transaction-batches", ...merchant, transactionBatchesRouter(deps));
   app.use("/v1/refunds", ...merchant, refundsRouter(deps));
   app.use("/v1/balance", ...merchant, merchantBalanceRouter(deps));
   app.use("/v1/seller", ...merchant, merchantSellerRouter(deps));

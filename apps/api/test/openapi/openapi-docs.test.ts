@@ -13,6 +13,7 @@ const DOCUMENT = JSON.parse(readFileSync(require.resolve("@lm/api/openapi.json")
 /** The schema that `data.object` of each event family's envelope must be. */
 const DATA_OBJECT_SCHEMA: Record<string, string> = {
   transaction: "Transaction",
+  transaction_batch: "TransactionBatch",
   refund: "Refund",
   dispute: "Dispute",
   withdrawal: "Withdrawal",

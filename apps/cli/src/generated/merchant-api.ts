@@ -944,6 +944,69 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/transaction-batches": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List batches
+     * @description Unknown query parameters are refused (400).
+     */
+    get: operations["listTransactionBatches"];
+    put?: never;
+    /**
+     * Create up to 1,000 due-date charges at once
+     * @description The standard's `lotecobv`. The batch and its items are written at once, and the worker then creates each item's charge exactly as `POST /v1/transactions` would (registered at the mode's acquirer, `transaction.created` sent), usually within seconds; follow `GET /v1/transaction-batches/{id}` or wait for `transaction_batch.completed`, then read the items. A refused item never stops the others: its `error` is what `POST /v1/transactions` would have answered for it. The body may be up to 2 MB.
+     *
+     *     In live mode each charge is registered at the bank on its own, as `POST /v1/transactions` registers it; one `PUT /lotecobv/{id}` per batch is to follow. With an `Idempotency-Key`, the same request sent again replays the first reply (`status` as it was then) and creates nothing more.
+     */
+    post: operations["createTransactionBatch"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/transaction-batches/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Read a batch */
+    get: operations["getTransactionBatch"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/transaction-batches/{id}/items": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a batch's items: each charge, or why it was refused
+     * @description In the request's order (by `index`, from 0), paged by `limit` and an item's `index` in `starting_after` or `ending_before`; `status=failed` lists the refused ones. Unknown query parameters are refused (400).
+     */
+    get: operations["listTransactionBatchItems"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/transactions/{id}/cancel": {
     parameters: {
       query?: never;
@@ -1637,6 +1700,28 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  "transaction_batch.completed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * transaction_batch.completed
+     * @description Every item of a batch of due-date charges has its charge created or its refusal; see its items.
+     *
+     *     A signed POST to every endpoint of the event's mode that subscribes to `transaction_batch.completed`. A signed POST to every endpoint of the event's mode that subscribes to `transaction.paid`, and to the charge's `postback_url` when it has one (signed with the store's postback secret). Verify the signature over the raw body before parsing it, answer 2xx within 10 s, deduplicate on `X-Event-Id` (retries reuse it) and answer 2xx to types you do not know. `docs/receiving-webhooks.md` has receivers in Node.js, Python, PHP and Go.
+     */
+    post: operations["transactionBatchCompletedEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "refund.created": {
     parameters: {
       query?: never;
@@ -2209,7 +2294,7 @@ export interface components {
       /** Format: date-time */
       created_at: string;
       data: {
-        /** @description The resource as its read operation returned it when the event happened: a Transaction for `transaction.*`, a Refund for `refund.*`, a Dispute for `dispute.created`, a Withdrawal for `withdrawal.*`, the Seller (document masked) for `seller.updated`, `{id, object: "webhook_endpoint", status}` for `ping`. */
+        /** @description The resource as its read operation returned it when the event happened: a Transaction for `transaction.*`, a TransactionBatch for `transaction_batch.completed`, a Refund for `refund.*`, a Dispute for `dispute.created`, a Withdrawal for `withdrawal.*`, the Seller (document masked) for `seller.updated`, `{id, object: "webhook_endpoint", status}` for `ping`. */
         object: {
           id: string;
           object: string;
@@ -2710,6 +2795,63 @@ export interface components {
       created_at: string;
       /** Format: date-time */
       updated_at: string;
+    };
+    /** @description A batch of due-date charges (DESIGN §13 "Batches"). */
+    TransactionBatch: {
+      id: string;
+      /** @constant */
+      object: "transaction_batch";
+      mode: components["schemas"]["Mode"];
+      /**
+       * @description `processing` while any item is `pending`; `completed` once every item's charge was created or refused (then `transaction_batch.completed` is sent).
+       * @enum {string}
+       */
+      status: "processing" | "completed";
+      /** @description Items in the batch. */
+      total: number;
+      /** @description Items whose charge was created, so far. */
+      succeeded: number;
+      /** @description Items refused, so far; each item says why. */
+      failed: number;
+      /** Format: date-time */
+      created_at: string;
+      completed_at: string | null;
+    };
+    /** @description The event envelope of `transaction_batch` events, with `data.object` as its read operation returns it. */
+    TransactionBatchEvent: {
+      data?: {
+        object: components["schemas"]["TransactionBatch"];
+      };
+    } & components["schemas"]["EventEnvelope"];
+    /** @description One item of a batch of due-date charges. */
+    TransactionBatchItem: {
+      /** @constant */
+      object: "transaction_batch_item";
+      /** @description The item's position in the request's `transactions`, from 0. */
+      index: number;
+      /**
+       * @description `pending` until the worker has created its charge (`succeeded`) or met its refusal (`failed`).
+       * @enum {string}
+       */
+      status: "pending" | "succeeded" | "failed";
+      /** @description The charge, as `GET /v1/transactions/{id}` returns it now, once `succeeded`; null otherwise. */
+      transaction: components["schemas"]["Transaction"] | null;
+      /** @description Once `failed`: what `POST /v1/transactions` would have answered for this item's body (`param` names a field of the item), with the batch's creating request's `request_id`; null otherwise. */
+      error: components["schemas"]["Error"] | null;
+    };
+    TransactionBatchItemList: {
+      /** @constant */
+      object: "list";
+      data: components["schemas"]["TransactionBatchItem"][];
+      /** @description Whether more items follow in this direction. */
+      has_more: boolean;
+    };
+    TransactionBatchList: {
+      /** @constant */
+      object: "list";
+      data: components["schemas"]["TransactionBatch"][];
+      /** @description Whether more items follow in this direction. */
+      has_more: boolean;
     };
     /** @description The event envelope of `transaction` events, with `data.object` as its read operation returns it. */
     TransactionEvent: {
@@ -4741,6 +4883,7 @@ export interface operations {
            *             "components": null
            *           },
            *           "due_date": null,
+           *           "qr_code_id": null,
            *           "amount_due": null,
            *           "created_at": "2026-11-26T19:03:19.006Z",
            *           "updated_at": "2026-11-26T19:03:19.103Z"
@@ -4861,6 +5004,7 @@ export interface operations {
            *                 "components": null
            *               },
            *               "due_date": null,
+           *               "qr_code_id": null,
            *               "amount_due": null,
            *               "created_at": "2026-11-26T19:03:19.006Z",
            *               "updated_at": "2026-11-26T19:03:19.103Z"
@@ -6943,6 +7087,498 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["Error.permission_denied"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
+  listTransactionBatches: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description An id of this list: the page after it (older). Not with `ending_before`. */
+        starting_after?: string;
+        /** @description An id of this list: the page before it (newer). Not with `starting_after`. */
+        ending_before?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the key's store and mode, newest first. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "id": "tbt_01M9A3PZX4R8N2B6C1D3E5F7G9",
+           *           "object": "transaction_batch",
+           *           "mode": "test",
+           *           "status": "completed",
+           *           "total": 2,
+           *           "succeeded": 1,
+           *           "failed": 1,
+           *           "created_at": "2026-12-08T12:00:00.412Z",
+           *           "completed_at": "2026-12-08T12:00:01.530Z"
+           *         }
+           *       ],
+           *       "has_more": false
+           *     }
+           */
+          "application/json": components["schemas"]["TransactionBatchList"];
+        };
+      };
+      /** @description `validation_failed`: the body, query or a path parameter is invalid; `param` names the field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.validation_failed"];
+        };
+      };
+      /** @description `authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.authentication_required"];
+        };
+      };
+      /** @description `rate_limited`: over 100 requests per second for this API key. */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.rate_limited"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
+  createTransactionBatch: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Kept 24 h per store and mode: the same key and request replays the first successful reply; another request is 400 `idempotency_key_reused`; while the first runs, 409 `idempotency_key_in_progress`. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "transactions": [
+         *         {
+         *           "amount": 15000,
+         *           "due_date": "2027-01-11",
+         *           "description": "Mensalidade de janeiro",
+         *           "external_id": "mensalidade-2027-01-0001",
+         *           "customer": {
+         *             "name": "Maria da Silva",
+         *             "document": "529.982.247-25",
+         *             "email": "maria.silva@gmail.com"
+         *           },
+         *           "fine": {
+         *             "type": "percent",
+         *             "value": "2.00"
+         *           },
+         *           "interest": {
+         *             "type": "percent_per_month",
+         *             "days": "calendar",
+         *             "value": "1.00"
+         *           },
+         *           "discount": {
+         *             "type": "fixed_until",
+         *             "tiers": [
+         *               {
+         *                 "until": "2027-01-06",
+         *                 "value": 500
+         *               }
+         *             ]
+         *           }
+         *         },
+         *         {
+         *           "amount": 15000,
+         *           "due_date": "2027-01-11",
+         *           "description": "Mensalidade de janeiro",
+         *           "external_id": "mensalidade-2027-01-0002",
+         *           "customer": {
+         *             "name": "João Pereira",
+         *             "document": "11.222.333/0001-81"
+         *           },
+         *           "fine": {
+         *             "type": "percent",
+         *             "value": "2.00"
+         *           },
+         *           "interest": {
+         *             "type": "percent_per_month",
+         *             "days": "calendar",
+         *             "value": "1.00"
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        "application/json": {
+          /** @description 1 to 1000 due-date charges, each the body `POST /v1/transactions` takes with `due_date`. A fault of one item (the body `POST /v1/transactions` would refuse, or no `due_date`) fails that item only. */
+          transactions: {
+            /** @description Centavos, as an integer written without a point or an exponent: R$ 100,50 is `10050`; `100.00` or `1e3` is refused (400 `validation_failed`), as JSON would read `100.00` as 100 centavos. */
+            amount: number;
+            description?: string;
+            /** @description Seconds; default 86,400 (a day). Not for a due-date charge, which expires after its window. */
+            expires_in?: number;
+            /** @description Unique per store and mode (409 `invalid_state` otherwise). */
+            external_id?: string;
+            customer?: {
+              /** @description No leading or trailing whitespace. */
+              name: string;
+              /** @description A valid CPF or CNPJ, with or without punctuation. */
+              document: string;
+              /**
+               * Format: email
+               * @description Its domain must end in an IANA top-level domain.
+               */
+              email?: string;
+            };
+            /** @description Must pass the destination check (https, port 443, public host, no credentials), else 400 `invalid_url`. Needs the store's postback secret (409 `invalid_state` without one); its postbacks are signed with it (the `stripe` scheme). */
+            postback_url?: string;
+            /** @description At most 50 keys of 1 to 40 characters; each value a string of at most 500. */
+            metadata?: {
+              [key: string]: string;
+            };
+            /** @description Calendar days the charge stays payable after the due date (`validadeAposVencimento`); default 30. */
+            days_after_due?: number;
+            /** @description Charged once when paid late (`multa`): `fixed` centavos, or `percent` of the amount as a string with two decimals (`"2.00"`). */
+            fine?: {
+              /** @enum {string} */
+              type: "fixed" | "percent";
+              value: number | string;
+            };
+            /** @description Simple interest per day late (`juros`): centavos per day, or a percentage per day, month (÷ 30 calendar or ÷ 21 business days) or year (÷ 365 or ÷ 252). */
+            interest?: {
+              /** @enum {string} */
+              type: "fixed_per_day" | "percent_per_day" | "percent_per_month" | "percent_per_year";
+              /** @enum {string} */
+              days: "calendar" | "business";
+              value: number | string;
+            };
+            /** @description Taken off whatever the day of payment (`abatimento`). */
+            reduction?: {
+              /** @enum {string} */
+              type: "fixed" | "percent";
+              value: number | string;
+            };
+            /** @description For paying early (`desconto`): `fixed_until`/`percent_until` with 1 to 3 `tiers` (`until` dates on or before the due date), or `fixed_per_day_early`/`percent_per_day_early` with `days` and `value` per day of anticipation. */
+            discount?: {
+              /** @enum {string} */
+              type: "fixed_until" | "percent_until" | "fixed_per_day_early" | "percent_per_day_early";
+              tiers?: {
+                until: string;
+                value: number | string;
+              }[];
+              /** @enum {string} */
+              days?: "calendar" | "business";
+              value?: number | string;
+            };
+            /** @description Required: `YYYY-MM-DD`, today or later in São Paulo (see `POST /v1/transactions`). */
+            due_date: string;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description The batch, `processing` (or `completed` already, when every item was refused as it was read: see its items). */
+      202: {
+        headers: {
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "tbt_01M9A3PZX4R8N2B6C1D3E5F7G9",
+           *       "object": "transaction_batch",
+           *       "mode": "test",
+           *       "status": "completed",
+           *       "total": 2,
+           *       "succeeded": 1,
+           *       "failed": 1,
+           *       "created_at": "2026-12-08T12:00:00.412Z",
+           *       "completed_at": "2026-12-08T12:00:01.530Z"
+           *     }
+           */
+          "application/json": components["schemas"]["TransactionBatch"];
+        };
+      };
+      /** @description `validation_failed`: the body is not `{transactions: [...]}` with 1 to 1,000 items, or has an unknown field; or a malformed `Idempotency-Key`. A fault of one item is not a 400: that item fails. `idempotency_key_reused`: the key was used with a different request. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json":
+            components["schemas"]["Error.validation_failed"] | components["schemas"]["Error.idempotency_key_reused"];
+        };
+      };
+      /** @description `authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.authentication_required"];
+        };
+      };
+      /** @description `idempotency_key_in_progress`: a request with this key is still running. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.idempotency_key_in_progress"];
+        };
+      };
+      /** @description `rate_limited`: over 100 requests per second for this API key. */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.rate_limited"];
+        };
+      };
+      /** @description `acquirer_not_configured`: no acquirer registers charges in this mode (live mode without an activated bank); nothing was created. `service_unavailable` (with `Retry-After`): PostgreSQL is down or unreachable for now. */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json":
+            components["schemas"]["Error.acquirer_not_configured"] | components["schemas"]["Error.service_unavailable"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
+  getTransactionBatch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A batch id; any other string is 404. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The batch, with its counts so far. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "tbt_01M9A3PZX4R8N2B6C1D3E5F7G9",
+           *       "object": "transaction_batch",
+           *       "mode": "test",
+           *       "status": "completed",
+           *       "total": 2,
+           *       "succeeded": 1,
+           *       "failed": 1,
+           *       "created_at": "2026-12-08T12:00:00.412Z",
+           *       "completed_at": "2026-12-08T12:00:01.530Z"
+           *     }
+           */
+          "application/json": components["schemas"]["TransactionBatch"];
+        };
+      };
+      /** @description `authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.authentication_required"];
+        };
+      };
+      /** @description `resource_not_found`: unknown, malformed, or of another store or mode. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.resource_not_found"];
+        };
+      };
+      /** @description `rate_limited`: over 100 requests per second for this API key. */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.rate_limited"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
+  listTransactionBatchItems: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description An item's `index`: the page after it. Not with `ending_before`. */
+        starting_after?: number;
+        /** @description An item's `index`: the page before it. Not with `starting_after`. */
+        ending_before?: number;
+        status?: "pending" | "succeeded" | "failed";
+      };
+      header?: never;
+      path: {
+        /** @description A batch id; any other string is 404. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the batch's items. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "object": "transaction_batch_item",
+           *           "index": 0,
+           *           "status": "succeeded",
+           *           "transaction": {
+           *             "id": "txn_01M9A3Q0V7T6XK2D8F4G5H6J7K",
+           *             "object": "transaction",
+           *             "status": "pending",
+           *             "mode": "test",
+           *             "type": "due_date",
+           *             "amount": 15000,
+           *             "amount_refunded": 0,
+           *             "amount_disputed": 0,
+           *             "currency": "BRL",
+           *             "description": "Mensalidade de janeiro",
+           *             "external_id": "mensalidade-2027-01-0001",
+           *             "txid": "xXyyxR3IpVoaTuR0qzqAE3dO5o",
+           *             "pix": {
+           *               "copy_paste": "00020101021226760014br.gov.bcb.pix2554sandbox.api.lmpix.com.br/qr/xXyyxR3IpVoaTuR0qzqAE3dO5o5204000053039865802BR5911Loja da Ana6009SAO PAULO62070503***6304A6BC",
+           *               "qr_code_png_base64": "iVBORw0KGgoAAAANSUhEUgAAANQAAADUAQAAAADMpTC1AAAB1UlEQVQ4jdWVsW1lQQwDiWtg+u9yOpgL1v6J4VAHnLL3NiAkaqj1e/3Z7/W/vK1tuBmrmhHbOOlvURhtMaUY1JneAHE5lgNh3Oo5FWiRXetl1TZm61SvYEOlWUmH/m3jRx3uZ9VyFW1uHvK+2GhBvs+EjSu9oc0NxXIt5t2+uGlLtsn7f9Zf6AsZgIbV7ngQphjlyAI4m+fAtysv1zCLM/7UZat9Y6/tTq9n4Uvr15y77G/QUiNcdHmPGuJc5hYo6R3vDwWhYoOMM/7A3v6rk0J311/vPug+t8Hl3X1gbY92V/si8My/1+B3Zsce+2fzjGAofInFIe8FM3EwKJ6TV/McjQnSQhltZzxsm/psS7Jd5tkw9KGfWsyzecYnQGFgeZovL86CVNZH8EqvCaU841jzzL+lj2+VKG13ebaxVcOm2EQ9m6cKsNwIs8FZfpbApBfWtW077I+Ehgxdkd7dB0IUIR4V8zCvV+15mKDFoX/2gjNqbE97Z/nisgIACW2XvBMPQreNdzDu8rPqBZhEOKR5tp8bqiFsg+3SPwpQXroMG93xwGAY+D4/Bt7pEUNWqo/9U72X0unICd3Ns2jOjXcrVrAz/jZmWS2eVHfz/L0u9P7121/P18ktOStyTwAAAABJRU5ErkJggg=="
+           *             },
+           *             "customer": {
+           *               "name": "Maria da Silva",
+           *               "document_masked": "***.982.247-**",
+           *               "email": "maria.silva@gmail.com"
+           *             },
+           *             "postback_url": null,
+           *             "metadata": {},
+           *             "expires_in": 5583599,
+           *             "expires_at": "2027-02-11T03:00:00.000Z",
+           *             "paid_at": null,
+           *             "expired_at": null,
+           *             "canceled_at": null,
+           *             "payment": null,
+           *             "due_date": {
+           *               "date": "2027-01-11",
+           *               "days_after_due": 30,
+           *               "fine": {
+           *                 "type": "percent",
+           *                 "value": "2.00"
+           *               },
+           *               "interest": {
+           *                 "type": "percent_per_month",
+           *                 "days": "calendar",
+           *                 "value": "1.00"
+           *               },
+           *               "reduction": null,
+           *               "discount": {
+           *                 "type": "fixed_until",
+           *                 "tiers": [
+           *                   {
+           *                     "until": "2027-01-06",
+           *                     "value": 500
+           *                   }
+           *                 ]
+           *               },
+           *               "last_payable_date": "2027-02-10"
+           *             },
+           *             "qr_code_id": null,
+           *             "amount_due": {
+           *               "date": "2026-12-08",
+           *               "amount": 14500
+           *             },
+           *             "created_at": "2026-12-08T12:00:01.208Z",
+           *             "updated_at": "2026-12-08T12:00:01.208Z"
+           *           },
+           *           "error": null
+           *         }
+           *       ],
+           *       "has_more": false
+           *     }
+           */
+          "application/json": components["schemas"]["TransactionBatchItemList"];
+        };
+      };
+      /** @description `validation_failed`: the body, query or a path parameter is invalid; `param` names the field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.validation_failed"];
+        };
+      };
+      /** @description `authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.authentication_required"];
+        };
+      };
+      /** @description `resource_not_found`: unknown, malformed, or of another store or mode. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.resource_not_found"];
+        };
+      };
+      /** @description `rate_limited`: over 100 requests per second for this API key. */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.rate_limited"];
         };
       };
       default: components["responses"]["Error"];
@@ -10924,6 +11560,106 @@ export interface operations {
           /** @constant */
           type?: "transaction.disputed";
         } & components["schemas"]["TransactionEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx ends the delivery successfully (`succeeded`); the body is not read. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other reply (4xx, 5xx, a 3xx, which is not followed), a timeout after 10 s or a failed connection fails the attempt: it is retried with the same event id and a new `X-Delivery-Id`, up to attempt 6. A receiver answers 400 (or 401) to a request whose signature does not verify. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  transactionBatchCompletedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Signature of the `stripe` scheme (the default, and every postback): `t=<unix seconds>,v1=<hex>`, `v1` = lower-case hex HMAC-SHA256 keyed with the whole `whsec_…` secret as UTF-8 (not base64-decoded), over `<t>.<raw body>`. Two `v1` entries, the new secret's first, during the 24 h after a rotation. A fresh `t` on every attempt: refuse one more than 5 minutes from your clock. Stripe's libraries (`stripe.webhooks.constructEvent`) verify it unchanged. Absent on `standard_webhooks` endpoints.
+         * @example t=1795787007,v1=6c1b0f9e4f2a8d7c3b5e9a1d0c4f8b2e7a6d5c3b1e0f9a8d7c6b5a4e3d2c1b0a
+         */
+        "X-Signature"?: components["parameters"]["DeliverySignature"];
+        /**
+         * @description The event's id, the same on every attempt and every destination: deduplicate on it (deliveries are at least once).
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "X-Event-Id": components["parameters"]["DeliveryEventId"];
+        /**
+         * @description The event type, equal to the body's `type`.
+         * @example transaction.paid
+         */
+        "X-Event-Type": components["parameters"]["DeliveryEventType"];
+        /**
+         * @description This attempt's id (`whd_…`), different on every retry; the panel lists attempts by it.
+         * @example whd_01M8CKV5D8V4R7X2N9B3K6Q1TZ
+         */
+        "X-Delivery-Id": components["parameters"]["DeliveryId"];
+        /**
+         * @description Attempt number of this chain, 1 to 6 (a manual resend starts again at 1).
+         * @example 1
+         */
+        "X-Attempt": components["parameters"]["DeliveryAttempt"];
+        /**
+         * @description The event id again, for receivers whose framework deduplicates on this header.
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "Idempotency-Key": components["parameters"]["DeliveryIdempotencyKey"];
+        /**
+         * @description `standard_webhooks` endpoints only: the event id (the same on every attempt).
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "webhook-id"?: components["parameters"]["StandardWebhookId"];
+        /**
+         * @description `standard_webhooks` endpoints only: unix seconds of this attempt.
+         * @example 1795787007
+         */
+        "webhook-timestamp"?: components["parameters"]["StandardWebhookTimestamp"];
+        /**
+         * @description `standard_webhooks` endpoints only: `v1,<base64 HMAC-SHA256>` keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; two entries separated by a space during a rotation. The official Standard Webhooks libraries verify it unchanged.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature"?: components["parameters"]["StandardWebhookSignature"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_01M8CKX3Z8Q4S7V1X3Z6C9E2HJ",
+         *       "object": "event",
+         *       "type": "transaction_batch.completed",
+         *       "mode": "test",
+         *       "created_at": "2026-11-26T19:03:19.103Z",
+         *       "data": {
+         *         "object": {
+         *           "id": "tbt_01M9A3PZX4R8N2B6C1D3E5F7G9",
+         *           "object": "transaction_batch",
+         *           "mode": "test",
+         *           "status": "completed",
+         *           "total": 2,
+         *           "succeeded": 1,
+         *           "failed": 1,
+         *           "created_at": "2026-12-08T12:00:00.412Z",
+         *           "completed_at": "2026-12-08T12:00:01.530Z"
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": {
+          /** @constant */
+          type?: "transaction_batch.completed";
+        } & components["schemas"]["TransactionBatchEvent"];
       };
     };
     responses: {

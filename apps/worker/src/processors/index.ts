@@ -8,6 +8,7 @@ import type { WorkerDeps } from "../deps";
 import { reconcile } from "../sweepers/reconciler";
 import { processWebhookDelivery } from "./webhook-delivery.processor";
 import { processWebhookRecovery } from "./webhook-recovery.processor";
+import { processTransactionBatch } from "./transaction-batch.processor";
 import { chargeExpiryProcessor } from "./charge-expiry.processor";
 import { inboxProcessingProcessor } from "./inbox-processing.processor";
 import { keyRevocationProcessor } from "./key-revocation.processor";
@@ -35,6 +36,7 @@ export const PROCESSORS: { [N in QueueName]?: Processor<N> } = {
   },
   "webhook-delivery": processWebhookDelivery,
   "webhook-recovery": processWebhookRecovery,
+  "transaction-batch": processTransactionBatch,
   "charge-expiry": chargeExpiryProcessor,
   "inbox-processing": inboxProcessingProcessor,
   "key-revocation": keyRevocationProcessor,

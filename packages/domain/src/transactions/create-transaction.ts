@@ -45,6 +45,12 @@ export interface CreateTransactionOptions extends TransactionWriteOptions {
    * reads the bank's charge back instead of registering a second one.
    */
   idempotencyKey?: string | undefined;
+  /**
+   * The charge's id and txid, chosen before it is made (a batch's item, DESIGN §13 "Batches"): a creation that runs
+   * again after a crash registers the same txid at the acquirer (a bank reads its charge back) and, once the charge is
+   * written, returns it instead of writing a second one.
+   */
+  preassigned?: { id: string; txid: string };
 }
 
 /**
@@ -61,6 +67,7 @@ export interface CreateTransactionOptions extends TransactionWriteOptions {
  *   due-date charge without `customer`, with `expires_in`, or with terms the standard refuses (param: the field), and
  *   for a due-date field without `due_date`.
  *   Nothing is written when it throws.
+ * @returns the charge written; with `options.preassigned`, the one an earlier run wrote under that id, if any
  */
 export async function createTransaction(
   deps: UseCaseDeps,
@@ -87,9 +94,10 @@ export async function createTransaction(
   const expiresAt = due?.expiresAt ?? new Date(now.getTime() + (input.expires_in ?? DEFAULT_EXPIRES_IN_S) * 1000);
   const expiresIn = Math.round((expiresAt.getTime() - now.getTime()) / 1000);
   const txid =
-    acquirer.acquirerId !== null && options.idempotencyKey !== undefined
+    options.preassigned?.txid ??
+    (acquirer.acquirerId !== null && options.idempotencyKey !== undefined
       ? txidForIdempotencyKey(deps.config.encryptionKey, merchant, options.idempotencyKey)
-      : generateTxid();
+      : generateTxid());
   const { brCode } = await acquirer.registerCharge({
     txid,
     amount: input.amount,
@@ -100,7 +108,7 @@ export async function createTransaction(
     description: input.description ?? null,
   });
 
-  const id = newId("transaction", now.getTime());
+  const id = options.preassigned?.id ?? newId("transaction", now.getTime());
   const customerDocument = chargeDocumentColumns(deps.config.encryptionKey, id, "customer_document", document);
   // The whole row, so the reply and the event are built from it without reading it back.
   const transaction: Transaction = {
@@ -149,6 +157,10 @@ export async function createTransaction(
   try {
     deliveryIds = await deps.repos.charges.insertCharge(transaction, events, options.reply?.(transaction));
   } catch (err) {
+    // A pre-assigned id is ours alone: a conflict on it means an earlier run of this creation wrote the charge.
+    const written =
+      options.preassigned && isUniqueViolation(err) ? await deps.repos.charges.findChargeById(id) : undefined;
+    if (written !== undefined) return written;
     if (isUniqueViolation(err, "external_id")) {
       throw new ApiError("invalid_state", "A transaction with this external_id already exists.", {
         param: "external_id",

@@ -294,7 +294,8 @@ function eventOperationId(type: string): string {
  * `data.object` pinned to `object`, defined the first time a type of the family is met.
  */
 function familyEnvelope(family: string, object: JsonObject, registry: SchemaRegistry): JsonObject {
-  const name = `${family.charAt(0).toUpperCase()}${family.slice(1)}Event`;
+  // `transaction_batch` → `TransactionBatchEvent`.
+  const name = `${family.replace(/(?:^|_)([a-z])/g, (_, letter: string) => letter.toUpperCase())}Event`;
   registry.components[name] ??= {
     description: `The event envelope of \`${family}\` events, with \`data.object\` as its read operation returns it.`,
     allOf: [registry.use(EventEnvelope)],
