@@ -31,10 +31,13 @@ const DEFAULT_EXPIRES_IN = 86_400;
 /** Merchant name and city written in the BR Codes (field 59 and 60 are mandatory). */
 const MERCHANT_NAME = "BANK EMULATOR";
 const MERCHANT_CITY = "SAO PAULO";
-/** The reason given for a devolução or payout the emulator refuses (amounts whose last two digits are 13). */
+/**
+ * The reason given for a devolução, payout or due-date charge the emulator refuses (amounts whose last two digits are
+ * 13).
+ */
 const REFUSED_REASON = "refused by the emulator: amounts ending in 13 always fail";
 
-/** Whether the emulator makes a devolução or payout of `amount` centavos fail (its last two digits are 13). */
+/** Whether the emulator refuses a devolução, payout or due-date charge of `amount` centavos (last two digits 13). */
 function failsOnSettlement(amount: number): boolean {
   return amount % 100 === 13;
 }
@@ -85,8 +88,9 @@ export class BankState {
   /**
    * `PUT /cob/{txid}` or `PUT /cobv/{txid}` (`kind`) on a body that passed the schema.
    * @throws ProblemError 400 for a txid already used, a key of another account, a location reference (the
-   *   emulator serves no `/loc`), a zero amount, a non-positive lifetime, or due-date terms the standard refuses (a
-   *   due date before today in São Paulo, a discount after the due date...)
+   *   emulator serves no `/loc`), a zero amount, a non-positive lifetime, due-date terms the standard refuses (a
+   *   due date before today in São Paulo, a discount after the due date...), or a `cobv` whose amount ends in 13
+   *   centavos (the emulator's refusal on demand)
    */
   createCharge(kind: "cob" | "cobv", txid: string, body: Record<string, unknown>, now: Date): ChargeRecord {
     if (this.charges.has(txid)) {
@@ -106,6 +110,7 @@ export class BankState {
     const expiresIn = calendario.expiracao ?? DEFAULT_EXPIRES_IN;
     if (expiresIn <= 0) throw cobProblem("calendario.expiracao must be positive");
     const dueDate = kind === "cobv" ? dueDateTermsOf(body, now) : undefined;
+    if (dueDate !== undefined && failsOnSettlement(amount)) throw cobProblem(REFUSED_REASON);
     const location = newLocation();
     const pixCopiaECola = generatePixPayload({
       url: location,

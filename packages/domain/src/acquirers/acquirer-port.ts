@@ -25,6 +25,11 @@ export interface ChargeRegistration {
   expiresIn: number;
   /** A due-date charge's validated terms (DESIGN §13), whose `original` is `amount`; null for an immediate charge. */
   dueDate: DueDateTerms | null;
+  /**
+   * Set when the charge was registered already in a batch ({@link AcquirerPort.registerChargeBatch}): the bank's
+   * charge is read back for its BR Code instead of being registered again.
+   */
+  registered?: boolean;
   /** The store's name, written in a BR Code built by us (the sandbox's). */
   merchantName: string;
   /** The payer named by the merchant (`devedor`): name and CPF or CNPJ, both or neither (required with `dueDate`). */
@@ -60,6 +65,14 @@ export interface PixPaymentRequest {
   createdAt: Date;
 }
 
+/** What a bank did with one charge of a batch ({@link AcquirerPort.registerChargeBatch}), by its txid. */
+export type BatchRegistration =
+  | { status: "registered" }
+  /** Refused, with the bank's reason: the charge was not created. */
+  | { status: "refused"; reason: string }
+  /** The bank is still working on it, or does not list it: ask again later, or register the charge on its own. */
+  | { status: "unknown" };
+
 /** An acquirer: registers charges and moves money out. */
 export interface AcquirerPort {
   /** The acquirer's slug: its notifications arrive at `/v1/acquirers/{slug}/notifications`. */
@@ -80,6 +93,20 @@ export interface AcquirerPort {
    * @throws ApiError `acquirer_unavailable` or `acquirer_rejected` (502) when the bank cannot be reached or refuses
    */
   registerCharge(charge: ChargeRegistration): Promise<{ brCode: string }>;
+  /**
+   * Registers due-date charges as one batch (a bank's `PUT /lotecobv/{id}`, DESIGN §13 "Batches"), then reads the
+   * batch back for each charge's outcome. Absent for an acquirer without batches (the sandbox), whose charges are
+   * registered one by one. Safe to call again with the same `number`: the bank keeps one batch per id.
+   * @param batch.number - the batch's integer id (the standard's `id`)
+   * @returns each charge's outcome, by txid
+   * @throws ApiError `acquirer_unavailable` or `acquirer_rejected` (502) when the bank cannot be reached or refuses the
+   *   batch as a whole
+   */
+  registerChargeBatch?(batch: {
+    number: number;
+    description: string;
+    charges: ChargeRegistration[];
+  }): Promise<Map<string, BatchRegistration>>;
   /**
    * Withdraws a registered charge (`PATCH /cob/{txid}`, or `/cobv/{txid}` for a due-date charge).
    * @param dueDate - whether it is a due-date charge

@@ -10,13 +10,21 @@
  * devolução and payout back over the authenticated channel and gives the body that processing judges.
  */
 import type { Acquirer, ProcessableInboxItem } from "@lm/db";
-import { PixApiError, type Cob, type CobV, type Devolucao, type PixApiClient, type PixPayout } from "@lm/pix-api";
+import {
+  PixApiError,
+  type Cob,
+  type CobV,
+  type Devolucao,
+  type PixApiClient,
+  type PixPayout,
+  type RegisterDueDateChargeInput,
+} from "@lm/pix-api";
 import type { UseCaseDeps } from "../deps";
 import { ApiError } from "../errors";
 import { ID_PREFIX } from "../ids";
 import { toCobvTerms } from "../due-dates";
 import { decryptSecret, encryptSecret } from "../secret-box";
-import type { AcquirerPort } from "./acquirer-port";
+import type { AcquirerPort, BatchRegistration, ChargeRegistration } from "./acquirer-port";
 import { field, pixItems } from "../inbound";
 
 /** The API Pix profiles: the standard alone, or Efí's with its payout extension. */
@@ -127,33 +135,44 @@ export function bankAcquirer(deps: UseCaseDeps, acquirer: Acquirer): AcquirerPor
       return acquirer.pix_key;
     },
     async registerCharge(charge) {
-      const debtor =
-        charge.debtor === null
-          ? undefined
-          : { name: charge.debtor.name, [charge.debtor.document.kind]: charge.debtor.document.digits };
-      const payerRequest = charge.description === null ? {} : { payerRequest: charge.description };
-      const registered = await atBank<Cob | CobV>(() => {
+      const registered = await atBank<Cob | CobV | null>(async () => {
         if (charge.dueDate === null) {
+          const { debtor, payerRequest } = standardParties(charge);
           return client().registerCharge({
             txid: charge.txid,
             amount: charge.amount,
             expiresIn: charge.expiresIn,
             ...(debtor === undefined ? {} : { debtor }),
-            ...payerRequest,
+            ...(payerRequest === undefined ? {} : { payerRequest }),
           });
         }
-        if (debtor === undefined) throw new TypeError("a due-date charge is registered with its debtor");
-        return client().registerDueDateCharge({
-          txid: charge.txid,
-          terms: toCobvTerms(charge.dueDate),
-          debtor,
-          ...payerRequest,
-        });
+        const known = charge.registered === true ? await client().getDueDateCharge(charge.txid) : null;
+        return known ?? client().registerDueDateCharge(dueDateRegistration(charge));
       });
-      if (typeof registered.pixCopiaECola !== "string" || registered.pixCopiaECola === "") {
+      if (typeof registered?.pixCopiaECola !== "string" || registered.pixCopiaECola === "") {
         throw new ApiError("acquirer_rejected", "The acquirer registered the charge without a payable code.");
       }
       return { brCode: registered.pixCopiaECola };
+    },
+    async registerChargeBatch(batch) {
+      const outcomes = await atBank(async () => {
+        await client().registerDueDateChargeBatch(
+          batch.number,
+          batch.description,
+          batch.charges.map(dueDateRegistration),
+        );
+        return client().getDueDateChargeBatch(batch.number);
+      });
+      const byTxid = new Map((outcomes?.cobsv ?? []).map((cobv) => [cobv.txid, cobv]));
+      return new Map(
+        batch.charges.map(({ txid }): [string, BatchRegistration] => {
+          const outcome = byTxid.get(txid);
+          if (outcome?.status === "CRIADA") return [txid, { status: "registered" }];
+          if (outcome?.status !== "NEGADA") return [txid, { status: "unknown" }];
+          const reason = outcome.problema?.detail ?? outcome.problema?.title ?? "refused";
+          return [txid, { status: "refused", reason }];
+        }),
+      );
     },
     async cancelCharge(txid, dueDate) {
       const cob = await atBank(() => client().cancelCharge(txid, dueDate ? "cobv" : "cob"));
@@ -180,6 +199,32 @@ export function bankAcquirer(deps: UseCaseDeps, acquirer: Acquirer): AcquirerPor
       );
       return { endToEndId: payout.e2eId };
     },
+  };
+}
+
+/** The standard's `devedor` and `solicitacaoPagador` of a charge to register, when it has them. */
+function standardParties(charge: ChargeRegistration) {
+  const { debtor, description } = charge;
+  return {
+    debtor: debtor === null ? undefined : { name: debtor.name, [debtor.document.kind]: debtor.document.digits },
+    payerRequest: description ?? undefined,
+  };
+}
+
+/**
+ * Due-date charge `charge` as the API Pix client registers it (`cobv`).
+ * @throws TypeError for a charge without terms or debtor (the creation checked both)
+ */
+function dueDateRegistration(charge: ChargeRegistration): RegisterDueDateChargeInput {
+  const { debtor, payerRequest } = standardParties(charge);
+  if (charge.dueDate === null || debtor === undefined) {
+    throw new TypeError("a due-date charge is registered with its terms and debtor");
+  }
+  return {
+    txid: charge.txid,
+    terms: toCobvTerms(charge.dueDate),
+    debtor,
+    ...(payerRequest === undefined ? {} : { payerRequest }),
   };
 }
 

@@ -11,17 +11,20 @@
  * A run that dies leaves its job to BullMQ (a stalled job runs again) or, if Redis lost it, to the reconciler, which
  * offers every batch still `processing` (`apps/worker/src/sweepers/processing-batches.ts`).
  *
- * In live mode each charge is registered on its own, as `createTransaction` registers one; registering a bank's batch
- * at once (`PUT /lotecobv/{id}`, with the batch's `number` as the standard's integer id) is the follow-up that the
- * bank's `cobv` makes possible.
+ * Where the mode's acquirer registers batches (a bank: `PUT /lotecobv/{id}`, the batch's `number` as the standard's
+ * integer id), each run first plans every pending item and has the bank register them all in one request
+ * ({@link registerAtBank}); a charge the bank refused fails its item with the bank's reason, one it registered is then
+ * made reading the bank's charge back, and one it is still working on waits for a later run (the reconciler offers the
+ * batch again). The sandbox registers nothing, so test charges are made one by one.
  */
 import { isTransientConnectionError, type TransactionBatch, type TransactionBatchItem } from "@lm/db";
-import { serializeError } from "@lm/wire";
+import { MAX_BATCH_ITEMS, serializeError } from "@lm/wire";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { decryptDocument } from "../document-at-rest";
 import { ApiError } from "../errors";
 import { enqueueDeliveries } from "../events/record-event";
-import { createTransaction } from "../transactions/create-transaction";
+import { acquirerFor, type ChargeRegistration } from "../acquirers";
+import { createTransaction, planTransaction } from "../transactions/create-transaction";
 import type { TransactionBatchItemOutcome } from "@lm/db";
 import { batchItemDocumentContext, type DueDateChargeInput } from "./create-transaction-batch";
 import { planBatchCompletedEvent } from "./transaction-batch-events";
@@ -61,16 +64,31 @@ export async function continueTransactionBatch(
   const store = await deps.repos.sellers.getStoreById(batch.store_id);
   const merchant = { storeId: batch.store_id, mode: batch.mode, storeName: store.name };
 
+  const atBank = await registerAtBank(deps, merchant, batch);
+  if (atBank !== null) {
+    const recorded = await deps.repos.transactionBatches.recordTransactionBatchItemOutcomes(
+      batchId,
+      atBank.refused,
+      deps.now(),
+    );
+    progress.failed += recorded.failed;
+  }
+
   let after = -1;
   let left = options.maxItems ?? Infinity;
   while (left > 0) {
-    const items = await deps.repos.transactionBatches.listPendingTransactionBatchItems(
+    const page = await deps.repos.transactionBatches.listPendingTransactionBatchItems(
       batchId,
       after,
       Math.min(BATCH_PAGE_SIZE, left),
     );
-    if (items.length === 0) break;
-    const outcomes = await makeCharges(deps, merchant, batch, items);
+    if (page.length === 0) break;
+    after = page[page.length - 1]!.index;
+    left -= page.length;
+    // Items the bank has not settled yet wait for a later run.
+    const items = atBank === null ? page : page.filter((item) => atBank.registered.has(item.txid ?? ""));
+    if (items.length === 0) continue;
+    const outcomes = await makeCharges(deps, merchant, batch, items, atBank !== null);
     const recorded = await deps.repos.transactionBatches.recordTransactionBatchItemOutcomes(
       batchId,
       outcomes,
@@ -78,8 +96,6 @@ export async function continueTransactionBatch(
     );
     progress.succeeded += recorded.succeeded;
     progress.failed += recorded.failed;
-    after = items[items.length - 1]!.index;
-    left -= items.length;
   }
   return { ...progress, completed: await completeIfDone(deps, batch) };
 }
@@ -94,6 +110,7 @@ async function makeCharges(
   merchant: MerchantScope & { storeName: string },
   batch: TransactionBatch,
   items: TransactionBatchItem[],
+  registered: boolean,
 ): Promise<TransactionBatchItemOutcome[]> {
   const chargeIds = items.flatMap((item) => (item.transaction_id === null ? [] : [item.transaction_id]));
   const made = new Set((await deps.repos.charges.findChargesByIds(chargeIds)).map((charge) => charge.id));
@@ -101,7 +118,7 @@ async function makeCharges(
     items.map((item) =>
       item.transaction_id !== null && made.has(item.transaction_id)
         ? Promise.resolve<TransactionBatchItemOutcome>({ index: item.index, status: "succeeded", error: null })
-        : makeCharge(deps, merchant, batch, item),
+        : makeCharge(deps, merchant, batch, item, registered),
     ),
   );
   const outage = settled.find((result) => result.status === "rejected");
@@ -110,7 +127,8 @@ async function makeCharges(
 }
 
 /**
- * Makes item `item`'s charge with `createTransaction` under its pre-assigned id and txid.
+ * Makes item `item`'s charge with `createTransaction` under its pre-assigned id and txid (`registered`: a bank
+ * registered it in the batch, so its charge is read back).
  * @returns `succeeded`, or `failed` with the envelope of what refused it: the creation's `ApiError`, or an
  *   `internal_error` for an error of ours (logged), so that one item never holds the batch
  * @throws a transient database or Redis failure
@@ -120,22 +138,92 @@ async function makeCharge(
   merchant: MerchantScope & { storeName: string },
   batch: TransactionBatch,
   item: TransactionBatchItem,
+  registered: boolean,
 ): Promise<TransactionBatchItemOutcome> {
   try {
-    if (item.transaction_id === null || item.txid === null) throw new Error("a pending batch item has no charge id");
     await createTransaction(deps, merchant, storedInput(deps, batch.id, item), {
-      preassigned: { id: item.transaction_id, txid: item.txid },
+      preassigned: preassignedOf(item),
+      registered,
     });
     return { index: item.index, status: "succeeded", error: null };
   } catch (err) {
-    if (isTransientConnectionError(err)) throw err;
-    if (!(err instanceof ApiError)) {
-      deps.logger.error("batch item failed", { batch_id: batch.id, index: item.index, err });
-    }
-    const refusal = err instanceof ApiError ? err : new ApiError("internal_error", "An internal error occurred.");
-    const error = serializeError(refusal, batch.request_id) as unknown as TransactionBatchItemOutcome["error"];
-    return { index: item.index, status: "failed", error };
+    return failedItem(deps, batch, item, err);
   }
+}
+
+/**
+ * The `failed` outcome of item `item` for `err`: the envelope of the creation's `ApiError`, or an `internal_error` for
+ * an error of ours (logged), so that one item never holds the batch.
+ * @throws `err` when it is a transient database or Redis failure (the run is tried again)
+ */
+function failedItem(
+  deps: UseCaseDeps,
+  batch: TransactionBatch,
+  item: TransactionBatchItem,
+  err: unknown,
+): TransactionBatchItemOutcome {
+  if (isTransientConnectionError(err)) throw err;
+  if (!(err instanceof ApiError)) {
+    deps.logger.error("batch item failed", { batch_id: batch.id, index: item.index, err });
+  }
+  const refusal = err instanceof ApiError ? err : new ApiError("internal_error", "An internal error occurred.");
+  const error = serializeError(refusal, batch.request_id) as unknown as TransactionBatchItemOutcome["error"];
+  return { index: item.index, status: "failed", error };
+}
+
+/**
+ * A pending item's pre-assigned charge id and txid.
+ * @throws Error when it has none (only an item refused as it was read lacks them, and it is never pending)
+ */
+function preassignedOf(item: TransactionBatchItem): { id: string; txid: string } {
+  if (item.transaction_id === null || item.txid === null) throw new Error("a pending batch item has no charge id");
+  return { id: item.transaction_id, txid: item.txid };
+}
+
+/**
+ * Has the mode's acquirer register every pending item of `batch` at once, when it registers batches (a bank's
+ * `PUT /lotecobv/{id}`), after planning each one (`planTransaction`: an item it refuses fails here, never sent).
+ * @returns null when the acquirer has no batches (each charge is then registered on its own); else the items' txids
+ *   the bank registered, and the `failed` outcomes of the items refused (by the plan or by the bank)
+ * @throws ApiError `acquirer_unavailable` or `acquirer_rejected` when the bank cannot take the batch (the run is tried
+ *   again); a transient database or Redis failure
+ */
+async function registerAtBank(
+  deps: UseCaseDeps,
+  merchant: MerchantScope & { storeName: string },
+  batch: TransactionBatch,
+): Promise<{ registered: Set<string>; refused: TransactionBatchItemOutcome[] } | null> {
+  const acquirer = await acquirerFor(deps, merchant.mode);
+  if (acquirer?.registerChargeBatch === undefined) return null;
+  const pending = await deps.repos.transactionBatches.listPendingTransactionBatchItems(batch.id, -1, MAX_BATCH_ITEMS);
+  const refused: TransactionBatchItemOutcome[] = [];
+  const planned: Array<{ item: TransactionBatchItem; registration: ChargeRegistration }> = [];
+  for (const item of pending) {
+    try {
+      const { registration } = await planTransaction(deps, merchant, storedInput(deps, batch.id, item), {
+        preassigned: preassignedOf(item),
+      });
+      planned.push({ item, registration });
+    } catch (err) {
+      refused.push(failedItem(deps, batch, item, err));
+    }
+  }
+  const registered = new Set<string>();
+  if (planned.length === 0) return { registered, refused };
+  const outcomes = await acquirer.registerChargeBatch({
+    number: Number(batch.number),
+    description: `Lote ${batch.id}`,
+    charges: planned.map(({ registration }) => registration),
+  });
+  for (const { item, registration } of planned) {
+    const outcome = outcomes.get(registration.txid);
+    if (outcome?.status === "registered") registered.add(registration.txid);
+    if (outcome?.status === "refused") {
+      const reason = new ApiError("acquirer_rejected", `The acquirer refused the charge: ${outcome.reason}`);
+      refused.push(failedItem(deps, batch, item, reason));
+    }
+  }
+  return { registered, refused };
 }
 
 /** Item `item`'s creation request as the API read it, its customer's document decrypted. */

@@ -7,12 +7,12 @@
 import { isUniqueViolation, type Transaction } from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { chargeDocumentColumns } from "../document-at-rest";
-import { parseTaxDocument } from "../documents";
+import { parseTaxDocument, type TaxDocument } from "../documents";
 import { ApiError, validationFailed } from "../errors";
 import { enqueueDeliveries } from "../events/record-event";
 import { newId } from "../ids";
 import { checkDestination } from "../webhooks/destination";
-import { acquirerFor, acquirerNotConfigured } from "../acquirers";
+import { acquirerFor, acquirerNotConfigured, type AcquirerPort, type ChargeRegistration } from "../acquirers";
 import { renderQrPngBase64 } from "../br-code/br-code";
 import { planTransactionEvents, type TransactionWriteOptions } from "./transaction-events";
 import { generateTxid, txidForIdempotencyKey } from "./txid";
@@ -51,6 +51,19 @@ export interface CreateTransactionOptions extends TransactionWriteOptions {
    * written, returns it instead of writing a second one.
    */
   preassigned?: { id: string; txid: string };
+  /** Set when a bank registered the charge already, in its batch: its charge is read back, not registered again. */
+  registered?: boolean;
+}
+
+/** A creation checked and planned: the acquirer that registers the charge, what it is asked, and the row's inputs. */
+export interface PlannedTransaction {
+  acquirer: AcquirerPort;
+  registration: ChargeRegistration;
+  postbackUrl: string | null;
+  document: TaxDocument | null;
+  due: ReturnType<typeof planDueDateTerms> | null;
+  expiresAt: Date;
+  now: Date;
 }
 
 /**
@@ -75,38 +88,10 @@ export async function createTransaction(
   input: CreateTransactionInput,
   options: CreateTransactionOptions = {},
 ): Promise<Transaction> {
-  let postbackUrl: string | null = null;
-  if (input.postback_url !== undefined) {
-    const check = await checkDestination(input.postback_url, { allowLocal: deps.config.webhookAllowLocalDestinations });
-    if (!check.ok)
-      throw new ApiError("invalid_url", `Invalid postback_url: ${check.reason}.`, { param: "postback_url" });
-    if (!(await deps.repos.sellers.storeHasPostbackSecret(merchant.storeId))) throw noPostbackSecret();
-    postbackUrl = check.href;
-  }
-  const document = input.customer ? parseTaxDocument(input.customer.document) : null;
-  if (input.customer && !document) throw validationFailed("Document must be a valid CPF or CNPJ.", "customer.document");
-
-  const now = deps.now();
-  const due = dueDatePlan(input, now);
-
-  const acquirer = await acquirerFor(deps, merchant.mode);
-  if (acquirer === null) throw acquirerNotConfigured(merchant.mode, "register charges");
-  const expiresAt = due?.expiresAt ?? new Date(now.getTime() + (input.expires_in ?? DEFAULT_EXPIRES_IN_S) * 1000);
-  const expiresIn = Math.round((expiresAt.getTime() - now.getTime()) / 1000);
-  const txid =
-    options.preassigned?.txid ??
-    (acquirer.acquirerId !== null && options.idempotencyKey !== undefined
-      ? txidForIdempotencyKey(deps.config.encryptionKey, merchant, options.idempotencyKey)
-      : generateTxid());
-  const { brCode } = await acquirer.registerCharge({
-    txid,
-    amount: input.amount,
-    expiresIn,
-    dueDate: due?.moneyTerms ?? null,
-    merchantName: merchant.storeName,
-    debtor: input.customer && document ? { name: input.customer.name, document } : null,
-    description: input.description ?? null,
-  });
+  const planned = await planTransaction(deps, merchant, input, options);
+  const { acquirer, registration, postbackUrl, document, due, expiresAt, now } = planned;
+  const { txid, expiresIn } = registration;
+  const { brCode } = await acquirer.registerCharge(registration);
 
   const id = options.preassigned?.id ?? newId("transaction", now.getTime());
   const customerDocument = chargeDocumentColumns(deps.config.encryptionKey, id, "customer_document", document);
@@ -175,6 +160,54 @@ export async function createTransaction(
   }
   await enqueueDeliveries(deps, deliveryIds);
   return transaction;
+}
+
+/**
+ * Checks creation `input` and plans it (the first half of {@link createTransaction}): the postback URL and the
+ * document checked, a due-date charge's terms, the mode's acquirer, the txid and what the acquirer is asked. Nothing is
+ * registered or written; a batch plans its charges with it before a bank registers them at once.
+ * @throws ApiError as {@link createTransaction} does, before anything is registered
+ */
+export async function planTransaction(
+  deps: UseCaseDeps,
+  merchant: MerchantScope & { storeName: string },
+  input: CreateTransactionInput,
+  options: Pick<CreateTransactionOptions, "idempotencyKey" | "preassigned" | "registered"> = {},
+): Promise<PlannedTransaction> {
+  let postbackUrl: string | null = null;
+  if (input.postback_url !== undefined) {
+    const check = await checkDestination(input.postback_url, { allowLocal: deps.config.webhookAllowLocalDestinations });
+    if (!check.ok)
+      throw new ApiError("invalid_url", `Invalid postback_url: ${check.reason}.`, { param: "postback_url" });
+    if (!(await deps.repos.sellers.storeHasPostbackSecret(merchant.storeId))) throw noPostbackSecret();
+    postbackUrl = check.href;
+  }
+  const document = input.customer ? parseTaxDocument(input.customer.document) : null;
+  if (input.customer && !document) throw validationFailed("Document must be a valid CPF or CNPJ.", "customer.document");
+
+  const now = deps.now();
+  const due = dueDatePlan(input, now);
+
+  const acquirer = await acquirerFor(deps, merchant.mode);
+  if (acquirer === null) throw acquirerNotConfigured(merchant.mode, "register charges");
+  const expiresAt = due?.expiresAt ?? new Date(now.getTime() + (input.expires_in ?? DEFAULT_EXPIRES_IN_S) * 1000);
+  const expiresIn = Math.round((expiresAt.getTime() - now.getTime()) / 1000);
+  const txid =
+    options.preassigned?.txid ??
+    (acquirer.acquirerId !== null && options.idempotencyKey !== undefined
+      ? txidForIdempotencyKey(deps.config.encryptionKey, merchant, options.idempotencyKey)
+      : generateTxid());
+  const registration: ChargeRegistration = {
+    txid,
+    amount: input.amount,
+    expiresIn,
+    dueDate: due?.moneyTerms ?? null,
+    merchantName: merchant.storeName,
+    debtor: input.customer && document ? { name: input.customer.name, document } : null,
+    description: input.description ?? null,
+    ...(options.registered === true ? { registered: true } : {}),
+  };
+  return { acquirer, registration, postbackUrl, document, due, expiresAt, now };
 }
 
 /**
