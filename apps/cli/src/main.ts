@@ -30,8 +30,9 @@ lm trigger    ${Object.entries(TRIGGERS)
   .map(([type, what]) => `${type}: ${what}`)
   .join("\n              ")}
 lm mcp        serves the merchant API to an assistant as Model Context Protocol tools over stdio, one per
-              operation of the API's OpenAPI document; the simulate tools only with a test key, and with a live
-              key only the tools that read, unless --allow-live-writes is given.
+              merchant operation of the API's OpenAPI document; the test-mode helpers (simulate…, test
+              withdrawals) only with a test key; a live key gets only the tools that read, unless
+              --allow-live-writes is given.
 `;
 
 /** What `lm` writes and reads besides its arguments. */
@@ -83,7 +84,7 @@ export async function runLm(argv: string[], io: Io): Promise<ExitCode> {
   const apiUrl = values["api-url"] ?? io.env.LM_API_URL ?? "http://localhost:3000";
   if (command === "mcp") {
     const mode = apiKeyMode(apiKey);
-    if (mode === null) return usage(io, "The API key is sk_test_ or sk_live_ and 32 letters and digits.");
+    if (mode === null) return usage(io, "That is not an API key: give a test or live key (sk_test_… or sk_live_…).");
     const access = { mode, allowLiveWrites: values["allow-live-writes"] === true };
     try {
       await runMcp({ apiUrl, apiKey, access, log: io.err, interrupted: io.interrupted });
