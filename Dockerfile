@@ -21,6 +21,9 @@ COPY packages/testing/package.json packages/testing/package.json
 RUN npm ci --include=dev --no-audit --no-fund
 COPY apps ./apps
 COPY packages ./packages
+# The Markdown docs the API serves (`GET /docs/{page}.md`) are made from the README and docs/ when first asked for.
+COPY README.md ./
+COPY docs ./docs
 RUN npx prisma generate
 COPY scripts ./scripts
 RUN npm run build

@@ -1,22 +1,26 @@
 /**
  * `lm`, the integrator's command line (DESIGN §12): `lm listen` forwards the store's test-mode events to a local
- * receiver, signed as the worker signs them; `lm trigger <event type>` makes the service emit one. It talks to the
- * service through the public merchant API only, with a test API key; the service's address is `--api-url`, else
- * `LM_API_URL`, else `http://localhost:3000`.
+ * receiver, signed as the worker signs them; `lm trigger <event type>` makes the service emit one; `lm mcp` serves the
+ * merchant API's operations as Model Context Protocol tools to an assistant (DESIGN §17). It talks to the service
+ * through the public merchant API only, with an API key (a test key, but for `lm mcp`); the service's address is
+ * `--api-url`, else `LM_API_URL`, else `http://localhost:3000`.
  */
 import { parseArgs } from "node:util";
+import { apiKeyMode } from "@lm/domain/src/api-keys/api-key";
 import { DEFAULT_SIGNATURE_SCHEME, isSignatureScheme, SIGNATURE_SCHEMES } from "@lm/domain/src/webhooks/signature";
 import { listenSecret, startListening } from "./listen";
-import { ApiRequestError, ApiUnreachableError, merchantApi, replyOf } from "./merchant-api";
+import { runMcp } from "./mcp";
+import { failureLine, merchantApi, replyOf } from "./merchant-api";
 import { isTriggerable, trigger, TRIGGERS } from "./trigger";
 
 const USAGE = `Usage:
   lm listen --forward-to <url> [--events <type,type,…>] [--signature-scheme stripe|standard_webhooks]
   lm listen --print-secret [--signature-scheme …]
   lm trigger <event type> [--late-days <n>]
+  lm mcp [--allow-live-writes]
 
 Every command takes --api-key <sk_test_…> (or LM_API_KEY) and --api-url <url> (or LM_API_URL; default
-http://localhost:3000). Live keys are refused: lm works on test mode only.
+http://localhost:3000). listen and trigger refuse live keys: they work on test mode only.
 
 lm listen     forwards the test-mode events created from now on (and in the 10 s before it started, so that
               nothing fired while it starts is missed), each signed with the session's secret exactly
@@ -25,6 +29,10 @@ lm listen     forwards the test-mode events created from now on (and in the 10 s
 lm trigger    ${Object.entries(TRIGGERS)
   .map(([type, what]) => `${type}: ${what}`)
   .join("\n              ")}
+lm mcp        serves the merchant API to an assistant as Model Context Protocol tools over stdio, one per
+              merchant operation of the API's OpenAPI document; the test-mode helpers (simulate…, test
+              withdrawals) only with a test key; a live key gets only the tools that read, unless
+              --allow-live-writes is given.
 `;
 
 /** What `lm` writes and reads besides its arguments. */
@@ -58,6 +66,7 @@ export async function runLm(argv: string[], io: Io): Promise<ExitCode> {
         "signature-scheme": { type: "string" },
         "print-secret": { type: "boolean" },
         "late-days": { type: "string" },
+        "allow-live-writes": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -72,11 +81,23 @@ export async function runLm(argv: string[], io: Io): Promise<ExitCode> {
   }
   const apiKey = values["api-key"] ?? io.env.LM_API_KEY;
   if (apiKey === undefined) return usage(io, "Give the API key with --api-key sk_test_… (or LM_API_KEY).");
+  const apiUrl = values["api-url"] ?? io.env.LM_API_URL ?? "http://localhost:3000";
+  if (command === "mcp") {
+    const mode = apiKeyMode(apiKey);
+    if (mode === null) return usage(io, "That is not an API key: give a test or live key (sk_test_… or sk_live_…).");
+    const access = { mode, allowLiveWrites: values["allow-live-writes"] === true };
+    try {
+      await runMcp({ apiUrl, apiKey, access, log: io.err, interrupted: io.interrupted });
+      return 0;
+    } catch (err) {
+      io.err(failureLine(err, apiUrl));
+      return 1;
+    }
+  }
   if (!apiKey.startsWith("sk_test_")) {
     io.err("lm works on test mode only: give a test key (sk_test_…), never a live one.");
     return 2;
   }
-  const apiUrl = values["api-url"] ?? io.env.LM_API_URL ?? "http://localhost:3000";
   const api = merchantApi(apiUrl, apiKey);
 
   try {
@@ -122,7 +143,7 @@ export async function runLm(argv: string[], io: Io): Promise<ExitCode> {
     }
     return usage(io, `Unknown command "${command}".`);
   } catch (err) {
-    io.err(failure(err, apiUrl));
+    io.err(failureLine(err, apiUrl));
     return 1;
   }
 }
@@ -130,18 +151,6 @@ export async function runLm(argv: string[], io: Io): Promise<ExitCode> {
 function usage(io: Io, problem: string): 2 {
   io.err(`${problem}\n\n${USAGE}`);
   return 2;
-}
-
-/** One line saying why a command failed, in the API's words when it answered. */
-function failure(err: unknown, apiUrl: string): string {
-  if (err instanceof ApiRequestError) {
-    const param = err.param === undefined ? "" : ` (${err.param})`;
-    return `The API refused: ${err.status} ${err.code}${param}: ${err.message}`;
-  }
-  if (err instanceof ApiUnreachableError) {
-    return `Cannot reach the API at ${apiUrl} (${err.code}): is the service running (npm start)? Set --api-url or LM_API_URL.`;
-  }
-  return err instanceof Error ? err.message : String(err);
 }
 
 /** Runs `lm` with this process's arguments, environment and streams, then exits with its status. */

@@ -63,12 +63,25 @@ export interface ApiReply<T> {
  * Requests time out after 10 s and are never retried here: the caller decides (listen retries, trigger stops).
  */
 export function merchantApi(apiUrl: string, apiKey: string): MerchantApi {
-  return createClient<paths>({
-    baseUrl: apiUrl.replace(/\/+$/, ""),
-    headers: { authorization: `Bearer ${apiKey}`, "user-agent": "lm-cli/0.1" },
-    // The signal is made per request: one made with the client would expire 10 s after it.
-    fetch: (request) => fetch(request, { signal: AbortSignal.timeout(TIMEOUT_MS) }),
-  });
+  return createClient<paths>({ baseUrl: baseUrlOf(apiUrl), headers: apiHeaders(apiKey), fetch: fetchInTime });
+}
+
+/** `apiUrl` without its trailing slashes, the base every path of the API is appended to. */
+export function baseUrlOf(apiUrl: string): string {
+  return apiUrl.replace(/\/+$/, "");
+}
+
+/** The headers of every request `lm` sends: the key (DESIGN §3) and `lm`'s user agent. */
+export function apiHeaders(apiKey: string): Record<string, string> {
+  return { authorization: `Bearer ${apiKey}`, "user-agent": "lm-cli/0.1" };
+}
+
+/**
+ * `fetch` of one request that fails with a `TimeoutError` after 10 s. The signal is made per request: one made once
+ * for a client would expire 10 s after it.
+ */
+export function fetchInTime(request: Request): Promise<Response> {
+  return fetch(request, { signal: AbortSignal.timeout(TIMEOUT_MS) });
 }
 
 /**
@@ -112,7 +125,7 @@ export async function replyOf<T>(call: ApiCall<T>): Promise<ApiReply<T>> {
 }
 
 /** `err` as an {@link ApiUnreachableError} when it is fetch's failure to get a reply; any other error unchanged. */
-function unreachable(err: unknown): unknown {
+export function unreachable(err: unknown): unknown {
   if (err instanceof Error && err.name === "TimeoutError") return new ApiUnreachableError("ETIMEDOUT", { cause: err });
   // fetch rejects with a TypeError whose cause is the socket's or the resolver's error.
   if (err instanceof TypeError && err.cause instanceof Error) {
@@ -120,4 +133,20 @@ function unreachable(err: unknown): unknown {
     return new ApiUnreachableError(typeof code === "string" ? code : err.cause.message, { cause: err });
   }
   return err;
+}
+
+/**
+ * One line saying why a request failed, in the API's words when it answered.
+ * @param err - what a call threw: an {@link ApiRequestError}, an {@link ApiUnreachableError} or any other error
+ * @param apiUrl - the address `lm` was given, named when nothing answered there
+ */
+export function failureLine(err: unknown, apiUrl: string): string {
+  if (err instanceof ApiRequestError) {
+    const param = err.param === undefined ? "" : ` (${err.param})`;
+    return `The API refused: ${err.status} ${err.code}${param}: ${err.message}`;
+  }
+  if (err instanceof ApiUnreachableError) {
+    return `Cannot reach the API at ${apiUrl} (${err.code}): is the service running (npm start)? Set --api-url or LM_API_URL.`;
+  }
+  return err instanceof Error ? err.message : String(err);
 }

@@ -11,6 +11,7 @@ import * as disputes from "./disputes/disputes.contract";
 import * as docs from "./docs/docs.contract";
 import * as eventTypes from "./event-types/event-types.contract";
 import * as events from "./events/events.contract";
+import * as llms from "./llms/llms.contract";
 import * as metrics from "./metrics/metrics.contract";
 import * as notifications from "./notifications/notifications.contract";
 import * as openapi from "./openapi/openapi.contract";
@@ -45,6 +46,7 @@ export const ROUTE_CONTRACTS: RouteContract[] = [
   docs,
   eventTypes,
   events,
+  llms,
   metrics,
   notifications,
   openapi,

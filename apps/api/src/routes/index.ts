@@ -9,6 +9,7 @@ import { merchantDisputesRouter, panelDisputesRouter } from "./disputes/disputes
 import { probesRouter } from "./probes/probes.router";
 import { openapiRouter } from "./openapi/openapi.router";
 import { docsRouter } from "./docs/docs.router";
+import { llmsRouter } from "./llms/llms.router";
 import { metricsRouter } from "./metrics/metrics.router";
 import { csrfProtection } from "../http/csrf";
 import { createPanelRateLimits } from "../http/rate-limit";
@@ -77,6 +78,7 @@ export function mountRoutes(app: Express, deps: AppDeps): void {
   app.use(probesRouter(deps));
   app.use(openapiRouter(deps));
   app.use(docsRouter(deps));
+  app.use(llmsRouter(deps));
   // Off the public port unless a token guards it (metrics.router.ts); main.ts serves METRICS_PORT otherwise.
   if (deps.config.metricsToken !== undefined) app.use(metricsRouter(deps, deps.config.metricsToken));
 

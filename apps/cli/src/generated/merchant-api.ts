@@ -472,6 +472,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/docs/{page}.md": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A page of the docs in Markdown
+     * @description Made from the README, `docs/receiving-webhooks.md` and this document (its tags, operations, objects and examples), so it changes with them; listed by `GET /llms.txt`.
+     */
+    get: operations["getDocsMarkdownPage"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/llms.txt": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What an assistant should read
+     * @description The llmstxt.org index for assistants: the API's summary and conventions, then links to the Markdown pages (`GET /docs/{page}.md`: the quick start, receiving webhooks, each Pix product, webhooks, errors) and to this document, under `PUBLIC_BASE_URL`.
+     */
+    get: operations["getLlmsTxt"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/metrics": {
     parameters: {
       query?: never;
@@ -5045,6 +5085,78 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["Error.rate_limited"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
+  getDocsMarkdownPage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The page: `quick-start`, `receiving-webhooks`, `immediate-charges`, `due-date-charges`, `refunds`, `withdrawals`, `disputes`, `webhooks`, `errors`. */
+        page: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The page, Markdown. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/markdown": string;
+        };
+      };
+      /** @description `resource_not_found`: no page of that name. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.resource_not_found"];
+        };
+      };
+      /** @description `unsupported_media_type`: the request carried a body that is not JSON. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.unsupported_media_type"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
+  getLlmsTxt: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Markdown, as llmstxt.org lays it out. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/plain": string;
+        };
+      };
+      /** @description `unsupported_media_type`: the request carried a body that is not JSON. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.unsupported_media_type"];
         };
       };
       default: components["responses"]["Error"];

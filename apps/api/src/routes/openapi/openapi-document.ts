@@ -23,9 +23,9 @@ import {
 import type { ErrorReplyContract, ReplyContract, RouteContract } from "../../http/contract";
 
 /** A JSON value. */
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 /** A JSON object. */
-type JsonObject = { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
 
 /** The hand-kept part of the document (`apps/api/openapi.overlay.json`). */
 export interface OpenApiOverlay {
