@@ -73,6 +73,7 @@ describe("ops inbox API", () => {
       processed_at: null,
       attempts: 0,
       error: null,
+      note: null,
       transaction_id: null,
       withdrawal_id: null,
       end_to_end_id: item.end_to_end_id,

@@ -260,17 +260,20 @@ const PAGES: PageSpec[] = [
   {
     slug: "due-date-charges",
     title: "Due-date charges",
-    note: () => "Charges with a due date, fine, interest, reduction and discounts (the API Pix standard's cobv).",
+    note: () =>
+      "Charges with a due date, fine, interest, reduction and discounts (the API Pix standard's cobv), and their batches.",
     build: ({ document }) =>
       operationsPage(
         document,
         "Due-date charges",
         [
           `A charge created with \`due_date\` is a due-date charge:\n\n${bodyFieldLine(document, "createTransaction", "due_date")}`,
+          tagDescription(document, "Charge batches"),
         ],
-        ["createTransaction", "getAmountDue", "simulatePayment"],
+        ["createTransaction", "getAmountDue", "simulatePayment", ...operationIdsTagged(document, "Charge batches")],
       ),
   },
+  tagPage("qr-codes", "Reusable QR codes", "QR codes"),
   tagPage("refunds", "Refunds", "Refunds"),
   tagPage("withdrawals", "Balance and withdrawals", "Balance and withdrawals"),
   tagPage("disputes", "Disputes", "Disputes"),
