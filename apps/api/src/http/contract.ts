@@ -122,6 +122,18 @@ export const KEY_RATE_LIMITED: ErrorReplyContract = {
   headers: ["RetryAfter"],
 };
 
+/**
+ * 503 of a route that needs an acquirer: `acquirer_not_configured` when none is able to do what the route does, in the
+ * words of `nobody` (e.g. "no acquirer registers charges in this mode (…)"), and the database's `service_unavailable`.
+ */
+export function noAcquirer(nobody: string): ErrorReplyContract {
+  return {
+    description: `\`acquirer_not_configured\`: ${nobody}; nothing was created. \`service_unavailable\` (with \`Retry-After\`): PostgreSQL is down or unreachable for now.`,
+    codes: ["acquirer_not_configured", "service_unavailable"],
+    headers: ["RetryAfter"],
+  };
+}
+
 /** 404 of the merchant API: a resource the key's store and mode does not have. */
 export const NOT_IN_STORE_MODE: ErrorReplyContract = {
   description: "`resource_not_found`: unknown, malformed, or of another store or mode.",

@@ -5095,7 +5095,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The page: `quick-start`, `receiving-webhooks`, `immediate-charges`, `due-date-charges`, `refunds`, `withdrawals`, `disputes`, `webhooks`, `errors`. */
+        /** @description The page: `quick-start`, `receiving-webhooks`, `immediate-charges`, `due-date-charges`, `qr-codes`, `refunds`, `withdrawals`, `disputes`, `webhooks`, `errors`. */
         page: string;
       };
       cookie?: never;

@@ -24,6 +24,7 @@ import { newId } from "../ids";
 import { saoPauloDate, type AmountDue } from "../due-dates";
 import { amountDueOn } from "../transactions/due-date-charge";
 import { planTransactionEvents } from "../transactions/transaction-events";
+import { newChargeRow } from "../transactions/charge-row";
 import { paymentChargeTxid } from "../transactions/txid";
 import { reporterAnomaly, reporterOf, type Reporter } from "../acquirers";
 import { INBOX_ERRORS, readPixPayment, type PaymentComponents, type PixPayment } from "../inbound";
@@ -86,44 +87,22 @@ export function amountNote(charge: Transaction, payment: PixPayment, authority: 
  * `expires_in` is 0 and `expires_at` the time of payment.
  */
 export function qrCodeCharge(encryptionKey: Buffer, code: QrCode, payment: PixPayment, now: Date): Transaction {
-  const charge: Transaction = {
+  const charge = newChargeRow({
     id: newId("transaction", now.getTime()),
     store_id: code.store_id,
     mode: code.mode,
-    status: "pending",
     type: "qr_code",
     amount: payment.amount,
-    currency: "BRL",
     description: code.description,
-    external_id: null,
     txid: paymentChargeTxid(payment.endToEndId),
     br_code: code.br_code,
     qr_code_png_base64: code.qr_code_png_base64,
-    customer_name: null,
-    customer_document: null,
-    customer_document_masked: null,
-    customer_email: null,
-    postback_url: null,
-    metadata: {},
     expires_in: 0,
     expires_at: payment.paidAt,
-    paid_at: null,
-    expired_at: null,
-    canceled_at: null,
-    payment_end_to_end_id: null,
-    payment_amount: null,
-    payer_name: null,
-    payer_document: null,
-    payer_document_masked: null,
-    amount_refunded: 0,
-    amount_disputed: 0,
-    due_terms: null,
-    payment_components: null,
     acquirer_id: code.acquirer_id,
     qr_code_id: code.id,
     created_at: now,
-    updated_at: now,
-  };
+  });
   return { ...charge, ...paidColumns(encryptionKey, charge, payment) };
 }
 

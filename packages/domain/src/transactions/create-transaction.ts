@@ -14,6 +14,7 @@ import { newId } from "../ids";
 import { checkDestination } from "../webhooks/destination";
 import { acquirerFor, acquirerNotConfigured, type AcquirerPort, type ChargeRegistration } from "../acquirers";
 import { renderQrPngBase64 } from "../br-code/br-code";
+import { newChargeRow } from "./charge-row";
 import { planTransactionEvents, type TransactionWriteOptions } from "./transaction-events";
 import { generateTxid, txidForIdempotencyKey } from "./txid";
 import { DUE_DATE_FIELDS, planDueDateTerms, type DueDateInput } from "./due-date-charge";
@@ -96,14 +97,12 @@ export async function createTransaction(
   const id = options.preassigned?.id ?? newId("transaction", now.getTime());
   const customerDocument = chargeDocumentColumns(deps.config.encryptionKey, id, "customer_document", document);
   // The whole row, so the reply and the event are built from it without reading it back.
-  const transaction: Transaction = {
+  const transaction = newChargeRow({
     id,
     store_id: merchant.storeId,
     mode: merchant.mode,
-    status: "pending",
     type: due === null ? "immediate" : "due_date",
     amount: input.amount,
-    currency: "BRL",
     description: input.description ?? null,
     external_id: input.external_id ?? null,
     txid,
@@ -117,23 +116,10 @@ export async function createTransaction(
     metadata: input.metadata ?? {},
     expires_in: expiresIn,
     expires_at: expiresAt,
-    paid_at: null,
-    expired_at: null,
-    canceled_at: null,
-    payment_end_to_end_id: null,
-    payment_amount: null,
-    payer_name: null,
-    payer_document: null,
-    payer_document_masked: null,
-    amount_refunded: 0,
-    amount_disputed: 0,
     due_terms: due === null ? null : (due.terms as unknown as Transaction["due_terms"]),
-    payment_components: null,
     acquirer_id: acquirer.acquirerId,
-    qr_code_id: null,
     created_at: now,
-    updated_at: now,
-  };
+  });
 
   // One statement on the pool (no BEGIN/COMMIT round trips), the subscribed endpoints selected inside it: this runs
   // on every creation.

@@ -13,6 +13,7 @@ import {
   KEY_RATE_LIMITED,
   NOT_IN_STORE_MODE,
   NO_API_KEY,
+  noAcquirer,
 } from "../../http/contract";
 
 /** The tag of these routes in the reference. */
@@ -78,12 +79,7 @@ export const createQrCode = defineRoute({
       codes: ["invalid_state", "idempotency_key_in_progress"],
     },
     429: KEY_RATE_LIMITED,
-    503: {
-      description:
-        "`acquirer_not_configured`: no acquirer receives payments in this mode (live mode without an activated bank); nothing was created. `service_unavailable` (with `Retry-After`): PostgreSQL is down or unreachable for now.",
-      codes: ["acquirer_not_configured", "service_unavailable"],
-      headers: ["RetryAfter"],
-    },
+    503: noAcquirer("no acquirer receives payments in this mode (live mode without an activated bank)"),
   },
 });
 

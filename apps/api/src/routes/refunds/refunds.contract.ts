@@ -11,6 +11,7 @@ import {
   KEY_RATE_LIMITED,
   NOT_IN_STORE_MODE,
   NO_API_KEY,
+  noAcquirer,
 } from "../../http/contract";
 import { Refund, RefundList } from "@lm/wire";
 import { listQuerySchema, type ListQuery } from "../../http/list";
@@ -77,12 +78,9 @@ export const createRefund = defineRoute({
       codes: ["invalid_state", "insufficient_funds", "idempotency_key_in_progress"],
     },
     429: KEY_RATE_LIMITED,
-    503: {
-      description:
-        "`acquirer_not_configured`: no acquirer is able to refund this charge (a live charge no bank registered, or whose bank is no longer configured); nothing was created. `service_unavailable` (with `Retry-After`): PostgreSQL is down or unreachable for now.",
-      codes: ["acquirer_not_configured", "service_unavailable"],
-      headers: ["RetryAfter"],
-    },
+    503: noAcquirer(
+      "no acquirer is able to refund this charge (a live charge no bank registered, or whose bank is no longer configured)",
+    ),
   },
 });
 

@@ -17,6 +17,7 @@ import {
   KEY_RATE_LIMITED,
   NOT_IN_STORE_MODE,
   NO_API_KEY,
+  noAcquirer,
 } from "../../http/contract";
 import { listQuerySchema, MAX_LIST_LIMIT, type ListQuery } from "../../http/list";
 import { createTransactionSchema } from "../transactions/transactions.contract";
@@ -130,12 +131,7 @@ export const createTransactionBatch = defineRoute({
       codes: ["idempotency_key_in_progress"],
     },
     429: KEY_RATE_LIMITED,
-    503: {
-      description:
-        "`acquirer_not_configured`: no acquirer registers charges in this mode (live mode without an activated bank); nothing was created. `service_unavailable` (with `Retry-After`): PostgreSQL is down or unreachable for now.",
-      codes: ["acquirer_not_configured", "service_unavailable"],
-      headers: ["RetryAfter"],
-    },
+    503: noAcquirer("no acquirer registers charges in this mode (live mode without an activated bank)"),
   },
 });
 

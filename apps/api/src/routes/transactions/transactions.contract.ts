@@ -12,6 +12,7 @@ import {
   KEY_RATE_LIMITED,
   NOT_IN_STORE_MODE,
   NO_API_KEY,
+  noAcquirer,
 } from "../../http/contract";
 import { AmountDue, Dispute, Transaction, TransactionList } from "@lm/wire";
 
@@ -169,12 +170,7 @@ export const createTransaction = defineRoute({
         "`acquirer_unavailable`: the bank could not be reached, timed out or answered 5xx. `acquirer_rejected`: the bank refused; `message` carries its reason. Nothing was created.",
       codes: ["acquirer_unavailable", "acquirer_rejected"],
     },
-    503: {
-      description:
-        "`acquirer_not_configured`: no acquirer registers charges in this mode (live mode without an activated bank); nothing was created. `service_unavailable` (with `Retry-After`): PostgreSQL is down or unreachable for now.",
-      codes: ["acquirer_not_configured", "service_unavailable"],
-      headers: ["RetryAfter"],
-    },
+    503: noAcquirer("no acquirer registers charges in this mode (live mode without an activated bank)"),
   },
 });
 

@@ -15,6 +15,7 @@ import {
   NO_SELLER,
   NO_SESSION,
   PANEL_SESSION,
+  noAcquirer,
 } from "../../http/contract";
 import { Withdrawal, WithdrawalList } from "@lm/wire";
 
@@ -104,12 +105,9 @@ export const createWithdrawal = defineRoute({
         "`insufficient_funds`: `available` is lower than the amount (always while it is negative after a dispute). `idempotency_key_in_progress`: a request with this key is still running.",
       codes: ["insufficient_funds", "idempotency_key_in_progress"],
     },
-    503: {
-      description:
-        "`acquirer_not_configured`: no acquirer is able to send payouts in this mode (live mode without an activated bank, or the mode's active bank has a profile without payouts, `bcb`); nothing was created. `service_unavailable` (with `Retry-After`): PostgreSQL is down or unreachable for now.",
-      codes: ["acquirer_not_configured", "service_unavailable"],
-      headers: ["RetryAfter"],
-    },
+    503: noAcquirer(
+      "no acquirer is able to send payouts in this mode (live mode without an activated bank, or the mode's active bank has a profile without payouts, `bcb`)",
+    ),
   },
 });
 
@@ -215,12 +213,9 @@ export const createTestWithdrawal = defineRoute({
       codes: ["insufficient_funds", "invalid_state", "idempotency_key_in_progress"],
     },
     429: KEY_RATE_LIMITED,
-    503: {
-      description:
-        "`acquirer_not_configured`: no acquirer is able to send payouts in this mode (live mode without an activated bank, or the mode's active bank has a profile without payouts, `bcb`); nothing was created. `service_unavailable` (with `Retry-After`): PostgreSQL is down or unreachable for now.",
-      codes: ["acquirer_not_configured", "service_unavailable"],
-      headers: ["RetryAfter"],
-    },
+    503: noAcquirer(
+      "no acquirer is able to send payouts in this mode (live mode without an activated bank, or the mode's active bank has a profile without payouts, `bcb`)",
+    ),
   },
 });
 
