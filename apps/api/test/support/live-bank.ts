@@ -8,6 +8,12 @@ import { startBankEmulator, type BankEmulator } from "@lm/bank-emulator";
 import { activateAcquirer, configureBankAcquirer } from "@lm/domain";
 import type { ApiTestContext } from "./harness";
 
+/**
+ * How long starting the emulator may take: it makes its CA and certificates with `openssl` (a few processes), which a
+ * busy machine can slow past Jest's 5 s for a hook.
+ */
+const START_TIMEOUT_MS = 30_000;
+
 /** The slug of the bank {@link useLiveBank} activates. */
 export const LIVE_BANK_SLUG = "live-bank";
 
@@ -36,7 +42,7 @@ export function useLiveBank(ctx: ApiTestContext): { current: BankEmulator } {
       pixKey: bank.pixKey,
     });
     await activateAcquirer(ctx.deps, LIVE_BANK_SLUG, "live");
-  });
+  }, START_TIMEOUT_MS);
   afterAll(async () => {
     await holder.current?.close();
   });
