@@ -1678,6 +1678,28 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  "transaction.failed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * transaction.failed
+     * @description The payer's bank could not debit a recurrence's cycle on its due date, nor on any retry its policy allows (DESIGN §14).
+     *
+     *     A signed POST to every endpoint of the event's mode that subscribes to `transaction.failed`, and to the charge's `postback_url` when it has one (signed with the store's postback secret). A signed POST to every endpoint of the event's mode that subscribes to `transaction.paid`, and to the charge's `postback_url` when it has one (signed with the store's postback secret). Verify the signature over the raw body before parsing it, answer 2xx within 10 s, deduplicate on `X-Event-Id` (retries reuse it) and answer 2xx to types you do not know. `docs/receiving-webhooks.md` has receivers in Node.js, Python, PHP and Go.
+     */
+    post: operations["transactionFailedEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "transaction.disputed": {
     parameters: {
       query?: never;
@@ -1716,6 +1738,116 @@ export interface webhooks {
      *     A signed POST to every endpoint of the event's mode that subscribes to `transaction_batch.completed`. A signed POST to every endpoint of the event's mode that subscribes to `transaction.paid`, and to the charge's `postback_url` when it has one (signed with the store's postback secret). Verify the signature over the raw body before parsing it, answer 2xx within 10 s, deduplicate on `X-Event-Id` (retries reuse it) and answer 2xx to types you do not know. `docs/receiving-webhooks.md` has receivers in Node.js, Python, PHP and Go.
      */
     post: operations["transactionBatchCompletedEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "recurrence.created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * recurrence.created
+     * @description A Pix Automático recurrence was created and awaits the payer's authorization.
+     *
+     *     A signed POST to every endpoint of the event's mode that subscribes to `recurrence.created`. A signed POST to every endpoint of the event's mode that subscribes to `transaction.paid`, and to the charge's `postback_url` when it has one (signed with the store's postback secret). Verify the signature over the raw body before parsing it, answer 2xx within 10 s, deduplicate on `X-Event-Id` (retries reuse it) and answer 2xx to types you do not know. `docs/receiving-webhooks.md` has receivers in Node.js, Python, PHP and Go.
+     */
+    post: operations["recurrenceCreatedEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "recurrence.approved": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * recurrence.approved
+     * @description The payer authorized a recurrence; its cycles are charged from now on.
+     *
+     *     A signed POST to every endpoint of the event's mode that subscribes to `recurrence.approved`. A signed POST to every endpoint of the event's mode that subscribes to `transaction.paid`, and to the charge's `postback_url` when it has one (signed with the store's postback secret). Verify the signature over the raw body before parsing it, answer 2xx within 10 s, deduplicate on `X-Event-Id` (retries reuse it) and answer 2xx to types you do not know. `docs/receiving-webhooks.md` has receivers in Node.js, Python, PHP and Go.
+     */
+    post: operations["recurrenceApprovedEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "recurrence.rejected": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * recurrence.rejected
+     * @description The payer refused to authorize a recurrence.
+     *
+     *     A signed POST to every endpoint of the event's mode that subscribes to `recurrence.rejected`. A signed POST to every endpoint of the event's mode that subscribes to `transaction.paid`, and to the charge's `postback_url` when it has one (signed with the store's postback secret). Verify the signature over the raw body before parsing it, answer 2xx within 10 s, deduplicate on `X-Event-Id` (retries reuse it) and answer 2xx to types you do not know. `docs/receiving-webhooks.md` has receivers in Node.js, Python, PHP and Go.
+     */
+    post: operations["recurrenceRejectedEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "recurrence.expired": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * recurrence.expired
+     * @description A recurrence was not authorized within 30 days.
+     *
+     *     A signed POST to every endpoint of the event's mode that subscribes to `recurrence.expired`. A signed POST to every endpoint of the event's mode that subscribes to `transaction.paid`, and to the charge's `postback_url` when it has one (signed with the store's postback secret). Verify the signature over the raw body before parsing it, answer 2xx within 10 s, deduplicate on `X-Event-Id` (retries reuse it) and answer 2xx to types you do not know. `docs/receiving-webhooks.md` has receivers in Node.js, Python, PHP and Go.
+     */
+    post: operations["recurrenceExpiredEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "recurrence.canceled": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * recurrence.canceled
+     * @description The payer or the merchant canceled a recurrence (`canceled_by`); its unpaid cycles are canceled.
+     *
+     *     A signed POST to every endpoint of the event's mode that subscribes to `recurrence.canceled`. A signed POST to every endpoint of the event's mode that subscribes to `transaction.paid`, and to the charge's `postback_url` when it has one (signed with the store's postback secret). Verify the signature over the raw body before parsing it, answer 2xx within 10 s, deduplicate on `X-Event-Id` (retries reuse it) and answer 2xx to types you do not know. `docs/receiving-webhooks.md` has receivers in Node.js, Python, PHP and Go.
+     */
+    post: operations["recurrenceCanceledEvent"];
     delete?: never;
     options?: never;
     head?: never;
@@ -2294,7 +2426,7 @@ export interface components {
       /** Format: date-time */
       created_at: string;
       data: {
-        /** @description The resource as its read operation returned it when the event happened: a Transaction for `transaction.*`, a TransactionBatch for `transaction_batch.completed`, a Refund for `refund.*`, a Dispute for `dispute.created`, a Withdrawal for `withdrawal.*`, the Seller (document masked) for `seller.updated`, `{id, object: "webhook_endpoint", status}` for `ping`. */
+        /** @description The resource as its read operation returned it when the event happened: a Transaction for `transaction.*`, a TransactionBatch for `transaction_batch.completed`, a Recurrence for `recurrence.*`, a Refund for `refund.*`, a Dispute for `dispute.created`, a Withdrawal for `withdrawal.*`, the Seller (document masked) for `seller.updated`, `{id, object: "webhook_endpoint", status}` for `ping`. */
         object: {
           id: string;
           object: string;
@@ -2553,6 +2685,85 @@ export interface components {
        */
       withdrawals_locked_until: string;
     };
+    /** @description A Pix Automático recurrence (DESIGN §14). */
+    Recurrence: {
+      id: string;
+      /** @constant */
+      object: "recurrence";
+      mode: components["schemas"]["Mode"];
+      /**
+       * @description `created` until the payer answers; `approved` while its cycles are charged (it stays `approved` after its `end_date`, with no `next_due_date`); `rejected` by the payer; `expired` when not approved within 30 days; `canceled` by either side (`canceled_by`).
+       * @enum {string}
+       */
+      status: "created" | "approved" | "rejected" | "expired" | "canceled";
+      /** @description The merchant's contract reference (the standard's `vinculo.contrato`). */
+      contract: string;
+      description: string | null;
+      customer: {
+        name: string;
+        /** @description The payer's CPF or CNPJ, masked. */
+        document_masked: string;
+      };
+      payer_account: {
+        /** @description The payer's bank's ISPB, 8 digits. */
+        ispb: string;
+        /** @description Agência, up to 4 digits. */
+        branch: string;
+        /** @description Account number with its check digit, digits only. */
+        number: string;
+      } | null;
+      /**
+       * Format: date
+       * @description The first cycle's due date.
+       */
+      start_date: string;
+      /** @description No cycle falls after it; null: no end. */
+      end_date: string | null;
+      /**
+       * @description Weekly cycles every 7 days; the others every 1, 3, 6 or 12 calendar months from `start_date`, on its day (or the month's last day when shorter).
+       * @enum {string}
+       */
+      interval: "weekly" | "monthly" | "quarterly" | "semiannual" | "annual";
+      /** @description Centavos of every cycle (a fixed amount); null for a variable amount. */
+      amount: number | null;
+      /** @description A variable amount's least, centavos: each cycle is what the merchant sets (`POST /v1/recurrences/{id}/charges`), or this when it sets none by 2 days before the due date; null for a fixed amount. */
+      minimum_amount: number | null;
+      /**
+       * @description Whether a failed debit is tried again (the standard's `politicaRetentativa`): up to 3 more times within 7 days after the due date (1, 3 and 5 days after), then the cycle is `failed`.
+       * @enum {string}
+       */
+      retry_policy: "none" | "three_in_seven_days";
+      /**
+       * @description How the payer authorizes: `qr`, a QR code that only authorizes (the standard's journey 2); `qr_with_first_payment`, an immediate charge and the authorization in one QR code (journey 3); `push`, a request sent to the payer's bank (journey 1).
+       * @enum {string}
+       */
+      journey: "qr" | "qr_with_first_payment" | "push";
+      /** @description The QR code the payer scans to authorize; null for `push`. */
+      authorization: {
+        /** @description EMV BR Code (valid CRC16) carrying the authorization (field 80, `br.gov.bcb.pix.automatico`) and, for `qr_with_first_payment`, the first payment's charge. In test mode on the sandbox host, never payable. */
+        copy_paste: string;
+        qr_code_png_base64: string;
+      } | null;
+      /** @description The immediate charge of `qr_with_first_payment`; null otherwise. */
+      first_payment_transaction_id: string | null;
+      /** @description The due date of the next cycle not yet charged; null when none is left or it is no longer approved. */
+      next_due_date: string | null;
+      canceled_by: ("payer" | "merchant") | null;
+      /** @description Given to each of its charges, whose events it receives. */
+      postback_url: string | null;
+      /** @description The test clock whose time it runs on; null: real time. */
+      test_clock: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    /** @description The event envelope of `recurrence` events, with `data.object` as its read operation returns it. */
+    RecurrenceEvent: {
+      data?: {
+        object: components["schemas"]["Recurrence"];
+      };
+    } & components["schemas"]["EventEnvelope"];
     /** @description DESIGN §7 "Refunds": a Pix devolução of a paid charge. */
     Refund: {
       id: string;
@@ -2719,15 +2930,15 @@ export interface components {
       /** @constant */
       object: "transaction";
       /**
-       * @description A pending charge past `expires_at` reads as `expired` at once.
+       * @description A pending charge past `expires_at` reads as `expired` at once. A recurrence's cycle (`type` `recurring`) is `scheduled` until sent, then `pending` until the payer's bank debits it (`paid`) or every debit failed (`failed`); it never reads as `expired`.
        * @enum {string}
        */
-      status: "pending" | "paid" | "expired" | "canceled" | "refunded";
+      status: "pending" | "paid" | "expired" | "canceled" | "refunded" | "scheduled" | "failed";
       /**
-       * @description `due_date`: a charge with a due date, fine, interest and discounts (DESIGN §13). `qr_code`: one payment to a reusable QR code (`qr_code_id`), born `paid`: it was never pending, so its `expires_in` is 0 and its `expires_at` the time of payment.
+       * @description `due_date`: a charge with a due date, fine, interest and discounts (DESIGN §13). `qr_code`: one payment to a reusable QR code (`qr_code_id`), born `paid`: it was never pending, so its `expires_in` is 0 and its `expires_at` the time of payment. `recurring`: one cycle of a Pix Automático recurrence (`recurrence_id`, DESIGN §14), debited by the payer's bank on `due_date.date` (and on its retries until `due_date.last_payable_date`); it has no BR Code (`pix` holds empty strings) and its `expires_at` is the end of its last debit day.
        * @enum {string}
        */
-      type: "immediate" | "due_date" | "qr_code";
+      type: "immediate" | "due_date" | "qr_code" | "recurring";
       mode: components["schemas"]["Mode"];
       /** @description Centavos. */
       amount: number;
@@ -2778,7 +2989,7 @@ export interface components {
           discount: number;
         } | null;
       } | null;
-      /** @description A due-date charge's terms; null for an immediate charge. */
+      /** @description A due-date charge's terms; a recurrence's cycle's due date (never moved: Pix Automático debits on any day) and `last_payable_date`, its last debit day (retries included), without fine, interest, reduction or discount; null otherwise. */
       due_date: components["schemas"]["DueDate"] | null;
       /** @description A due-date charge's total for today in São Paulo while it is pending; null otherwise. */
       amount_due: {
@@ -2791,6 +3002,8 @@ export interface components {
       } | null;
       /** @description The reusable QR code this charge is a payment of (`type` `qr_code`); null otherwise. */
       qr_code_id: string | null;
+      /** @description The recurrence this charge is a cycle of (`type` `recurring`) or the first payment of (journey `qr_with_first_payment`); null otherwise. */
+      recurrence_id: string | null;
       /** Format: date-time */
       created_at: string;
       /** Format: date-time */
@@ -11452,6 +11665,133 @@ export interface operations {
       };
     };
   };
+  transactionFailedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Signature of the `stripe` scheme (the default, and every postback): `t=<unix seconds>,v1=<hex>`, `v1` = lower-case hex HMAC-SHA256 keyed with the whole `whsec_…` secret as UTF-8 (not base64-decoded), over `<t>.<raw body>`. Two `v1` entries, the new secret's first, during the 24 h after a rotation. A fresh `t` on every attempt: refuse one more than 5 minutes from your clock. Stripe's libraries (`stripe.webhooks.constructEvent`) verify it unchanged. Absent on `standard_webhooks` endpoints.
+         * @example t=1795787007,v1=6c1b0f9e4f2a8d7c3b5e9a1d0c4f8b2e7a6d5c3b1e0f9a8d7c6b5a4e3d2c1b0a
+         */
+        "X-Signature"?: components["parameters"]["DeliverySignature"];
+        /**
+         * @description The event's id, the same on every attempt and every destination: deduplicate on it (deliveries are at least once).
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "X-Event-Id": components["parameters"]["DeliveryEventId"];
+        /**
+         * @description The event type, equal to the body's `type`.
+         * @example transaction.paid
+         */
+        "X-Event-Type": components["parameters"]["DeliveryEventType"];
+        /**
+         * @description This attempt's id (`whd_…`), different on every retry; the panel lists attempts by it.
+         * @example whd_01M8CKV5D8V4R7X2N9B3K6Q1TZ
+         */
+        "X-Delivery-Id": components["parameters"]["DeliveryId"];
+        /**
+         * @description Attempt number of this chain, 1 to 6 (a manual resend starts again at 1).
+         * @example 1
+         */
+        "X-Attempt": components["parameters"]["DeliveryAttempt"];
+        /**
+         * @description The event id again, for receivers whose framework deduplicates on this header.
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "Idempotency-Key": components["parameters"]["DeliveryIdempotencyKey"];
+        /**
+         * @description `standard_webhooks` endpoints only: the event id (the same on every attempt).
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "webhook-id"?: components["parameters"]["StandardWebhookId"];
+        /**
+         * @description `standard_webhooks` endpoints only: unix seconds of this attempt.
+         * @example 1795787007
+         */
+        "webhook-timestamp"?: components["parameters"]["StandardWebhookTimestamp"];
+        /**
+         * @description `standard_webhooks` endpoints only: `v1,<base64 HMAC-SHA256>` keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; two entries separated by a space during a rotation. The official Standard Webhooks libraries verify it unchanged.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature"?: components["parameters"]["StandardWebhookSignature"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_01M8CKX3Z8Q4S7V1X3Z6C9E2HJ",
+         *       "object": "event",
+         *       "type": "transaction.failed",
+         *       "mode": "test",
+         *       "created_at": "2026-11-26T19:03:19.103Z",
+         *       "data": {
+         *         "object": {
+         *           "id": "txn_01M8CKV86YK2RNMDWWD2CR24MZ",
+         *           "object": "transaction",
+         *           "status": "pending",
+         *           "mode": "test",
+         *           "type": "immediate",
+         *           "amount": 1500,
+         *           "amount_refunded": 0,
+         *           "amount_disputed": 0,
+         *           "currency": "BRL",
+         *           "description": "Pedido #4821",
+         *           "external_id": "pedido-4821",
+         *           "txid": "xXyyxR3IpVoaTuR0qzqAE3dO5o",
+         *           "pix": {
+         *             "copy_paste": "00020101021226760014br.gov.bcb.pix2554sandbox.api.lmpix.com.br/qr/xXyyxR3IpVoaTuR0qzqAE3dO5o5204000053039865802BR5911Loja da Ana6009SAO PAULO62070503***6304A6BC",
+         *             "qr_code_png_base64": "iVBORw0KGgoAAAANSUhEUgAAANQAAADUAQAAAADMpTC1AAAB1UlEQVQ4jdWVsW1lQQwDiWtg+u9yOpgL1v6J4VAHnLL3NiAkaqj1e/3Z7/W/vK1tuBmrmhHbOOlvURhtMaUY1JneAHE5lgNh3Oo5FWiRXetl1TZm61SvYEOlWUmH/m3jRx3uZ9VyFW1uHvK+2GhBvs+EjSu9oc0NxXIt5t2+uGlLtsn7f9Zf6AsZgIbV7ngQphjlyAI4m+fAtysv1zCLM/7UZat9Y6/tTq9n4Uvr15y77G/QUiNcdHmPGuJc5hYo6R3vDwWhYoOMM/7A3v6rk0J311/vPug+t8Hl3X1gbY92V/si8My/1+B3Zsce+2fzjGAofInFIe8FM3EwKJ6TV/McjQnSQhltZzxsm/psS7Jd5tkw9KGfWsyzecYnQGFgeZovL86CVNZH8EqvCaU841jzzL+lj2+VKG13ebaxVcOm2EQ9m6cKsNwIs8FZfpbApBfWtW077I+Ehgxdkd7dB0IUIR4V8zCvV+15mKDFoX/2gjNqbE97Z/nisgIACW2XvBMPQreNdzDu8rPqBZhEOKR5tp8bqiFsg+3SPwpQXroMG93xwGAY+D4/Bt7pEUNWqo/9U72X0unICd3Ns2jOjXcrVrAz/jZmWS2eVHfz/L0u9P7121/P18ktOStyTwAAAABJRU5ErkJggg=="
+         *           },
+         *           "customer": {
+         *             "name": "Maria da Silva",
+         *             "document_masked": "***.982.247-**",
+         *             "email": "maria.silva@gmail.com"
+         *           },
+         *           "postback_url": "https://lojadaana.com.br/pix/postback",
+         *           "metadata": {
+         *             "order_id": "4821"
+         *           },
+         *           "expires_in": 3600,
+         *           "expires_at": "2026-11-26T20:03:19.006Z",
+         *           "paid_at": null,
+         *           "expired_at": null,
+         *           "canceled_at": null,
+         *           "payment": null,
+         *           "due_date": null,
+         *           "amount_due": null,
+         *           "qr_code_id": null,
+         *           "created_at": "2026-11-26T19:03:19.006Z",
+         *           "updated_at": "2026-11-26T19:03:19.006Z"
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": {
+          /** @constant */
+          type?: "transaction.failed";
+        } & components["schemas"]["TransactionEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx ends the delivery successfully (`succeeded`); the body is not read. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other reply (4xx, 5xx, a 3xx, which is not followed), a timeout after 10 s or a failed connection fails the attempt: it is retried with the same event id and a new `X-Delivery-Id`, up to attempt 6. A receiver answers 400 (or 401) to a request whose signature does not verify. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   transactionDisputedEvent: {
     parameters: {
       query?: never;
@@ -11660,6 +12000,396 @@ export interface operations {
           /** @constant */
           type?: "transaction_batch.completed";
         } & components["schemas"]["TransactionBatchEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx ends the delivery successfully (`succeeded`); the body is not read. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other reply (4xx, 5xx, a 3xx, which is not followed), a timeout after 10 s or a failed connection fails the attempt: it is retried with the same event id and a new `X-Delivery-Id`, up to attempt 6. A receiver answers 400 (or 401) to a request whose signature does not verify. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  recurrenceCreatedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Signature of the `stripe` scheme (the default, and every postback): `t=<unix seconds>,v1=<hex>`, `v1` = lower-case hex HMAC-SHA256 keyed with the whole `whsec_…` secret as UTF-8 (not base64-decoded), over `<t>.<raw body>`. Two `v1` entries, the new secret's first, during the 24 h after a rotation. A fresh `t` on every attempt: refuse one more than 5 minutes from your clock. Stripe's libraries (`stripe.webhooks.constructEvent`) verify it unchanged. Absent on `standard_webhooks` endpoints.
+         * @example t=1795787007,v1=6c1b0f9e4f2a8d7c3b5e9a1d0c4f8b2e7a6d5c3b1e0f9a8d7c6b5a4e3d2c1b0a
+         */
+        "X-Signature"?: components["parameters"]["DeliverySignature"];
+        /**
+         * @description The event's id, the same on every attempt and every destination: deduplicate on it (deliveries are at least once).
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "X-Event-Id": components["parameters"]["DeliveryEventId"];
+        /**
+         * @description The event type, equal to the body's `type`.
+         * @example transaction.paid
+         */
+        "X-Event-Type": components["parameters"]["DeliveryEventType"];
+        /**
+         * @description This attempt's id (`whd_…`), different on every retry; the panel lists attempts by it.
+         * @example whd_01M8CKV5D8V4R7X2N9B3K6Q1TZ
+         */
+        "X-Delivery-Id": components["parameters"]["DeliveryId"];
+        /**
+         * @description Attempt number of this chain, 1 to 6 (a manual resend starts again at 1).
+         * @example 1
+         */
+        "X-Attempt": components["parameters"]["DeliveryAttempt"];
+        /**
+         * @description The event id again, for receivers whose framework deduplicates on this header.
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "Idempotency-Key": components["parameters"]["DeliveryIdempotencyKey"];
+        /**
+         * @description `standard_webhooks` endpoints only: the event id (the same on every attempt).
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "webhook-id"?: components["parameters"]["StandardWebhookId"];
+        /**
+         * @description `standard_webhooks` endpoints only: unix seconds of this attempt.
+         * @example 1795787007
+         */
+        "webhook-timestamp"?: components["parameters"]["StandardWebhookTimestamp"];
+        /**
+         * @description `standard_webhooks` endpoints only: `v1,<base64 HMAC-SHA256>` keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; two entries separated by a space during a rotation. The official Standard Webhooks libraries verify it unchanged.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature"?: components["parameters"]["StandardWebhookSignature"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @constant */
+          type?: "recurrence.created";
+        } & components["schemas"]["RecurrenceEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx ends the delivery successfully (`succeeded`); the body is not read. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other reply (4xx, 5xx, a 3xx, which is not followed), a timeout after 10 s or a failed connection fails the attempt: it is retried with the same event id and a new `X-Delivery-Id`, up to attempt 6. A receiver answers 400 (or 401) to a request whose signature does not verify. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  recurrenceApprovedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Signature of the `stripe` scheme (the default, and every postback): `t=<unix seconds>,v1=<hex>`, `v1` = lower-case hex HMAC-SHA256 keyed with the whole `whsec_…` secret as UTF-8 (not base64-decoded), over `<t>.<raw body>`. Two `v1` entries, the new secret's first, during the 24 h after a rotation. A fresh `t` on every attempt: refuse one more than 5 minutes from your clock. Stripe's libraries (`stripe.webhooks.constructEvent`) verify it unchanged. Absent on `standard_webhooks` endpoints.
+         * @example t=1795787007,v1=6c1b0f9e4f2a8d7c3b5e9a1d0c4f8b2e7a6d5c3b1e0f9a8d7c6b5a4e3d2c1b0a
+         */
+        "X-Signature"?: components["parameters"]["DeliverySignature"];
+        /**
+         * @description The event's id, the same on every attempt and every destination: deduplicate on it (deliveries are at least once).
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "X-Event-Id": components["parameters"]["DeliveryEventId"];
+        /**
+         * @description The event type, equal to the body's `type`.
+         * @example transaction.paid
+         */
+        "X-Event-Type": components["parameters"]["DeliveryEventType"];
+        /**
+         * @description This attempt's id (`whd_…`), different on every retry; the panel lists attempts by it.
+         * @example whd_01M8CKV5D8V4R7X2N9B3K6Q1TZ
+         */
+        "X-Delivery-Id": components["parameters"]["DeliveryId"];
+        /**
+         * @description Attempt number of this chain, 1 to 6 (a manual resend starts again at 1).
+         * @example 1
+         */
+        "X-Attempt": components["parameters"]["DeliveryAttempt"];
+        /**
+         * @description The event id again, for receivers whose framework deduplicates on this header.
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "Idempotency-Key": components["parameters"]["DeliveryIdempotencyKey"];
+        /**
+         * @description `standard_webhooks` endpoints only: the event id (the same on every attempt).
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "webhook-id"?: components["parameters"]["StandardWebhookId"];
+        /**
+         * @description `standard_webhooks` endpoints only: unix seconds of this attempt.
+         * @example 1795787007
+         */
+        "webhook-timestamp"?: components["parameters"]["StandardWebhookTimestamp"];
+        /**
+         * @description `standard_webhooks` endpoints only: `v1,<base64 HMAC-SHA256>` keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; two entries separated by a space during a rotation. The official Standard Webhooks libraries verify it unchanged.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature"?: components["parameters"]["StandardWebhookSignature"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @constant */
+          type?: "recurrence.approved";
+        } & components["schemas"]["RecurrenceEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx ends the delivery successfully (`succeeded`); the body is not read. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other reply (4xx, 5xx, a 3xx, which is not followed), a timeout after 10 s or a failed connection fails the attempt: it is retried with the same event id and a new `X-Delivery-Id`, up to attempt 6. A receiver answers 400 (or 401) to a request whose signature does not verify. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  recurrenceRejectedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Signature of the `stripe` scheme (the default, and every postback): `t=<unix seconds>,v1=<hex>`, `v1` = lower-case hex HMAC-SHA256 keyed with the whole `whsec_…` secret as UTF-8 (not base64-decoded), over `<t>.<raw body>`. Two `v1` entries, the new secret's first, during the 24 h after a rotation. A fresh `t` on every attempt: refuse one more than 5 minutes from your clock. Stripe's libraries (`stripe.webhooks.constructEvent`) verify it unchanged. Absent on `standard_webhooks` endpoints.
+         * @example t=1795787007,v1=6c1b0f9e4f2a8d7c3b5e9a1d0c4f8b2e7a6d5c3b1e0f9a8d7c6b5a4e3d2c1b0a
+         */
+        "X-Signature"?: components["parameters"]["DeliverySignature"];
+        /**
+         * @description The event's id, the same on every attempt and every destination: deduplicate on it (deliveries are at least once).
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "X-Event-Id": components["parameters"]["DeliveryEventId"];
+        /**
+         * @description The event type, equal to the body's `type`.
+         * @example transaction.paid
+         */
+        "X-Event-Type": components["parameters"]["DeliveryEventType"];
+        /**
+         * @description This attempt's id (`whd_…`), different on every retry; the panel lists attempts by it.
+         * @example whd_01M8CKV5D8V4R7X2N9B3K6Q1TZ
+         */
+        "X-Delivery-Id": components["parameters"]["DeliveryId"];
+        /**
+         * @description Attempt number of this chain, 1 to 6 (a manual resend starts again at 1).
+         * @example 1
+         */
+        "X-Attempt": components["parameters"]["DeliveryAttempt"];
+        /**
+         * @description The event id again, for receivers whose framework deduplicates on this header.
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "Idempotency-Key": components["parameters"]["DeliveryIdempotencyKey"];
+        /**
+         * @description `standard_webhooks` endpoints only: the event id (the same on every attempt).
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "webhook-id"?: components["parameters"]["StandardWebhookId"];
+        /**
+         * @description `standard_webhooks` endpoints only: unix seconds of this attempt.
+         * @example 1795787007
+         */
+        "webhook-timestamp"?: components["parameters"]["StandardWebhookTimestamp"];
+        /**
+         * @description `standard_webhooks` endpoints only: `v1,<base64 HMAC-SHA256>` keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; two entries separated by a space during a rotation. The official Standard Webhooks libraries verify it unchanged.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature"?: components["parameters"]["StandardWebhookSignature"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @constant */
+          type?: "recurrence.rejected";
+        } & components["schemas"]["RecurrenceEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx ends the delivery successfully (`succeeded`); the body is not read. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other reply (4xx, 5xx, a 3xx, which is not followed), a timeout after 10 s or a failed connection fails the attempt: it is retried with the same event id and a new `X-Delivery-Id`, up to attempt 6. A receiver answers 400 (or 401) to a request whose signature does not verify. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  recurrenceExpiredEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Signature of the `stripe` scheme (the default, and every postback): `t=<unix seconds>,v1=<hex>`, `v1` = lower-case hex HMAC-SHA256 keyed with the whole `whsec_…` secret as UTF-8 (not base64-decoded), over `<t>.<raw body>`. Two `v1` entries, the new secret's first, during the 24 h after a rotation. A fresh `t` on every attempt: refuse one more than 5 minutes from your clock. Stripe's libraries (`stripe.webhooks.constructEvent`) verify it unchanged. Absent on `standard_webhooks` endpoints.
+         * @example t=1795787007,v1=6c1b0f9e4f2a8d7c3b5e9a1d0c4f8b2e7a6d5c3b1e0f9a8d7c6b5a4e3d2c1b0a
+         */
+        "X-Signature"?: components["parameters"]["DeliverySignature"];
+        /**
+         * @description The event's id, the same on every attempt and every destination: deduplicate on it (deliveries are at least once).
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "X-Event-Id": components["parameters"]["DeliveryEventId"];
+        /**
+         * @description The event type, equal to the body's `type`.
+         * @example transaction.paid
+         */
+        "X-Event-Type": components["parameters"]["DeliveryEventType"];
+        /**
+         * @description This attempt's id (`whd_…`), different on every retry; the panel lists attempts by it.
+         * @example whd_01M8CKV5D8V4R7X2N9B3K6Q1TZ
+         */
+        "X-Delivery-Id": components["parameters"]["DeliveryId"];
+        /**
+         * @description Attempt number of this chain, 1 to 6 (a manual resend starts again at 1).
+         * @example 1
+         */
+        "X-Attempt": components["parameters"]["DeliveryAttempt"];
+        /**
+         * @description The event id again, for receivers whose framework deduplicates on this header.
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "Idempotency-Key": components["parameters"]["DeliveryIdempotencyKey"];
+        /**
+         * @description `standard_webhooks` endpoints only: the event id (the same on every attempt).
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "webhook-id"?: components["parameters"]["StandardWebhookId"];
+        /**
+         * @description `standard_webhooks` endpoints only: unix seconds of this attempt.
+         * @example 1795787007
+         */
+        "webhook-timestamp"?: components["parameters"]["StandardWebhookTimestamp"];
+        /**
+         * @description `standard_webhooks` endpoints only: `v1,<base64 HMAC-SHA256>` keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; two entries separated by a space during a rotation. The official Standard Webhooks libraries verify it unchanged.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature"?: components["parameters"]["StandardWebhookSignature"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @constant */
+          type?: "recurrence.expired";
+        } & components["schemas"]["RecurrenceEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx ends the delivery successfully (`succeeded`); the body is not read. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other reply (4xx, 5xx, a 3xx, which is not followed), a timeout after 10 s or a failed connection fails the attempt: it is retried with the same event id and a new `X-Delivery-Id`, up to attempt 6. A receiver answers 400 (or 401) to a request whose signature does not verify. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  recurrenceCanceledEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Signature of the `stripe` scheme (the default, and every postback): `t=<unix seconds>,v1=<hex>`, `v1` = lower-case hex HMAC-SHA256 keyed with the whole `whsec_…` secret as UTF-8 (not base64-decoded), over `<t>.<raw body>`. Two `v1` entries, the new secret's first, during the 24 h after a rotation. A fresh `t` on every attempt: refuse one more than 5 minutes from your clock. Stripe's libraries (`stripe.webhooks.constructEvent`) verify it unchanged. Absent on `standard_webhooks` endpoints.
+         * @example t=1795787007,v1=6c1b0f9e4f2a8d7c3b5e9a1d0c4f8b2e7a6d5c3b1e0f9a8d7c6b5a4e3d2c1b0a
+         */
+        "X-Signature"?: components["parameters"]["DeliverySignature"];
+        /**
+         * @description The event's id, the same on every attempt and every destination: deduplicate on it (deliveries are at least once).
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "X-Event-Id": components["parameters"]["DeliveryEventId"];
+        /**
+         * @description The event type, equal to the body's `type`.
+         * @example transaction.paid
+         */
+        "X-Event-Type": components["parameters"]["DeliveryEventType"];
+        /**
+         * @description This attempt's id (`whd_…`), different on every retry; the panel lists attempts by it.
+         * @example whd_01M8CKV5D8V4R7X2N9B3K6Q1TZ
+         */
+        "X-Delivery-Id": components["parameters"]["DeliveryId"];
+        /**
+         * @description Attempt number of this chain, 1 to 6 (a manual resend starts again at 1).
+         * @example 1
+         */
+        "X-Attempt": components["parameters"]["DeliveryAttempt"];
+        /**
+         * @description The event id again, for receivers whose framework deduplicates on this header.
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "Idempotency-Key": components["parameters"]["DeliveryIdempotencyKey"];
+        /**
+         * @description `standard_webhooks` endpoints only: the event id (the same on every attempt).
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "webhook-id"?: components["parameters"]["StandardWebhookId"];
+        /**
+         * @description `standard_webhooks` endpoints only: unix seconds of this attempt.
+         * @example 1795787007
+         */
+        "webhook-timestamp"?: components["parameters"]["StandardWebhookTimestamp"];
+        /**
+         * @description `standard_webhooks` endpoints only: `v1,<base64 HMAC-SHA256>` keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; two entries separated by a space during a rotation. The official Standard Webhooks libraries verify it unchanged.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature"?: components["parameters"]["StandardWebhookSignature"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @constant */
+          type?: "recurrence.canceled";
+        } & components["schemas"]["RecurrenceEvent"];
       };
     };
     responses: {

@@ -121,6 +121,7 @@ export function qrCodeCharge(encryptionKey: Buffer, code: QrCode, payment: PixPa
     payment_components: null,
     acquirer_id: code.acquirer_id,
     qr_code_id: code.id,
+    recurrence_id: null,
     created_at: now,
     updated_at: now,
   };

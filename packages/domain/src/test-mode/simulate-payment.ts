@@ -53,7 +53,8 @@ const SANDBOX_PAYER_NAME = "Pagador Sandbox";
  *   of what its terms come to that day (DESIGN §13), made at noon in São Paulo (now, for today)
  * @returns the charge as it is now (still `pending`)
  * @throws ApiError `test_mode_only` for a live key; `resource_not_found` (unknown or foreign id); `invalid_state`
- *   unless the charge is pending and its BR Code our own (a charge a test bank registered is paid at that bank);
+ *   unless the charge is pending and its BR Code our own (a charge a test bank registered is paid at that bank), or
+ *   for a recurrence's cycle (the sandbox debits it on its due date);
  *   `validation_failed` (param `date`) for a date given for an immediate charge or outside a due-date charge's payable
  *   window (from its creation to its last payable date)
  */
@@ -72,6 +73,7 @@ export async function simulatePayment(
   if (transaction.acquirer_id !== null) {
     throw new ApiError("invalid_state", "This transaction is registered at a bank: pay it through the bank.");
   }
+  if (transaction.type === "recurring") throw cycleSimulated("paid");
   const terms = dueDateTermsOf(transaction);
   if (terms === null && options.date !== undefined) {
     throw validationFailed("date is for due-date charges; an immediate charge is paid now.", "date");
@@ -130,4 +132,17 @@ export async function simulateQrCodePayment(
     payer: { name: SANDBOX_PAYER_NAME, document: null },
   });
   return code;
+}
+
+/**
+ * The refusal of a simulation on a recurrence's cycle, which the recurrence engine settles on its due date (DESIGN
+ * §14): the message says how to get there.
+ * @param what - what was asked (`paid`, `expired`)
+ */
+export function cycleSimulated(what: string): ApiError {
+  return new ApiError(
+    "invalid_state",
+    `A recurrence's cycle is not ${what} by simulation: the sandbox debits it on its due date (an amount ending in 13 ` +
+      "fails). Give the recurrence a test clock and advance it (POST /v1/test-clocks/{id}/advance).",
+  );
 }

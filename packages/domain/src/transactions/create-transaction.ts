@@ -51,6 +51,8 @@ export interface CreateTransactionOptions extends TransactionWriteOptions {
    * written, returns it instead of writing a second one.
    */
   preassigned?: { id: string; txid: string };
+  /** The recurrence whose first payment this charge is (journey `qr_with_first_payment`, DESIGN §14). */
+  recurrenceId?: string;
 }
 
 /**
@@ -146,6 +148,7 @@ export async function createTransaction(
     payment_components: null,
     acquirer_id: acquirer.acquirerId,
     qr_code_id: null,
+    recurrence_id: options.recurrenceId ?? null,
     created_at: now,
     updated_at: now,
   };
