@@ -15,22 +15,35 @@ import { amountDueOn, dueDateTermsOf, paymentDayOf } from "../transactions/due-d
 import { findTransaction } from "../transactions/find-transactions";
 import { findQrCode } from "../qr-codes";
 import { postSandboxNotification, sandboxEndToEndId } from "../acquirers";
+import { processInboxItem } from "../settle";
 
 /** A payment the sandbox notifies: to `txid`, of `amount` centavos, made at `paidAt`, by `payer`. */
-interface SandboxPayment {
+export interface SandboxPayment {
   txid: string;
   amount: number;
   paidAt: Date;
   payer: { name: string; document: string | null };
+  /**
+   * Makes the end-to-end id a function of this seed and `paidAt`, so that notifying the same payment again is a repeat
+   * the inbox keeps once (a recurrence's debit sent again after a crash, DESIGN §14); without it the id is fresh.
+   */
+  seed?: string;
 }
 
-/** Posts a signed sandbox notification of `payment` through the inbound path (a fresh end-to-end id). */
-async function postSandboxPayment(deps: UseCaseDeps, payment: SandboxPayment): Promise<void> {
+/**
+ * Posts a signed sandbox notification of `payment` through the inbound path.
+ * @returns the ids of the inbox items stored and enqueued (none for a repeat)
+ */
+export async function postSandboxPayment(deps: UseCaseDeps, payment: SandboxPayment): Promise<string[]> {
   const { document } = payment.payer;
-  await postSandboxNotification(deps, {
+  const endToEndId =
+    payment.seed === undefined
+      ? sandboxEndToEndId(deps.now())
+      : sandboxEndToEndId(payment.paidAt, { seed: payment.seed });
+  return postSandboxNotification(deps, {
     pix: [
       {
-        endToEndId: sandboxEndToEndId(deps.now()),
+        endToEndId,
         txid: payment.txid,
         valor: valorFromCentavos(payment.amount),
         horario: payment.paidAt.toISOString(),
@@ -44,7 +57,7 @@ async function postSandboxPayment(deps: UseCaseDeps, payment: SandboxPayment): P
 }
 
 /** The payer the sandbox names when the charge names none. */
-const SANDBOX_PAYER_NAME = "Pagador Sandbox";
+export const SANDBOX_PAYER_NAME = "Pagador Sandbox";
 
 /**
  * Posts a signed sandbox payment notification for charge `id` of `scope` through the inbound path. The charge
@@ -62,7 +75,7 @@ export async function simulatePayment(
   deps: UseCaseDeps,
   scope: MerchantScope,
   id: string,
-  options: { date?: string } = {},
+  options: { date?: string; settle?: boolean } = {},
 ): Promise<Transaction> {
   if (scope.mode !== "test") throw new ApiError("test_mode_only", "Payments can be simulated with test keys only.");
   const transaction = await findTransaction(deps.repos, scope, id);
@@ -89,12 +102,13 @@ export async function simulatePayment(
           transaction.customer_document,
           `${transaction.id}:customer_document`,
         );
-  await postSandboxPayment(deps, {
+  const items = await postSandboxPayment(deps, {
     txid: transaction.txid,
     amount: amountDueOn(transaction, date).total,
     paidAt,
     payer: { name: transaction.customer_name ?? SANDBOX_PAYER_NAME, document },
   });
+  if (options.settle === true) for (const item of items) await processInboxItem(deps, item);
   return transaction;
 }
 

@@ -62,6 +62,8 @@ export function isCancelable(charge: Pick<Transaction, "status" | "expires_at" |
  * on statistics that counted few pending charges, read every pending charge through `(status, expires_at)` (see
  * `rowStatusIs` in `@lm/db`). Two writers cannot both win: the second waits for the first's lock and then reads the
  * changed row.
+ * @param now - the time of the cancel (a test clock's, for a cycle of a recurrence that runs on one, DESIGN §14)
+ * @param eventAt - the event's time, real time (events are kept in weekly partitions of it); default `now`
  * @returns the canceled charge and the deliveries to enqueue after commit, or null when it was not pending (or had
  *   expired): nothing was written
  */
@@ -69,10 +71,11 @@ export async function cancelIfPending(
   tx: Repositories,
   id: string,
   now: Date,
+  eventAt: Date = now,
 ): Promise<{ transaction: Transaction; deliveryIds: string[] } | null> {
   const current = await tx.charges.lockChargeStatus(id);
   if (current === undefined || !isCancelable(current, now)) return null;
   const transaction = await tx.charges.markChargeCanceled(id, now);
-  const { deliveryIds } = await recordTransactionEvent(tx, transaction, "transaction.canceled", now);
+  const { deliveryIds } = await recordTransactionEvent(tx, transaction, "transaction.canceled", eventAt);
   return { transaction, deliveryIds };
 }

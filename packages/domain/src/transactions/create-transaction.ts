@@ -77,14 +77,7 @@ export async function createTransaction(
   input: CreateTransactionInput,
   options: CreateTransactionOptions = {},
 ): Promise<Transaction> {
-  let postbackUrl: string | null = null;
-  if (input.postback_url !== undefined) {
-    const check = await checkDestination(input.postback_url, { allowLocal: deps.config.webhookAllowLocalDestinations });
-    if (!check.ok)
-      throw new ApiError("invalid_url", `Invalid postback_url: ${check.reason}.`, { param: "postback_url" });
-    if (!(await deps.repos.sellers.storeHasPostbackSecret(merchant.storeId))) throw noPostbackSecret();
-    postbackUrl = check.href;
-  }
+  const postbackUrl = await checkedPostbackUrl(deps, merchant.storeId, input.postback_url);
   const document = input.customer ? parseTaxDocument(input.customer.document) : null;
   if (input.customer && !document) throw validationFailed("Document must be a valid CPF or CNPJ.", "customer.document");
 
@@ -178,6 +171,23 @@ export async function createTransaction(
   }
   await enqueueDeliveries(deps, deliveryIds);
   return transaction;
+}
+
+/**
+ * `url`, a charge's (or a recurrence's, DESIGN §14) `postback_url`, as stored: checked and normalised; null when none.
+ * @throws ApiError `invalid_url` (param `postback_url`) when it fails the destination check; `invalid_state` (param
+ *   `postback_url`) when store `storeId` has no postback secret to sign its postbacks with
+ */
+export async function checkedPostbackUrl(
+  deps: UseCaseDeps,
+  storeId: string,
+  url: string | undefined,
+): Promise<string | null> {
+  if (url === undefined) return null;
+  const check = await checkDestination(url, { allowLocal: deps.config.webhookAllowLocalDestinations });
+  if (!check.ok) throw new ApiError("invalid_url", `Invalid postback_url: ${check.reason}.`, { param: "postback_url" });
+  if (!(await deps.repos.sellers.storeHasPostbackSecret(storeId))) throw noPostbackSecret();
+  return check.href;
 }
 
 /**

@@ -103,7 +103,7 @@ export const createTransactionSchema: Joi.ObjectSchema<CreateTransactionInput> =
 
 /** Query of `GET /v1/transactions`. */
 export const listTransactionsSchema: Joi.ObjectSchema<ListQuery & TransactionFilters> = listQuerySchema({
-  status: Joi.string().valid("pending", "paid", "expired", "canceled", "refunded"),
+  status: Joi.string().valid("pending", "paid", "expired", "canceled", "refunded", "scheduled", "failed"),
   external_id: Joi.string().min(1).max(64),
 });
 
