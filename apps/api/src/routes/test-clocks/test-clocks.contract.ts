@@ -17,7 +17,7 @@ import {
 const TAG = "Recurrences";
 
 /** A clock's time: an ISO 8601 instant. */
-const frozenTime = Joi.date().iso().min("2000-01-01T00:00:00Z").max("2100-01-01T00:00:00Z");
+const frozenTime = Joi.date().iso().min("2000-01-01T00:00:00Z").max("2100-01-01T00:00:00Z").prefs({ convert: true });
 
 /** Body of `POST /v1/test-clocks`. */
 export const createTestClockSchema: Joi.ObjectSchema<{ frozen_time: Date }> = Joi.object({
