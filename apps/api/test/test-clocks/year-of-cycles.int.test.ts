@@ -1,4 +1,5 @@
 import { cycleDueDate } from "@lm/domain";
+import type { Transaction } from "@lm/wire";
 import { useApiTestContext } from "../support/harness";
 import { merchantClient, useTestMerchant } from "../support/merchant-client";
 import { settleRefunds } from "../support/money";
@@ -8,17 +9,19 @@ import { advanceClock, approvedRecurrence, createClock, recurrenceBody } from ".
 const T0 = "2030-01-02T12:00:00.000Z";
 const START = "2030-01-15";
 
+/** A cycle's charge as the API sends it: a Transaction with its due date. */
+type Cycle = Transaction & { due_date: NonNullable<Transaction["due_date"]> };
+
 describe("test clocks: a year of cycles in seconds", () => {
   const ctx = useApiTestContext();
   const merchant = useTestMerchant(ctx, { postbackSecret: true });
 
-  /** The cycle charges of recurrence `id` by due date, as the API reads them. */
-  async function cyclesOf(id: string) {
-    const rows = await ctx.db.transaction.findMany({ where: { recurrence_id: id, type: "recurring" } });
-    const read = await Promise.all(
-      rows.map(async (row) => (await merchant.client.get(`/v1/transactions/${row.id}`)).body),
-    );
-    return read.sort((a, b) => (a.due_date.date < b.due_date.date ? -1 : 1));
+  /** The cycle charges of recurrence `id` by due date, as the API lists them (the wire's Transaction). */
+  async function cyclesOf(id: string): Promise<Cycle[]> {
+    const listed = await merchant.client.get(`/v1/transactions?recurrence_id=${id}&limit=100`).expect(200);
+    return (listed.body.data as Cycle[])
+      .filter((charge) => charge.type === "recurring")
+      .sort((a, b) => (a.due_date.date < b.due_date.date ? -1 : 1));
   }
 
   /** The ids of the objects of the events of `type`. */
@@ -67,7 +70,7 @@ describe("test clocks: a year of cycles in seconds", () => {
     const ids = cycles.map((cycle) => cycle.id);
     expect((await eventObjects("transaction.created")).filter((event) => ids.includes(event))).toHaveLength(13);
     expect((await eventObjects("transaction.paid")).filter((event) => ids.includes(event))).toHaveLength(12);
-    expect(await eventObjects("transaction.failed")).toContain(cycles[2].id);
+    expect(await eventObjects("transaction.failed")).toContain(cycles[2]!.id);
     const postbacks = await ctx.db.webhookDelivery.count({
       where: { destination_type: "postback", transaction_id: { in: ids } },
     });
@@ -98,13 +101,13 @@ describe("test clocks: a year of cycles in seconds", () => {
       due_date: { days_after_due: 0, last_payable_date: START },
       postback_url: "http://127.0.0.1:9/pix",
     });
-    expect(await eventObjects("transaction.failed")).toContain(cycles[0].id);
+    expect(await eventObjects("transaction.failed")).toContain(cycles[0]!.id);
     const polled = await merchant.client.get("/v1/events?type=transaction.failed").expect(200);
     expect(polled.body.data.map((event: { data: { object: { id: string } } }) => event.data.object.id)).toContain(
-      cycles[0].id,
+      cycles[0]!.id,
     );
     const postbacks = await ctx.db.webhookDelivery.count({
-      where: { destination_type: "postback", transaction_id: cycles[0].id, event_type: "transaction.failed" },
+      where: { destination_type: "postback", transaction_id: cycles[0]!.id, event_type: "transaction.failed" },
     });
     expect(postbacks).toBe(1);
   });
@@ -113,7 +116,7 @@ describe("test clocks: a year of cycles in seconds", () => {
     const clock = await createClock(merchant.client, T0);
     const id = await approvedRecurrence(merchant.client, recurrenceBody({ start_date: START, test_clock: clock }));
     await advanceClock(ctx, merchant.client, clock, "2030-02-16T12:00:00.000Z");
-    const [refunded, disputed] = await cyclesOf(id);
+    const [refunded, disputed] = (await cyclesOf(id)) as [Cycle, Cycle];
 
     await merchant.client
       .post(`/v1/transactions/${refunded.id}/refunds`, {})

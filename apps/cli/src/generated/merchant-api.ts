@@ -9297,6 +9297,8 @@ export interface operations {
         ending_before?: string;
         status?: "pending" | "paid" | "expired" | "canceled" | "refunded" | "scheduled" | "failed";
         external_id?: string;
+        /** @description A recurrence's charges: its cycles and its first payment (DESIGN §14). */
+        recurrence_id?: string;
       };
       header?: never;
       path?: never;

@@ -93,7 +93,7 @@ function statusWhere(status: ChargeListStatus | undefined, now: Date): Prisma.Tr
 export function listChargesPage(
   db: DbClient,
   scope: { storeId: string; mode: Transaction["mode"] },
-  filters: { status?: ChargeListStatus; externalId?: string },
+  filters: { status?: ChargeListStatus; externalId?: string; recurrenceId?: string },
   page: PageArgs,
   now: Date,
 ): Promise<Transaction[]> {
@@ -103,6 +103,7 @@ export function listChargesPage(
       mode: scope.mode,
       ...statusWhere(filters.status, now),
       ...(filters.externalId === undefined ? {} : { external_id: filters.externalId }),
+      ...(filters.recurrenceId === undefined ? {} : { recurrence_id: filters.recurrenceId }),
       ...(page.id === undefined ? {} : { id: page.id }),
     },
     orderBy: page.orderBy,

@@ -73,7 +73,9 @@ export async function simulateRecurrenceApproval(
   assertAwaitingPayer(found);
   const now = await recurrenceNow(deps, found);
   if (approve && found.first_payment_transaction_id !== null) {
-    await simulatePayment(deps, scope, found.first_payment_transaction_id, { settle: true });
+    // Paid by an earlier try of this approval that stopped before approving: paid once.
+    const first = await findTransaction(deps.repos, scope, found.first_payment_transaction_id);
+    if (first.status !== "paid") await simulatePayment(deps, scope, first.id, { settle: true });
   }
   const answered = await underLock(deps, found.id, async (tx, recurrence) => {
     assertAwaitingPayer(recurrence);

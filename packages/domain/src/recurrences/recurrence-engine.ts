@@ -47,8 +47,13 @@ const STEP_ORDER: Record<EngineStep["kind"], number> = { close: 0, send: 1, expi
 /** What of a recurrence the planning reads. */
 export type PlannedRecurrence = Pick<
   Recurrence,
-  "status" | "approval_expires_at" | "next_cycle" | "next_due_date" | "amount"
+  "status" | "approval_expires_at" | "approved_at" | "next_cycle" | "next_due_date" | "amount"
 >;
+
+/** The later of two instants. */
+function later(a: Date, b: Date | null): Date {
+  return b !== null && b > a ? b : a;
+}
 
 /**
  * The engine's next step for `recurrence` with open cycles `cycles` (pure), whenever it is due, or null when it has
@@ -66,11 +71,14 @@ export function nextEngineStep(
   for (const cycle of cycles) {
     if (cycle.status === "scheduled") steps.push({ kind: "send", at: cycle.created_at, cycle });
     else if (cycle.status === "pending" && cycle.next_attempt_at !== null) {
-      steps.push({ kind: "debit", at: cycle.next_attempt_at, cycle });
+      // A cycle written late (approved on its due date after noon) is debited once written, never before.
+      steps.push({ kind: "debit", at: later(cycle.next_attempt_at, cycle.created_at), cycle });
     } else steps.push({ kind: "close", at: cycle.created_at, cycle });
   }
   if (recurrence.status === "approved" && recurrence.next_due_date !== null) {
-    const at = cycleSendAt(recurrence.next_due_date, recurrence.amount === null, leadDays);
+    // A cycle whose sending time had passed when the payer approved is sent at the approval, never before it.
+    const sendAt = cycleSendAt(recurrence.next_due_date, recurrence.amount === null, leadDays);
+    const at = later(sendAt, recurrence.approved_at);
     steps.push({ kind: "write", at, cycle: recurrence.next_cycle, dueDate: recurrence.next_due_date });
   }
   steps.sort((a, b) => a.at.getTime() - b.at.getTime() || STEP_ORDER[a.kind] - STEP_ORDER[b.kind]);
@@ -134,19 +142,18 @@ export async function runRecurrence(
         }
         return null;
       }
-      return { recurrence, step, ...(await takeStep(deps, tx, recurrence, step)) };
+      return { recurrence, ...(await takeStep(deps, tx, recurrence, step)) };
     });
     if (taken === null) return steps;
     await enqueueDeliveries(deps, taken.deliveryIds);
-    if (taken.debit)
-      await debitCycle(deps, taken.recurrence, (taken.step as { cycle: OpenCycle }).cycle, taken.step.at);
+    if (taken.debit !== undefined) await debitCycle(deps, taken.recurrence, taken.debit.cycle, taken.debit.at);
   }
 }
 
-/** What a step wrote: deliveries to enqueue after commit, and whether a sandbox debit is to be notified after it. */
+/** What a step wrote: deliveries to enqueue after commit, and the sandbox debit to notify after it, if any. */
 interface StepTaken {
   deliveryIds: string[];
-  debit?: true;
+  debit?: { cycle: OpenCycle; at: Date };
 }
 
 /** Takes `step` of `recurrence` (locked) with `tx`. */
@@ -182,7 +189,7 @@ async function takeStep(
     case "debit":
       // The sandbox plays the payer's bank: it refuses an amount ending in 13, as it refuses such a refund.
       if (sandboxRefuses(step.cycle.amount)) return recordFailedDebit(deps, tx, recurrence, step.cycle, step.at);
-      return { deliveryIds: [], debit: true };
+      return { deliveryIds: [], debit: { cycle: step.cycle, at: step.at } };
   }
 }
 
