@@ -17,6 +17,10 @@ export const TRIGGERS = {
   "refund.succeeded": "creates a charge, has it paid, and refunds it in full",
   "withdrawal.completed": "creates a charge, has it paid, and withdraws its amount to the seller's own CPF/CNPJ key",
   "dispute.created": "creates a charge, has it paid, and has the payer's bank open a MED dispute for it",
+  "recurrence.approved": "creates a Pix Automático recurrence and has the payer's bank (the sandbox) approve it",
+  "transaction.failed":
+    "creates a test clock and a recurrence on it whose amount ends in 13, approves it, and advances the clock past " +
+    "its first due date, whose debit the sandbox refuses",
 } as const;
 
 /** An event type `lm trigger` can cause. */
@@ -112,7 +116,43 @@ export async function trigger(
     await settled(() => api.GET("/v1/transactions/{id}", { params: { path } }), "paid");
   };
 
+  /** A recurrence of `amount` centavos starting on `startDate`, approved by the sandbox. */
+  const approvedRecurrence = async (amount: number, startDate: string, testClock?: string) => {
+    const created = await post(
+      api.POST("/v1/recurrences", {
+        params: { header: idempotencyKey() },
+        body: {
+          contract: `lm-trigger-${Date.now()}`,
+          description: `lm trigger ${type}`,
+          customer: PAYER,
+          start_date: startDate,
+          interval: "monthly",
+          amount,
+          journey: "qr",
+          ...(testClock === undefined ? {} : { test_clock: testClock }),
+        },
+      }),
+    );
+    const path = { id: created.id };
+    await post(api.POST("/v1/recurrences/{id}/simulate-approval", { params: { path }, body: { approve: true } }));
+    return created;
+  };
+
   switch (type) {
+    case "recurrence.approved":
+      await approvedRecurrence(AMOUNT, saoPauloDate(20));
+      break;
+    case "transaction.failed": {
+      const clock = await post(api.POST("/v1/test-clocks", { body: { frozen_time: new Date().toISOString() } }));
+      const due = saoPauloDate(3);
+      await approvedRecurrence(1013, due, clock.id);
+      const path = { id: clock.id };
+      // The evening of the due date in São Paulo: past its debit at noon.
+      const to = `${due}T20:00:00.000-03:00`;
+      await post(api.POST("/v1/test-clocks/{id}/advance", { params: { path }, body: { frozen_time: to } }));
+      await settled(() => api.GET("/v1/test-clocks/{id}", { params: { path } }), "ready");
+      break;
+    }
     case "transaction.paid":
       await (options.lateDays === undefined ? paidCharge() : latePaidCharge(options.lateDays));
       break;

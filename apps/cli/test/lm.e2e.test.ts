@@ -180,6 +180,8 @@ describe("lm, the integrator's command line", () => {
     ["refund.succeeded"],
     ["withdrawal.completed"],
     ["dispute.created"],
+    ["recurrence.approved"],
+    ["transaction.failed"],
   ])("when lm trigger %s runs, then lm listen forwards that event", async (type) => {
     const forwardPath = `/trigger/${type}`;
     await listen(["--events", type], forwardPath);

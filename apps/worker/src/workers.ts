@@ -1,6 +1,6 @@
 /**
  * Starts one BullMQ `Worker` per queue that has a processor (per shard of the delivery queue, DESIGN §10 "Redis"), and
- * schedules the repeatable jobs (the reconciler, the charge expiry and the key revocation).
+ * schedules the repeatable jobs (the reconciler, the charge expiry, the recurrence engine and the key revocation).
  *
  * Failures, by kind: a job that finds PostgreSQL or Redis unreachable goes back to the queue after a short delay that
  * grows while the outage lasts (half the outage so far, 0.2 s to 5 s) and is not counted as a failed try, so a
@@ -24,6 +24,7 @@ import {
   KEY_REVOCATION_INTERVAL_MS,
   PROMOTE_INTERVAL_MS,
   RECONCILER_INTERVAL_MS,
+  RECURRENCE_ENGINE_INTERVAL_MS,
   RETENTION_INTERVAL_MS,
   type QueueName,
 } from "@lm/queue";
@@ -37,6 +38,7 @@ import { PROCESSORS, type JobControl, type Processor } from "./processors";
 const SCHEDULES = [
   { queue: "reconciler", every: RECONCILER_INTERVAL_MS },
   { queue: "charge-expiry", every: CHARGE_EXPIRY_INTERVAL_MS },
+  { queue: "recurrence-engine", every: RECURRENCE_ENGINE_INTERVAL_MS },
   { queue: "key-revocation", every: KEY_REVOCATION_INTERVAL_MS },
   { queue: "acquirer-reconciliation", every: ACQUIRER_RECONCILIATION_INTERVAL_MS },
   { queue: "retention", every: RETENTION_INTERVAL_MS },

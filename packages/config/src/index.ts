@@ -56,6 +56,11 @@ export interface Config {
   termsVersion: string;
   /** Life of a step-up window, seconds. */
   stepUpWindowSeconds: number;
+  /**
+   * Days before its due date the recurrence engine sends a fixed-amount cycle's charge (`RECURRENCE_LEAD_DAYS`, 2 to 10,
+   * the window Pix Automático allows; default 5; DESIGN §14).
+   */
+  recurrenceLeadDays: number;
   /** Admits `http`, any port, `localhost` and loopback as webhook destinations (development and tests only). */
   webhookAllowLocalDestinations: boolean;
   /**
@@ -238,6 +243,7 @@ const schema = Joi.object({
     .messages({ "any.only": '"COOKIE_SECURE" cannot be false when NODE_ENV is production' }),
   TERMS_VERSION: Joi.string().min(1).default("2026-01-01"),
   STEP_UP_WINDOW_SECONDS: Joi.number().integer().min(1).max(86400).default(600),
+  RECURRENCE_LEAD_DAYS: Joi.number().integer().min(2).max(10).default(5),
   WEBHOOK_ALLOW_LOCAL_DESTINATIONS: booleanString
     .default(false)
     .when("NODE_ENV", { is: "production", then: Joi.valid(false) })
@@ -332,6 +338,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     cookieSecure: value.COOKIE_SECURE,
     termsVersion: value.TERMS_VERSION,
     stepUpWindowSeconds: value.STEP_UP_WINDOW_SECONDS,
+    recurrenceLeadDays: value.RECURRENCE_LEAD_DAYS,
     webhookAllowLocalDestinations: value.WEBHOOK_ALLOW_LOCAL_DESTINATIONS,
     workerConcurrency: value.WORKER_CONCURRENCY,
     deliveryQueueShards: value.DELIVERY_QUEUE_SHARDS,

@@ -49,6 +49,13 @@ describe("loadConfig", () => {
     expect(problemsOf({ DELIVERY_QUEUE_SHARDS: "65" })).toEqual([expect.stringMatching(/DELIVERY_QUEUE_SHARDS/)]);
   });
 
+  test("when RECURRENCE_LEAD_DAYS is unset, then 5; outside 2..10, then start-up is refused naming it", () => {
+    expect(loadConfig({}).recurrenceLeadDays).toBe(5);
+    expect(loadConfig({ RECURRENCE_LEAD_DAYS: "10" }).recurrenceLeadDays).toBe(10);
+    expect(problemsOf({ RECURRENCE_LEAD_DAYS: "1" })).toEqual([expect.stringMatching(/RECURRENCE_LEAD_DAYS/)]);
+    expect(problemsOf({ RECURRENCE_LEAD_DAYS: "11" })).toEqual([expect.stringMatching(/RECURRENCE_LEAD_DAYS/)]);
+  });
+
   describe("Redis Cluster", () => {
     const nodes = "redis://:secret@10.0.0.1:6379, redis://:secret@10.0.0.2:6380";
 

@@ -22,6 +22,7 @@ export * from "./repositories/payments.repository";
 export * from "./repositories/payout-keys.repository";
 export * from "./repositories/payouts.repository";
 export * from "./repositories/qr-codes.repository";
+export * from "./repositories/recurrences.repository";
 export * from "./repositories/refunds.repository";
 export * from "./repositories/disputes.repository";
 export * from "./repositories/sellers.repository";

@@ -23,6 +23,7 @@ import { paymentsRepository } from "./repositories/payments.repository";
 import { payoutKeysRepository } from "./repositories/payout-keys.repository";
 import { payoutsRepository } from "./repositories/payouts.repository";
 import { qrCodesRepository } from "./repositories/qr-codes.repository";
+import { recurrencesRepository } from "./repositories/recurrences.repository";
 import { refundsRepository } from "./repositories/refunds.repository";
 import { retentionRepository } from "./repositories/retention.repository";
 import { sellersRepository } from "./repositories/sellers.repository";
@@ -48,6 +49,7 @@ const REPOSITORIES = {
   payoutKeys: payoutKeysRepository,
   payouts: payoutsRepository,
   qrCodes: qrCodesRepository,
+  recurrences: recurrencesRepository,
   refunds: refundsRepository,
   retention: retentionRepository,
   sellers: sellersRepository,

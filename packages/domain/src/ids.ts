@@ -25,6 +25,8 @@ export const ID_PREFIX = {
   request: "req",
   webhookRecovery: "whr",
   qrCode: "qr",
+  recurrence: "rec",
+  testClock: "clk",
 } as const;
 
 /** A resource kind that has a prefixed public id. */

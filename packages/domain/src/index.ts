@@ -23,6 +23,7 @@ export * from "./idempotency";
 export * from "./transactions";
 export * from "./qr-codes";
 export * from "./transaction-batches";
+export * from "./recurrences";
 export * from "./due-dates";
 export * from "./br-code";
 export * from "./acquirers";

@@ -3,14 +3,17 @@ import { PNG } from "pngjs";
 import QRCode from "qrcode";
 import jsQR from "jsqr";
 import {
+  brCodeCrc16,
   buildPixBrCode,
   createQrSymbol,
   generateTxid,
   optimalQrSegments,
+  PIX_AUTOMATICO_GUI,
   sandboxPixLocation,
   QR_MASK_PATTERN,
   renderQrPngBase64,
   TXID_PATTERN,
+  withRecurrenceAuthorization,
 } from "../src";
 
 describe("Pix BR Code and txid", () => {
@@ -127,5 +130,22 @@ describe("Pix BR Code and txid", () => {
       const text = (data: string | Uint8Array) => (typeof data === "string" ? data : Buffer.from(data).toString());
       expect(ours.segments.map((segment) => text(segment.data)).join("")).toBe(code);
     }
+  });
+});
+
+describe("a recurrence's authorization BR Code", () => {
+  test("when a charge's code gets the authorization, then it is still a valid BR Code and carries field 80 after the charge's fields", () => {
+    const charge = buildPixBrCode({ location: "sandbox.pix.example.com/qr/abc123", merchantName: "Loja da Ana" });
+    const location = "sandbox.pix.example.com/rec/rec_01M8CMA2Q9E3WJ5V0T7N4XKH6R";
+
+    const code = withRecurrenceAuthorization(charge, location);
+
+    expect(isValidPixPayload(code)).toBe(true);
+    expect(code.startsWith(charge.slice(0, -8))).toBe(true);
+    expect(code).toContain(
+      `80${String(4 + PIX_AUTOMATICO_GUI.length + 4 + location.length)}0025${PIX_AUTOMATICO_GUI}01`,
+    );
+    expect(brCodeCrc16(code.slice(0, -4))).toBe(code.slice(-4));
+    expect(brCodeCrc16(charge.slice(0, -4))).toBe(charge.slice(-4));
   });
 });

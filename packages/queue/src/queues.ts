@@ -16,6 +16,11 @@ export interface JobPayloads {
    * run again from its pending items if it stops.
    */
   "transaction-batch": { batchId: string };
+  /**
+   * Run the recurrence engine for one test clock's recurrences up to the time it advances to, then make it `ready`
+   * (DESIGN §14): a `test_clocks` row in status `advancing`, run again from where its recurrences stand if it stops.
+   */
+  "test-clock": { testClockId: string };
   /** Run one recovery of an endpoint (DESIGN §8) in pages, from its cursor: a `webhook_recoveries` row. */
   "webhook-recovery": { recoveryId: string };
   /** Process one stored inbound acquirer notification. */
@@ -26,6 +31,11 @@ export interface JobPayloads {
   "withdrawal-submission": { withdrawalId: string };
   /** Repeatable sweep that expires the pending charges past their `expires_at`. */
   "charge-expiry": Record<string, never>;
+  /**
+   * Repeatable sweep of the recurrence engine (DESIGN §14) on real time: every recurrence whose `next_run_at` has
+   * passed, through its partial index.
+   */
+  "recurrence-engine": Record<string, never>;
   /** Mark API keys whose `revoke_at` has passed as revoked. */
   "key-revocation": Record<string, never>;
   /** Repeatable sweep that enqueues due rows that have no job (DESIGN §1). */
@@ -119,10 +129,12 @@ export const QUEUE_NAMES = [
   "webhook-delivery",
   "webhook-recovery",
   "transaction-batch",
+  "test-clock",
   "inbox-processing",
   "refund-submission",
   "withdrawal-submission",
   "charge-expiry",
+  "recurrence-engine",
   "key-revocation",
   "reconciler",
   "acquirer-reconciliation",
@@ -140,6 +152,12 @@ export const ACQUIRER_RECONCILIATION_INTERVAL_MS = 5 * 60_000;
 
 /** How often the `charge-expiry` job expires the pending charges past their `expires_at`, ms. */
 export const CHARGE_EXPIRY_INTERVAL_MS = 1_000;
+
+/**
+ * How often the `recurrence-engine` job runs the recurrences due on real time, ms: cycles are sent and debited by the
+ * day, so a tick every 10 s keeps every step well within its day.
+ */
+export const RECURRENCE_ENGINE_INTERVAL_MS = 10_000;
 
 /** How often the `key-revocation` job records rotated keys past their `revoke_at` as revoked, ms. */
 export const KEY_REVOCATION_INTERVAL_MS = 60_000;

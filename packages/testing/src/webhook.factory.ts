@@ -142,6 +142,7 @@ export function paidTransactionObject(mode: "live" | "test" = "test"): Transacti
     due_date: null,
     amount_due: null,
     qr_code_id: null,
+    recurrence_id: null,
     payment: {
       end_to_end_id: `E${txid}`,
       amount: 1990,

@@ -6,6 +6,7 @@
  */
 import type { TSchema } from "@sinclair/typebox";
 import { Dispute } from "./disputes";
+import { Recurrence } from "./recurrences";
 import { Refund } from "./refunds";
 import { Seller } from "./sellers";
 import { TransactionBatch } from "./transaction-batches";
@@ -26,6 +27,11 @@ export const SUBSCRIBABLE_EVENTS = {
   "transaction.expired": { object: Transaction, description: "A charge reached its deadline unpaid." },
   "transaction.canceled": { object: Transaction, description: "A pending charge was canceled by the merchant." },
   "transaction.refunded": { object: Transaction, description: "A charge was refunded in full." },
+  "transaction.failed": {
+    object: Transaction,
+    description:
+      "The payer's bank could not debit a recurrence's cycle on its due date, nor on any retry its policy allows (DESIGN §14).",
+  },
   "transaction.disputed": {
     object: Transaction,
     description: "The payer's bank took money of a paid charge back (MED); see its dispute.",
@@ -33,6 +39,20 @@ export const SUBSCRIBABLE_EVENTS = {
   "transaction_batch.completed": {
     object: TransactionBatch,
     description: "Every item of a batch of due-date charges has its charge created or its refusal; see its items.",
+  },
+  "recurrence.created": {
+    object: Recurrence,
+    description: "A Pix Automático recurrence was created and awaits the payer's authorization.",
+  },
+  "recurrence.approved": {
+    object: Recurrence,
+    description: "The payer authorized a recurrence; its cycles are charged from now on.",
+  },
+  "recurrence.rejected": { object: Recurrence, description: "The payer refused to authorize a recurrence." },
+  "recurrence.expired": { object: Recurrence, description: "A recurrence was not authorized within 30 days." },
+  "recurrence.canceled": {
+    object: Recurrence,
+    description: "The payer or the merchant canceled a recurrence (`canceled_by`); its unpaid cycles are canceled.",
   },
   "refund.created": {
     object: Refund,

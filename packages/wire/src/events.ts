@@ -28,7 +28,7 @@ export const EventEnvelope = wireObject(
           },
           {
             description:
-              'The resource as its read operation returned it when the event happened: a Transaction for `transaction.*`, a TransactionBatch for `transaction_batch.completed`, a Refund for `refund.*`, a Dispute for `dispute.created`, a Withdrawal for `withdrawal.*`, the Seller (document masked) for `seller.updated`, `{id, object: "webhook_endpoint", status}` for `ping`.',
+              'The resource as its read operation returned it when the event happened: a Transaction for `transaction.*`, a TransactionBatch for `transaction_batch.completed`, a Recurrence for `recurrence.*`, a Refund for `refund.*`, a Dispute for `dispute.created`, a Withdrawal for `withdrawal.*`, the Seller (document masked) for `seller.updated`, `{id, object: "webhook_endpoint", status}` for `ping`.',
             additionalProperties: true,
           },
         ),

@@ -12,6 +12,7 @@ export * from "./notifications";
 export * from "./transactions";
 export * from "./qr-codes";
 export * from "./transaction-batches";
+export * from "./recurrences";
 export * from "./events";
 export * from "./inbox";
 export * from "./api-keys";

@@ -130,12 +130,13 @@ export const Transaction = wireObject(
     {
       id: Type.String({ pattern: "^txn_[0-9A-HJKMNP-TV-Z]{26}$" }),
       object: Type.Literal("transaction"),
-      status: StringEnum(["pending", "paid", "expired", "canceled", "refunded"], {
-        description: "A pending charge past `expires_at` reads as `expired` at once.",
-      }),
-      type: StringEnum(["immediate", "due_date", "qr_code"], {
+      status: StringEnum(["pending", "paid", "expired", "canceled", "refunded", "scheduled", "failed"], {
         description:
-          "`due_date`: a charge with a due date, fine, interest and discounts (DESIGN §13). `qr_code`: one payment to a reusable QR code (`qr_code_id`), born `paid`: it was never pending, so its `expires_in` is 0 and its `expires_at` the time of payment.",
+          "A pending charge past `expires_at` reads as `expired` at once. A recurrence's cycle (`type` `recurring`) is `scheduled` until sent, then `pending` until the payer's bank debits it (`paid`) or every debit failed (`failed`); it never reads as `expired`.",
+      }),
+      type: StringEnum(["immediate", "due_date", "qr_code", "recurring"], {
+        description:
+          "`due_date`: a charge with a due date, fine, interest and discounts (DESIGN §13). `qr_code`: one payment to a reusable QR code (`qr_code_id`), born `paid`: it was never pending, so its `expires_in` is 0 and its `expires_at` the time of payment. `recurring`: one cycle of a Pix Automático recurrence (`recurrence_id`, DESIGN §14), debited by the payer's bank on `due_date.date` (and on its retries until `due_date.last_payable_date`); it has no BR Code (`pix` holds empty strings) and its `expires_at` is the end of its last debit day.",
       }),
       mode: Mode,
       amount: Type.Integer({ description: "Centavos.", minimum: 1 }),
@@ -187,12 +188,19 @@ export const Transaction = wireObject(
           }),
         }),
       ),
-      due_date: Nullable(DueDate, { description: "A due-date charge's terms; null for an immediate charge." }),
+      due_date: Nullable(DueDate, {
+        description:
+          "A due-date charge's terms; a recurrence's cycle's due date (never moved: Pix Automático debits on any day) and `last_payable_date`, its last debit day (retries included), without fine, interest, reduction or discount; null otherwise.",
+      }),
       amount_due: Nullable(Type.Object({ date: IsoDate, amount: Type.Integer({ minimum: 0 }) }), {
         description: "A due-date charge's total for today in São Paulo while it is pending; null otherwise.",
       }),
       qr_code_id: Nullable(Type.String({ pattern: "^qr_[0-9A-HJKMNP-TV-Z]{26}$" }), {
         description: "The reusable QR code this charge is a payment of (`type` `qr_code`); null otherwise.",
+      }),
+      recurrence_id: Nullable(Type.String({ pattern: "^rec_[0-9A-HJKMNP-TV-Z]{26}$" }), {
+        description:
+          "The recurrence this charge is a cycle of (`type` `recurring`) or the first payment of (journey `qr_with_first_payment`); null otherwise.",
       }),
       created_at: Timestamp,
       updated_at: Timestamp,
@@ -212,10 +220,12 @@ export type TransactionList = Static<typeof TransactionList>;
 
 /**
  * Whether a charge reads as expired at `now`: stored `expired`, or still `pending` with `expires_at` passed (DESIGN §5:
- * "An expired charge reads as expired even before the expiry job runs").
+ * "An expired charge reads as expired even before the expiry job runs"). A recurrence's cycle never does: the
+ * recurrence engine ends it `paid` or `failed` (DESIGN §14), on its test clock's time when it has one.
  */
-export function isExpiredAt(transaction: Pick<TransactionRow, "status" | "expires_at">, now: Date): boolean {
-  return transaction.status === "expired" || (transaction.status === "pending" && transaction.expires_at <= now);
+export function isExpiredAt(transaction: Pick<TransactionRow, "status" | "expires_at" | "type">, now: Date): boolean {
+  if (transaction.status === "expired") return true;
+  return transaction.status === "pending" && transaction.type !== "recurring" && transaction.expires_at <= now;
 }
 
 /**
@@ -273,6 +283,7 @@ export function serializeTransaction(
     due_date: transaction.due_terms as DueDate | null,
     amount_due: amountDue,
     qr_code_id: transaction.qr_code_id,
+    recurrence_id: transaction.recurrence_id,
     created_at: transaction.created_at.toISOString(),
     updated_at: transaction.updated_at.toISOString(),
   };
@@ -297,6 +308,7 @@ const CHARGE_FIXED_FIELDS: ReadonlySet<string> = new Set<keyof Transaction>([
   "expires_in",
   "due_date",
   "qr_code_id",
+  "recurrence_id",
   "created_at",
 ]);
 

@@ -20,11 +20,13 @@ import * as payoutKeys from "./payout-keys/payout-keys.contract";
 import * as postbackSecret from "./postback-secret/postback-secret.contract";
 import * as probes from "./probes/probes.contract";
 import * as qrCodes from "./qr-codes/qr-codes.contract";
+import * as recurrences from "./recurrences/recurrences.contract";
 import * as refunds from "./refunds/refunds.contract";
 import * as seller from "./seller/seller.contract";
 import * as sessions from "./sessions/sessions.contract";
 import * as stepUp from "./step-up/step-up.contract";
 import * as terms from "./terms/terms.contract";
+import * as testClocks from "./test-clocks/test-clocks.contract";
 import * as transactionBatches from "./transaction-batches/transaction-batches.contract";
 import * as transactions from "./transactions/transactions.contract";
 import * as twoFactor from "./two-factor/two-factor.contract";
@@ -55,11 +57,13 @@ export const ROUTE_CONTRACTS: RouteContract[] = [
   postbackSecret,
   probes,
   qrCodes,
+  recurrences,
   refunds,
   seller,
   sessions,
   stepUp,
   terms,
+  testClocks,
   transactionBatches,
   transactions,
   twoFactor,

@@ -27,6 +27,8 @@ import { eventsRouter } from "./events/events.router";
 import { opsInboxRouter } from "./ops-inbox/ops-inbox.router";
 import { transactionsRouter } from "./transactions/transactions.router";
 import { qrCodesRouter } from "./qr-codes/qr-codes.router";
+import { recurrencesRouter } from "./recurrences/recurrences.router";
+import { testClocksRouter } from "./test-clocks/test-clocks.router";
 import { transactionBatchesRouter } from "./transaction-batches/transaction-batches.router";
 import { notificationsRouter } from "./notifications/notifications.router";
 import { apiKeysRouter } from "./api-keys/api-keys.router";
@@ -65,6 +67,8 @@ export function mountRoutes(app: Express, deps: AppDeps): void {
   app.use("/v1/transactions", ...merchant, transactionsRouter(deps), transactionRefundsRouter(deps));
   app.use("/v1/qr-codes", ...merchant, qrCodesRouter(deps));
   app.use("/v1/transaction-batches", ...merchant, transactionBatchesRouter(deps));
+  app.use("/v1/recurrences", ...merchant, recurrencesRouter(deps));
+  app.use("/v1/test-clocks", ...merchant, testClocksRouter(deps));
   app.use("/v1/refunds", ...merchant, refundsRouter(deps));
   app.use("/v1/balance", ...merchant, merchantBalanceRouter(deps));
   app.use("/v1/seller", ...merchant, merchantSellerRouter(deps));

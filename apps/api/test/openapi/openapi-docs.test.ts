@@ -14,6 +14,7 @@ const DOCUMENT = JSON.parse(readFileSync(require.resolve("@lm/api/openapi.json")
 const DATA_OBJECT_SCHEMA: Record<string, string> = {
   transaction: "Transaction",
   transaction_batch: "TransactionBatch",
+  recurrence: "Recurrence",
   refund: "Refund",
   dispute: "Dispute",
   withdrawal: "Withdrawal",

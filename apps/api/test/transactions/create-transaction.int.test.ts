@@ -45,6 +45,7 @@ describe("POST /v1/transactions", () => {
       due_date: null,
       amount_due: null,
       qr_code_id: null,
+      recurrence_id: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

@@ -819,6 +819,129 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/recurrences/{id}/cancel": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel a recurrence
+     * @description By the merchant (`canceled_by` `merchant`), `created` or `approved`: no cycle is charged after, and each cycle not yet paid (`scheduled` or `pending`) is canceled with `transaction.canceled`; then `recurrence.canceled`.
+     */
+    post: operations["cancelRecurrence"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/recurrences": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List recurrences
+     * @description Unknown query parameters are refused (400). A recurrence's charges: `GET /v1/transactions`.
+     */
+    get: operations["listRecurrences"];
+    put?: never;
+    /**
+     * Create a Pix Automático recurrence
+     * @description The payer authorizes once in their bank; then our engine charges each cycle without them: it sends each cycle's charge (a transaction of `type` `recurring`) `RECURRENCE_LEAD_DAYS` (default 5) before its due date, the payer's bank debits it on the due date, and a failed debit is retried as `retry_policy` allows. `created` until the payer answers (in test mode: `POST /v1/recurrences/{id}/simulate-approval`); not answered in 30 days, `expired`.
+     *
+     *     Test mode only for now (the sandbox builds the authorization's BR Code and plays the payer's bank); a mode whose acquirer is a bank answers 503 `acquirer_not_configured`. With `test_clock`, the recurrence runs on that clock's time.
+     */
+    post: operations["createRecurrence"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/recurrences/{id}/charges": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Set a variable recurrence's next cycle
+     * @description A variable recurrence's (`minimum_amount`) next cycle, due on its `next_due_date`, for `amount`: its charge is written and sent at once (`transaction.created`), 10 to 2 days before the due date (on the recurrence's time: its test clock's when it has one). A cycle not set by then is charged `minimum_amount`. A repeat of the same request is refused (the next cycle has moved on), so no cycle is charged twice.
+     */
+    post: operations["createRecurrenceCharge"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/recurrences/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Read a recurrence */
+    get: operations["getRecurrence"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/recurrences/{id}/simulate-approval": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Have the payer answer a test recurrence
+     * @description Test keys only. The sandbox plays the payer's bank: `approve: true` authorizes it (`recurrence.approved`; for `qr_with_first_payment` the first payment's charge is paid first, settled before the reply), charged from its first cycle due on or after today (on its clock's time); a cycle already in its window is sent at once. `approve: false` refuses it (`recurrence.rejected`).
+     */
+    post: operations["simulateRecurrenceApproval"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/recurrences/{id}/simulate-payer-cancellation": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Have the payer cancel a test recurrence
+     * @description Test keys only. The sandbox plays the payer's bank canceling an `approved` recurrence (`canceled_by` `payer`), as `POST /v1/recurrences/{id}/cancel` does for the merchant.
+     */
+    post: operations["simulateRecurrencePayerCancellation"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/transactions/{id}/refunds": {
     parameters: {
       query?: never;
@@ -978,6 +1101,70 @@ export interface paths {
     put?: never;
     /** Accept the current terms */
     post: operations["acceptTerms"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/test-clocks/{id}/advance": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Advance a test clock
+     * @description Test keys only. Forward only, at most 2 years at a time. The clock reads `advancing` while the worker runs the recurrence engine for its recurrences, step by step, up to `frozen_time`: cycles sent, debited or failed, retries, ends, expiries, each with its events; then `ready` at the new time. Read the clock until it is `ready`.
+     */
+    post: operations["advanceTestClock"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/test-clocks": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List test clocks
+     * @description Test keys only. Unknown query parameters are refused (400).
+     */
+    get: operations["listTestClocks"];
+    put?: never;
+    /**
+     * Create a test clock
+     * @description Test keys only. A clock frozen at `frozen_time`: the test recurrences created with it (`test_clock`) run on its time, and move only when it is advanced, so a year of cycles, failures and retries runs in seconds.
+     */
+    post: operations["createTestClock"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/test-clocks/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read a test clock
+     * @description Test keys only. Poll it after an advance until `status` is `ready`.
+     */
+    get: operations["getTestClock"];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -1718,6 +1905,28 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  "transaction.failed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * transaction.failed
+     * @description The payer's bank could not debit a recurrence's cycle on its due date, nor on any retry its policy allows (DESIGN §14).
+     *
+     *     A signed POST to every endpoint of the event's mode that subscribes to `transaction.failed`, and to the charge's `postback_url` when it has one (signed with the store's postback secret). A signed POST to every endpoint of the event's mode that subscribes to `transaction.paid`, and to the charge's `postback_url` when it has one (signed with the store's postback secret). Verify the signature over the raw body before parsing it, answer 2xx within 10 s, deduplicate on `X-Event-Id` (retries reuse it) and answer 2xx to types you do not know. `docs/receiving-webhooks.md` has receivers in Node.js, Python, PHP and Go.
+     */
+    post: operations["transactionFailedEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "transaction.disputed": {
     parameters: {
       query?: never;
@@ -1756,6 +1965,116 @@ export interface webhooks {
      *     A signed POST to every endpoint of the event's mode that subscribes to `transaction_batch.completed`. A signed POST to every endpoint of the event's mode that subscribes to `transaction.paid`, and to the charge's `postback_url` when it has one (signed with the store's postback secret). Verify the signature over the raw body before parsing it, answer 2xx within 10 s, deduplicate on `X-Event-Id` (retries reuse it) and answer 2xx to types you do not know. `docs/receiving-webhooks.md` has receivers in Node.js, Python, PHP and Go.
      */
     post: operations["transactionBatchCompletedEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "recurrence.created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * recurrence.created
+     * @description A Pix Automático recurrence was created and awaits the payer's authorization.
+     *
+     *     A signed POST to every endpoint of the event's mode that subscribes to `recurrence.created`. A signed POST to every endpoint of the event's mode that subscribes to `transaction.paid`, and to the charge's `postback_url` when it has one (signed with the store's postback secret). Verify the signature over the raw body before parsing it, answer 2xx within 10 s, deduplicate on `X-Event-Id` (retries reuse it) and answer 2xx to types you do not know. `docs/receiving-webhooks.md` has receivers in Node.js, Python, PHP and Go.
+     */
+    post: operations["recurrenceCreatedEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "recurrence.approved": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * recurrence.approved
+     * @description The payer authorized a recurrence; its cycles are charged from now on.
+     *
+     *     A signed POST to every endpoint of the event's mode that subscribes to `recurrence.approved`. A signed POST to every endpoint of the event's mode that subscribes to `transaction.paid`, and to the charge's `postback_url` when it has one (signed with the store's postback secret). Verify the signature over the raw body before parsing it, answer 2xx within 10 s, deduplicate on `X-Event-Id` (retries reuse it) and answer 2xx to types you do not know. `docs/receiving-webhooks.md` has receivers in Node.js, Python, PHP and Go.
+     */
+    post: operations["recurrenceApprovedEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "recurrence.rejected": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * recurrence.rejected
+     * @description The payer refused to authorize a recurrence.
+     *
+     *     A signed POST to every endpoint of the event's mode that subscribes to `recurrence.rejected`. A signed POST to every endpoint of the event's mode that subscribes to `transaction.paid`, and to the charge's `postback_url` when it has one (signed with the store's postback secret). Verify the signature over the raw body before parsing it, answer 2xx within 10 s, deduplicate on `X-Event-Id` (retries reuse it) and answer 2xx to types you do not know. `docs/receiving-webhooks.md` has receivers in Node.js, Python, PHP and Go.
+     */
+    post: operations["recurrenceRejectedEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "recurrence.expired": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * recurrence.expired
+     * @description A recurrence was not authorized within 30 days.
+     *
+     *     A signed POST to every endpoint of the event's mode that subscribes to `recurrence.expired`. A signed POST to every endpoint of the event's mode that subscribes to `transaction.paid`, and to the charge's `postback_url` when it has one (signed with the store's postback secret). Verify the signature over the raw body before parsing it, answer 2xx within 10 s, deduplicate on `X-Event-Id` (retries reuse it) and answer 2xx to types you do not know. `docs/receiving-webhooks.md` has receivers in Node.js, Python, PHP and Go.
+     */
+    post: operations["recurrenceExpiredEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "recurrence.canceled": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * recurrence.canceled
+     * @description The payer or the merchant canceled a recurrence (`canceled_by`); its unpaid cycles are canceled.
+     *
+     *     A signed POST to every endpoint of the event's mode that subscribes to `recurrence.canceled`. A signed POST to every endpoint of the event's mode that subscribes to `transaction.paid`, and to the charge's `postback_url` when it has one (signed with the store's postback secret). Verify the signature over the raw body before parsing it, answer 2xx within 10 s, deduplicate on `X-Event-Id` (retries reuse it) and answer 2xx to types you do not know. `docs/receiving-webhooks.md` has receivers in Node.js, Python, PHP and Go.
+     */
+    post: operations["recurrenceCanceledEvent"];
     delete?: never;
     options?: never;
     head?: never;
@@ -2334,7 +2653,7 @@ export interface components {
       /** Format: date-time */
       created_at: string;
       data: {
-        /** @description The resource as its read operation returned it when the event happened: a Transaction for `transaction.*`, a TransactionBatch for `transaction_batch.completed`, a Refund for `refund.*`, a Dispute for `dispute.created`, a Withdrawal for `withdrawal.*`, the Seller (document masked) for `seller.updated`, `{id, object: "webhook_endpoint", status}` for `ping`. */
+        /** @description The resource as its read operation returned it when the event happened: a Transaction for `transaction.*`, a TransactionBatch for `transaction_batch.completed`, a Recurrence for `recurrence.*`, a Refund for `refund.*`, a Dispute for `dispute.created`, a Withdrawal for `withdrawal.*`, the Seller (document masked) for `seller.updated`, `{id, object: "webhook_endpoint", status}` for `ping`. */
         object: {
           id: string;
           object: string;
@@ -2593,6 +2912,92 @@ export interface components {
        */
       withdrawals_locked_until: string;
     };
+    /** @description A Pix Automático recurrence (DESIGN §14). */
+    Recurrence: {
+      id: string;
+      /** @constant */
+      object: "recurrence";
+      mode: components["schemas"]["Mode"];
+      /**
+       * @description `created` until the payer answers; `approved` while its cycles are charged (it stays `approved` after its `end_date`, with no `next_due_date`); `rejected` by the payer; `expired` when not approved within 30 days; `canceled` by either side (`canceled_by`).
+       * @enum {string}
+       */
+      status: "created" | "approved" | "rejected" | "expired" | "canceled";
+      /** @description The merchant's contract reference (the standard's `vinculo.contrato`). */
+      contract: string;
+      description: string | null;
+      customer: {
+        name: string;
+        /** @description The payer's CPF or CNPJ, masked. */
+        document_masked: string;
+      };
+      payer_account: {
+        /** @description The payer's bank's ISPB, 8 digits. */
+        ispb: string;
+        /** @description Agência, up to 4 digits. */
+        branch: string;
+        /** @description Account number with its check digit, digits only. */
+        number: string;
+      } | null;
+      /**
+       * Format: date
+       * @description The first cycle's due date.
+       */
+      start_date: string;
+      /** @description No cycle falls after it; null: no end. */
+      end_date: string | null;
+      /**
+       * @description Weekly cycles every 7 days; the others every 1, 3, 6 or 12 calendar months from `start_date`, on its day (or the month's last day when shorter).
+       * @enum {string}
+       */
+      interval: "weekly" | "monthly" | "quarterly" | "semiannual" | "annual";
+      /** @description Centavos of every cycle (a fixed amount); null for a variable amount. */
+      amount: number | null;
+      /** @description A variable amount's least, centavos: each cycle is what the merchant sets (`POST /v1/recurrences/{id}/charges`), or this when it sets none by 2 days before the due date; null for a fixed amount. */
+      minimum_amount: number | null;
+      /**
+       * @description Whether a failed debit is tried again (the standard's `politicaRetentativa`): up to 3 more times within 7 days after the due date (1, 3 and 5 days after), then the cycle is `failed`.
+       * @enum {string}
+       */
+      retry_policy: "none" | "three_in_seven_days";
+      /**
+       * @description How the payer authorizes: `qr`, a QR code that only authorizes (the standard's journey 2); `qr_with_first_payment`, an immediate charge and the authorization in one QR code (journey 3); `push`, a request sent to the payer's bank (journey 1).
+       * @enum {string}
+       */
+      journey: "qr" | "qr_with_first_payment" | "push";
+      /** @description The QR code the payer scans to authorize; null for `push`. */
+      authorization: {
+        /** @description EMV BR Code (valid CRC16) carrying the authorization (field 80, `br.gov.bcb.pix.automatico`) and, for `qr_with_first_payment`, the first payment's charge. In test mode on the sandbox host, never payable. */
+        copy_paste: string;
+        qr_code_png_base64: string;
+      } | null;
+      /** @description The immediate charge of `qr_with_first_payment`; null otherwise. */
+      first_payment_transaction_id: string | null;
+      /** @description The due date of the next cycle not yet charged; null when none is left or it is no longer approved. */
+      next_due_date: string | null;
+      canceled_by: ("payer" | "merchant") | null;
+      /** @description Given to each of its charges, whose events it receives. */
+      postback_url: string | null;
+      /** @description The test clock whose time it runs on; null: real time. */
+      test_clock: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    /** @description The event envelope of `recurrence` events, with `data.object` as its read operation returns it. */
+    RecurrenceEvent: {
+      data?: {
+        object: components["schemas"]["Recurrence"];
+      };
+    } & components["schemas"]["EventEnvelope"];
+    RecurrenceList: {
+      /** @constant */
+      object: "list";
+      data: components["schemas"]["Recurrence"][];
+      /** @description Whether more items follow in this direction. */
+      has_more: boolean;
+    };
     /** @description DESIGN §7 "Refunds": a Pix devolução of a paid charge. */
     Refund: {
       id: string;
@@ -2753,21 +3158,45 @@ export interface components {
        */
       mfa_verified_until: string;
     };
+    /** @description A test clock (DESIGN §14): the time its test recurrences run on. */
+    TestClock: {
+      id: string;
+      /** @constant */
+      object: "test_clock";
+      /** Format: date-time */
+      frozen_time: string;
+      /**
+       * @description `advancing` while the engine runs what falls due up to the new time (cycles sent, debited or failed, retries, ends); `ready` again once done, `frozen_time` then the new time.
+       * @enum {string}
+       */
+      status: "ready" | "advancing";
+      /** @description While `advancing`: the time it advances to; null otherwise. */
+      advancing_to: string | null;
+      /** Format: date-time */
+      created_at: string;
+    };
+    TestClockList: {
+      /** @constant */
+      object: "list";
+      data: components["schemas"]["TestClock"][];
+      /** @description Whether more items follow in this direction. */
+      has_more: boolean;
+    };
     /** @description A Pix charge (DESIGN §5 "Transaction"). */
     Transaction: {
       id: string;
       /** @constant */
       object: "transaction";
       /**
-       * @description A pending charge past `expires_at` reads as `expired` at once.
+       * @description A pending charge past `expires_at` reads as `expired` at once. A recurrence's cycle (`type` `recurring`) is `scheduled` until sent, then `pending` until the payer's bank debits it (`paid`) or every debit failed (`failed`); it never reads as `expired`.
        * @enum {string}
        */
-      status: "pending" | "paid" | "expired" | "canceled" | "refunded";
+      status: "pending" | "paid" | "expired" | "canceled" | "refunded" | "scheduled" | "failed";
       /**
-       * @description `due_date`: a charge with a due date, fine, interest and discounts (DESIGN §13). `qr_code`: one payment to a reusable QR code (`qr_code_id`), born `paid`: it was never pending, so its `expires_in` is 0 and its `expires_at` the time of payment.
+       * @description `due_date`: a charge with a due date, fine, interest and discounts (DESIGN §13). `qr_code`: one payment to a reusable QR code (`qr_code_id`), born `paid`: it was never pending, so its `expires_in` is 0 and its `expires_at` the time of payment. `recurring`: one cycle of a Pix Automático recurrence (`recurrence_id`, DESIGN §14), debited by the payer's bank on `due_date.date` (and on its retries until `due_date.last_payable_date`); it has no BR Code (`pix` holds empty strings) and its `expires_at` is the end of its last debit day.
        * @enum {string}
        */
-      type: "immediate" | "due_date" | "qr_code";
+      type: "immediate" | "due_date" | "qr_code" | "recurring";
       mode: components["schemas"]["Mode"];
       /** @description Centavos. */
       amount: number;
@@ -2818,7 +3247,7 @@ export interface components {
           discount: number;
         } | null;
       } | null;
-      /** @description A due-date charge's terms; null for an immediate charge. */
+      /** @description A due-date charge's terms; a recurrence's cycle's due date (never moved: Pix Automático debits on any day) and `last_payable_date`, its last debit day (retries included), without fine, interest, reduction or discount; null otherwise. */
       due_date: components["schemas"]["DueDate"] | null;
       /** @description A due-date charge's total for today in São Paulo while it is pending; null otherwise. */
       amount_due: {
@@ -2831,6 +3260,8 @@ export interface components {
       } | null;
       /** @description The reusable QR code this charge is a payment of (`type` `qr_code`); null otherwise. */
       qr_code_id: string | null;
+      /** @description The recurrence this charge is a cycle of (`type` `recurring`) or the first payment of (journey `qr_with_first_payment`); null otherwise. */
+      recurrence_id: string | null;
       /** Format: date-time */
       created_at: string;
       /** Format: date-time */
@@ -4924,6 +5355,7 @@ export interface operations {
            *           },
            *           "due_date": null,
            *           "qr_code_id": null,
+           *           "recurrence_id": null,
            *           "amount_due": null,
            *           "created_at": "2026-11-26T19:03:19.006Z",
            *           "updated_at": "2026-11-26T19:03:19.103Z"
@@ -5045,6 +5477,7 @@ export interface operations {
            *               },
            *               "due_date": null,
            *               "qr_code_id": null,
+           *               "recurrence_id": null,
            *               "amount_due": null,
            *               "created_at": "2026-11-26T19:03:19.006Z",
            *               "updated_at": "2026-11-26T19:03:19.103Z"
@@ -5095,7 +5528,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The page: `quick-start`, `receiving-webhooks`, `immediate-charges`, `due-date-charges`, `qr-codes`, `refunds`, `withdrawals`, `disputes`, `webhooks`, `errors`. */
+        /** @description The page: `quick-start`, `receiving-webhooks`, `immediate-charges`, `due-date-charges`, `qr-codes`, `subscriptions`, `refunds`, `withdrawals`, `disputes`, `webhooks`, `errors`. */
         page: string;
       };
       cookie?: never;
@@ -6386,6 +6819,810 @@ export interface operations {
       default: components["responses"]["Error"];
     };
   };
+  cancelRecurrence: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A recurrence id; any other string is 404. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The recurrence, `canceled`. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "rec_01M8D2K7Q4W9E3XN5V0T7R6HJC",
+           *       "object": "recurrence",
+           *       "mode": "test",
+           *       "status": "approved",
+           *       "contract": "assinatura-4821",
+           *       "description": "Plano mensal Loja da Ana",
+           *       "customer": {
+           *         "name": "Maria da Silva",
+           *         "document_masked": "***.982.247-**"
+           *       },
+           *       "payer_account": null,
+           *       "start_date": "2027-01-10",
+           *       "end_date": "2027-12-10",
+           *       "interval": "monthly",
+           *       "amount": 4990,
+           *       "minimum_amount": null,
+           *       "retry_policy": "three_in_seven_days",
+           *       "journey": "qr",
+           *       "authorization": {
+           *         "copy_paste": "00020101021226810014br.gov.bcb.pix2559sandbox.api.lmpix.com.br/rec/rec_01M8D2K7Q4W9E3XN5V0T7R6HJC5204000053039865802BR5911Loja da Ana6009SAO PAULO62070503***80920025br.gov.bcb.pix.automatico0159sandbox.api.lmpix.com.br/rec/rec_01M8D2K7Q4W9E3XN5V0T7R6HJC63047920",
+           *         "qr_code_png_base64": "iVBORw0KGgoAAAANSUhEUgAAAQQAAAEEAQAAAADmc3enAAACvElEQVQ4jd2VMa7lSBDDiL0A739L3YAblGezxc96BtPJw2s7kFUSi346//DT+ZveIMARZdtqC7ZNwEd+kGWr5nBorNW0HupAZWpuSS1CFN/qwMqsZtsp+g06+iZxN8vqHj3NBwqk/RoOnD/vdAD+z3nalyqQRDJlXEIecowEG2yxwI2CFHyoI/LCuebEUlbtrR+svklsM5XSyTsduEJ202E3qe/P095imaOwiUDT7Z0fw9gAZF2T13XmJccEl3Tx+FKyPsg+y0c2xsgZ6wCy3J5ybOy23Iq2vgYzH+Z0MZdjaaPNUyIv90tTh21jZw7Scg91bIWeKzQQHYo+7AubW4B3Ie7YsZd+tNZuJqUt5bx5yXWFKWvCnC699jzkh9vhA0NV3K5D9ZBjDHRCDlDdbD3t7WTuQlKQc202e5iPkXUpLW4cUvMpT91KqJ0x4jGFeqgjwVGeHpVRBi/z4YyIMyFiocx4yNOpt+6YKEWRU3noh6bCbZSU6QzjoY4BWICXicbaTtrDfFQoDtLJ8KKytzzVNYOQbW4XYHyow9UhPCh2WOMxx46nYubC3OTKsnd+aNOxHVrDdm6wlzkNXbumtCtuWrzk+n22Sm4Lyl1Mebnn/KqSc8PhFlvbw/1CKzSRVjuS6bH22Vx2FQlHnkHOai95GjaHU8ZBlPv14Vy2bru1UI1N+zj/TkduWk338ZTFrZuHvRUpxoRsG2XCQ55W81pqq4KV38ze9ZbRtkHudG2rW3Pv/Jhb15ctxKVt+nK/BMptmEZLjuj5MqfcZ0+NBrdhZPDSD4jYZwqwNUaDpzytgEzRmOhmxsOcAjYZWyqbd6nyToclssbEyDUXBu/mInoBqQkyVRtPeSqqJAyNGtMNX+45URdt8R/FauxpXyxb6MhYEiu2PcwHIGzhYZS5cnN7OJefzhsdf8ob/wJw2UOuUmtDvAAAAABJRU5ErkJggg=="
+           *       },
+           *       "first_payment_transaction_id": null,
+           *       "next_due_date": "2027-02-10",
+           *       "canceled_by": null,
+           *       "postback_url": "https://lojadaana.com.br/pix/postback",
+           *       "test_clock": "clk_01M8D2H3B6R8T1V4X7Z0C3F5K9",
+           *       "created_at": "2027-01-02T12:00:00.000Z",
+           *       "updated_at": "2027-01-05T03:00:00.000Z"
+           *     }
+           */
+          "application/json": components["schemas"]["Recurrence"];
+        };
+      };
+      /** @description `authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.authentication_required"];
+        };
+      };
+      /** @description `resource_not_found`: unknown, malformed, or of another store or mode. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.resource_not_found"];
+        };
+      };
+      /** @description `invalid_state`: rejected, expired or canceled already. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.invalid_state"];
+        };
+      };
+      /** @description `rate_limited`: over 100 requests per second for this API key. */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.rate_limited"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
+  listRecurrences: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description An id of this list: the page after it (older). Not with `ending_before`. */
+        starting_after?: string;
+        /** @description An id of this list: the page before it (newer). Not with `starting_after`. */
+        ending_before?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the key's store and mode, newest first. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "id": "rec_01M8D2K7Q4W9E3XN5V0T7R6HJC",
+           *           "object": "recurrence",
+           *           "mode": "test",
+           *           "status": "approved",
+           *           "contract": "assinatura-4821",
+           *           "description": "Plano mensal Loja da Ana",
+           *           "customer": {
+           *             "name": "Maria da Silva",
+           *             "document_masked": "***.982.247-**"
+           *           },
+           *           "payer_account": null,
+           *           "start_date": "2027-01-10",
+           *           "end_date": "2027-12-10",
+           *           "interval": "monthly",
+           *           "amount": 4990,
+           *           "minimum_amount": null,
+           *           "retry_policy": "three_in_seven_days",
+           *           "journey": "qr",
+           *           "authorization": {
+           *             "copy_paste": "00020101021226810014br.gov.bcb.pix2559sandbox.api.lmpix.com.br/rec/rec_01M8D2K7Q4W9E3XN5V0T7R6HJC5204000053039865802BR5911Loja da Ana6009SAO PAULO62070503***80920025br.gov.bcb.pix.automatico0159sandbox.api.lmpix.com.br/rec/rec_01M8D2K7Q4W9E3XN5V0T7R6HJC63047920",
+           *             "qr_code_png_base64": "iVBORw0KGgoAAAANSUhEUgAAAQQAAAEEAQAAAADmc3enAAACvElEQVQ4jd2VMa7lSBDDiL0A739L3YAblGezxc96BtPJw2s7kFUSi346//DT+ZveIMARZdtqC7ZNwEd+kGWr5nBorNW0HupAZWpuSS1CFN/qwMqsZtsp+g06+iZxN8vqHj3NBwqk/RoOnD/vdAD+z3nalyqQRDJlXEIecowEG2yxwI2CFHyoI/LCuebEUlbtrR+svklsM5XSyTsduEJ202E3qe/P095imaOwiUDT7Z0fw9gAZF2T13XmJccEl3Tx+FKyPsg+y0c2xsgZ6wCy3J5ybOy23Iq2vgYzH+Z0MZdjaaPNUyIv90tTh21jZw7Scg91bIWeKzQQHYo+7AubW4B3Ie7YsZd+tNZuJqUt5bx5yXWFKWvCnC699jzkh9vhA0NV3K5D9ZBjDHRCDlDdbD3t7WTuQlKQc202e5iPkXUpLW4cUvMpT91KqJ0x4jGFeqgjwVGeHpVRBi/z4YyIMyFiocx4yNOpt+6YKEWRU3noh6bCbZSU6QzjoY4BWICXicbaTtrDfFQoDtLJ8KKytzzVNYOQbW4XYHyow9UhPCh2WOMxx46nYubC3OTKsnd+aNOxHVrDdm6wlzkNXbumtCtuWrzk+n22Sm4Lyl1Mebnn/KqSc8PhFlvbw/1CKzSRVjuS6bH22Vx2FQlHnkHOai95GjaHU8ZBlPv14Vy2bru1UI1N+zj/TkduWk338ZTFrZuHvRUpxoRsG2XCQ55W81pqq4KV38ze9ZbRtkHudG2rW3Pv/Jhb15ctxKVt+nK/BMptmEZLjuj5MqfcZ0+NBrdhZPDSD4jYZwqwNUaDpzytgEzRmOhmxsOcAjYZWyqbd6nyToclssbEyDUXBu/mInoBqQkyVRtPeSqqJAyNGtMNX+45URdt8R/FauxpXyxb6MhYEiu2PcwHIGzhYZS5cnN7OJefzhsdf8ob/wJw2UOuUmtDvAAAAABJRU5ErkJggg=="
+           *           },
+           *           "first_payment_transaction_id": null,
+           *           "next_due_date": "2027-02-10",
+           *           "canceled_by": null,
+           *           "postback_url": "https://lojadaana.com.br/pix/postback",
+           *           "test_clock": "clk_01M8D2H3B6R8T1V4X7Z0C3F5K9",
+           *           "created_at": "2027-01-02T12:00:00.000Z",
+           *           "updated_at": "2027-01-05T03:00:00.000Z"
+           *         }
+           *       ],
+           *       "has_more": false
+           *     }
+           */
+          "application/json": components["schemas"]["RecurrenceList"];
+        };
+      };
+      /** @description `validation_failed`: the body, query or a path parameter is invalid; `param` names the field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.validation_failed"];
+        };
+      };
+      /** @description `authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.authentication_required"];
+        };
+      };
+      /** @description `rate_limited`: over 100 requests per second for this API key. */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.rate_limited"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
+  createRecurrence: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Kept 24 h per store and mode: the same key and request replays the first successful reply; another request is 400 `idempotency_key_reused`; while the first runs, 409 `idempotency_key_in_progress`. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Your reference of the contract (the standard's `vinculo.contrato`), shown to the payer. */
+          contract: string;
+          /** @description What is paid for (the standard's `vinculo.objeto`). */
+          description?: string;
+          /** @description The payer, who authorizes in their bank. */
+          customer: {
+            name: string;
+            /** @description The payer's CPF or CNPJ (the standard's `devedor`), with or without punctuation. */
+            document: string;
+          };
+          /** @description `YYYY-MM-DD`, today or later (the test clock's day when it has one): the first cycle's due date. */
+          start_date: string;
+          /** @description `YYYY-MM-DD`, on or after `start_date`: no cycle falls after it. Leave it out: no end. */
+          end_date?: string;
+          /**
+           * @description Weekly every 7 days; the others by calendar months from `start_date` (clamped to a month's end).
+           * @enum {string}
+           */
+          interval: "weekly" | "monthly" | "quarterly" | "semiannual" | "annual";
+          /** @description Centavos of every cycle: a fixed amount. Exactly one of it and `minimum_amount`. */
+          amount?: number;
+          /** @description A variable amount's least, centavos: set each cycle's with `POST /v1/recurrences/{id}/charges`; a cycle not set by 2 days before its due date is charged this. */
+          minimum_amount?: number;
+          /**
+           * @description Default `none`. `three_in_seven_days`: a failed debit is tried again 1, 3 and 5 days later.
+           * @enum {string}
+           */
+          retry_policy?: "none" | "three_in_seven_days";
+          /**
+           * @description `qr`: a QR code that only authorizes; `qr_with_first_payment`: an immediate charge and the authorization in one QR code; `push`: a request sent to the payer's bank (needs `payer_account`).
+           * @enum {string}
+           */
+          journey: "qr" | "qr_with_first_payment" | "push";
+          /** @description The payer's account (the standard's `destinatario`): for `push` only, and required there. */
+          payer_account?: {
+            ispb: string;
+            branch: string;
+            number: string;
+          };
+          /** @description Centavos of the first payment (`qr_with_first_payment` only); default `amount`, or `minimum_amount`. */
+          first_payment_amount?: number;
+          /** @description Given to every charge of the recurrence (checked as a charge's `postback_url` is). */
+          postback_url?: string;
+          /** @description A test clock's id (test keys only): the recurrence runs on its time (`POST /v1/test-clocks`). */
+          test_clock?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The recurrence, `created`. */
+      201: {
+        headers: {
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "rec_01M8D2K7Q4W9E3XN5V0T7R6HJC",
+           *       "object": "recurrence",
+           *       "mode": "test",
+           *       "status": "approved",
+           *       "contract": "assinatura-4821",
+           *       "description": "Plano mensal Loja da Ana",
+           *       "customer": {
+           *         "name": "Maria da Silva",
+           *         "document_masked": "***.982.247-**"
+           *       },
+           *       "payer_account": null,
+           *       "start_date": "2027-01-10",
+           *       "end_date": "2027-12-10",
+           *       "interval": "monthly",
+           *       "amount": 4990,
+           *       "minimum_amount": null,
+           *       "retry_policy": "three_in_seven_days",
+           *       "journey": "qr",
+           *       "authorization": {
+           *         "copy_paste": "00020101021226810014br.gov.bcb.pix2559sandbox.api.lmpix.com.br/rec/rec_01M8D2K7Q4W9E3XN5V0T7R6HJC5204000053039865802BR5911Loja da Ana6009SAO PAULO62070503***80920025br.gov.bcb.pix.automatico0159sandbox.api.lmpix.com.br/rec/rec_01M8D2K7Q4W9E3XN5V0T7R6HJC63047920",
+           *         "qr_code_png_base64": "iVBORw0KGgoAAAANSUhEUgAAAQQAAAEEAQAAAADmc3enAAACvElEQVQ4jd2VMa7lSBDDiL0A739L3YAblGezxc96BtPJw2s7kFUSi346//DT+ZveIMARZdtqC7ZNwEd+kGWr5nBorNW0HupAZWpuSS1CFN/qwMqsZtsp+g06+iZxN8vqHj3NBwqk/RoOnD/vdAD+z3nalyqQRDJlXEIecowEG2yxwI2CFHyoI/LCuebEUlbtrR+svklsM5XSyTsduEJ202E3qe/P095imaOwiUDT7Z0fw9gAZF2T13XmJccEl3Tx+FKyPsg+y0c2xsgZ6wCy3J5ybOy23Iq2vgYzH+Z0MZdjaaPNUyIv90tTh21jZw7Scg91bIWeKzQQHYo+7AubW4B3Ie7YsZd+tNZuJqUt5bx5yXWFKWvCnC699jzkh9vhA0NV3K5D9ZBjDHRCDlDdbD3t7WTuQlKQc202e5iPkXUpLW4cUvMpT91KqJ0x4jGFeqgjwVGeHpVRBi/z4YyIMyFiocx4yNOpt+6YKEWRU3noh6bCbZSU6QzjoY4BWICXicbaTtrDfFQoDtLJ8KKytzzVNYOQbW4XYHyow9UhPCh2WOMxx46nYubC3OTKsnd+aNOxHVrDdm6wlzkNXbumtCtuWrzk+n22Sm4Lyl1Mebnn/KqSc8PhFlvbw/1CKzSRVjuS6bH22Vx2FQlHnkHOai95GjaHU8ZBlPv14Vy2bru1UI1N+zj/TkduWk338ZTFrZuHvRUpxoRsG2XCQ55W81pqq4KV38ze9ZbRtkHudG2rW3Pv/Jhb15ctxKVt+nK/BMptmEZLjuj5MqfcZ0+NBrdhZPDSD4jYZwqwNUaDpzytgEzRmOhmxsOcAjYZWyqbd6nyToclssbEyDUXBu/mInoBqQkyVRtPeSqqJAyNGtMNX+45URdt8R/FauxpXyxb6MhYEiu2PcwHIGzhYZS5cnN7OJefzhsdf8ob/wJw2UOuUmtDvAAAAABJRU5ErkJggg=="
+           *       },
+           *       "first_payment_transaction_id": null,
+           *       "next_due_date": "2027-02-10",
+           *       "canceled_by": null,
+           *       "postback_url": "https://lojadaana.com.br/pix/postback",
+           *       "test_clock": "clk_01M8D2H3B6R8T1V4X7Z0C3F5K9",
+           *       "created_at": "2027-01-02T12:00:00.000Z",
+           *       "updated_at": "2027-01-05T03:00:00.000Z"
+           *     }
+           */
+          "application/json": components["schemas"]["Recurrence"];
+        };
+      };
+      /** @description `validation_failed`: the body is invalid; `param` names the field (both or neither of `amount` and `minimum_amount`, a `start_date` in the past, `payer_account` missing for `push`...). `invalid_url`: `postback_url` fails the destination check. `idempotency_key_reused`: the key was used with a different request. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json":
+            | components["schemas"]["Error.validation_failed"]
+            | components["schemas"]["Error.invalid_url"]
+            | components["schemas"]["Error.idempotency_key_reused"];
+        };
+      };
+      /** @description `authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.authentication_required"];
+        };
+      };
+      /** @description `test_mode_only`: `test_clock` with a live key. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.test_mode_only"];
+        };
+      };
+      /** @description `resource_not_found`: `test_clock` is not a clock of this store. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.resource_not_found"];
+        };
+      };
+      /** @description `invalid_state`: `test_clock` is advancing; or (`param` `postback_url`) the store has no postback secret. `idempotency_key_in_progress`: a request with this key is still running. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json":
+            components["schemas"]["Error.invalid_state"] | components["schemas"]["Error.idempotency_key_in_progress"];
+        };
+      };
+      /** @description `rate_limited`: over 100 requests per second for this API key. */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.rate_limited"];
+        };
+      };
+      /** @description `acquirer_not_configured`: the mode's acquirer does not serve Pix Automático (live mode, or a bank activated for test mode); nothing was created. `service_unavailable` (with `Retry-After`): PostgreSQL is down or unreachable for now. */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json":
+            components["schemas"]["Error.acquirer_not_configured"] | components["schemas"]["Error.service_unavailable"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
+  createRecurrenceCharge: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A recurrence id; any other string is 404. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "amount": 5213,
+         *       "due_date": "2027-02-10"
+         *     }
+         */
+        "application/json": {
+          /** @description Centavos, at least the recurrence's `minimum_amount`. */
+          amount: number;
+          /** @description `YYYY-MM-DD`: the recurrence's `next_due_date`. */
+          due_date: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The cycle's charge, `pending`. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "txn_01M8CKV86YK2RNMDWWD2CR24MZ",
+           *       "object": "transaction",
+           *       "status": "pending",
+           *       "mode": "test",
+           *       "type": "immediate",
+           *       "amount": 1500,
+           *       "amount_refunded": 0,
+           *       "amount_disputed": 0,
+           *       "currency": "BRL",
+           *       "description": "Pedido #4821",
+           *       "external_id": "pedido-4821",
+           *       "txid": "xXyyxR3IpVoaTuR0qzqAE3dO5o",
+           *       "pix": {
+           *         "copy_paste": "00020101021226760014br.gov.bcb.pix2554sandbox.api.lmpix.com.br/qr/xXyyxR3IpVoaTuR0qzqAE3dO5o5204000053039865802BR5911Loja da Ana6009SAO PAULO62070503***6304A6BC",
+           *         "qr_code_png_base64": "iVBORw0KGgoAAAANSUhEUgAAANQAAADUAQAAAADMpTC1AAAB1UlEQVQ4jdWVsW1lQQwDiWtg+u9yOpgL1v6J4VAHnLL3NiAkaqj1e/3Z7/W/vK1tuBmrmhHbOOlvURhtMaUY1JneAHE5lgNh3Oo5FWiRXetl1TZm61SvYEOlWUmH/m3jRx3uZ9VyFW1uHvK+2GhBvs+EjSu9oc0NxXIt5t2+uGlLtsn7f9Zf6AsZgIbV7ngQphjlyAI4m+fAtysv1zCLM/7UZat9Y6/tTq9n4Uvr15y77G/QUiNcdHmPGuJc5hYo6R3vDwWhYoOMM/7A3v6rk0J311/vPug+t8Hl3X1gbY92V/si8My/1+B3Zsce+2fzjGAofInFIe8FM3EwKJ6TV/McjQnSQhltZzxsm/psS7Jd5tkw9KGfWsyzecYnQGFgeZovL86CVNZH8EqvCaU841jzzL+lj2+VKG13ebaxVcOm2EQ9m6cKsNwIs8FZfpbApBfWtW077I+Ehgxdkd7dB0IUIR4V8zCvV+15mKDFoX/2gjNqbE97Z/nisgIACW2XvBMPQreNdzDu8rPqBZhEOKR5tp8bqiFsg+3SPwpQXroMG93xwGAY+D4/Bt7pEUNWqo/9U72X0unICd3Ns2jOjXcrVrAz/jZmWS2eVHfz/L0u9P7121/P18ktOStyTwAAAABJRU5ErkJggg=="
+           *       },
+           *       "customer": {
+           *         "name": "Maria da Silva",
+           *         "document_masked": "***.982.247-**",
+           *         "email": "maria.silva@gmail.com"
+           *       },
+           *       "postback_url": "https://lojadaana.com.br/pix/postback",
+           *       "metadata": {
+           *         "order_id": "4821"
+           *       },
+           *       "expires_in": 3600,
+           *       "expires_at": "2026-11-26T20:03:19.006Z",
+           *       "paid_at": null,
+           *       "expired_at": null,
+           *       "canceled_at": null,
+           *       "payment": null,
+           *       "due_date": null,
+           *       "amount_due": null,
+           *       "qr_code_id": null,
+           *       "recurrence_id": null,
+           *       "created_at": "2026-11-26T19:03:19.006Z",
+           *       "updated_at": "2026-11-26T19:03:19.006Z"
+           *     }
+           */
+          "application/json": components["schemas"]["Transaction"];
+        };
+      };
+      /** @description `validation_failed`: `due_date` is not the next cycle's, `amount` is below `minimum_amount` or not centavos; `param` names the field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.validation_failed"];
+        };
+      };
+      /** @description `authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.authentication_required"];
+        };
+      };
+      /** @description `resource_not_found`: unknown, malformed, or of another store or mode. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.resource_not_found"];
+        };
+      };
+      /** @description `invalid_state`: a fixed amount, a recurrence not `approved`, its test clock advancing, or (`param` `due_date`) outside the window of 10 to 2 days before the due date. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.invalid_state"];
+        };
+      };
+      /** @description `rate_limited`: over 100 requests per second for this API key. */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.rate_limited"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
+  getRecurrence: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A recurrence id; any other string is 404. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The recurrence. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "rec_01M8D2K7Q4W9E3XN5V0T7R6HJC",
+           *       "object": "recurrence",
+           *       "mode": "test",
+           *       "status": "approved",
+           *       "contract": "assinatura-4821",
+           *       "description": "Plano mensal Loja da Ana",
+           *       "customer": {
+           *         "name": "Maria da Silva",
+           *         "document_masked": "***.982.247-**"
+           *       },
+           *       "payer_account": null,
+           *       "start_date": "2027-01-10",
+           *       "end_date": "2027-12-10",
+           *       "interval": "monthly",
+           *       "amount": 4990,
+           *       "minimum_amount": null,
+           *       "retry_policy": "three_in_seven_days",
+           *       "journey": "qr",
+           *       "authorization": {
+           *         "copy_paste": "00020101021226810014br.gov.bcb.pix2559sandbox.api.lmpix.com.br/rec/rec_01M8D2K7Q4W9E3XN5V0T7R6HJC5204000053039865802BR5911Loja da Ana6009SAO PAULO62070503***80920025br.gov.bcb.pix.automatico0159sandbox.api.lmpix.com.br/rec/rec_01M8D2K7Q4W9E3XN5V0T7R6HJC63047920",
+           *         "qr_code_png_base64": "iVBORw0KGgoAAAANSUhEUgAAAQQAAAEEAQAAAADmc3enAAACvElEQVQ4jd2VMa7lSBDDiL0A739L3YAblGezxc96BtPJw2s7kFUSi346//DT+ZveIMARZdtqC7ZNwEd+kGWr5nBorNW0HupAZWpuSS1CFN/qwMqsZtsp+g06+iZxN8vqHj3NBwqk/RoOnD/vdAD+z3nalyqQRDJlXEIecowEG2yxwI2CFHyoI/LCuebEUlbtrR+svklsM5XSyTsduEJ202E3qe/P095imaOwiUDT7Z0fw9gAZF2T13XmJccEl3Tx+FKyPsg+y0c2xsgZ6wCy3J5ybOy23Iq2vgYzH+Z0MZdjaaPNUyIv90tTh21jZw7Scg91bIWeKzQQHYo+7AubW4B3Ie7YsZd+tNZuJqUt5bx5yXWFKWvCnC699jzkh9vhA0NV3K5D9ZBjDHRCDlDdbD3t7WTuQlKQc202e5iPkXUpLW4cUvMpT91KqJ0x4jGFeqgjwVGeHpVRBi/z4YyIMyFiocx4yNOpt+6YKEWRU3noh6bCbZSU6QzjoY4BWICXicbaTtrDfFQoDtLJ8KKytzzVNYOQbW4XYHyow9UhPCh2WOMxx46nYubC3OTKsnd+aNOxHVrDdm6wlzkNXbumtCtuWrzk+n22Sm4Lyl1Mebnn/KqSc8PhFlvbw/1CKzSRVjuS6bH22Vx2FQlHnkHOai95GjaHU8ZBlPv14Vy2bru1UI1N+zj/TkduWk338ZTFrZuHvRUpxoRsG2XCQ55W81pqq4KV38ze9ZbRtkHudG2rW3Pv/Jhb15ctxKVt+nK/BMptmEZLjuj5MqfcZ0+NBrdhZPDSD4jYZwqwNUaDpzytgEzRmOhmxsOcAjYZWyqbd6nyToclssbEyDUXBu/mInoBqQkyVRtPeSqqJAyNGtMNX+45URdt8R/FauxpXyxb6MhYEiu2PcwHIGzhYZS5cnN7OJefzhsdf8ob/wJw2UOuUmtDvAAAAABJRU5ErkJggg=="
+           *       },
+           *       "first_payment_transaction_id": null,
+           *       "next_due_date": "2027-02-10",
+           *       "canceled_by": null,
+           *       "postback_url": "https://lojadaana.com.br/pix/postback",
+           *       "test_clock": "clk_01M8D2H3B6R8T1V4X7Z0C3F5K9",
+           *       "created_at": "2027-01-02T12:00:00.000Z",
+           *       "updated_at": "2027-01-05T03:00:00.000Z"
+           *     }
+           */
+          "application/json": components["schemas"]["Recurrence"];
+        };
+      };
+      /** @description `authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.authentication_required"];
+        };
+      };
+      /** @description `resource_not_found`: unknown, malformed, or of another store or mode. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.resource_not_found"];
+        };
+      };
+      /** @description `rate_limited`: over 100 requests per second for this API key. */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.rate_limited"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
+  simulateRecurrenceApproval: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A recurrence id; any other string is 404. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "approve": true
+         *     }
+         */
+        "application/json": {
+          /** @description `true`: the payer authorizes; `false`: the payer refuses. */
+          approve: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description The recurrence, `approved` or `rejected`. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "rec_01M8D2K7Q4W9E3XN5V0T7R6HJC",
+           *       "object": "recurrence",
+           *       "mode": "test",
+           *       "status": "approved",
+           *       "contract": "assinatura-4821",
+           *       "description": "Plano mensal Loja da Ana",
+           *       "customer": {
+           *         "name": "Maria da Silva",
+           *         "document_masked": "***.982.247-**"
+           *       },
+           *       "payer_account": null,
+           *       "start_date": "2027-01-10",
+           *       "end_date": "2027-12-10",
+           *       "interval": "monthly",
+           *       "amount": 4990,
+           *       "minimum_amount": null,
+           *       "retry_policy": "three_in_seven_days",
+           *       "journey": "qr",
+           *       "authorization": {
+           *         "copy_paste": "00020101021226810014br.gov.bcb.pix2559sandbox.api.lmpix.com.br/rec/rec_01M8D2K7Q4W9E3XN5V0T7R6HJC5204000053039865802BR5911Loja da Ana6009SAO PAULO62070503***80920025br.gov.bcb.pix.automatico0159sandbox.api.lmpix.com.br/rec/rec_01M8D2K7Q4W9E3XN5V0T7R6HJC63047920",
+           *         "qr_code_png_base64": "iVBORw0KGgoAAAANSUhEUgAAAQQAAAEEAQAAAADmc3enAAACvElEQVQ4jd2VMa7lSBDDiL0A739L3YAblGezxc96BtPJw2s7kFUSi346//DT+ZveIMARZdtqC7ZNwEd+kGWr5nBorNW0HupAZWpuSS1CFN/qwMqsZtsp+g06+iZxN8vqHj3NBwqk/RoOnD/vdAD+z3nalyqQRDJlXEIecowEG2yxwI2CFHyoI/LCuebEUlbtrR+svklsM5XSyTsduEJ202E3qe/P095imaOwiUDT7Z0fw9gAZF2T13XmJccEl3Tx+FKyPsg+y0c2xsgZ6wCy3J5ybOy23Iq2vgYzH+Z0MZdjaaPNUyIv90tTh21jZw7Scg91bIWeKzQQHYo+7AubW4B3Ie7YsZd+tNZuJqUt5bx5yXWFKWvCnC699jzkh9vhA0NV3K5D9ZBjDHRCDlDdbD3t7WTuQlKQc202e5iPkXUpLW4cUvMpT91KqJ0x4jGFeqgjwVGeHpVRBi/z4YyIMyFiocx4yNOpt+6YKEWRU3noh6bCbZSU6QzjoY4BWICXicbaTtrDfFQoDtLJ8KKytzzVNYOQbW4XYHyow9UhPCh2WOMxx46nYubC3OTKsnd+aNOxHVrDdm6wlzkNXbumtCtuWrzk+n22Sm4Lyl1Mebnn/KqSc8PhFlvbw/1CKzSRVjuS6bH22Vx2FQlHnkHOai95GjaHU8ZBlPv14Vy2bru1UI1N+zj/TkduWk338ZTFrZuHvRUpxoRsG2XCQ55W81pqq4KV38ze9ZbRtkHudG2rW3Pv/Jhb15ctxKVt+nK/BMptmEZLjuj5MqfcZ0+NBrdhZPDSD4jYZwqwNUaDpzytgEzRmOhmxsOcAjYZWyqbd6nyToclssbEyDUXBu/mInoBqQkyVRtPeSqqJAyNGtMNX+45URdt8R/FauxpXyxb6MhYEiu2PcwHIGzhYZS5cnN7OJefzhsdf8ob/wJw2UOuUmtDvAAAAABJRU5ErkJggg=="
+           *       },
+           *       "first_payment_transaction_id": null,
+           *       "next_due_date": "2027-02-10",
+           *       "canceled_by": null,
+           *       "postback_url": "https://lojadaana.com.br/pix/postback",
+           *       "test_clock": "clk_01M8D2H3B6R8T1V4X7Z0C3F5K9",
+           *       "created_at": "2027-01-02T12:00:00.000Z",
+           *       "updated_at": "2027-01-05T03:00:00.000Z"
+           *     }
+           */
+          "application/json": components["schemas"]["Recurrence"];
+        };
+      };
+      /** @description `validation_failed`: the body, query or a path parameter is invalid; `param` names the field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.validation_failed"];
+        };
+      };
+      /** @description `authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.authentication_required"];
+        };
+      };
+      /** @description `test_mode_only`: a live key. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.test_mode_only"];
+        };
+      };
+      /** @description `resource_not_found`: unknown, malformed, or of another store or mode. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.resource_not_found"];
+        };
+      };
+      /** @description `invalid_state`: the payer has answered already, or the first payment can no longer be paid. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.invalid_state"];
+        };
+      };
+      /** @description `rate_limited`: over 100 requests per second for this API key. */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.rate_limited"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
+  simulateRecurrencePayerCancellation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A recurrence id; any other string is 404. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The recurrence, `canceled`. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "rec_01M8D2K7Q4W9E3XN5V0T7R6HJC",
+           *       "object": "recurrence",
+           *       "mode": "test",
+           *       "status": "approved",
+           *       "contract": "assinatura-4821",
+           *       "description": "Plano mensal Loja da Ana",
+           *       "customer": {
+           *         "name": "Maria da Silva",
+           *         "document_masked": "***.982.247-**"
+           *       },
+           *       "payer_account": null,
+           *       "start_date": "2027-01-10",
+           *       "end_date": "2027-12-10",
+           *       "interval": "monthly",
+           *       "amount": 4990,
+           *       "minimum_amount": null,
+           *       "retry_policy": "three_in_seven_days",
+           *       "journey": "qr",
+           *       "authorization": {
+           *         "copy_paste": "00020101021226810014br.gov.bcb.pix2559sandbox.api.lmpix.com.br/rec/rec_01M8D2K7Q4W9E3XN5V0T7R6HJC5204000053039865802BR5911Loja da Ana6009SAO PAULO62070503***80920025br.gov.bcb.pix.automatico0159sandbox.api.lmpix.com.br/rec/rec_01M8D2K7Q4W9E3XN5V0T7R6HJC63047920",
+           *         "qr_code_png_base64": "iVBORw0KGgoAAAANSUhEUgAAAQQAAAEEAQAAAADmc3enAAACvElEQVQ4jd2VMa7lSBDDiL0A739L3YAblGezxc96BtPJw2s7kFUSi346//DT+ZveIMARZdtqC7ZNwEd+kGWr5nBorNW0HupAZWpuSS1CFN/qwMqsZtsp+g06+iZxN8vqHj3NBwqk/RoOnD/vdAD+z3nalyqQRDJlXEIecowEG2yxwI2CFHyoI/LCuebEUlbtrR+svklsM5XSyTsduEJ202E3qe/P095imaOwiUDT7Z0fw9gAZF2T13XmJccEl3Tx+FKyPsg+y0c2xsgZ6wCy3J5ybOy23Iq2vgYzH+Z0MZdjaaPNUyIv90tTh21jZw7Scg91bIWeKzQQHYo+7AubW4B3Ie7YsZd+tNZuJqUt5bx5yXWFKWvCnC699jzkh9vhA0NV3K5D9ZBjDHRCDlDdbD3t7WTuQlKQc202e5iPkXUpLW4cUvMpT91KqJ0x4jGFeqgjwVGeHpVRBi/z4YyIMyFiocx4yNOpt+6YKEWRU3noh6bCbZSU6QzjoY4BWICXicbaTtrDfFQoDtLJ8KKytzzVNYOQbW4XYHyow9UhPCh2WOMxx46nYubC3OTKsnd+aNOxHVrDdm6wlzkNXbumtCtuWrzk+n22Sm4Lyl1Mebnn/KqSc8PhFlvbw/1CKzSRVjuS6bH22Vx2FQlHnkHOai95GjaHU8ZBlPv14Vy2bru1UI1N+zj/TkduWk338ZTFrZuHvRUpxoRsG2XCQ55W81pqq4KV38ze9ZbRtkHudG2rW3Pv/Jhb15ctxKVt+nK/BMptmEZLjuj5MqfcZ0+NBrdhZPDSD4jYZwqwNUaDpzytgEzRmOhmxsOcAjYZWyqbd6nyToclssbEyDUXBu/mInoBqQkyVRtPeSqqJAyNGtMNX+45URdt8R/FauxpXyxb6MhYEiu2PcwHIGzhYZS5cnN7OJefzhsdf8ob/wJw2UOuUmtDvAAAAABJRU5ErkJggg=="
+           *       },
+           *       "first_payment_transaction_id": null,
+           *       "next_due_date": "2027-02-10",
+           *       "canceled_by": null,
+           *       "postback_url": "https://lojadaana.com.br/pix/postback",
+           *       "test_clock": "clk_01M8D2H3B6R8T1V4X7Z0C3F5K9",
+           *       "created_at": "2027-01-02T12:00:00.000Z",
+           *       "updated_at": "2027-01-05T03:00:00.000Z"
+           *     }
+           */
+          "application/json": components["schemas"]["Recurrence"];
+        };
+      };
+      /** @description `authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.authentication_required"];
+        };
+      };
+      /** @description `test_mode_only`: a live key. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.test_mode_only"];
+        };
+      };
+      /** @description `resource_not_found`: unknown, malformed, or of another store or mode. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.resource_not_found"];
+        };
+      };
+      /** @description `invalid_state`: it is not `approved`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.invalid_state"];
+        };
+      };
+      /** @description `rate_limited`: over 100 requests per second for this API key. */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.rate_limited"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
   listRefunds: {
     parameters: {
       query?: {
@@ -7204,6 +8441,344 @@ export interface operations {
       default: components["responses"]["Error"];
     };
   };
+  advanceTestClock: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A test clock id; any other string is 404. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "frozen_time": "2028-01-02T12:00:00.000Z"
+         *     }
+         */
+        "application/json": {
+          /**
+           * Format: date-time
+           * @description The time to advance to: after the clock's, at most 2 years after it.
+           */
+          frozen_time: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The clock, `advancing`. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "clk_01M8D2H3B6R8T1V4X7Z0C3F5K9",
+           *       "object": "test_clock",
+           *       "frozen_time": "2027-01-02T12:00:00.000Z",
+           *       "status": "ready",
+           *       "advancing_to": null,
+           *       "created_at": "2026-12-08T12:00:00.000Z"
+           *     }
+           */
+          "application/json": components["schemas"]["TestClock"];
+        };
+      };
+      /** @description `validation_failed` (`param` `frozen_time`): not after the clock's time, or more than 2 years after it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.validation_failed"];
+        };
+      };
+      /** @description `authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.authentication_required"];
+        };
+      };
+      /** @description `test_mode_only`: a live key. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.test_mode_only"];
+        };
+      };
+      /** @description `resource_not_found`: unknown, malformed, or of another store or mode. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.resource_not_found"];
+        };
+      };
+      /** @description `invalid_state`: the clock is advancing already. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.invalid_state"];
+        };
+      };
+      /** @description `rate_limited`: over 100 requests per second for this API key. */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.rate_limited"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
+  listTestClocks: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description An id of this list: the page after it (older). Not with `ending_before`. */
+        starting_after?: string;
+        /** @description An id of this list: the page before it (newer). Not with `starting_after`. */
+        ending_before?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the key's store, newest first. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "id": "clk_01M8D2H3B6R8T1V4X7Z0C3F5K9",
+           *           "object": "test_clock",
+           *           "frozen_time": "2027-01-02T12:00:00.000Z",
+           *           "status": "ready",
+           *           "advancing_to": null,
+           *           "created_at": "2026-12-08T12:00:00.000Z"
+           *         }
+           *       ],
+           *       "has_more": false
+           *     }
+           */
+          "application/json": components["schemas"]["TestClockList"];
+        };
+      };
+      /** @description `validation_failed`: the body, query or a path parameter is invalid; `param` names the field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.validation_failed"];
+        };
+      };
+      /** @description `authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.authentication_required"];
+        };
+      };
+      /** @description `test_mode_only`: a live key. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.test_mode_only"];
+        };
+      };
+      /** @description `rate_limited`: over 100 requests per second for this API key. */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.rate_limited"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
+  createTestClock: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "frozen_time": "2027-01-02T12:00:00.000Z"
+         *     }
+         */
+        "application/json": {
+          /**
+           * Format: date-time
+           * @description The clock's time, an ISO 8601 instant (years 2000 to 2099).
+           */
+          frozen_time: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The clock, `ready`. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "clk_01M8D2H3B6R8T1V4X7Z0C3F5K9",
+           *       "object": "test_clock",
+           *       "frozen_time": "2027-01-02T12:00:00.000Z",
+           *       "status": "ready",
+           *       "advancing_to": null,
+           *       "created_at": "2026-12-08T12:00:00.000Z"
+           *     }
+           */
+          "application/json": components["schemas"]["TestClock"];
+        };
+      };
+      /** @description `validation_failed`: the body, query or a path parameter is invalid; `param` names the field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.validation_failed"];
+        };
+      };
+      /** @description `authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.authentication_required"];
+        };
+      };
+      /** @description `test_mode_only`: a live key. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.test_mode_only"];
+        };
+      };
+      /** @description `rate_limited`: over 100 requests per second for this API key. */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.rate_limited"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
+  getTestClock: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A test clock id; any other string is 404. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The clock. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "clk_01M8D2H3B6R8T1V4X7Z0C3F5K9",
+           *       "object": "test_clock",
+           *       "frozen_time": "2027-01-02T12:00:00.000Z",
+           *       "status": "ready",
+           *       "advancing_to": null,
+           *       "created_at": "2026-12-08T12:00:00.000Z"
+           *     }
+           */
+          "application/json": components["schemas"]["TestClock"];
+        };
+      };
+      /** @description `authentication_required`: no `Authorization: Bearer` key, or an unknown, revoked or expired one. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.authentication_required"];
+        };
+      };
+      /** @description `test_mode_only`: a live key. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.test_mode_only"];
+        };
+      };
+      /** @description `resource_not_found`: unknown, malformed, or of another store or mode. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.resource_not_found"];
+        };
+      };
+      /** @description `rate_limited`: over 100 requests per second for this API key. */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.rate_limited"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
   listTransactionBatches: {
     parameters: {
       query?: {
@@ -7640,6 +9215,7 @@ export interface operations {
            *               "last_payable_date": "2027-02-10"
            *             },
            *             "qr_code_id": null,
+           *             "recurrence_id": null,
            *             "amount_due": {
            *               "date": "2026-12-08",
            *               "amount": 14500
@@ -7754,6 +9330,7 @@ export interface operations {
            *       "due_date": null,
            *       "amount_due": null,
            *       "qr_code_id": null,
+           *       "recurrence_id": null,
            *       "created_at": "2026-11-26T19:03:19.006Z",
            *       "updated_at": "2026-11-26T19:03:19.006Z"
            *     }
@@ -7830,8 +9407,10 @@ export interface operations {
         starting_after?: string;
         /** @description An id of this list: the page before it (newer). Not with `starting_after`. */
         ending_before?: string;
-        status?: "pending" | "paid" | "expired" | "canceled" | "refunded";
+        status?: "pending" | "paid" | "expired" | "canceled" | "refunded" | "scheduled" | "failed";
         external_id?: string;
+        /** @description A recurrence's charges: its cycles and its first payment (DESIGN §14). */
+        recurrence_id?: string;
       };
       header?: never;
       path?: never;
@@ -7884,6 +9463,7 @@ export interface operations {
            *           "due_date": null,
            *           "amount_due": null,
            *           "qr_code_id": null,
+           *           "recurrence_id": null,
            *           "created_at": "2026-11-26T19:03:19.006Z",
            *           "updated_at": "2026-11-26T19:03:19.006Z"
            *         }
@@ -8045,6 +9625,7 @@ export interface operations {
            *       "due_date": null,
            *       "amount_due": null,
            *       "qr_code_id": null,
+           *       "recurrence_id": null,
            *       "created_at": "2026-11-26T19:03:19.006Z",
            *       "updated_at": "2026-11-26T19:03:19.006Z"
            *     }
@@ -8256,6 +9837,7 @@ export interface operations {
            *       "due_date": null,
            *       "amount_due": null,
            *       "qr_code_id": null,
+           *       "recurrence_id": null,
            *       "created_at": "2026-11-26T19:03:19.006Z",
            *       "updated_at": "2026-11-26T19:03:19.006Z"
            *     }
@@ -8452,6 +10034,7 @@ export interface operations {
            *       "due_date": null,
            *       "amount_due": null,
            *       "qr_code_id": null,
+           *       "recurrence_id": null,
            *       "created_at": "2026-11-26T19:03:19.006Z",
            *       "updated_at": "2026-11-26T19:03:19.006Z"
            *     }
@@ -8574,6 +10157,7 @@ export interface operations {
            *       "due_date": null,
            *       "amount_due": null,
            *       "qr_code_id": null,
+           *       "recurrence_id": null,
            *       "created_at": "2026-11-26T19:03:19.006Z",
            *       "updated_at": "2026-11-26T19:03:19.006Z"
            *     }
@@ -11027,6 +12611,7 @@ export interface operations {
          *           "due_date": null,
          *           "amount_due": null,
          *           "qr_code_id": null,
+         *           "recurrence_id": null,
          *           "created_at": "2026-11-26T19:03:19.006Z",
          *           "updated_at": "2026-11-26T19:03:19.006Z"
          *         }
@@ -11154,6 +12739,7 @@ export interface operations {
          *           "due_date": null,
          *           "amount_due": null,
          *           "qr_code_id": null,
+         *           "recurrence_id": null,
          *           "created_at": "2026-11-26T19:03:19.006Z",
          *           "updated_at": "2026-11-26T19:03:19.006Z"
          *         }
@@ -11281,6 +12867,7 @@ export interface operations {
          *           "due_date": null,
          *           "amount_due": null,
          *           "qr_code_id": null,
+         *           "recurrence_id": null,
          *           "created_at": "2026-11-26T19:03:19.006Z",
          *           "updated_at": "2026-11-26T19:03:19.006Z"
          *         }
@@ -11408,6 +12995,7 @@ export interface operations {
          *           "due_date": null,
          *           "amount_due": null,
          *           "qr_code_id": null,
+         *           "recurrence_id": null,
          *           "created_at": "2026-11-26T19:03:19.006Z",
          *           "updated_at": "2026-11-26T19:03:19.006Z"
          *         }
@@ -11535,6 +13123,7 @@ export interface operations {
          *           "due_date": null,
          *           "amount_due": null,
          *           "qr_code_id": null,
+         *           "recurrence_id": null,
          *           "created_at": "2026-11-26T19:03:19.006Z",
          *           "updated_at": "2026-11-26T19:03:19.006Z"
          *         }
@@ -11544,6 +13133,134 @@ export interface operations {
         "application/json": {
           /** @constant */
           type?: "transaction.refunded";
+        } & components["schemas"]["TransactionEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx ends the delivery successfully (`succeeded`); the body is not read. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other reply (4xx, 5xx, a 3xx, which is not followed), a timeout after 10 s or a failed connection fails the attempt: it is retried with the same event id and a new `X-Delivery-Id`, up to attempt 6. A receiver answers 400 (or 401) to a request whose signature does not verify. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  transactionFailedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Signature of the `stripe` scheme (the default, and every postback): `t=<unix seconds>,v1=<hex>`, `v1` = lower-case hex HMAC-SHA256 keyed with the whole `whsec_…` secret as UTF-8 (not base64-decoded), over `<t>.<raw body>`. Two `v1` entries, the new secret's first, during the 24 h after a rotation. A fresh `t` on every attempt: refuse one more than 5 minutes from your clock. Stripe's libraries (`stripe.webhooks.constructEvent`) verify it unchanged. Absent on `standard_webhooks` endpoints.
+         * @example t=1795787007,v1=6c1b0f9e4f2a8d7c3b5e9a1d0c4f8b2e7a6d5c3b1e0f9a8d7c6b5a4e3d2c1b0a
+         */
+        "X-Signature"?: components["parameters"]["DeliverySignature"];
+        /**
+         * @description The event's id, the same on every attempt and every destination: deduplicate on it (deliveries are at least once).
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "X-Event-Id": components["parameters"]["DeliveryEventId"];
+        /**
+         * @description The event type, equal to the body's `type`.
+         * @example transaction.paid
+         */
+        "X-Event-Type": components["parameters"]["DeliveryEventType"];
+        /**
+         * @description This attempt's id (`whd_…`), different on every retry; the panel lists attempts by it.
+         * @example whd_01M8CKV5D8V4R7X2N9B3K6Q1TZ
+         */
+        "X-Delivery-Id": components["parameters"]["DeliveryId"];
+        /**
+         * @description Attempt number of this chain, 1 to 6 (a manual resend starts again at 1).
+         * @example 1
+         */
+        "X-Attempt": components["parameters"]["DeliveryAttempt"];
+        /**
+         * @description The event id again, for receivers whose framework deduplicates on this header.
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "Idempotency-Key": components["parameters"]["DeliveryIdempotencyKey"];
+        /**
+         * @description `standard_webhooks` endpoints only: the event id (the same on every attempt).
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "webhook-id"?: components["parameters"]["StandardWebhookId"];
+        /**
+         * @description `standard_webhooks` endpoints only: unix seconds of this attempt.
+         * @example 1795787007
+         */
+        "webhook-timestamp"?: components["parameters"]["StandardWebhookTimestamp"];
+        /**
+         * @description `standard_webhooks` endpoints only: `v1,<base64 HMAC-SHA256>` keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; two entries separated by a space during a rotation. The official Standard Webhooks libraries verify it unchanged.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature"?: components["parameters"]["StandardWebhookSignature"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_01M8CKX3Z8Q4S7V1X3Z6C9E2HJ",
+         *       "object": "event",
+         *       "type": "transaction.failed",
+         *       "mode": "test",
+         *       "created_at": "2026-11-26T19:03:19.103Z",
+         *       "data": {
+         *         "object": {
+         *           "id": "txn_01M8CKV86YK2RNMDWWD2CR24MZ",
+         *           "object": "transaction",
+         *           "status": "pending",
+         *           "mode": "test",
+         *           "type": "immediate",
+         *           "amount": 1500,
+         *           "amount_refunded": 0,
+         *           "amount_disputed": 0,
+         *           "currency": "BRL",
+         *           "description": "Pedido #4821",
+         *           "external_id": "pedido-4821",
+         *           "txid": "xXyyxR3IpVoaTuR0qzqAE3dO5o",
+         *           "pix": {
+         *             "copy_paste": "00020101021226760014br.gov.bcb.pix2554sandbox.api.lmpix.com.br/qr/xXyyxR3IpVoaTuR0qzqAE3dO5o5204000053039865802BR5911Loja da Ana6009SAO PAULO62070503***6304A6BC",
+         *             "qr_code_png_base64": "iVBORw0KGgoAAAANSUhEUgAAANQAAADUAQAAAADMpTC1AAAB1UlEQVQ4jdWVsW1lQQwDiWtg+u9yOpgL1v6J4VAHnLL3NiAkaqj1e/3Z7/W/vK1tuBmrmhHbOOlvURhtMaUY1JneAHE5lgNh3Oo5FWiRXetl1TZm61SvYEOlWUmH/m3jRx3uZ9VyFW1uHvK+2GhBvs+EjSu9oc0NxXIt5t2+uGlLtsn7f9Zf6AsZgIbV7ngQphjlyAI4m+fAtysv1zCLM/7UZat9Y6/tTq9n4Uvr15y77G/QUiNcdHmPGuJc5hYo6R3vDwWhYoOMM/7A3v6rk0J311/vPug+t8Hl3X1gbY92V/si8My/1+B3Zsce+2fzjGAofInFIe8FM3EwKJ6TV/McjQnSQhltZzxsm/psS7Jd5tkw9KGfWsyzecYnQGFgeZovL86CVNZH8EqvCaU841jzzL+lj2+VKG13ebaxVcOm2EQ9m6cKsNwIs8FZfpbApBfWtW077I+Ehgxdkd7dB0IUIR4V8zCvV+15mKDFoX/2gjNqbE97Z/nisgIACW2XvBMPQreNdzDu8rPqBZhEOKR5tp8bqiFsg+3SPwpQXroMG93xwGAY+D4/Bt7pEUNWqo/9U72X0unICd3Ns2jOjXcrVrAz/jZmWS2eVHfz/L0u9P7121/P18ktOStyTwAAAABJRU5ErkJggg=="
+         *           },
+         *           "customer": {
+         *             "name": "Maria da Silva",
+         *             "document_masked": "***.982.247-**",
+         *             "email": "maria.silva@gmail.com"
+         *           },
+         *           "postback_url": "https://lojadaana.com.br/pix/postback",
+         *           "metadata": {
+         *             "order_id": "4821"
+         *           },
+         *           "expires_in": 3600,
+         *           "expires_at": "2026-11-26T20:03:19.006Z",
+         *           "paid_at": null,
+         *           "expired_at": null,
+         *           "canceled_at": null,
+         *           "payment": null,
+         *           "due_date": null,
+         *           "amount_due": null,
+         *           "qr_code_id": null,
+         *           "recurrence_id": null,
+         *           "created_at": "2026-11-26T19:03:19.006Z",
+         *           "updated_at": "2026-11-26T19:03:19.006Z"
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": {
+          /** @constant */
+          type?: "transaction.failed";
         } & components["schemas"]["TransactionEvent"];
       };
     };
@@ -11662,6 +13379,7 @@ export interface operations {
          *           "due_date": null,
          *           "amount_due": null,
          *           "qr_code_id": null,
+         *           "recurrence_id": null,
          *           "created_at": "2026-11-26T19:03:19.006Z",
          *           "updated_at": "2026-11-26T19:03:19.006Z"
          *         }
@@ -11772,6 +13490,606 @@ export interface operations {
           /** @constant */
           type?: "transaction_batch.completed";
         } & components["schemas"]["TransactionBatchEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx ends the delivery successfully (`succeeded`); the body is not read. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other reply (4xx, 5xx, a 3xx, which is not followed), a timeout after 10 s or a failed connection fails the attempt: it is retried with the same event id and a new `X-Delivery-Id`, up to attempt 6. A receiver answers 400 (or 401) to a request whose signature does not verify. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  recurrenceCreatedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Signature of the `stripe` scheme (the default, and every postback): `t=<unix seconds>,v1=<hex>`, `v1` = lower-case hex HMAC-SHA256 keyed with the whole `whsec_…` secret as UTF-8 (not base64-decoded), over `<t>.<raw body>`. Two `v1` entries, the new secret's first, during the 24 h after a rotation. A fresh `t` on every attempt: refuse one more than 5 minutes from your clock. Stripe's libraries (`stripe.webhooks.constructEvent`) verify it unchanged. Absent on `standard_webhooks` endpoints.
+         * @example t=1795787007,v1=6c1b0f9e4f2a8d7c3b5e9a1d0c4f8b2e7a6d5c3b1e0f9a8d7c6b5a4e3d2c1b0a
+         */
+        "X-Signature"?: components["parameters"]["DeliverySignature"];
+        /**
+         * @description The event's id, the same on every attempt and every destination: deduplicate on it (deliveries are at least once).
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "X-Event-Id": components["parameters"]["DeliveryEventId"];
+        /**
+         * @description The event type, equal to the body's `type`.
+         * @example transaction.paid
+         */
+        "X-Event-Type": components["parameters"]["DeliveryEventType"];
+        /**
+         * @description This attempt's id (`whd_…`), different on every retry; the panel lists attempts by it.
+         * @example whd_01M8CKV5D8V4R7X2N9B3K6Q1TZ
+         */
+        "X-Delivery-Id": components["parameters"]["DeliveryId"];
+        /**
+         * @description Attempt number of this chain, 1 to 6 (a manual resend starts again at 1).
+         * @example 1
+         */
+        "X-Attempt": components["parameters"]["DeliveryAttempt"];
+        /**
+         * @description The event id again, for receivers whose framework deduplicates on this header.
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "Idempotency-Key": components["parameters"]["DeliveryIdempotencyKey"];
+        /**
+         * @description `standard_webhooks` endpoints only: the event id (the same on every attempt).
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "webhook-id"?: components["parameters"]["StandardWebhookId"];
+        /**
+         * @description `standard_webhooks` endpoints only: unix seconds of this attempt.
+         * @example 1795787007
+         */
+        "webhook-timestamp"?: components["parameters"]["StandardWebhookTimestamp"];
+        /**
+         * @description `standard_webhooks` endpoints only: `v1,<base64 HMAC-SHA256>` keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; two entries separated by a space during a rotation. The official Standard Webhooks libraries verify it unchanged.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature"?: components["parameters"]["StandardWebhookSignature"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_01M8CKX3Z8Q4S7V1X3Z6C9E2HJ",
+         *       "object": "event",
+         *       "type": "recurrence.created",
+         *       "mode": "test",
+         *       "created_at": "2026-11-26T19:03:19.103Z",
+         *       "data": {
+         *         "object": {
+         *           "id": "rec_01M8D2K7Q4W9E3XN5V0T7R6HJC",
+         *           "object": "recurrence",
+         *           "mode": "test",
+         *           "status": "approved",
+         *           "contract": "assinatura-4821",
+         *           "description": "Plano mensal Loja da Ana",
+         *           "customer": {
+         *             "name": "Maria da Silva",
+         *             "document_masked": "***.982.247-**"
+         *           },
+         *           "payer_account": null,
+         *           "start_date": "2027-01-10",
+         *           "end_date": "2027-12-10",
+         *           "interval": "monthly",
+         *           "amount": 4990,
+         *           "minimum_amount": null,
+         *           "retry_policy": "three_in_seven_days",
+         *           "journey": "qr",
+         *           "authorization": {
+         *             "copy_paste": "00020101021226810014br.gov.bcb.pix2559sandbox.api.lmpix.com.br/rec/rec_01M8D2K7Q4W9E3XN5V0T7R6HJC5204000053039865802BR5911Loja da Ana6009SAO PAULO62070503***80920025br.gov.bcb.pix.automatico0159sandbox.api.lmpix.com.br/rec/rec_01M8D2K7Q4W9E3XN5V0T7R6HJC63047920",
+         *             "qr_code_png_base64": "iVBORw0KGgoAAAANSUhEUgAAAQQAAAEEAQAAAADmc3enAAACvElEQVQ4jd2VMa7lSBDDiL0A739L3YAblGezxc96BtPJw2s7kFUSi346//DT+ZveIMARZdtqC7ZNwEd+kGWr5nBorNW0HupAZWpuSS1CFN/qwMqsZtsp+g06+iZxN8vqHj3NBwqk/RoOnD/vdAD+z3nalyqQRDJlXEIecowEG2yxwI2CFHyoI/LCuebEUlbtrR+svklsM5XSyTsduEJ202E3qe/P095imaOwiUDT7Z0fw9gAZF2T13XmJccEl3Tx+FKyPsg+y0c2xsgZ6wCy3J5ybOy23Iq2vgYzH+Z0MZdjaaPNUyIv90tTh21jZw7Scg91bIWeKzQQHYo+7AubW4B3Ie7YsZd+tNZuJqUt5bx5yXWFKWvCnC699jzkh9vhA0NV3K5D9ZBjDHRCDlDdbD3t7WTuQlKQc202e5iPkXUpLW4cUvMpT91KqJ0x4jGFeqgjwVGeHpVRBi/z4YyIMyFiocx4yNOpt+6YKEWRU3noh6bCbZSU6QzjoY4BWICXicbaTtrDfFQoDtLJ8KKytzzVNYOQbW4XYHyow9UhPCh2WOMxx46nYubC3OTKsnd+aNOxHVrDdm6wlzkNXbumtCtuWrzk+n22Sm4Lyl1Mebnn/KqSc8PhFlvbw/1CKzSRVjuS6bH22Vx2FQlHnkHOai95GjaHU8ZBlPv14Vy2bru1UI1N+zj/TkduWk338ZTFrZuHvRUpxoRsG2XCQ55W81pqq4KV38ze9ZbRtkHudG2rW3Pv/Jhb15ctxKVt+nK/BMptmEZLjuj5MqfcZ0+NBrdhZPDSD4jYZwqwNUaDpzytgEzRmOhmxsOcAjYZWyqbd6nyToclssbEyDUXBu/mInoBqQkyVRtPeSqqJAyNGtMNX+45URdt8R/FauxpXyxb6MhYEiu2PcwHIGzhYZS5cnN7OJefzhsdf8ob/wJw2UOuUmtDvAAAAABJRU5ErkJggg=="
+         *           },
+         *           "first_payment_transaction_id": null,
+         *           "next_due_date": "2027-02-10",
+         *           "canceled_by": null,
+         *           "postback_url": "https://lojadaana.com.br/pix/postback",
+         *           "test_clock": "clk_01M8D2H3B6R8T1V4X7Z0C3F5K9",
+         *           "created_at": "2027-01-02T12:00:00.000Z",
+         *           "updated_at": "2027-01-05T03:00:00.000Z"
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": {
+          /** @constant */
+          type?: "recurrence.created";
+        } & components["schemas"]["RecurrenceEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx ends the delivery successfully (`succeeded`); the body is not read. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other reply (4xx, 5xx, a 3xx, which is not followed), a timeout after 10 s or a failed connection fails the attempt: it is retried with the same event id and a new `X-Delivery-Id`, up to attempt 6. A receiver answers 400 (or 401) to a request whose signature does not verify. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  recurrenceApprovedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Signature of the `stripe` scheme (the default, and every postback): `t=<unix seconds>,v1=<hex>`, `v1` = lower-case hex HMAC-SHA256 keyed with the whole `whsec_…` secret as UTF-8 (not base64-decoded), over `<t>.<raw body>`. Two `v1` entries, the new secret's first, during the 24 h after a rotation. A fresh `t` on every attempt: refuse one more than 5 minutes from your clock. Stripe's libraries (`stripe.webhooks.constructEvent`) verify it unchanged. Absent on `standard_webhooks` endpoints.
+         * @example t=1795787007,v1=6c1b0f9e4f2a8d7c3b5e9a1d0c4f8b2e7a6d5c3b1e0f9a8d7c6b5a4e3d2c1b0a
+         */
+        "X-Signature"?: components["parameters"]["DeliverySignature"];
+        /**
+         * @description The event's id, the same on every attempt and every destination: deduplicate on it (deliveries are at least once).
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "X-Event-Id": components["parameters"]["DeliveryEventId"];
+        /**
+         * @description The event type, equal to the body's `type`.
+         * @example transaction.paid
+         */
+        "X-Event-Type": components["parameters"]["DeliveryEventType"];
+        /**
+         * @description This attempt's id (`whd_…`), different on every retry; the panel lists attempts by it.
+         * @example whd_01M8CKV5D8V4R7X2N9B3K6Q1TZ
+         */
+        "X-Delivery-Id": components["parameters"]["DeliveryId"];
+        /**
+         * @description Attempt number of this chain, 1 to 6 (a manual resend starts again at 1).
+         * @example 1
+         */
+        "X-Attempt": components["parameters"]["DeliveryAttempt"];
+        /**
+         * @description The event id again, for receivers whose framework deduplicates on this header.
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "Idempotency-Key": components["parameters"]["DeliveryIdempotencyKey"];
+        /**
+         * @description `standard_webhooks` endpoints only: the event id (the same on every attempt).
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "webhook-id"?: components["parameters"]["StandardWebhookId"];
+        /**
+         * @description `standard_webhooks` endpoints only: unix seconds of this attempt.
+         * @example 1795787007
+         */
+        "webhook-timestamp"?: components["parameters"]["StandardWebhookTimestamp"];
+        /**
+         * @description `standard_webhooks` endpoints only: `v1,<base64 HMAC-SHA256>` keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; two entries separated by a space during a rotation. The official Standard Webhooks libraries verify it unchanged.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature"?: components["parameters"]["StandardWebhookSignature"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_01M8CKX3Z8Q4S7V1X3Z6C9E2HJ",
+         *       "object": "event",
+         *       "type": "recurrence.approved",
+         *       "mode": "test",
+         *       "created_at": "2026-11-26T19:03:19.103Z",
+         *       "data": {
+         *         "object": {
+         *           "id": "rec_01M8D2K7Q4W9E3XN5V0T7R6HJC",
+         *           "object": "recurrence",
+         *           "mode": "test",
+         *           "status": "approved",
+         *           "contract": "assinatura-4821",
+         *           "description": "Plano mensal Loja da Ana",
+         *           "customer": {
+         *             "name": "Maria da Silva",
+         *             "document_masked": "***.982.247-**"
+         *           },
+         *           "payer_account": null,
+         *           "start_date": "2027-01-10",
+         *           "end_date": "2027-12-10",
+         *           "interval": "monthly",
+         *           "amount": 4990,
+         *           "minimum_amount": null,
+         *           "retry_policy": "three_in_seven_days",
+         *           "journey": "qr",
+         *           "authorization": {
+         *             "copy_paste": "00020101021226810014br.gov.bcb.pix2559sandbox.api.lmpix.com.br/rec/rec_01M8D2K7Q4W9E3XN5V0T7R6HJC5204000053039865802BR5911Loja da Ana6009SAO PAULO62070503***80920025br.gov.bcb.pix.automatico0159sandbox.api.lmpix.com.br/rec/rec_01M8D2K7Q4W9E3XN5V0T7R6HJC63047920",
+         *             "qr_code_png_base64": "iVBORw0KGgoAAAANSUhEUgAAAQQAAAEEAQAAAADmc3enAAACvElEQVQ4jd2VMa7lSBDDiL0A739L3YAblGezxc96BtPJw2s7kFUSi346//DT+ZveIMARZdtqC7ZNwEd+kGWr5nBorNW0HupAZWpuSS1CFN/qwMqsZtsp+g06+iZxN8vqHj3NBwqk/RoOnD/vdAD+z3nalyqQRDJlXEIecowEG2yxwI2CFHyoI/LCuebEUlbtrR+svklsM5XSyTsduEJ202E3qe/P095imaOwiUDT7Z0fw9gAZF2T13XmJccEl3Tx+FKyPsg+y0c2xsgZ6wCy3J5ybOy23Iq2vgYzH+Z0MZdjaaPNUyIv90tTh21jZw7Scg91bIWeKzQQHYo+7AubW4B3Ie7YsZd+tNZuJqUt5bx5yXWFKWvCnC699jzkh9vhA0NV3K5D9ZBjDHRCDlDdbD3t7WTuQlKQc202e5iPkXUpLW4cUvMpT91KqJ0x4jGFeqgjwVGeHpVRBi/z4YyIMyFiocx4yNOpt+6YKEWRU3noh6bCbZSU6QzjoY4BWICXicbaTtrDfFQoDtLJ8KKytzzVNYOQbW4XYHyow9UhPCh2WOMxx46nYubC3OTKsnd+aNOxHVrDdm6wlzkNXbumtCtuWrzk+n22Sm4Lyl1Mebnn/KqSc8PhFlvbw/1CKzSRVjuS6bH22Vx2FQlHnkHOai95GjaHU8ZBlPv14Vy2bru1UI1N+zj/TkduWk338ZTFrZuHvRUpxoRsG2XCQ55W81pqq4KV38ze9ZbRtkHudG2rW3Pv/Jhb15ctxKVt+nK/BMptmEZLjuj5MqfcZ0+NBrdhZPDSD4jYZwqwNUaDpzytgEzRmOhmxsOcAjYZWyqbd6nyToclssbEyDUXBu/mInoBqQkyVRtPeSqqJAyNGtMNX+45URdt8R/FauxpXyxb6MhYEiu2PcwHIGzhYZS5cnN7OJefzhsdf8ob/wJw2UOuUmtDvAAAAABJRU5ErkJggg=="
+         *           },
+         *           "first_payment_transaction_id": null,
+         *           "next_due_date": "2027-02-10",
+         *           "canceled_by": null,
+         *           "postback_url": "https://lojadaana.com.br/pix/postback",
+         *           "test_clock": "clk_01M8D2H3B6R8T1V4X7Z0C3F5K9",
+         *           "created_at": "2027-01-02T12:00:00.000Z",
+         *           "updated_at": "2027-01-05T03:00:00.000Z"
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": {
+          /** @constant */
+          type?: "recurrence.approved";
+        } & components["schemas"]["RecurrenceEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx ends the delivery successfully (`succeeded`); the body is not read. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other reply (4xx, 5xx, a 3xx, which is not followed), a timeout after 10 s or a failed connection fails the attempt: it is retried with the same event id and a new `X-Delivery-Id`, up to attempt 6. A receiver answers 400 (or 401) to a request whose signature does not verify. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  recurrenceRejectedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Signature of the `stripe` scheme (the default, and every postback): `t=<unix seconds>,v1=<hex>`, `v1` = lower-case hex HMAC-SHA256 keyed with the whole `whsec_…` secret as UTF-8 (not base64-decoded), over `<t>.<raw body>`. Two `v1` entries, the new secret's first, during the 24 h after a rotation. A fresh `t` on every attempt: refuse one more than 5 minutes from your clock. Stripe's libraries (`stripe.webhooks.constructEvent`) verify it unchanged. Absent on `standard_webhooks` endpoints.
+         * @example t=1795787007,v1=6c1b0f9e4f2a8d7c3b5e9a1d0c4f8b2e7a6d5c3b1e0f9a8d7c6b5a4e3d2c1b0a
+         */
+        "X-Signature"?: components["parameters"]["DeliverySignature"];
+        /**
+         * @description The event's id, the same on every attempt and every destination: deduplicate on it (deliveries are at least once).
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "X-Event-Id": components["parameters"]["DeliveryEventId"];
+        /**
+         * @description The event type, equal to the body's `type`.
+         * @example transaction.paid
+         */
+        "X-Event-Type": components["parameters"]["DeliveryEventType"];
+        /**
+         * @description This attempt's id (`whd_…`), different on every retry; the panel lists attempts by it.
+         * @example whd_01M8CKV5D8V4R7X2N9B3K6Q1TZ
+         */
+        "X-Delivery-Id": components["parameters"]["DeliveryId"];
+        /**
+         * @description Attempt number of this chain, 1 to 6 (a manual resend starts again at 1).
+         * @example 1
+         */
+        "X-Attempt": components["parameters"]["DeliveryAttempt"];
+        /**
+         * @description The event id again, for receivers whose framework deduplicates on this header.
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "Idempotency-Key": components["parameters"]["DeliveryIdempotencyKey"];
+        /**
+         * @description `standard_webhooks` endpoints only: the event id (the same on every attempt).
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "webhook-id"?: components["parameters"]["StandardWebhookId"];
+        /**
+         * @description `standard_webhooks` endpoints only: unix seconds of this attempt.
+         * @example 1795787007
+         */
+        "webhook-timestamp"?: components["parameters"]["StandardWebhookTimestamp"];
+        /**
+         * @description `standard_webhooks` endpoints only: `v1,<base64 HMAC-SHA256>` keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; two entries separated by a space during a rotation. The official Standard Webhooks libraries verify it unchanged.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature"?: components["parameters"]["StandardWebhookSignature"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_01M8CKX3Z8Q4S7V1X3Z6C9E2HJ",
+         *       "object": "event",
+         *       "type": "recurrence.rejected",
+         *       "mode": "test",
+         *       "created_at": "2026-11-26T19:03:19.103Z",
+         *       "data": {
+         *         "object": {
+         *           "id": "rec_01M8D2K7Q4W9E3XN5V0T7R6HJC",
+         *           "object": "recurrence",
+         *           "mode": "test",
+         *           "status": "approved",
+         *           "contract": "assinatura-4821",
+         *           "description": "Plano mensal Loja da Ana",
+         *           "customer": {
+         *             "name": "Maria da Silva",
+         *             "document_masked": "***.982.247-**"
+         *           },
+         *           "payer_account": null,
+         *           "start_date": "2027-01-10",
+         *           "end_date": "2027-12-10",
+         *           "interval": "monthly",
+         *           "amount": 4990,
+         *           "minimum_amount": null,
+         *           "retry_policy": "three_in_seven_days",
+         *           "journey": "qr",
+         *           "authorization": {
+         *             "copy_paste": "00020101021226810014br.gov.bcb.pix2559sandbox.api.lmpix.com.br/rec/rec_01M8D2K7Q4W9E3XN5V0T7R6HJC5204000053039865802BR5911Loja da Ana6009SAO PAULO62070503***80920025br.gov.bcb.pix.automatico0159sandbox.api.lmpix.com.br/rec/rec_01M8D2K7Q4W9E3XN5V0T7R6HJC63047920",
+         *             "qr_code_png_base64": "iVBORw0KGgoAAAANSUhEUgAAAQQAAAEEAQAAAADmc3enAAACvElEQVQ4jd2VMa7lSBDDiL0A739L3YAblGezxc96BtPJw2s7kFUSi346//DT+ZveIMARZdtqC7ZNwEd+kGWr5nBorNW0HupAZWpuSS1CFN/qwMqsZtsp+g06+iZxN8vqHj3NBwqk/RoOnD/vdAD+z3nalyqQRDJlXEIecowEG2yxwI2CFHyoI/LCuebEUlbtrR+svklsM5XSyTsduEJ202E3qe/P095imaOwiUDT7Z0fw9gAZF2T13XmJccEl3Tx+FKyPsg+y0c2xsgZ6wCy3J5ybOy23Iq2vgYzH+Z0MZdjaaPNUyIv90tTh21jZw7Scg91bIWeKzQQHYo+7AubW4B3Ie7YsZd+tNZuJqUt5bx5yXWFKWvCnC699jzkh9vhA0NV3K5D9ZBjDHRCDlDdbD3t7WTuQlKQc202e5iPkXUpLW4cUvMpT91KqJ0x4jGFeqgjwVGeHpVRBi/z4YyIMyFiocx4yNOpt+6YKEWRU3noh6bCbZSU6QzjoY4BWICXicbaTtrDfFQoDtLJ8KKytzzVNYOQbW4XYHyow9UhPCh2WOMxx46nYubC3OTKsnd+aNOxHVrDdm6wlzkNXbumtCtuWrzk+n22Sm4Lyl1Mebnn/KqSc8PhFlvbw/1CKzSRVjuS6bH22Vx2FQlHnkHOai95GjaHU8ZBlPv14Vy2bru1UI1N+zj/TkduWk338ZTFrZuHvRUpxoRsG2XCQ55W81pqq4KV38ze9ZbRtkHudG2rW3Pv/Jhb15ctxKVt+nK/BMptmEZLjuj5MqfcZ0+NBrdhZPDSD4jYZwqwNUaDpzytgEzRmOhmxsOcAjYZWyqbd6nyToclssbEyDUXBu/mInoBqQkyVRtPeSqqJAyNGtMNX+45URdt8R/FauxpXyxb6MhYEiu2PcwHIGzhYZS5cnN7OJefzhsdf8ob/wJw2UOuUmtDvAAAAABJRU5ErkJggg=="
+         *           },
+         *           "first_payment_transaction_id": null,
+         *           "next_due_date": "2027-02-10",
+         *           "canceled_by": null,
+         *           "postback_url": "https://lojadaana.com.br/pix/postback",
+         *           "test_clock": "clk_01M8D2H3B6R8T1V4X7Z0C3F5K9",
+         *           "created_at": "2027-01-02T12:00:00.000Z",
+         *           "updated_at": "2027-01-05T03:00:00.000Z"
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": {
+          /** @constant */
+          type?: "recurrence.rejected";
+        } & components["schemas"]["RecurrenceEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx ends the delivery successfully (`succeeded`); the body is not read. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other reply (4xx, 5xx, a 3xx, which is not followed), a timeout after 10 s or a failed connection fails the attempt: it is retried with the same event id and a new `X-Delivery-Id`, up to attempt 6. A receiver answers 400 (or 401) to a request whose signature does not verify. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  recurrenceExpiredEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Signature of the `stripe` scheme (the default, and every postback): `t=<unix seconds>,v1=<hex>`, `v1` = lower-case hex HMAC-SHA256 keyed with the whole `whsec_…` secret as UTF-8 (not base64-decoded), over `<t>.<raw body>`. Two `v1` entries, the new secret's first, during the 24 h after a rotation. A fresh `t` on every attempt: refuse one more than 5 minutes from your clock. Stripe's libraries (`stripe.webhooks.constructEvent`) verify it unchanged. Absent on `standard_webhooks` endpoints.
+         * @example t=1795787007,v1=6c1b0f9e4f2a8d7c3b5e9a1d0c4f8b2e7a6d5c3b1e0f9a8d7c6b5a4e3d2c1b0a
+         */
+        "X-Signature"?: components["parameters"]["DeliverySignature"];
+        /**
+         * @description The event's id, the same on every attempt and every destination: deduplicate on it (deliveries are at least once).
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "X-Event-Id": components["parameters"]["DeliveryEventId"];
+        /**
+         * @description The event type, equal to the body's `type`.
+         * @example transaction.paid
+         */
+        "X-Event-Type": components["parameters"]["DeliveryEventType"];
+        /**
+         * @description This attempt's id (`whd_…`), different on every retry; the panel lists attempts by it.
+         * @example whd_01M8CKV5D8V4R7X2N9B3K6Q1TZ
+         */
+        "X-Delivery-Id": components["parameters"]["DeliveryId"];
+        /**
+         * @description Attempt number of this chain, 1 to 6 (a manual resend starts again at 1).
+         * @example 1
+         */
+        "X-Attempt": components["parameters"]["DeliveryAttempt"];
+        /**
+         * @description The event id again, for receivers whose framework deduplicates on this header.
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "Idempotency-Key": components["parameters"]["DeliveryIdempotencyKey"];
+        /**
+         * @description `standard_webhooks` endpoints only: the event id (the same on every attempt).
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "webhook-id"?: components["parameters"]["StandardWebhookId"];
+        /**
+         * @description `standard_webhooks` endpoints only: unix seconds of this attempt.
+         * @example 1795787007
+         */
+        "webhook-timestamp"?: components["parameters"]["StandardWebhookTimestamp"];
+        /**
+         * @description `standard_webhooks` endpoints only: `v1,<base64 HMAC-SHA256>` keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; two entries separated by a space during a rotation. The official Standard Webhooks libraries verify it unchanged.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature"?: components["parameters"]["StandardWebhookSignature"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_01M8CKX3Z8Q4S7V1X3Z6C9E2HJ",
+         *       "object": "event",
+         *       "type": "recurrence.expired",
+         *       "mode": "test",
+         *       "created_at": "2026-11-26T19:03:19.103Z",
+         *       "data": {
+         *         "object": {
+         *           "id": "rec_01M8D2K7Q4W9E3XN5V0T7R6HJC",
+         *           "object": "recurrence",
+         *           "mode": "test",
+         *           "status": "approved",
+         *           "contract": "assinatura-4821",
+         *           "description": "Plano mensal Loja da Ana",
+         *           "customer": {
+         *             "name": "Maria da Silva",
+         *             "document_masked": "***.982.247-**"
+         *           },
+         *           "payer_account": null,
+         *           "start_date": "2027-01-10",
+         *           "end_date": "2027-12-10",
+         *           "interval": "monthly",
+         *           "amount": 4990,
+         *           "minimum_amount": null,
+         *           "retry_policy": "three_in_seven_days",
+         *           "journey": "qr",
+         *           "authorization": {
+         *             "copy_paste": "00020101021226810014br.gov.bcb.pix2559sandbox.api.lmpix.com.br/rec/rec_01M8D2K7Q4W9E3XN5V0T7R6HJC5204000053039865802BR5911Loja da Ana6009SAO PAULO62070503***80920025br.gov.bcb.pix.automatico0159sandbox.api.lmpix.com.br/rec/rec_01M8D2K7Q4W9E3XN5V0T7R6HJC63047920",
+         *             "qr_code_png_base64": "iVBORw0KGgoAAAANSUhEUgAAAQQAAAEEAQAAAADmc3enAAACvElEQVQ4jd2VMa7lSBDDiL0A739L3YAblGezxc96BtPJw2s7kFUSi346//DT+ZveIMARZdtqC7ZNwEd+kGWr5nBorNW0HupAZWpuSS1CFN/qwMqsZtsp+g06+iZxN8vqHj3NBwqk/RoOnD/vdAD+z3nalyqQRDJlXEIecowEG2yxwI2CFHyoI/LCuebEUlbtrR+svklsM5XSyTsduEJ202E3qe/P095imaOwiUDT7Z0fw9gAZF2T13XmJccEl3Tx+FKyPsg+y0c2xsgZ6wCy3J5ybOy23Iq2vgYzH+Z0MZdjaaPNUyIv90tTh21jZw7Scg91bIWeKzQQHYo+7AubW4B3Ie7YsZd+tNZuJqUt5bx5yXWFKWvCnC699jzkh9vhA0NV3K5D9ZBjDHRCDlDdbD3t7WTuQlKQc202e5iPkXUpLW4cUvMpT91KqJ0x4jGFeqgjwVGeHpVRBi/z4YyIMyFiocx4yNOpt+6YKEWRU3noh6bCbZSU6QzjoY4BWICXicbaTtrDfFQoDtLJ8KKytzzVNYOQbW4XYHyow9UhPCh2WOMxx46nYubC3OTKsnd+aNOxHVrDdm6wlzkNXbumtCtuWrzk+n22Sm4Lyl1Mebnn/KqSc8PhFlvbw/1CKzSRVjuS6bH22Vx2FQlHnkHOai95GjaHU8ZBlPv14Vy2bru1UI1N+zj/TkduWk338ZTFrZuHvRUpxoRsG2XCQ55W81pqq4KV38ze9ZbRtkHudG2rW3Pv/Jhb15ctxKVt+nK/BMptmEZLjuj5MqfcZ0+NBrdhZPDSD4jYZwqwNUaDpzytgEzRmOhmxsOcAjYZWyqbd6nyToclssbEyDUXBu/mInoBqQkyVRtPeSqqJAyNGtMNX+45URdt8R/FauxpXyxb6MhYEiu2PcwHIGzhYZS5cnN7OJefzhsdf8ob/wJw2UOuUmtDvAAAAABJRU5ErkJggg=="
+         *           },
+         *           "first_payment_transaction_id": null,
+         *           "next_due_date": "2027-02-10",
+         *           "canceled_by": null,
+         *           "postback_url": "https://lojadaana.com.br/pix/postback",
+         *           "test_clock": "clk_01M8D2H3B6R8T1V4X7Z0C3F5K9",
+         *           "created_at": "2027-01-02T12:00:00.000Z",
+         *           "updated_at": "2027-01-05T03:00:00.000Z"
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": {
+          /** @constant */
+          type?: "recurrence.expired";
+        } & components["schemas"]["RecurrenceEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx ends the delivery successfully (`succeeded`); the body is not read. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other reply (4xx, 5xx, a 3xx, which is not followed), a timeout after 10 s or a failed connection fails the attempt: it is retried with the same event id and a new `X-Delivery-Id`, up to attempt 6. A receiver answers 400 (or 401) to a request whose signature does not verify. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  recurrenceCanceledEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Signature of the `stripe` scheme (the default, and every postback): `t=<unix seconds>,v1=<hex>`, `v1` = lower-case hex HMAC-SHA256 keyed with the whole `whsec_…` secret as UTF-8 (not base64-decoded), over `<t>.<raw body>`. Two `v1` entries, the new secret's first, during the 24 h after a rotation. A fresh `t` on every attempt: refuse one more than 5 minutes from your clock. Stripe's libraries (`stripe.webhooks.constructEvent`) verify it unchanged. Absent on `standard_webhooks` endpoints.
+         * @example t=1795787007,v1=6c1b0f9e4f2a8d7c3b5e9a1d0c4f8b2e7a6d5c3b1e0f9a8d7c6b5a4e3d2c1b0a
+         */
+        "X-Signature"?: components["parameters"]["DeliverySignature"];
+        /**
+         * @description The event's id, the same on every attempt and every destination: deduplicate on it (deliveries are at least once).
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "X-Event-Id": components["parameters"]["DeliveryEventId"];
+        /**
+         * @description The event type, equal to the body's `type`.
+         * @example transaction.paid
+         */
+        "X-Event-Type": components["parameters"]["DeliveryEventType"];
+        /**
+         * @description This attempt's id (`whd_…`), different on every retry; the panel lists attempts by it.
+         * @example whd_01M8CKV5D8V4R7X2N9B3K6Q1TZ
+         */
+        "X-Delivery-Id": components["parameters"]["DeliveryId"];
+        /**
+         * @description Attempt number of this chain, 1 to 6 (a manual resend starts again at 1).
+         * @example 1
+         */
+        "X-Attempt": components["parameters"]["DeliveryAttempt"];
+        /**
+         * @description The event id again, for receivers whose framework deduplicates on this header.
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "Idempotency-Key": components["parameters"]["DeliveryIdempotencyKey"];
+        /**
+         * @description `standard_webhooks` endpoints only: the event id (the same on every attempt).
+         * @example evt_01M8CKV5CCZRMYDMC4EDDAQX8Y
+         */
+        "webhook-id"?: components["parameters"]["StandardWebhookId"];
+        /**
+         * @description `standard_webhooks` endpoints only: unix seconds of this attempt.
+         * @example 1795787007
+         */
+        "webhook-timestamp"?: components["parameters"]["StandardWebhookTimestamp"];
+        /**
+         * @description `standard_webhooks` endpoints only: `v1,<base64 HMAC-SHA256>` keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; two entries separated by a space during a rotation. The official Standard Webhooks libraries verify it unchanged.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature"?: components["parameters"]["StandardWebhookSignature"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_01M8CKX3Z8Q4S7V1X3Z6C9E2HJ",
+         *       "object": "event",
+         *       "type": "recurrence.canceled",
+         *       "mode": "test",
+         *       "created_at": "2026-11-26T19:03:19.103Z",
+         *       "data": {
+         *         "object": {
+         *           "id": "rec_01M8D2K7Q4W9E3XN5V0T7R6HJC",
+         *           "object": "recurrence",
+         *           "mode": "test",
+         *           "status": "approved",
+         *           "contract": "assinatura-4821",
+         *           "description": "Plano mensal Loja da Ana",
+         *           "customer": {
+         *             "name": "Maria da Silva",
+         *             "document_masked": "***.982.247-**"
+         *           },
+         *           "payer_account": null,
+         *           "start_date": "2027-01-10",
+         *           "end_date": "2027-12-10",
+         *           "interval": "monthly",
+         *           "amount": 4990,
+         *           "minimum_amount": null,
+         *           "retry_policy": "three_in_seven_days",
+         *           "journey": "qr",
+         *           "authorization": {
+         *             "copy_paste": "00020101021226810014br.gov.bcb.pix2559sandbox.api.lmpix.com.br/rec/rec_01M8D2K7Q4W9E3XN5V0T7R6HJC5204000053039865802BR5911Loja da Ana6009SAO PAULO62070503***80920025br.gov.bcb.pix.automatico0159sandbox.api.lmpix.com.br/rec/rec_01M8D2K7Q4W9E3XN5V0T7R6HJC63047920",
+         *             "qr_code_png_base64": "iVBORw0KGgoAAAANSUhEUgAAAQQAAAEEAQAAAADmc3enAAACvElEQVQ4jd2VMa7lSBDDiL0A739L3YAblGezxc96BtPJw2s7kFUSi346//DT+ZveIMARZdtqC7ZNwEd+kGWr5nBorNW0HupAZWpuSS1CFN/qwMqsZtsp+g06+iZxN8vqHj3NBwqk/RoOnD/vdAD+z3nalyqQRDJlXEIecowEG2yxwI2CFHyoI/LCuebEUlbtrR+svklsM5XSyTsduEJ202E3qe/P095imaOwiUDT7Z0fw9gAZF2T13XmJccEl3Tx+FKyPsg+y0c2xsgZ6wCy3J5ybOy23Iq2vgYzH+Z0MZdjaaPNUyIv90tTh21jZw7Scg91bIWeKzQQHYo+7AubW4B3Ie7YsZd+tNZuJqUt5bx5yXWFKWvCnC699jzkh9vhA0NV3K5D9ZBjDHRCDlDdbD3t7WTuQlKQc202e5iPkXUpLW4cUvMpT91KqJ0x4jGFeqgjwVGeHpVRBi/z4YyIMyFiocx4yNOpt+6YKEWRU3noh6bCbZSU6QzjoY4BWICXicbaTtrDfFQoDtLJ8KKytzzVNYOQbW4XYHyow9UhPCh2WOMxx46nYubC3OTKsnd+aNOxHVrDdm6wlzkNXbumtCtuWrzk+n22Sm4Lyl1Mebnn/KqSc8PhFlvbw/1CKzSRVjuS6bH22Vx2FQlHnkHOai95GjaHU8ZBlPv14Vy2bru1UI1N+zj/TkduWk338ZTFrZuHvRUpxoRsG2XCQ55W81pqq4KV38ze9ZbRtkHudG2rW3Pv/Jhb15ctxKVt+nK/BMptmEZLjuj5MqfcZ0+NBrdhZPDSD4jYZwqwNUaDpzytgEzRmOhmxsOcAjYZWyqbd6nyToclssbEyDUXBu/mInoBqQkyVRtPeSqqJAyNGtMNX+45URdt8R/FauxpXyxb6MhYEiu2PcwHIGzhYZS5cnN7OJefzhsdf8ob/wJw2UOuUmtDvAAAAABJRU5ErkJggg=="
+         *           },
+         *           "first_payment_transaction_id": null,
+         *           "next_due_date": "2027-02-10",
+         *           "canceled_by": null,
+         *           "postback_url": "https://lojadaana.com.br/pix/postback",
+         *           "test_clock": "clk_01M8D2H3B6R8T1V4X7Z0C3F5K9",
+         *           "created_at": "2027-01-02T12:00:00.000Z",
+         *           "updated_at": "2027-01-05T03:00:00.000Z"
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": {
+          /** @constant */
+          type?: "recurrence.canceled";
+        } & components["schemas"]["RecurrenceEvent"];
       };
     };
     responses: {

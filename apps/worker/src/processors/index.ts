@@ -9,6 +9,8 @@ import { reconcile } from "../sweepers/reconciler";
 import { processWebhookDelivery } from "./webhook-delivery.processor";
 import { processWebhookRecovery } from "./webhook-recovery.processor";
 import { processTransactionBatch } from "./transaction-batch.processor";
+import { processTestClock } from "./test-clock.processor";
+import { recurrenceEngineProcessor } from "./recurrence-engine.processor";
 import { chargeExpiryProcessor } from "./charge-expiry.processor";
 import { inboxProcessingProcessor } from "./inbox-processing.processor";
 import { keyRevocationProcessor } from "./key-revocation.processor";
@@ -37,7 +39,9 @@ export const PROCESSORS: { [N in QueueName]?: Processor<N> } = {
   "webhook-delivery": processWebhookDelivery,
   "webhook-recovery": processWebhookRecovery,
   "transaction-batch": processTransactionBatch,
+  "test-clock": processTestClock,
   "charge-expiry": chargeExpiryProcessor,
+  "recurrence-engine": recurrenceEngineProcessor,
   "inbox-processing": inboxProcessingProcessor,
   "key-revocation": keyRevocationProcessor,
   "refund-submission": payoutSubmissionProcessor,

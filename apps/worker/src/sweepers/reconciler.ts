@@ -13,12 +13,14 @@ import { enqueueStrandedPayouts } from "./acquirer-submissions";
 import { checkBalanceDrift } from "./balance-drift";
 import { enqueueRunningRecoveries } from "./running-recoveries";
 import { enqueueProcessingBatches } from "./processing-batches";
+import { enqueueAdvancingTestClocks } from "./due-recurrences";
 
 /** The sweeps run on every reconciler tick. */
 const SWEEPS: Array<{ name: string; run: (deps: WorkerDeps) => Promise<number> }> = [
   { name: "due-deliveries", run: enqueueDueDeliveries },
   { name: "running-recoveries", run: enqueueRunningRecoveries },
   { name: "processing-batches", run: enqueueProcessingBatches },
+  { name: "advancing-test-clocks", run: enqueueAdvancingTestClocks },
   { name: "stranded-inbox-items", run: enqueueStrandedInboxItems },
   { name: "stranded-refunds", run: (deps) => enqueueStrandedPayouts(deps, "refund") },
   { name: "stranded-withdrawals", run: (deps) => enqueueStrandedPayouts(deps, "withdrawal") },

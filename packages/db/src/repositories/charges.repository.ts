@@ -74,12 +74,18 @@ export function findChargesByTxids(client: SqlClient, txids: string[]): Promise<
   );
 }
 
-/** The status filter of a charge list, as reads show the status (`pending` past `expires_at` reads `expired`). */
-export type ChargeListStatus = "pending" | "paid" | "expired" | "canceled" | "refunded";
+/**
+ * The status filter of a charge list, as reads show the status (`pending` past `expires_at` reads `expired`, except a
+ * recurrence's cycle, which never expires: DESIGN §14).
+ */
+export type ChargeListStatus = "pending" | "paid" | "expired" | "canceled" | "refunded" | "scheduled" | "failed";
 
 function statusWhere(status: ChargeListStatus | undefined, now: Date): Prisma.TransactionWhereInput {
-  if (status === "pending") return { status: "pending", expires_at: { gt: now } };
-  if (status === "expired") return { OR: [{ status: "expired" }, { status: "pending", expires_at: { lte: now } }] };
+  const cycle: Prisma.TransactionWhereInput = { type: "recurring" };
+  if (status === "pending") return { status: "pending", OR: [{ expires_at: { gt: now } }, cycle] };
+  if (status === "expired") {
+    return { OR: [{ status: "expired" }, { status: "pending", expires_at: { lte: now }, NOT: cycle }] };
+  }
   return status === undefined ? {} : { status };
 }
 
@@ -87,7 +93,7 @@ function statusWhere(status: ChargeListStatus | undefined, now: Date): Prisma.Tr
 export function listChargesPage(
   db: DbClient,
   scope: { storeId: string; mode: Transaction["mode"] },
-  filters: { status?: ChargeListStatus; externalId?: string },
+  filters: { status?: ChargeListStatus; externalId?: string; recurrenceId?: string },
   page: PageArgs,
   now: Date,
 ): Promise<Transaction[]> {
@@ -97,6 +103,7 @@ export function listChargesPage(
       mode: scope.mode,
       ...statusWhere(filters.status, now),
       ...(filters.externalId === undefined ? {} : { external_id: filters.externalId }),
+      ...(filters.recurrenceId === undefined ? {} : { recurrence_id: filters.recurrenceId }),
       ...(page.id === undefined ? {} : { id: page.id }),
     },
     orderBy: page.orderBy,
@@ -105,17 +112,17 @@ export function listChargesPage(
 }
 
 /**
- * Locks charge `id` for the rest of `tx` and reads its status and deadline, or undefined. By id, the status checked
+ * Locks charge `id` for the rest of `tx` and reads its status, deadline and type, or undefined. By id, the status checked
  * by the caller: a `status = 'pending'` condition would let the planner, on statistics that counted few pending
  * charges, read every pending charge through `(status, expires_at)` (see `rowStatusIs`).
  */
 export async function lockChargeStatus(
   tx: Prisma.TransactionClient,
   id: string,
-): Promise<Pick<Transaction, "status" | "expires_at"> | undefined> {
-  const [current] = await sqlQuery<Pick<Transaction, "status" | "expires_at">>(
+): Promise<Pick<Transaction, "status" | "expires_at" | "type"> | undefined> {
+  const [current] = await sqlQuery<Pick<Transaction, "status" | "expires_at" | "type">>(
     tx,
-    sql`SELECT status, expires_at FROM transactions WHERE id = ${id} FOR UPDATE`,
+    sql`SELECT status, expires_at, type FROM transactions WHERE id = ${id} FOR UPDATE`,
   );
   return current;
 }
@@ -155,11 +162,16 @@ export async function moveChargeDeadlineTo(client: SqlClient, id: string, now: D
   return moved;
 }
 
-/** Up to `limit` charges still `pending` whose `expires_at` is at or before `now`, oldest deadline first. */
+/**
+ * Up to `limit` charges still `pending` whose `expires_at` is at or before `now`, oldest deadline first. A recurrence's
+ * cycle is not one: the recurrence engine ends it (DESIGN §14), and it is found past its deadline only while the
+ * engine is behind (a worker down, a test clock not advanced), so the few it adds to the index's range stay few.
+ */
 export function findDueCharges(client: SqlClient, now: Date, limit: number): Promise<Transaction[]> {
   return sqlQuery<Transaction>(
     client,
-    sql`SELECT ${CHARGE_COLUMNS} FROM transactions WHERE status = 'pending' AND expires_at <= ${now}
+    sql`SELECT ${CHARGE_COLUMNS} FROM transactions
+        WHERE status = 'pending' AND expires_at <= ${now} AND type <> 'recurring'
         ORDER BY expires_at LIMIT ${limit}`,
   );
 }

@@ -35,6 +35,50 @@ export function sandboxPixLocation(publicBaseUrl: string, txid: string): string 
 }
 
 /**
+ * The location of a sandbox recurrence's authorization (DESIGN §14, the standard's `locrec`):
+ * `sandbox.<host>/rec/<id>`, never served, like a sandbox charge's.
+ * @throws Error when it would exceed 77 characters (see {@link sandboxPixLocation})
+ */
+export function sandboxRecurrenceLocation(publicBaseUrl: string, recurrenceId: string): string {
+  const location = `sandbox.${new URL(publicBaseUrl).hostname}/rec/${recurrenceId}`;
+  if (location.length > MAX_LOCATION_LENGTH) {
+    throw new Error(`BR Code location exceeds ${MAX_LOCATION_LENGTH} characters: shorten the PUBLIC_BASE_URL host`);
+  }
+  return location;
+}
+
+/** The GUI of a BR Code's Pix Automático field (80), as the Manual de Padrões para Iniciação do Pix names it. */
+export const PIX_AUTOMATICO_GUI = "br.gov.bcb.pix.automatico";
+
+/** One EMV field: its id, its value's length in two digits, its value. */
+function emvField(id: string, value: string): string {
+  return `${id}${String(value.length).padStart(2, "0")}${value}`;
+}
+
+/**
+ * CRC-16/CCITT-FALSE (polynomial 0x1021, initial 0xFFFF) of `text`'s UTF-8 bytes, as four upper-case hex digits: the
+ * BR Code's field 63.
+ */
+export function brCodeCrc16(text: string): string {
+  let crc = 0xffff;
+  for (const byte of Buffer.from(text, "utf8")) {
+    crc ^= byte << 8;
+    for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  }
+  return crc.toString(16).toUpperCase().padStart(4, "0");
+}
+
+/**
+ * `brCode` (a BR Code ending in its CRC field) with a recurrence's authorization added (field 80: the Pix Automático
+ * GUI and `location`, the standard's `locrec`), its CRC computed again: the QR code of journeys 2 and 3 (DESIGN §14).
+ */
+export function withRecurrenceAuthorization(brCode: string, location: string): string {
+  const body = brCode.slice(0, -8);
+  const payload = `${body}${emvField("80", emvField("00", PIX_AUTOMATICO_GUI) + emvField("01", location))}6304`;
+  return `${payload}${brCodeCrc16(payload)}`;
+}
+
+/**
  * Builds the dynamic BR Code of a charge with @brazilian-utils `generatePixPayload`.
  * @param input.merchantName - the store's name; folded to ASCII and cut to 25 characters by the library
  * @throws Error when the library refuses the parameters (a location that is not a valid host and path)

@@ -101,6 +101,7 @@ export function qrCodeCharge(encryptionKey: Buffer, code: QrCode, payment: PixPa
     expires_at: payment.paidAt,
     acquirer_id: code.acquirer_id,
     qr_code_id: code.id,
+    recurrence_id: null,
     created_at: now,
   });
   return { ...charge, ...paidColumns(encryptionKey, charge, payment) };

@@ -15,22 +15,35 @@ import { amountDueOn, dueDateTermsOf, paymentDayOf } from "../transactions/due-d
 import { findTransaction } from "../transactions/find-transactions";
 import { findQrCode } from "../qr-codes";
 import { postSandboxNotification, sandboxEndToEndId } from "../acquirers";
+import { processInboxItem } from "../settle";
 
 /** A payment the sandbox notifies: to `txid`, of `amount` centavos, made at `paidAt`, by `payer`. */
-interface SandboxPayment {
+export interface SandboxPayment {
   txid: string;
   amount: number;
   paidAt: Date;
   payer: { name: string; document: string | null };
+  /**
+   * Makes the end-to-end id a function of this seed and `paidAt`, so that notifying the same payment again is a repeat
+   * the inbox keeps once (a recurrence's debit sent again after a crash, DESIGN §14); without it the id is fresh.
+   */
+  seed?: string;
 }
 
-/** Posts a signed sandbox notification of `payment` through the inbound path (a fresh end-to-end id). */
-async function postSandboxPayment(deps: UseCaseDeps, payment: SandboxPayment): Promise<void> {
+/**
+ * Posts a signed sandbox notification of `payment` through the inbound path.
+ * @returns the ids of the inbox items stored and enqueued (none for a repeat)
+ */
+export async function postSandboxPayment(deps: UseCaseDeps, payment: SandboxPayment): Promise<string[]> {
   const { document } = payment.payer;
-  await postSandboxNotification(deps, {
+  const endToEndId =
+    payment.seed === undefined
+      ? sandboxEndToEndId(deps.now())
+      : sandboxEndToEndId(payment.paidAt, { seed: payment.seed });
+  return postSandboxNotification(deps, {
     pix: [
       {
-        endToEndId: sandboxEndToEndId(deps.now()),
+        endToEndId,
         txid: payment.txid,
         valor: valorFromCentavos(payment.amount),
         horario: payment.paidAt.toISOString(),
@@ -44,7 +57,7 @@ async function postSandboxPayment(deps: UseCaseDeps, payment: SandboxPayment): P
 }
 
 /** The payer the sandbox names when the charge names none. */
-const SANDBOX_PAYER_NAME = "Pagador Sandbox";
+export const SANDBOX_PAYER_NAME = "Pagador Sandbox";
 
 /**
  * Posts a signed sandbox payment notification for charge `id` of `scope` through the inbound path. The charge
@@ -53,7 +66,8 @@ const SANDBOX_PAYER_NAME = "Pagador Sandbox";
  *   of what its terms come to that day (DESIGN §13), made at noon in São Paulo (now, for today)
  * @returns the charge as it is now (still `pending`)
  * @throws ApiError `test_mode_only` for a live key; `resource_not_found` (unknown or foreign id); `invalid_state`
- *   unless the charge is pending and its BR Code our own (a charge a test bank registered is paid at that bank);
+ *   unless the charge is pending and its BR Code our own (a charge a test bank registered is paid at that bank), or
+ *   for a recurrence's cycle (the sandbox debits it on its due date);
  *   `validation_failed` (param `date`) for a date given for an immediate charge or outside a due-date charge's payable
  *   window (from its creation to its last payable date)
  */
@@ -61,7 +75,7 @@ export async function simulatePayment(
   deps: UseCaseDeps,
   scope: MerchantScope,
   id: string,
-  options: { date?: string } = {},
+  options: { date?: string; settle?: boolean } = {},
 ): Promise<Transaction> {
   if (scope.mode !== "test") throw new ApiError("test_mode_only", "Payments can be simulated with test keys only.");
   const transaction = await findTransaction(deps.repos, scope, id);
@@ -72,6 +86,7 @@ export async function simulatePayment(
   if (transaction.acquirer_id !== null) {
     throw new ApiError("invalid_state", "This transaction is registered at a bank: pay it through the bank.");
   }
+  if (transaction.type === "recurring") throw cycleSimulated("paid");
   const terms = dueDateTermsOf(transaction);
   if (terms === null && options.date !== undefined) {
     throw validationFailed("date is for due-date charges; an immediate charge is paid now.", "date");
@@ -87,12 +102,13 @@ export async function simulatePayment(
           transaction.customer_document,
           `${transaction.id}:customer_document`,
         );
-  await postSandboxPayment(deps, {
+  const items = await postSandboxPayment(deps, {
     txid: transaction.txid,
     amount: amountDueOn(transaction, date).total,
     paidAt,
     payer: { name: transaction.customer_name ?? SANDBOX_PAYER_NAME, document },
   });
+  if (options.settle === true) for (const item of items) await processInboxItem(deps, item);
   return transaction;
 }
 
@@ -130,4 +146,17 @@ export async function simulateQrCodePayment(
     payer: { name: SANDBOX_PAYER_NAME, document: null },
   });
   return code;
+}
+
+/**
+ * The refusal of a simulation on a recurrence's cycle, which the recurrence engine settles on its due date (DESIGN
+ * §14): the message says how to get there.
+ * @param what - what was asked (`paid`, `expired`)
+ */
+export function cycleSimulated(what: string): ApiError {
+  return new ApiError(
+    "invalid_state",
+    `A recurrence's cycle is not ${what} by simulation: the sandbox debits it on its due date (an amount ending in 13 ` +
+      "fails). Give the recurrence a test clock and advance it (POST /v1/test-clocks/{id}/advance).",
+  );
 }

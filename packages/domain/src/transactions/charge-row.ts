@@ -25,7 +25,7 @@ export type NewChargeFields = Pick<
 
 /**
  * The row of a new charge of `fields`: `pending`, in BRL, unpaid, nothing refunded or disputed, no customer, postback,
- * metadata, due-date terms or QR code unless given, `updated_at` its `created_at`.
+ * metadata, due-date terms, QR code or recurrence unless given, `updated_at` its `created_at`.
  */
 export function newChargeRow(fields: NewChargeFields): Transaction {
   return {
@@ -52,6 +52,7 @@ export function newChargeRow(fields: NewChargeFields): Transaction {
     due_terms: null,
     payment_components: null,
     qr_code_id: null,
+    recurrence_id: null,
     updated_at: fields.created_at,
     ...fields,
   };

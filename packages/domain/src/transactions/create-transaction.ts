@@ -52,6 +52,8 @@ export interface CreateTransactionOptions extends TransactionWriteOptions {
    * written, returns it instead of writing a second one.
    */
   preassigned?: { id: string; txid: string };
+  /** The recurrence whose first payment this charge is (journey `qr_with_first_payment`, DESIGN §14). */
+  recurrenceId?: string;
   /** Set when a bank registered the charge already, in its batch: its charge is read back, not registered again. */
   registered?: boolean;
 }
@@ -118,6 +120,7 @@ export async function createTransaction(
     expires_at: expiresAt,
     due_terms: due === null ? null : (due.terms as unknown as Transaction["due_terms"]),
     acquirer_id: acquirer.acquirerId,
+    recurrence_id: options.recurrenceId ?? null,
     created_at: now,
   });
 
@@ -160,14 +163,7 @@ export async function planTransaction(
   input: CreateTransactionInput,
   options: Pick<CreateTransactionOptions, "idempotencyKey" | "preassigned" | "registered"> = {},
 ): Promise<PlannedTransaction> {
-  let postbackUrl: string | null = null;
-  if (input.postback_url !== undefined) {
-    const check = await checkDestination(input.postback_url, { allowLocal: deps.config.webhookAllowLocalDestinations });
-    if (!check.ok)
-      throw new ApiError("invalid_url", `Invalid postback_url: ${check.reason}.`, { param: "postback_url" });
-    if (!(await deps.repos.sellers.storeHasPostbackSecret(merchant.storeId))) throw noPostbackSecret();
-    postbackUrl = check.href;
-  }
+  const postbackUrl = await checkedPostbackUrl(deps, merchant.storeId, input.postback_url);
   const document = input.customer ? parseTaxDocument(input.customer.document) : null;
   if (input.customer && !document) throw validationFailed("Document must be a valid CPF or CNPJ.", "customer.document");
 
@@ -194,6 +190,23 @@ export async function planTransaction(
     ...(options.registered === true ? { registered: true } : {}),
   };
   return { acquirer, registration, postbackUrl, document, due, expiresAt, now };
+}
+
+/**
+ * `url`, a charge's (or a recurrence's, DESIGN §14) `postback_url`, as stored: checked and normalised; null when none.
+ * @throws ApiError `invalid_url` (param `postback_url`) when it fails the destination check; `invalid_state` (param
+ *   `postback_url`) when store `storeId` has no postback secret to sign its postbacks with
+ */
+export async function checkedPostbackUrl(
+  deps: UseCaseDeps,
+  storeId: string,
+  url: string | undefined,
+): Promise<string | null> {
+  if (url === undefined) return null;
+  const check = await checkDestination(url, { allowLocal: deps.config.webhookAllowLocalDestinations });
+  if (!check.ok) throw new ApiError("invalid_url", `Invalid postback_url: ${check.reason}.`, { param: "postback_url" });
+  if (!(await deps.repos.sellers.storeHasPostbackSecret(storeId))) throw noPostbackSecret();
+  return check.href;
 }
 
 /**

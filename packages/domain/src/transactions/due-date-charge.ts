@@ -99,7 +99,7 @@ export function amountDueOn(charge: Pick<Transaction, "amount" | "due_terms">, d
  * today in São Paulo: what every reply and event shows of a charge.
  */
 export function transactionObject(charge: Transaction, now: Date): TransactionWire {
-  const pendingDueDate = charge.due_terms !== null && charge.status === "pending" && !isExpiredAt(charge, now);
+  const pendingDueDate = charge.type === "due_date" && charge.status === "pending" && !isExpiredAt(charge, now);
   if (!pendingDueDate) return serializeTransaction(charge, now);
   const today = saoPauloDate(now);
   return serializeTransaction(charge, now, { date: today, amount: amountDueOn(charge, today).total });

@@ -24,6 +24,8 @@ export interface TransactionFilters {
   /** The status as reads show it: `pending` excludes charges past `expires_at`, `expired` includes them. */
   status?: ChargeListStatus;
   external_id?: string;
+  /** A recurrence's charges only (DESIGN §14). */
+  recurrence_id?: string;
 }
 
 /** One page of `scope`'s charges matching `filters`, in the page's order. */
@@ -34,5 +36,10 @@ export function listTransactions(
   page: PageArgs,
   now: Date,
 ): Promise<Transaction[]> {
-  return repos.charges.listChargesPage(scope, { status: filters.status, externalId: filters.external_id }, page, now);
+  return repos.charges.listChargesPage(
+    scope,
+    { status: filters.status, externalId: filters.external_id, recurrenceId: filters.recurrence_id },
+    page,
+    now,
+  );
 }

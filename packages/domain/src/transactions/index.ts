@@ -3,6 +3,7 @@
  * due-date charge is owed.
  */
 export * from "./txid";
+export * from "./charge-row";
 export * from "./transaction-events";
 export * from "./create-transaction";
 export * from "./find-transactions";

@@ -37,6 +37,7 @@ const charge: Transaction = {
   due_terms: null,
   payment_components: null,
   qr_code_id: null,
+  recurrence_id: null,
   created_at: created,
   updated_at: created,
 };

@@ -274,6 +274,7 @@ const PAGES: PageSpec[] = [
       ),
   },
   tagPage("qr-codes", "Reusable QR codes", "QR codes"),
+  tagPage("subscriptions", "Subscriptions (Pix Automático)", "Recurrences"),
   tagPage("refunds", "Refunds", "Refunds"),
   tagPage("withdrawals", "Balance and withdrawals", "Balance and withdrawals"),
   tagPage("disputes", "Disputes", "Disputes"),

@@ -104,8 +104,11 @@ export const createTransactionSchema: Joi.ObjectSchema<CreateTransactionInput> =
 
 /** Query of `GET /v1/transactions`. */
 export const listTransactionsSchema: Joi.ObjectSchema<ListQuery & TransactionFilters> = listQuerySchema({
-  status: Joi.string().valid("pending", "paid", "expired", "canceled", "refunded"),
+  status: Joi.string().valid("pending", "paid", "expired", "canceled", "refunded", "scheduled", "failed"),
   external_id: Joi.string().min(1).max(64),
+  recurrence_id: Joi.string()
+    .max(64)
+    .description("A recurrence's charges: its cycles and its first payment (DESIGN §14)."),
 });
 
 /** Body of `POST /v1/transactions/{id}/simulate-dispute` (DESIGN §11): `amount` in centavos, default what is left. */

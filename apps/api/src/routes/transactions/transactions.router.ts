@@ -54,14 +54,14 @@ export function transactionsRouter(deps: AppDeps): Router {
   );
 
   router.get("/", async (req, res) => {
-    const { status, external_id, ...page } = validate(listTransactionsSchema, req.query);
+    const { status, external_id, recurrence_id, ...page } = validate(listTransactionsSchema, req.query);
     const scope = merchantOf(res);
     const now = deps.now();
     res.json(
       await listPage(
         page,
         "transaction",
-        (args) => listTransactions(deps.repos, scope, { status, external_id }, args, now),
+        (args) => listTransactions(deps.repos, scope, { status, external_id, recurrence_id }, args, now),
         (row) => transactionObject(row, now),
       ),
     );

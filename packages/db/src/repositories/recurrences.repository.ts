@@ -1,0 +1,366 @@
+/**
+ * Pix Automático recurrences (`recurrences`, DESIGN §14), the engine's state of their cycles (`recurrence_cycles`) and
+ * test clocks (`test_clocks`). A recurrence is written once with its `recurrence.created` event; afterwards every
+ * change, the engine's included, is made under its row's lock (`lockRecurrence`), so the engine, the merchant API and
+ * a clock's advance never interleave on one recurrence. The engine reads only due recurrences, through the partial
+ * indexes the migration makes (`recurrences_due_idx`, `recurrences_clock_due_idx`), and a recurrence's open cycles
+ * through `recurrence_cycles_open_idx`.
+ */
+import { inUnitOfWork, onPrisma, onSql, type Connection } from "../connection";
+import type { DbClient } from "../client";
+import type { Prisma, Recurrence, RecurrenceCycle, TestClock, Transaction } from "../generated/client";
+import type { PageArgs } from "../page";
+import { insertWrite, rawSql, runWrites, sql, sqlQuery, type SqlClient } from "../sql";
+import { eventWrites, writtenDeliveryIds, type EventsToWrite } from "./events.repository";
+import { idempotentReplyWrite, type IdempotentReply } from "./idempotency-keys.repository";
+
+/** The columns of a recurrence, by name (a prepared statement must not select `*`, see `sqlQuery`). */
+const RECURRENCE_COLUMNS = rawSql(
+  [
+    "id",
+    "store_id",
+    "mode",
+    "status",
+    "contract",
+    "description",
+    "customer_name",
+    "customer_document",
+    "customer_document_masked",
+    "payer_account",
+    "start_date",
+    "end_date",
+    "interval",
+    "amount",
+    "minimum_amount",
+    "retry_policy",
+    "journey",
+    "br_code",
+    "qr_code_png_base64",
+    "first_payment_transaction_id",
+    "postback_url",
+    "test_clock_id",
+    "next_cycle",
+    "next_due_date",
+    "next_run_at",
+    "approval_expires_at",
+    "canceled_by",
+    "approved_at",
+    "rejected_at",
+    "expired_at",
+    "canceled_at",
+    "created_at",
+    "updated_at",
+  ].join(", "),
+);
+
+/**
+ * Inserts `recurrence` with its events (`recurrence.created`) and their first deliveries, and `reply` (the request's
+ * idempotent reply), in ONE statement.
+ * @returns the ids of the delivery rows written
+ * @throws `reply.takenOver()` when its claim was taken over (nothing written)
+ */
+export async function insertRecurrence(
+  client: SqlClient,
+  recurrence: Recurrence,
+  events: EventsToWrite,
+  reply?: IdempotentReply,
+): Promise<string[]> {
+  const { events: eventRows, deliveries } = eventWrites(events);
+  const written = await runWrites(client, [
+    insertWrite("recurrences", [{ ...recurrence }], {
+      mode: "mode",
+      status: "recurrence_status",
+      interval: "recurrence_interval",
+      retry_policy: "recurrence_retry_policy",
+      journey: "recurrence_journey",
+      canceled_by: "recurrence_party",
+      payer_account: "jsonb",
+    }),
+    eventRows,
+    deliveries,
+    ...(reply ? [idempotentReplyWrite(reply)] : []),
+  ]);
+  return writtenDeliveryIds(events, written[2] ?? 0);
+}
+
+/** Recurrence `id`, or null. By id alone: the caller checks the store and mode. */
+export function findRecurrenceById(db: DbClient, id: string): Promise<Recurrence | null> {
+  return db.recurrence.findUnique({ where: { id } });
+}
+
+/** One page of a store's recurrences of `mode`, in the page's order. */
+export function listRecurrencesPage(
+  db: DbClient,
+  scope: { storeId: string; mode: Recurrence["mode"] },
+  page: PageArgs,
+): Promise<Recurrence[]> {
+  return db.recurrence.findMany({
+    where: { store_id: scope.storeId, mode: scope.mode, ...(page.id === undefined ? {} : { id: page.id }) },
+    orderBy: page.orderBy,
+    take: page.take,
+  });
+}
+
+/** Locks recurrence `id` for the rest of `tx` and reads it, or undefined. */
+export async function lockRecurrence(tx: Prisma.TransactionClient, id: string): Promise<Recurrence | undefined> {
+  const [locked] = await sqlQuery<Recurrence>(
+    tx,
+    sql`SELECT ${RECURRENCE_COLUMNS} FROM recurrences WHERE id = ${id} FOR UPDATE`,
+  );
+  return locked;
+}
+
+/**
+ * Approves recurrence `id` at `at` (the caller holds its lock and checked it `created`), its first cycle to charge
+ * being `next.cycle`, due on `next.dueDate`; returns it as written.
+ */
+export function approveRecurrenceRow(
+  db: DbClient,
+  id: string,
+  next: { cycle: number; dueDate: string | null },
+  at: Date,
+): Promise<Recurrence> {
+  return db.recurrence.update({
+    where: { id },
+    data: { status: "approved", approved_at: at, next_cycle: next.cycle, next_due_date: next.dueDate, updated_at: at },
+  });
+}
+
+/** The state a recurrence ends in, and who canceled it. */
+export type RecurrenceEnding =
+  | { status: "rejected" | "expired"; canceledBy?: undefined }
+  | { status: "canceled"; canceledBy: NonNullable<Recurrence["canceled_by"]> };
+
+/**
+ * Ends recurrence `id` at `at` (the caller holds its lock): `rejected`, `expired` or `canceled`, with the time of that
+ * state, and nothing left for the engine (no next cycle, no next run); returns it as written.
+ */
+export function endRecurrenceRow(db: DbClient, id: string, ending: RecurrenceEnding, at: Date): Promise<Recurrence> {
+  const when = { rejected: "rejected_at", expired: "expired_at", canceled: "canceled_at" }[ending.status];
+  return db.recurrence.update({
+    where: { id },
+    data: {
+      status: ending.status,
+      [when]: at,
+      canceled_by: ending.canceledBy ?? null,
+      next_due_date: null,
+      next_run_at: null,
+      updated_at: at,
+    },
+  });
+}
+
+/**
+ * Moves recurrence `id`'s next cycle to charge on, at `at` (the caller holds its lock and wrote the cycle before);
+ * returns it as written.
+ */
+export function moveToNextCycle(
+  db: DbClient,
+  id: string,
+  next: { cycle: number; dueDate: string | null },
+  at: Date,
+): Promise<Recurrence> {
+  return db.recurrence.update({
+    where: { id },
+    data: { next_cycle: next.cycle, next_due_date: next.dueDate, updated_at: at },
+  });
+}
+
+/** Sets when the engine next acts on recurrence `id` (null: never). */
+export async function setRecurrenceNextRunAt(db: DbClient, id: string, nextRunAt: Date | null): Promise<void> {
+  await db.recurrence.update({ where: { id }, data: { next_run_at: nextRunAt } });
+}
+
+/**
+ * Up to `limit` ids of recurrences on real time (no test clock) whose `next_run_at` is at or before `now`, soonest
+ * first, through `recurrences_due_idx`: the engine's sweep reads nothing else.
+ */
+export async function findDueRecurrenceIds(client: SqlClient, now: Date, limit: number): Promise<string[]> {
+  const rows = await sqlQuery<{ id: string }>(
+    client,
+    sql`SELECT id FROM recurrences
+        WHERE next_run_at IS NOT NULL AND test_clock_id IS NULL AND next_run_at <= ${now}
+        ORDER BY next_run_at LIMIT ${limit}`,
+  );
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Up to `limit` ids of test clock `clockId`'s recurrences whose `next_run_at` is at or before `until`, soonest first,
+ * through `recurrences_clock_due_idx`.
+ */
+export async function findClockDueRecurrenceIds(
+  client: SqlClient,
+  clockId: string,
+  until: Date,
+  limit: number,
+): Promise<string[]> {
+  const rows = await sqlQuery<{ id: string }>(
+    client,
+    sql`SELECT id FROM recurrences
+        WHERE test_clock_id = ${clockId} AND next_run_at IS NOT NULL AND next_run_at <= ${until}
+        ORDER BY next_run_at LIMIT ${limit}`,
+  );
+  return rows.map((row) => row.id);
+}
+
+/** An open cycle of a recurrence with what the engine reads of its charge. */
+export type OpenCycle = RecurrenceCycle & Pick<Transaction, "status" | "amount" | "created_at">;
+
+/**
+ * The cycles of recurrence `recurrenceId` the engine still acts on (`next_attempt_at` set), earliest due first, with
+ * their charges' status, amount and creation time; through `recurrence_cycles_open_idx`.
+ */
+export function findOpenCycles(client: SqlClient, recurrenceId: string): Promise<OpenCycle[]> {
+  return sqlQuery<OpenCycle>(
+    client,
+    sql`SELECT c.transaction_id, c.recurrence_id, c.due_date, c.attempts, c.next_attempt_at, t.status, t.amount,
+          t.created_at
+        FROM recurrence_cycles c JOIN transactions t ON t.id = c.transaction_id
+        WHERE c.recurrence_id = ${recurrenceId} AND c.next_attempt_at IS NOT NULL
+        ORDER BY c.due_date`,
+  );
+}
+
+/**
+ * Inserts cycle `cycle` and its charge `charge` (`scheduled`) in ONE statement.
+ * @throws a unique violation on `(recurrence_id, due_date)` when the cycle was written before (see
+ *   `isUniqueViolation`): nothing is written twice
+ */
+export async function insertCycle(client: SqlClient, charge: Transaction, cycle: RecurrenceCycle): Promise<void> {
+  await runWrites(client, [
+    insertWrite("transactions", [{ ...charge }], {
+      mode: "mode",
+      status: "transaction_status",
+      type: "transaction_type",
+      metadata: "jsonb",
+      due_terms: "jsonb",
+      payment_components: "jsonb",
+    }),
+    insertWrite("recurrence_cycles", [{ ...cycle }]),
+  ]);
+}
+
+/** Sets cycle `transactionId`'s debits tried and next action time. */
+export async function updateCycle(
+  db: DbClient,
+  transactionId: string,
+  data: Pick<RecurrenceCycle, "attempts" | "next_attempt_at">,
+): Promise<void> {
+  await db.recurrenceCycle.update({ where: { transaction_id: transactionId }, data });
+}
+
+/**
+ * Marks cycle charge `id` sent at `at`: `scheduled` becomes `pending`, only while it is `scheduled` (a cancel may have
+ * come first).
+ * @returns the charge as written, or null when it was no longer scheduled (nothing written)
+ */
+export function markCycleChargeSent(db: DbClient, id: string, at: Date): Promise<Transaction | null> {
+  return moveChargeStatus(db, id, "scheduled", { status: "pending", updated_at: at });
+}
+
+/**
+ * Marks cycle charge `id` failed at `at` (its last debit failed), only while it is `pending` (a cancel or a payment
+ * may have come first).
+ * @returns the charge as written, or null when it was no longer pending (nothing written)
+ */
+export function markCycleChargeFailed(db: DbClient, id: string, at: Date): Promise<Transaction | null> {
+  return moveChargeStatus(db, id, "pending", { status: "failed", updated_at: at });
+}
+
+/** Moves charge `id` from status `from` with `data`, by a conditional update; the charge as written, or null. */
+async function moveChargeStatus(
+  db: DbClient,
+  id: string,
+  from: Transaction["status"],
+  data: Prisma.TransactionUncheckedUpdateManyInput,
+): Promise<Transaction | null> {
+  const { count } = await db.transaction.updateMany({ where: { id, status: from }, data });
+  return count === 0 ? null : db.transaction.findUnique({ where: { id } });
+}
+
+/** Inserts test clock `clock`. */
+export async function insertTestClock(db: DbClient, clock: TestClock): Promise<void> {
+  await db.testClock.create({ data: clock });
+}
+
+/** Test clock `id`, or null. By id alone: the caller checks the store. */
+export function findTestClockById(db: DbClient, id: string): Promise<TestClock | null> {
+  return db.testClock.findUnique({ where: { id } });
+}
+
+/** One page of a store's test clocks, in the page's order. */
+export function listTestClocksPage(db: DbClient, storeId: string, page: PageArgs): Promise<TestClock[]> {
+  return db.testClock.findMany({
+    where: { store_id: storeId, ...(page.id === undefined ? {} : { id: page.id }) },
+    orderBy: page.orderBy,
+    take: page.take,
+  });
+}
+
+/**
+ * Starts clock `id`'s advance to `to` at `at`, only while it is `ready` (two advances cannot both start).
+ * @returns the clock as written, or null when it was not ready
+ */
+export async function startTestClockAdvance(db: DbClient, id: string, to: Date, at: Date): Promise<TestClock | null> {
+  const { count } = await db.testClock.updateMany({
+    where: { id, status: "ready" },
+    data: { status: "advancing", advancing_to: to, updated_at: at },
+  });
+  return count === 0 ? null : db.testClock.findUnique({ where: { id } });
+}
+
+/** Ends clock `id`'s advance to `to` at `at`: `frozen_time` becomes `to`, the clock `ready`; a no-op once ended. */
+export async function finishTestClockAdvance(db: DbClient, id: string, to: Date, at: Date): Promise<void> {
+  await db.testClock.updateMany({
+    where: { id, status: "advancing", advancing_to: to },
+    data: { status: "ready", frozen_time: to, advancing_to: null, updated_at: at },
+  });
+}
+
+/**
+ * Up to `limit` clocks still advancing whose advance started at or before `startedBy`, through
+ * `test_clocks_advancing_idx` (the reconciler offers them again, DESIGN §1).
+ */
+export function listAdvancingTestClocks(
+  client: SqlClient,
+  startedBy: Date,
+  limit: number,
+): Promise<Array<Pick<TestClock, "id" | "advancing_to">>> {
+  return sqlQuery<Pick<TestClock, "id" | "advancing_to">>(
+    client,
+    sql`SELECT id, advancing_to FROM test_clocks WHERE status = 'advancing' AND updated_at <= ${startedBy}
+        ORDER BY id LIMIT ${limit}`,
+  );
+}
+
+/** This repository bound to connection `c` (`createRepositories`): each function without its client. */
+export function recurrencesRepository(c: Connection) {
+  return {
+    ...onSql(c, {
+      insertRecurrence,
+      findDueRecurrenceIds,
+      findClockDueRecurrenceIds,
+      findOpenCycles,
+      insertCycle,
+      listAdvancingTestClocks,
+    }),
+    ...onPrisma(c, {
+      findRecurrenceById,
+      listRecurrencesPage,
+      approveRecurrenceRow,
+      endRecurrenceRow,
+      moveToNextCycle,
+      setRecurrenceNextRunAt,
+      updateCycle,
+      markCycleChargeSent,
+      markCycleChargeFailed,
+      insertTestClock,
+      findTestClockById,
+      listTestClocksPage,
+      startTestClockAdvance,
+      finishTestClockAdvance,
+    }),
+    ...inUnitOfWork(c, { lockRecurrence }),
+  };
+}

@@ -1,0 +1,238 @@
+/**
+ * Use case: create a Pix Automático recurrence (`POST /v1/recurrences`, DESIGN §14), `created` until the payer
+ * answers. The authorization's BR Code (journeys `qr` and `qr_with_first_payment`) is built by the sandbox, as its
+ * charges' are; `qr_with_first_payment` also makes an immediate charge, the first payment, which the same QR code
+ * pays. Test mode only for now: a recurrence through a bank (the standard's `rec`, `solicrec`) is not spoken yet, so
+ * a mode whose acquirer is a bank refuses it as not configured.
+ */
+import type { IdempotentReply, Recurrence, RecurrenceInterval, RecurrenceJourney } from "@lm/db";
+import type { PayerAccount } from "@lm/wire";
+import type { MerchantScope, UseCaseDeps } from "../deps";
+import { encryptDocument } from "../document-at-rest";
+import { maskTaxDocument, parseTaxDocument } from "../documents";
+import { saoPauloDate } from "../due-dates";
+import { ApiError, validationFailed } from "../errors";
+import { enqueueDeliveries } from "../events/record-event";
+import { newId } from "../ids";
+import { acquirerFor, acquirerNotConfigured, type AcquirerPort } from "../acquirers";
+import { buildPixBrCode, renderQrPngBase64, sandboxRecurrenceLocation, withRecurrenceAuthorization } from "../br-code";
+import { checkedPostbackUrl, createTransaction, generateTxid } from "../transactions";
+import { isIsoDate } from "./cycle-dates";
+import { planRecurrenceEvent } from "./recurrence-events";
+import { findTestClock } from "./find-recurrences";
+
+/** Days an unanswered recurrence waits for the payer before it expires (the standard's limit for a request). */
+export const APPROVAL_DAYS = 30;
+
+/** A validated creation request (the API's joi schema enforces shapes, lengths and ranges). */
+export interface CreateRecurrenceInput {
+  /** The merchant's contract reference, 1 to 35 characters. */
+  contract: string;
+  description?: string;
+  customer: { name: string; document: string };
+  /** `YYYY-MM-DD`, today or later (on the test clock's day when it has one): the first cycle's due date. */
+  start_date: string;
+  /** `YYYY-MM-DD`, on or after `start_date`: no cycle falls after it. */
+  end_date?: string;
+  interval: RecurrenceInterval;
+  /** Centavos of every cycle (fixed); exactly one of `amount` and `minimum_amount`. */
+  amount?: number;
+  /** Centavos a variable cycle is at least. */
+  minimum_amount?: number;
+  /** Default `none`. */
+  retry_policy?: "none" | "three_in_seven_days";
+  journey: RecurrenceJourney;
+  /** Required for `push`, refused otherwise. */
+  payer_account?: PayerAccount;
+  /** Centavos of the first payment (`qr_with_first_payment` only); default `amount`, or `minimum_amount`. */
+  first_payment_amount?: number;
+  postback_url?: string;
+  /** A test clock's id (test mode only): the recurrence runs on its time. */
+  test_clock?: string;
+}
+
+/** How a creation is written. */
+export interface CreateRecurrenceOptions {
+  /** The idempotent reply to store with the creation's last write, given the recurrence (see `TransactionWriteOptions`). */
+  reply?: (recurrence: Recurrence) => IdempotentReply | undefined;
+}
+
+/**
+ * Creates a recurrence for `merchant`, `created`, with its `recurrence.created` event; and, for
+ * `qr_with_first_payment`, its first payment's charge (`transaction.created`), whose BR Code its authorization carries.
+ * @param merchant.storeName - written in the BR Codes as the receiver's name
+ * @returns the recurrence as written
+ * @throws ApiError `validation_failed` naming the field: a document that is not a CPF or CNPJ, both or neither of
+ *   `amount` and `minimum_amount`, a start date in the past or an end date before it, `payer_account` missing for
+ *   `push` or given for a QR journey, `first_payment_amount` outside `qr_with_first_payment`;
+ *   `test_mode_only` (403) for a test clock with a live key; `resource_not_found` for an unknown test clock;
+ *   `invalid_state` (param `test_clock`) for a clock still advancing; `invalid_url` or `invalid_state` (param
+ *   `postback_url`) as a charge's; `acquirer_not_configured` (503) in a mode without the sandbox (live mode: Pix
+ *   Automático through a bank is not available yet). Nothing is written when it throws before the recurrence.
+ */
+export async function createRecurrence(
+  deps: UseCaseDeps,
+  merchant: MerchantScope & { storeName: string },
+  input: CreateRecurrenceInput,
+  options: CreateRecurrenceOptions = {},
+): Promise<Recurrence> {
+  const document = parseTaxDocument(input.customer.document);
+  if (!document) throw validationFailed("Document must be a valid CPF or CNPJ.", "customer.document");
+  if ((input.amount === undefined) === (input.minimum_amount === undefined)) {
+    throw validationFailed(
+      "Give amount (the same every cycle) or minimum_amount (a variable amount, set per cycle), not both.",
+      "amount",
+    );
+  }
+  checkJourney(input);
+  const clock = input.test_clock === undefined ? null : await findTestClock(deps.repos, merchant, input.test_clock);
+  if (clock?.status === "advancing") {
+    throw new ApiError("invalid_state", "This test clock is advancing; wait until it is ready.", {
+      param: "test_clock",
+    });
+  }
+  const now = clock?.frozen_time ?? deps.now();
+  checkDates(input, saoPauloDate(now));
+  const postbackUrl = await checkedPostbackUrl(deps, merchant.storeId, input.postback_url);
+  const acquirer = await acquirerFor(deps, merchant.mode);
+  if (acquirer === null) throw acquirerNotConfigured(merchant.mode, "charge Pix Automático recurrences");
+  if (acquirer.acquirerId !== null) {
+    throw new ApiError(
+      "acquirer_not_configured",
+      `The ${merchant.mode} mode's acquirer is a bank, and Pix Automático through a bank is not available yet: ` +
+        "recurrences run on the sandbox, in test mode.",
+    );
+  }
+
+  const realNow = deps.now();
+  const id = newId("recurrence", realNow.getTime());
+  const firstPayment =
+    input.journey === "qr_with_first_payment"
+      ? { id: newId("transaction", realNow.getTime()), txid: generateTxid() }
+      : null;
+  const brCode = await authorizationBrCode(deps, acquirer, merchant.storeName, id, input, firstPayment?.txid ?? null);
+  const recurrence: Recurrence = {
+    id,
+    store_id: merchant.storeId,
+    mode: merchant.mode,
+    status: "created",
+    contract: input.contract,
+    description: input.description ?? null,
+    customer_name: input.customer.name,
+    customer_document: encryptDocument(deps.config.encryptionKey, document.digits, `${id}:customer_document`),
+    customer_document_masked: maskTaxDocument(document.digits),
+    payer_account: input.payer_account ?? null,
+    start_date: input.start_date,
+    end_date: input.end_date ?? null,
+    interval: input.interval,
+    amount: input.amount ?? null,
+    minimum_amount: input.minimum_amount ?? null,
+    retry_policy: input.retry_policy ?? "none",
+    journey: input.journey,
+    br_code: brCode,
+    qr_code_png_base64: brCode === null ? null : renderQrPngBase64(brCode),
+    first_payment_transaction_id: firstPayment?.id ?? null,
+    postback_url: postbackUrl,
+    test_clock_id: clock?.id ?? null,
+    next_cycle: 0,
+    next_due_date: input.start_date,
+    next_run_at: new Date(now.getTime() + APPROVAL_DAYS * 86_400_000),
+    approval_expires_at: new Date(now.getTime() + APPROVAL_DAYS * 86_400_000),
+    canceled_by: null,
+    approved_at: null,
+    rejected_at: null,
+    expired_at: null,
+    canceled_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  const events = planRecurrenceEvent(recurrence, "recurrence.created", realNow);
+  // The first payment names the recurrence, so the recurrence is written first, and the reply with the last write.
+  const deliveryIds = await deps.repos.recurrences.insertRecurrence(
+    recurrence,
+    events,
+    firstPayment === null ? options.reply?.(recurrence) : undefined,
+  );
+  await enqueueDeliveries(deps, deliveryIds);
+  if (firstPayment !== null) {
+    await createTransaction(
+      deps,
+      merchant,
+      {
+        amount: firstPaymentAmount(input),
+        ...(input.description === undefined ? {} : { description: input.description }),
+        customer: input.customer,
+        ...(input.postback_url === undefined ? {} : { postback_url: input.postback_url }),
+      },
+      { preassigned: firstPayment, recurrenceId: id, reply: () => options.reply?.(recurrence) },
+    );
+  }
+  return recurrence;
+}
+
+/** Centavos of a `qr_with_first_payment` recurrence's first payment. */
+function firstPaymentAmount(input: CreateRecurrenceInput): number {
+  const amount = input.first_payment_amount ?? input.amount ?? input.minimum_amount;
+  if (amount === undefined) throw new Error("a recurrence has amount or minimum_amount");
+  return amount;
+}
+
+/**
+ * The authorization's BR Code (DESIGN §14): for `qr`, a dynamic code on the recurrence's sandbox location with the
+ * authorization (field 80); for `qr_with_first_payment`, the first payment's charge code (the sandbox's, built from
+ * its txid alone, as `createTransaction` will register it) with the authorization; null for `push`.
+ */
+async function authorizationBrCode(
+  deps: UseCaseDeps,
+  acquirer: AcquirerPort,
+  merchantName: string,
+  id: string,
+  input: CreateRecurrenceInput,
+  firstPaymentTxid: string | null,
+): Promise<string | null> {
+  if (input.journey === "push") return null;
+  const location = sandboxRecurrenceLocation(deps.config.publicBaseUrl, id);
+  if (firstPaymentTxid === null) {
+    return withRecurrenceAuthorization(buildPixBrCode({ location, merchantName }), location);
+  }
+  const { brCode } = await acquirer.registerCharge({
+    txid: firstPaymentTxid,
+    amount: firstPaymentAmount(input),
+    expiresIn: 86_400,
+    dueDate: null,
+    merchantName,
+    debtor: null,
+    description: input.description ?? null,
+  });
+  return withRecurrenceAuthorization(brCode, location);
+}
+
+/** @throws ApiError `validation_failed` when the journey's fields do not match it */
+function checkJourney(input: CreateRecurrenceInput): void {
+  if (input.journey === "push" && input.payer_account === undefined) {
+    throw validationFailed(
+      "The push journey sends the request to the payer's bank: give payer_account {ispb, branch, number}.",
+      "payer_account",
+    );
+  }
+  if (input.journey !== "push" && input.payer_account !== undefined) {
+    throw validationFailed(
+      "payer_account is for the push journey; a QR journey's payer scans the code.",
+      "payer_account",
+    );
+  }
+  if (input.journey !== "qr_with_first_payment" && input.first_payment_amount !== undefined) {
+    throw validationFailed("first_payment_amount is for the qr_with_first_payment journey.", "first_payment_amount");
+  }
+}
+
+/** @throws ApiError `validation_failed` (param `start_date` or `end_date`) for dates the recurrence cannot have */
+function checkDates(input: CreateRecurrenceInput, today: string): void {
+  if (!isIsoDate(input.start_date)) throw validationFailed("start_date must be a real date, YYYY-MM-DD.", "start_date");
+  if (input.start_date < today) {
+    throw validationFailed(`start_date must be today (${today}) or later.`, "start_date");
+  }
+  if (input.end_date === undefined) return;
+  if (!isIsoDate(input.end_date)) throw validationFailed("end_date must be a real date, YYYY-MM-DD.", "end_date");
+  if (input.end_date < input.start_date) throw validationFailed("end_date must be on or after start_date.", "end_date");
+}
