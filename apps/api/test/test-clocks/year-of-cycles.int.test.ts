@@ -152,8 +152,10 @@ describe("test clocks: a year of cycles in seconds", () => {
     expect(await eventObjects("recurrence.expired")).toContain(id);
   });
 
-  test("when a clock is moved back, more than 2 years, or while it advances, then it is refused; a live key cannot use clocks", async () => {
+  test("when a clock is moved back, more than 2 years, or while it advances, then it is refused, and so are its recurrences' changes meanwhile; a live key cannot use clocks", async () => {
     const clock = await createClock(merchant.client, T0);
+    const body = recurrenceBody({ start_date: START, test_clock: clock });
+    const recurrence = (await merchant.client.post("/v1/recurrences", body).expect(201)).body.id as string;
 
     const back = await merchant.client.post(`/v1/test-clocks/${clock}/advance`, {
       frozen_time: "2030-01-01T00:00:00Z",
@@ -166,6 +168,8 @@ describe("test clocks: a year of cycles in seconds", () => {
       frozen_time: "2030-03-01T00:00:00Z",
     });
     const live = await merchantClient(ctx.app, merchant.liveKey).post("/v1/test-clocks", { frozen_time: T0 });
+    const approval = await merchant.client.post(`/v1/recurrences/${recurrence}/simulate-approval`, { approve: true });
+    const another = await merchant.client.post("/v1/recurrences", body);
 
     expect([back.status, back.body.error.param]).toEqual([400, "frozen_time"]);
     expect([far.status, far.body.error.param]).toEqual([400, "frozen_time"]);
@@ -176,6 +180,8 @@ describe("test clocks: a year of cycles in seconds", () => {
     });
     expect([twice.status, twice.body.error.code]).toEqual([409, "invalid_state"]);
     expect([live.status, live.body.error.code]).toEqual([403, "test_mode_only"]);
+    expect([approval.status, approval.body.error.code]).toEqual([409, "invalid_state"]);
+    expect([another.status, another.body.error.param]).toEqual([409, "test_clock"]);
   });
 
   test("when clocks are listed and read, then the store's are", async () => {

@@ -7498,7 +7498,7 @@ export interface operations {
           "application/json": components["schemas"]["Error.resource_not_found"];
         };
       };
-      /** @description `invalid_state`: the payer has answered already, or the first payment can no longer be paid. */
+      /** @description `invalid_state`: the payer has answered already, its test clock is advancing, or the first payment can no longer be paid. */
       409: {
         headers: {
           [name: string]: unknown;

@@ -46,6 +46,19 @@ async function runNow(deps: UseCaseDeps, recurrence: Recurrence): Promise<void> 
   }
 }
 
+/**
+ * Refuses a change that makes engine steps due while `recurrence`'s test clock is advancing: its advance may have run
+ * the recurrence already and would leave them for the next one.
+ * @throws ApiError `invalid_state` while the clock is advancing
+ */
+async function assertClockReady(deps: UseCaseDeps, recurrence: Recurrence): Promise<void> {
+  if (recurrence.test_clock_id === null) return;
+  const clock = await deps.repos.recurrences.findTestClockById(recurrence.test_clock_id);
+  if (clock?.status === "advancing") {
+    throw new ApiError("invalid_state", "Its test clock is advancing; wait until it is ready.");
+  }
+}
+
 /** @throws ApiError `invalid_state` unless `recurrence` is `created` (the payer has not answered) */
 function assertAwaitingPayer(recurrence: Recurrence): void {
   if (recurrence.status !== "created") {
@@ -59,8 +72,8 @@ function assertAwaitingPayer(recurrence: Recurrence): void {
  * after the day of approval (earlier ones are not), with `recurrence.approved`; for `qr_with_first_payment` the payer
  * pays the first payment's charge first, settled before the reply. Rejected, it ends with `recurrence.rejected`.
  * @returns the recurrence as it is after the answer (and the engine's run)
- * @throws ApiError `test_mode_only` for a live key; `resource_not_found`; `invalid_state` unless it is `created`, or
- *   when the first payment's charge can no longer be paid
+ * @throws ApiError `test_mode_only` for a live key; `resource_not_found`; `invalid_state` unless it is `created`, while
+ *   its test clock is advancing, or when the first payment's charge can no longer be paid
  */
 export async function simulateRecurrenceApproval(
   deps: UseCaseDeps,
@@ -71,6 +84,7 @@ export async function simulateRecurrenceApproval(
   assertTestMode(scope, "A payer's answer can be simulated");
   const found = await findRecurrence(deps.repos, scope, id);
   assertAwaitingPayer(found);
+  await assertClockReady(deps, found);
   const now = await recurrenceNow(deps, found);
   if (approve && found.first_payment_transaction_id !== null) {
     // Paid by an earlier try of this approval that stopped before approving: paid once.
@@ -164,11 +178,7 @@ export async function createCycleCharge(
   if (found.amount !== null) {
     throw new ApiError("invalid_state", "This recurrence has a fixed amount: every cycle is charged it.");
   }
-  if (found.test_clock_id !== null) {
-    const clock = await deps.repos.recurrences.findTestClockById(found.test_clock_id);
-    if (clock?.status === "advancing")
-      throw new ApiError("invalid_state", "Its test clock is advancing; wait until it is ready.");
-  }
+  await assertClockReady(deps, found);
   const now = await recurrenceNow(deps, found);
   const charge = await underLock(deps, found.id, async (tx, recurrence) => {
     if (recurrence.status !== "approved") {

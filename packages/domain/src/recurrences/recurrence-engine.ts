@@ -96,6 +96,11 @@ export async function refreshNextRunAt(
   recurrence: Recurrence,
 ): Promise<Date | null> {
   const step = nextEngineStep(recurrence, await tx.recurrences.findOpenCycles(recurrence.id), leadDays(deps));
+  return keepNextRunAt(tx, recurrence, step);
+}
+
+/** Writes `step`'s time as `recurrence`'s `next_run_at`, unless it is that already; returns it. */
+async function keepNextRunAt(tx: Repositories, recurrence: Recurrence, step: EngineStep | null): Promise<Date | null> {
   const nextRunAt = step?.at ?? null;
   if (recurrence.next_run_at?.getTime() !== nextRunAt?.getTime()) {
     await tx.recurrences.setRecurrenceNextRunAt(recurrence.id, nextRunAt);
@@ -137,9 +142,7 @@ export async function runRecurrence(
       if (recurrence === undefined) return null;
       const step = nextEngineStep(recurrence, await tx.recurrences.findOpenCycles(id), leadDays(deps));
       if (step === null || step.at > until || steps >= maxSteps) {
-        if (recurrence.next_run_at?.getTime() !== step?.at.getTime()) {
-          await tx.recurrences.setRecurrenceNextRunAt(id, step?.at ?? null);
-        }
+        await keepNextRunAt(tx, recurrence, step);
         return null;
       }
       return { recurrence, ...(await takeStep(deps, tx, recurrence, step)) };

@@ -5,7 +5,7 @@
  * ({@link runTestClockAdvance}) runs the engine for the clock's recurrences up to that time, each recurrence step by
  * step in its own order (recurrences do not act on one another), and only then writes the new `frozen_time` and
  * `ready`. A job lost or killed mid-run is offered again by the reconciler and resumes where the rows stand, so an
- * advance ends once, however often it runs. A year of monthly cycles takes about a second.
+ * advance ends once, however often it runs. A year of monthly cycles takes a few seconds.
  */
 import type { TestClock } from "@lm/db";
 import type { MerchantScope, UseCaseDeps } from "../deps";

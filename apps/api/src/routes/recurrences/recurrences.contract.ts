@@ -255,7 +255,8 @@ export const simulateRecurrenceApproval = defineRoute({
     403: TEST_ONLY,
     404: NOT_IN_STORE_MODE,
     409: {
-      description: "`invalid_state`: the payer has answered already, or the first payment can no longer be paid.",
+      description:
+        "`invalid_state`: the payer has answered already, its test clock is advancing, or the first payment can no longer be paid.",
       codes: ["invalid_state"],
     },
     429: KEY_RATE_LIMITED,
