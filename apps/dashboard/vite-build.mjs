@@ -11,8 +11,11 @@ if (outDir === undefined) {
   process.stderr.write("usage: node vite-build.mjs <output folder>\n");
   process.exit(2);
 }
+// React and the router ship their development builds unless NODE_ENV says production (the tests run under "test").
+process.env.NODE_ENV = "production";
 await build({
-  configFile: fileURLToPath(import.meta.resolve("./vite.config.ts")),
+  configFile: fileURLToPath(import.meta.resolve("./vite.config.mts")),
+  mode: "production",
   build: { outDir, emptyOutDir: true },
   logLevel: "warn",
 });

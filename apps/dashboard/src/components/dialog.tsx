@@ -1,6 +1,6 @@
 /**
- * A modal dialog on the native `<dialog>` element: the browser traps focus inside it, Escape closes it, and focus
- * goes back to what opened it. Its title names it for screen readers.
+ * A modal dialog on the native `<dialog>` element: the browser keeps the focus inside it, Escape closes it, and the
+ * focus goes back to what opened it. Its title names it for screen readers.
  */
 import { useEffect, useId, useRef, type ReactNode } from "react";
 import { useI18n } from "../i18n/i18n";
@@ -20,12 +20,17 @@ export function Dialog({ title, onClose, children }: DialogProps) {
   const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
+    // Closing by unmounting removes the dialog before the browser could give the focus back: this does.
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     if (dialog !== null && !dialog.open) {
       dialog.showModal();
       // The first field, rather than the close button the browser would pick.
       dialog.querySelector<HTMLElement>("input, select, textarea")?.focus();
     }
-    return () => dialog?.close();
+    return () => {
+      dialog?.close();
+      if (opener?.isConnected) opener.focus();
+    };
   }, []);
   return (
     <dialog

@@ -1,18 +1,23 @@
-/** Small form helpers shared by the pages: a labelled field and a form that reports its submission. */
-import type { FormEvent, InputHTMLAttributes, ReactNode } from "react";
+/** Small form helpers shared by the pages: a labelled field with its hint, and a form's submit handler. */
+import { useId, type FormEvent, type InputHTMLAttributes, type ReactNode } from "react";
 
-/** A label around an input; `hint` is read with the field (`aria-describedby` through nesting). */
+/** A labelled input; `hint` is read with the field (`aria-describedby`). */
 export function Field({
   label,
   hint,
   ...input
 }: { label: string; hint?: ReactNode } & InputHTMLAttributes<HTMLInputElement>) {
+  const id = useId();
   return (
-    <label>
-      {label}
-      <input {...input} />
-      {hint === undefined ? null : <small className="hint">{hint}</small>}
-    </label>
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} aria-describedby={hint === undefined ? undefined : `${id}-hint`} {...input} />
+      {hint === undefined ? null : (
+        <small id={`${id}-hint`} className="hint">
+          {hint}
+        </small>
+      )}
+    </div>
   );
 }
 

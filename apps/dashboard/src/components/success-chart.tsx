@@ -26,7 +26,7 @@ export function SuccessChart({ stats }: { stats: WebhookEndpointStats }) {
   return (
     <figure className="chart">
       <figcaption>{summary}</figcaption>
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT + AXIS}`} width="100%" height={HEIGHT + AXIS} aria-hidden="true">
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT + AXIS}`} aria-hidden="true">
         <line x1={0} y1={HEIGHT} x2={WIDTH} y2={HEIGHT} className="axis" />
         {stats.days.map((entry, index) => {
           const rate = entry.success_rate;

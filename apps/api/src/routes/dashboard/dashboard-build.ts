@@ -67,7 +67,7 @@ function filesUnder(dir: string, root: string): string[] {
 }
 
 /**
- * The digest of what a build is made from: the dashboard's sources (`src/`, `index.html`, `vite.config.ts`, the
+ * The digest of what a build is made from: the dashboard's sources (`src/`, `index.html`, `vite.config.mts`, the
  * builder script, `package.json`), each file's path and bytes, and the bundled packages' versions.
  * @returns 16 hex digits
  */
@@ -77,7 +77,7 @@ export function dashboardSourceDigest(): string {
   const inputs = [
     ...filesUnder(path.join(root, "src"), root),
     "index.html",
-    "vite.config.ts",
+    "vite.config.mts",
     "vite-build.mjs",
     "package.json",
   ];
