@@ -204,9 +204,13 @@ if (!hasChromium) console.warn(title);
   });
 
   test("when the owner opens the charge's delivery, then it shows the request sent byte for byte, and a resend reaches the receiver again", async () => {
-    const row = page.getByRole("row").filter({ hasText: "transaction.paid" }).filter({ hasText: "Sucesso" }).first();
-    await row.waitFor({ timeout: 20_000 });
-    await row.getByRole("button", { name: /\d{2}\/\d{2}\/\d{4}/ }).click();
+    const succeeded = page.getByRole("row").filter({ hasText: "transaction.paid" }).filter({ hasText: "Sucesso" });
+    const opener = succeeded.first().getByRole("button", { name: /\d{2}\/\d{2}\/\d{4}/ });
+    // The row of this delivery, wherever the list (read again every 2 s) puts it once its resend appears.
+    const row = page.locator(
+      `tr:has(button[aria-controls="${await opener.getAttribute("aria-controls", { timeout: 20_000 })}"])`,
+    );
+    await opener.click();
     const body = await textOf(page.getByLabel("Corpo da requisição"));
     const headers = await textOf(page.getByLabel("Cabeçalhos da requisição"));
     await expectAccessible("a paid charge with its delivery open");
@@ -307,7 +311,7 @@ if (!hasChromium) console.warn(title);
     await screenshot(page, "payouts");
   });
 
-  test("when the owner visits every other page, then each is accessible and shows its data", async () => {
+  test("when the owner visits every other page, then each is accessible and shows its data, in live mode and in English too", async () => {
     await navigate("Cobranças", "Cobranças");
     await page.getByRole("link", { name: chargeId }).waitFor();
     await expectAccessible("charges");
@@ -328,7 +332,16 @@ if (!hasChromium) console.warn(title);
       .getByTestId("balance-available")
       .filter({ hasText: /R\$\s0,00/ })
       .waitFor();
+    // A refusal shows the message of the API's error envelope: live keys need an approved KYC.
+    await navigate("Chaves de API", "Chaves de API");
+    await page.getByRole("button", { name: "Nova chave" }).click();
+    const dialog = page.getByRole("dialog", { name: "Nova chave" });
+    await dialog.getByLabel("Nome").fill("Produção");
+    await dialog.getByRole("button", { name: "Criar chave" }).click();
+    await dialog.getByRole("alert").filter({ hasText: "Live keys need the seller's KYC to be approved." }).waitFor();
+    await dialog.getByRole("button", { name: "Fechar" }).click();
     await page.getByRole("radio", { name: "Teste" }).check();
+    await navigate("Início", "Início");
     await page.getByLabel("Idioma").selectOption("en");
     await page.getByRole("heading", { level: 1, name: "Home" }).waitFor();
     await expectAccessible("home in English");

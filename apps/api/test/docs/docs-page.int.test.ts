@@ -14,7 +14,6 @@ import { DOCS_SERVER_PLACEHOLDER, renderDocsPage } from "../../src/routes/docs/r
 import { chromiumTitle, hasChromium, launchChromium } from "../support/chromium";
 import { useApiTestContext } from "../support/harness";
 
-
 /**
  * The one address off the API's origin the page asks for: Redoc's sidebar footer always shows Redocly's logo from its
  * CDN. The page's CSP (`img-src 'self' data:`) refuses it before any request leaves, and Redoc then hides the image.

@@ -1,7 +1,7 @@
 /**
  * An endpoint's success rate over the last 7 days (DESIGN §15), one bar per São Paulo day: the share of its finished
- * attempts that succeeded, grey when there were none. The same figures follow as a table, for screen readers and
- * for the exact numbers.
+ * attempts that succeeded; a day without attempts is a grey line on the axis. The same figures follow as a table, for
+ * screen readers and for the exact numbers.
  */
 import type { WebhookEndpointStats } from "../api/types";
 import { useI18n } from "../i18n/i18n";
@@ -30,7 +30,8 @@ export function SuccessChart({ stats }: { stats: WebhookEndpointStats }) {
         <line x1={0} y1={HEIGHT} x2={WIDTH} y2={HEIGHT} className="axis" />
         {stats.days.map((entry, index) => {
           const rate = entry.success_rate;
-          const height = rate === null ? HEIGHT : Math.max(2, rate * HEIGHT);
+          // A day without attempts is a line on the axis: no rate, not a rate of 0.
+          const height = rate === null ? 2 : Math.max(4, rate * HEIGHT);
           const className =
             rate === null ? "bar-empty" : rate >= 0.95 ? "bar-good" : rate >= 0.5 ? "bar-fair" : "bar-bad";
           return (

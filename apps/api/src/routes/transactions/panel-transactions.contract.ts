@@ -55,7 +55,7 @@ export const listPanelTransactions = defineRoute({
   method: "get",
   path: "/v1/me/transactions",
   operationId: "listPanelTransactions",
-  tag: "Charges and events",
+  tag: "Charges, events and refunds",
   summary: "The seller's charges in one mode",
   description:
     "As `GET /v1/transactions` lists them for an API key of that mode. Unknown query parameters are refused.",
@@ -76,7 +76,7 @@ export const getPanelTransaction = defineRoute({
   method: "get",
   path: "/v1/me/transactions/{id}",
   operationId: "getPanelTransaction",
-  tag: "Charges and events",
+  tag: "Charges, events and refunds",
   summary: "A charge of the seller, of either mode",
   security: PANEL_SESSION,
   params: transactionParams,
@@ -95,7 +95,7 @@ export const createPanelTestTransaction = defineRoute({
   method: "post",
   path: "/v1/me/transactions",
   operationId: "createPanelTestTransaction",
-  tag: "Charges and events",
+  tag: "Charges, events and refunds",
   summary: "Create a test charge from the panel",
   description:
     "The body of `POST /v1/transactions`, in test mode only: the dashboard's way to try the flow (create, pay with `POST /v1/me/transactions/{id}/simulate-payment`, see the webhooks) without an API key. An optional `Idempotency-Key` works as on the merchant API.",
@@ -129,7 +129,7 @@ export const simulatePanelPayment = defineRoute({
   method: "post",
   path: "/v1/me/transactions/{id}/simulate-payment",
   operationId: "simulatePanelPayment",
-  tag: "Charges and events",
+  tag: "Charges, events and refunds",
   summary: "Pay a test charge from the panel",
   description:
     "As `POST /v1/transactions/{id}/simulate-payment`: a sandbox notification goes through the normal inbound path, and the worker marks the charge paid shortly after.",
@@ -154,7 +154,7 @@ export const listPanelTransactionRefunds = defineRoute({
   method: "get",
   path: "/v1/me/transactions/{id}/refunds",
   operationId: "listPanelTransactionRefunds",
-  tag: "Charges and events",
+  tag: "Charges, events and refunds",
   summary: "A charge's refunds",
   security: PANEL_SESSION,
   params: transactionParams,
@@ -175,7 +175,7 @@ export const createPanelRefund = defineRoute({
   method: "post",
   path: "/v1/me/transactions/{id}/refunds",
   operationId: "createPanelRefund",
-  tag: "Charges and events",
+  tag: "Charges, events and refunds",
   summary: "Refund a paid charge from the panel",
   description:
     "As `POST /v1/transactions/{id}/refunds`, in the charge's mode, behind a live step-up (always). `Idempotency-Key` is required.",
@@ -220,7 +220,7 @@ export const listPanelEvents = defineRoute({
   method: "get",
   path: "/v1/me/events",
   operationId: "listPanelEvents",
-  tag: "Charges and events",
+  tag: "Charges, events and refunds",
   summary: "The seller's events in one mode",
   description:
     "As `GET /v1/events` lists them for an API key of that mode, in the envelope webhooks deliver. Events older than `RETENTION_DAYS` are gone.",
