@@ -8,6 +8,7 @@ COPY prisma ./prisma
 COPY apps/api/package.json apps/api/package.json
 COPY apps/worker/package.json apps/worker/package.json
 COPY apps/ops/package.json apps/ops/package.json
+COPY apps/dashboard/package.json apps/dashboard/package.json
 COPY packages/config/package.json packages/config/package.json
 COPY packages/db/package.json packages/db/package.json
 COPY packages/domain/package.json packages/domain/package.json

@@ -5,6 +5,8 @@
  * sources. Beside the API's bundle it writes the API reference page (`GET /docs`) that Redoc renders from
  * `apps/api/openapi.json`, `dist/api-docs-page.json`, so that the API never spends the seconds of that render on a
  * request (apps/api/src/routes/docs/render-docs-page.ts; a render is cached, and done again when the document changes).
+ * It also builds the seller dashboard with Vite (`apps/dashboard`, DESIGN §15; apps/api/src/routes/dashboard/
+ * dashboard-build.ts keeps builds in a cache the same way) into `dist/dashboard`, which the API serves at `/dashboard`.
  *
  * Why bundles: run through tsx, every module is its own CommonJS module, and each call into another module of
  * ours reads the imported function through a getter of that module's exports; one bundle calls it directly, and
@@ -13,9 +15,10 @@
  *
  * Usage: `npm run build [-- api|worker]` (both when neither is named).
  */
-import { copyFile, mkdir, rename, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { build, type Plugin } from "esbuild";
+import { builtDashboard } from "../apps/api/src/routes/dashboard/dashboard-build";
 import { renderDocsPage } from "../apps/api/src/routes/docs/render-docs-page";
 
 const REPO_ROOT = path.resolve(__dirname, "..");
@@ -30,6 +33,12 @@ const SERVICES = { api: "apps/api/src/main.ts", worker: "apps/worker/src/main.ts
  * apps/api/src/routes/docs/docs.router.ts): the bundle serves this file and never renders the page itself.
  */
 const BUILT_DOCS_PAGE = "api-docs-page.json";
+
+/**
+ * The dashboard's folder in `dist/`, whose name the API's bundle carries (`LM_BUILT_DASHBOARD`, read by
+ * apps/api/src/routes/dashboard/dashboard.router.ts).
+ */
+const BUILT_DASHBOARD = "dashboard";
 
 /** A service `npm run build` bundles. */
 export type Service = keyof typeof SERVICES;
@@ -69,16 +78,36 @@ async function replaceFile(file: string, target: string): Promise<void> {
 }
 
 /**
+ * Copies the dashboard's build of the current sources (built by Vite first when the cache has none) into
+ * `dist/dashboard`: the hashed assets first, then `index.html`, which names them, each file whole; then the files of
+ * older builds are removed. A running API keeps serving the build it read at its first request.
+ * @throws Error when Vite cannot build the dashboard
+ */
+async function copyDashboard(): Promise<void> {
+  const source = await builtDashboard();
+  const target = path.join(DIST_DIR, BUILT_DASHBOARD);
+  await mkdir(target, { recursive: true });
+  const names = await readdir(source);
+  const ordered = [...names.filter((name) => name !== "index.html"), "index.html"];
+  for (const name of ordered) await replaceFile(path.join(source, name), path.join(target, name));
+  const stale = (await readdir(target)).filter((name) => !names.includes(name));
+  await Promise.all(stale.map((name) => rm(path.join(target, name), { force: true })));
+}
+
+/**
  * Writes `dist/<service>.cjs` and its source map for each of `services`, and for the API first its reference page,
  * `dist/api-docs-page.json` (rendered from `apps/api/openapi.json`, or taken from the render cache when that document
- * was rendered before). Each file is written beside its place and renamed into it, so a process starting from `dist/`
+ * was rendered before) and the dashboard (`dist/dashboard`, see {@link copyDashboard}). Each file is written beside its place and renamed into it, so a process starting from `dist/`
  * while another build runs (tests build too) reads whole files.
- * @throws Error when esbuild cannot resolve or compile a source (its messages are printed first), or Redoc cannot
- * render the document
+ * @throws Error when esbuild cannot resolve or compile a source (its messages are printed first), Redoc cannot
+ * render the document, or Vite cannot build the dashboard
  */
 export async function buildServices(services: readonly Service[] = ["api", "worker"]): Promise<void> {
   await mkdir(DIST_DIR, { recursive: true });
-  if (services.includes("api")) await replaceFile((await renderDocsPage()).file, path.join(DIST_DIR, BUILT_DOCS_PAGE));
+  if (services.includes("api")) {
+    await replaceFile((await renderDocsPage()).file, path.join(DIST_DIR, BUILT_DOCS_PAGE));
+    await copyDashboard();
+  }
   await Promise.all(
     services.map(async (service) => {
       const { outputFiles } = await build({
@@ -91,8 +120,11 @@ export async function buildServices(services: readonly Service[] = ["api", "work
         target: "node20",
         sourcemap: true,
         plugins: [hoistedPackagesExternal],
-        // Only the API's docs router names it; relative to the bundle's folder, where the page was just written.
-        define: { LM_BUILT_DOCS_PAGE: JSON.stringify(BUILT_DOCS_PAGE) },
+        // Only the API's docs and dashboard routers name them; relative to the bundle's folder, where they were written.
+        define: {
+          LM_BUILT_DOCS_PAGE: JSON.stringify(BUILT_DOCS_PAGE),
+          LM_BUILT_DASHBOARD: JSON.stringify(BUILT_DASHBOARD),
+        },
         logLevel: "warning",
         write: false,
       });

@@ -1,14 +1,14 @@
 /**
  * `invite:create --email <email> (--seller <sel_...> | --seller-name <legal name>)`: invites a seller's owner, mails
- * the link and prints the token once (DESIGN §5). `--seller-name` looks the seller up by its exact legal name
+ * the link to the dashboard's sign-up page and prints the token and that link once (DESIGN §5, §15). `--seller-name` looks the seller up by its exact legal name
  * (case-insensitive); it does not create one, since a seller needs a document (`seller:create`).
  */
 import { createInvite, findSellerForInvite, mailedLink, validationFailed } from "@lm/domain";
 import { createMailer, inviteMail, type MailMessage } from "@lm/mail";
 import { requiredOption, type Command, type CommandContext } from "./command";
 
-/** Panel page that invite links open, on `PUBLIC_BASE_URL`; it signs up with the token. */
-const SIGN_UP_PAGE = "/sign-up";
+/** The dashboard's page that invite links open, on `PUBLIC_BASE_URL`; it signs up with the token (DESIGN §15). */
+const SIGN_UP_PAGE = "/dashboard/sign-up";
 
 /**
  * Mails the invite. A transport failure does not lose the invite: the token is still printed for the operator to
@@ -42,7 +42,7 @@ export const inviteCreate: Command = {
     const link = mailedLink(ctx.config.publicBaseUrl, SIGN_UP_PAGE, { invite: token });
     const mailed = await sendInvite(ctx.config, inviteMail(invite.email, seller.legal_name, link));
     return {
-      text: `Invited ${invite.email} to ${seller.id} until ${invite.expires_at.toISOString()} (${mailed}). The token is shown only this once:\n${token}`,
+      text: `Invited ${invite.email} to ${seller.id} until ${invite.expires_at.toISOString()} (${mailed}). The token is shown only this once:\n${token}\nSign-up link (the dashboard's):\n${link}`,
       json: {
         invite_id: invite.id,
         seller_id: seller.id,
@@ -50,6 +50,7 @@ export const inviteCreate: Command = {
         expires_at: invite.expires_at.toISOString(),
         mailed,
         token,
+        link,
       },
     };
   },

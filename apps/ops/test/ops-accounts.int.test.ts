@@ -47,7 +47,8 @@ describe("ops commands for panel accounts", () => {
       files.map(async (f) => JSON.parse(await readFile(path.join(config.mailOutboxDir, f), "utf8"))),
     );
     const mail = mails.find((m) => m.to[0].address === "new.owner@example.com");
-    expect(mail.text).toContain(`http://api.test/sign-up?invite=${printed.token}`);
+    expect(mail.text).toContain(`http://api.test/dashboard/sign-up?invite=${printed.token}`);
+    expect(printed.link).toBe(`http://api.test/dashboard/sign-up?invite=${printed.token}`);
     expect(mail.text).toContain("Mercado Azul LTDA");
   });
 
@@ -106,7 +107,7 @@ describe("ops commands for panel accounts", () => {
       role: "ops",
       token: expect.stringMatching(/^[\w-]{43}$/),
     });
-    expect(printed.link).toBe(`http://api.test/reset-password?token=${printed.token}`);
+    expect(printed.link).toBe(`http://api.test/dashboard/reset-password?token=${printed.token}`);
     const user = await db.user.findUniqueOrThrow({ where: { id: printed.user_id } });
     expect(user).toMatchObject({ role: "ops", seller_id: null, password_hash: null });
     const token = await db.mailedToken.findUniqueOrThrow({ where: { token_hash: hashToken(printed.token) } });

@@ -103,6 +103,20 @@ export const WebhookEndpointStats = wireObject(
       total_deliveries: Type.Integer({ minimum: 0 }),
       last_ping_at: Nullable(Timestamp),
       last_ping_succeeded: Nullable(Type.Boolean()),
+      days: Type.Array(
+        Type.Object({
+          date: Type.String({ format: "date", description: "A day in America/Sao_Paulo." }),
+          total_deliveries: Type.Integer({ minimum: 0, description: "Attempts that finished that day." }),
+          success_rate: Nullable(Type.Number({ minimum: 0, maximum: 1 }), {
+            description: "Null, not 0, when no attempt finished that day.",
+          }),
+        }),
+        {
+          minItems: 7,
+          maxItems: 7,
+          description: "Today in São Paulo (so far) and the 6 days before, oldest first: the dashboard's chart.",
+        },
+      ),
     },
     { description: "Over the last 7 days." },
   ),
@@ -156,6 +170,32 @@ export type WebhookDelivery = Static<typeof WebhookDelivery>;
 export const WebhookDeliveryList = listOf("WebhookDeliveryList", WebhookDelivery);
 /** WebhookDeliveryList as sent. */
 export type WebhookDeliveryList = Static<typeof WebhookDeliveryList>;
+
+/** One attempt with the request it sent (DESIGN §15: what the dashboard shows a receiver's developer). */
+export const WebhookDeliveryDetail = wireObject(
+  "WebhookDeliveryDetail",
+  Type.Composite(
+    [
+      WebhookDelivery,
+      Type.Object({
+        request: Type.Object(
+          {
+            url: Type.String({ description: "Where it was sent." }),
+            headers: Type.Record(Type.String(), Type.String(), {
+              description:
+                "The headers sent, names in lower case. Signatures are not kept: their values read `…` (`x-signature: t=…,v1=…`).",
+            }),
+            body: Type.String({ description: "The exact body sent: the event envelope as JSON." }),
+          },
+          { description: "The request of this attempt (or of the coming one, while `pending`)." },
+        ),
+      }),
+    ],
+    { description: "A delivery attempt with the request it sent and, in its fields, the answer it got." },
+  ),
+);
+/** WebhookDeliveryDetail as sent. */
+export type WebhookDeliveryDetail = Static<typeof WebhookDeliveryDetail>;
 
 /** WebhookRecovery */
 export const WebhookRecovery = wireObject(
@@ -246,22 +286,36 @@ export function serializeDelivery(delivery: WebhookDeliveryRow): WebhookDelivery
   };
 }
 
+/** Serializes an attempt and the request it sent (`request.headers` with the signatures' placeholders). */
+export function serializeDeliveryDetail(
+  delivery: WebhookDeliveryRow,
+  request: { url: string; headers: Record<string, string>; body: string },
+): WebhookDeliveryDetail {
+  return { ...serializeDelivery(delivery), request };
+}
+
 /**
  * Serializes an endpoint's last 7 days.
  * @param stats - `successRate` 0..1, null (not 0) without a finished attempt; `totalDeliveries`; the last ping's time
- *   and outcome, null without one
+ *   and outcome, null without one; `days`, the same per São Paulo day
  */
 export function serializeEndpointStats(stats: {
   successRate: number | null;
   totalDeliveries: number;
   lastPingAt: Date | null;
   lastPingSucceeded: boolean | null;
+  days: { date: string; totalDeliveries: number; successRate: number | null }[];
 }): WebhookEndpointStats {
   return {
     success_rate: stats.successRate,
     total_deliveries: stats.totalDeliveries,
     last_ping_at: iso(stats.lastPingAt),
     last_ping_succeeded: stats.lastPingSucceeded,
+    days: stats.days.map((day) => ({
+      date: day.date,
+      total_deliveries: day.totalDeliveries,
+      success_rate: day.successRate,
+    })),
   };
 }
 

@@ -32,8 +32,11 @@ export interface ReplyContract {
   description: string;
   /** The JSON body's schema; none for a reply without a body (204, 202 without one) or not in JSON. */
   schema?: TSchema;
-  /** The media type of a body that is not JSON (`text/html`), described as a string. */
-  mediaType?: string;
+  /**
+   * The media type of a body that is not JSON (`text/html`), described as a string; several when the route answers
+   * files of several types (the dashboard's).
+   */
+  mediaType?: string | string[];
   /** Names of reply headers described under `components.headers` of the document overlay (`IdempotentReplayed`). */
   headers?: string[];
   /** What the reply's `Set-Cookie` sets, when it sets one. */

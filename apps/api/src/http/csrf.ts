@@ -1,6 +1,7 @@
 /**
  * CSRF protection of the cookie-authenticated panel (DESIGN §3): a state-changing request that carries a panel
- * cookie must come from an origin in `PANEL_ORIGINS`, shown by its `Origin` header or, failing that, its `Referer`.
+ * cookie must come from a panel origin, shown by its `Origin` header or, failing that, its `Referer`. The panel origins
+ * are those of `PANEL_ORIGINS` and the API's own (`PUBLIC_BASE_URL`'s), which serves the dashboard (DESIGN §15).
  * Otherwise 403 `permission_denied` (a `permission_error`). Bodies are JSON only (the 415 rule of json-body.ts), so
  * a cross-site HTML form cannot post one anyway; this closes the rest.
  */
@@ -20,20 +21,33 @@ function originOf(value: string | undefined): string | null {
   }
 }
 
+/** What the panel's origins are made of: `PANEL_ORIGINS` and `PUBLIC_BASE_URL`. */
+type PanelOriginConfig = Pick<Config, "panelOrigins" | "publicBaseUrl">;
+
+/**
+ * The panel's origins: those of `PANEL_ORIGINS`, then the API's own (`PUBLIC_BASE_URL`'s) when it is not among them,
+ * since the API serves the dashboard at `/dashboard` (DESIGN §15).
+ */
+export function panelOrigins(config: PanelOriginConfig): string[] {
+  const own = originOf(config.publicBaseUrl);
+  const listed = config.panelOrigins.map((allowed) => originOf(allowed) ?? allowed);
+  return own === null || listed.includes(own) ? listed : [...listed, own];
+}
+
 /**
  * Whether `origin` is one of the panel's origins (compared after URL normalisation, so case and default ports match).
  * Also checks `callbackURL` / `redirectTo` values before they go into a mailed link or a redirect.
  */
-export function isPanelOrigin(config: Pick<Config, "panelOrigins">, url: string): boolean {
+export function isPanelOrigin(config: PanelOriginConfig, url: string): boolean {
   const origin = originOf(url);
-  return origin !== null && config.panelOrigins.some((allowed) => originOf(allowed) === origin);
+  return origin !== null && panelOrigins(config).includes(origin);
 }
 
 /**
  * Checks a post-action destination (`callbackURL`, `redirectTo`, `redirect_to`) against the panel's origins.
  * @throws ApiError `validation_failed` naming `param` when it is elsewhere (an open redirect otherwise)
  */
-export function assertPanelUrl(config: Pick<Config, "panelOrigins">, url: string | undefined, param: string): void {
+export function assertPanelUrl(config: PanelOriginConfig, url: string | undefined, param: string): void {
   if (url !== undefined && !isPanelOrigin(config, url)) {
     throw validationFailed(`${param} must be on one of the panel's origins.`, param);
   }
@@ -44,7 +58,7 @@ export function assertPanelUrl(config: Pick<Config, "panelOrigins">, url: string
  * @throws ApiError `permission_denied` whose message names the origin received, the allowed ones and `PANEL_ORIGINS`,
  *   which sets them (DESIGN §6): a panel served from another port or host is told what to configure
  */
-export function assertPanelOrigin(req: Request, config: Pick<Config, "panelOrigins">): void {
+export function assertPanelOrigin(req: Request, config: PanelOriginConfig): void {
   if (SAFE_METHODS.has(req.method)) return;
   const origin = req.get("origin");
   const source = origin ?? req.get("referer");
@@ -53,8 +67,8 @@ export function assertPanelOrigin(req: Request, config: Pick<Config, "panelOrigi
     const received = source === undefined ? "neither an Origin nor a Referer header" : `${header} ${shown(source)}`;
     throw new ApiError(
       "permission_denied",
-      `Cross-site request refused: got ${received}; the allowed panel origins are ${config.panelOrigins.join(", ")}. ` +
-        "The server's PANEL_ORIGINS setting (comma-separated) sets them.",
+      `Cross-site request refused: got ${received}; the allowed panel origins are ${panelOrigins(config).join(", ")}. ` +
+        "The server's PANEL_ORIGINS setting (comma-separated) sets them, besides the API's own (PUBLIC_BASE_URL).",
     );
   }
 }
@@ -66,7 +80,7 @@ function shown(value: string): string {
 }
 
 /** Middleware: {@link assertPanelOrigin} for requests that carry a panel cookie (routes usable without a session). */
-export function csrfProtection(config: Pick<Config, "panelOrigins">) {
+export function csrfProtection(config: PanelOriginConfig) {
   return (req: Request, _res: Response, next: NextFunction): void => {
     if (hasPanelCookie(req)) assertPanelOrigin(req, config);
     next();

@@ -7,6 +7,7 @@ import * as acquirers from "./acquirers/acquirers.contract";
 import * as apiKeys from "./api-keys/api-keys.contract";
 import * as auth from "./auth/auth.contract";
 import * as balance from "./balance/balance.contract";
+import * as dashboard from "./dashboard/dashboard.contract";
 import * as disputes from "./disputes/disputes.contract";
 import * as docs from "./docs/docs.contract";
 import * as eventTypes from "./event-types/event-types.contract";
@@ -29,6 +30,7 @@ import * as terms from "./terms/terms.contract";
 import * as testClocks from "./test-clocks/test-clocks.contract";
 import * as transactionBatches from "./transaction-batches/transaction-batches.contract";
 import * as transactions from "./transactions/transactions.contract";
+import * as panelTransactions from "./transactions/panel-transactions.contract";
 import * as twoFactor from "./two-factor/two-factor.contract";
 import * as webhookEndpoints from "./webhook-endpoints/webhook-endpoints.contract";
 import * as withdrawals from "./withdrawals/withdrawals.contract";
@@ -44,6 +46,7 @@ export const ROUTE_CONTRACTS: RouteContract[] = [
   apiKeys,
   auth,
   balance,
+  dashboard,
   disputes,
   docs,
   eventTypes,
@@ -53,6 +56,7 @@ export const ROUTE_CONTRACTS: RouteContract[] = [
   notifications,
   openapi,
   opsInbox,
+  panelTransactions,
   payoutKeys,
   postbackSecret,
   probes,

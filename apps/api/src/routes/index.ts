@@ -9,6 +9,7 @@ import { merchantDisputesRouter, panelDisputesRouter } from "./disputes/disputes
 import { probesRouter } from "./probes/probes.router";
 import { openapiRouter } from "./openapi/openapi.router";
 import { docsRouter } from "./docs/docs.router";
+import { dashboardRouter } from "./dashboard/dashboard.router";
 import { llmsRouter } from "./llms/llms.router";
 import { metricsRouter } from "./metrics/metrics.router";
 import { csrfProtection } from "../http/csrf";
@@ -26,6 +27,7 @@ import { requireRole, requireSession } from "../http/auth";
 import { eventsRouter } from "./events/events.router";
 import { opsInboxRouter } from "./ops-inbox/ops-inbox.router";
 import { transactionsRouter } from "./transactions/transactions.router";
+import { panelEventsRouter, panelTransactionsRouter } from "./transactions/panel-transactions.router";
 import { qrCodesRouter } from "./qr-codes/qr-codes.router";
 import { recurrencesRouter } from "./recurrences/recurrences.router";
 import { testClocksRouter } from "./test-clocks/test-clocks.router";
@@ -83,6 +85,8 @@ export function mountRoutes(app: Express, deps: AppDeps): void {
   app.use(openapiRouter(deps));
   app.use(docsRouter(deps));
   app.use(llmsRouter(deps));
+  // The seller dashboard's pages and files: the panel's application, on this origin (DESIGN §15).
+  app.use(dashboardRouter());
   // Off the public port unless a token guards it (metrics.router.ts); main.ts serves METRICS_PORT otherwise.
   if (deps.config.metricsToken !== undefined) app.use(metricsRouter(deps, deps.config.metricsToken));
 
@@ -114,6 +118,8 @@ export function mountRoutes(app: Express, deps: AppDeps): void {
   app.use("/v1/me/payout-keys", session, payoutKeysRouter(deps));
   app.use("/v1/me/withdrawals", session, panelWithdrawalsRouter(deps));
   app.use("/v1/me/disputes", session, panelDisputesRouter(deps));
+  app.use("/v1/me/transactions", session, panelTransactionsRouter(deps));
+  app.use("/v1/me/events", session, panelEventsRouter(deps));
   app.use("/v1/me/api-keys", ...owner, apiKeysRouter(deps));
   app.use("/v1/me/postback-secret", ...owner, postbackSecretRouter(deps));
 

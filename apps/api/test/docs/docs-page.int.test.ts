@@ -6,28 +6,13 @@
  * API's own origin and no Content-Security-Policy violation. The browser's part is skipped, saying so in its name,
  * only when Chromium is not installed (`.ci/run` installs it).
  */
-import { existsSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { SUBSCRIBABLE_EVENT_TYPES } from "@lm/domain";
 import { DOCS_SERVER_PLACEHOLDER, renderDocsPage } from "../../src/routes/docs/render-docs-page";
+import { chromiumTitle, hasChromium, launchChromium } from "../support/chromium";
 import { useApiTestContext } from "../support/harness";
-
-const CHROMIUM_PATH = "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM_PATH);
-
-/** Flags for a quiet, offline browser: no sandbox (CI runs as root), no GPU, no calls home. */
-const CHROMIUM_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 /**
  * The one address off the API's origin the page asks for: Redoc's sidebar footer always shows Redocly's logo from its
@@ -40,9 +25,7 @@ jest.setTimeout(60_000);
 /** The operation the menu is asked to reach: Redoc's id of its section, also the address's #fragment. */
 const OPERATION_SECTION = "tag/Webhook-endpoints/operation/createWebhookEndpoint";
 
-const title = hasChromium
-  ? "in headless Chromium"
-  : `in headless Chromium (SKIPPED: no Chromium at ${CHROMIUM_PATH}; apt-get install -y chromium)`;
+const title = chromiumTitle("in headless Chromium");
 // The reporter shows a skipped test only as a count; this line says which one and why.
 if (!hasChromium) console.warn(`GET /docs ${title}`);
 
@@ -82,7 +65,7 @@ describe("GET /docs", () => {
     let browser: Browser;
 
     beforeAll(async () => {
-      browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_FLAGS });
+      browser = await launchChromium();
     });
     afterAll(async () => {
       await browser?.close();

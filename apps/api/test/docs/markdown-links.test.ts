@@ -1,7 +1,8 @@
 /**
  * The README and docs/ are read from a clone of this repository, so a relative link must reach a file of that clone
  * (and a `#fragment`, a heading of the Markdown file it names), never a folder beside it; an address of the service
- * itself can only be its reference, `/docs` or `/openapi.json` of the API the quick start runs.
+ * itself can only be its reference, `/docs` or `/openapi.json`, or the seller dashboard, `/dashboard`, of the API the
+ * quick start runs.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -38,9 +39,9 @@ function headingAnchors(markdown: string): Set<string> {
 /** What is wrong with the link `target` of the file `file` (relative to the repository), or null. */
 function linkProblem(file: string, target: string): string | null {
   if (/^https?:\/\/localhost[:/]/.test(target)) {
-    return /^http:\/\/localhost:3000\/(docs|openapi\.json)$/.test(target)
+    return /^http:\/\/localhost:3000\/(docs|openapi\.json|dashboard)$/.test(target)
       ? null
-      : "not the API's /docs or /openapi.json";
+      : "not the API's /docs, /openapi.json or /dashboard";
   }
   if (/^[a-z]+:/.test(target)) return null; // another site's page
   const [pathPart = "", fragment] = target.split("#");

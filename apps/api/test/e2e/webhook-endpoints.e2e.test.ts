@@ -66,13 +66,16 @@ describe("webhook endpoints managed in the panel, delivered by the worker", () =
       total_deliveries: 0,
       last_ping_at: null,
       last_ping_succeeded: null,
+      days: expect.any(Array),
     });
     expect(after.body).toEqual({
       success_rate: 1,
       total_deliveries: 1,
       last_ping_at: expect.any(String),
       last_ping_succeeded: true,
+      days: expect.any(Array),
     });
+    expect(after.body.days.at(-1)).toMatchObject({ total_deliveries: 1, success_rate: 1 });
     expect(await deliveredTypes(bystander.id)).toEqual([]);
     expect(receiver.requestsTo("/bystander")).toHaveLength(0);
   });

@@ -18,7 +18,7 @@ describe("defaults that follow PORT", () => {
     const mail = await waitForMail(ctx, owner.email, /Confirm your email/);
 
     expect(document.body.servers).toEqual([{ url: "http://localhost:3310" }]);
-    expect(mail.text).toContain("http://localhost:3310/v1/me/auth/verify-email?token=");
+    expect(mail.text).toContain("http://localhost:3310/dashboard/verify-email?token=");
   });
 
   test("when a panel change comes from the port's origin, then it is accepted; from the old default port, then 403 naming both origins and PANEL_ORIGINS", async () => {

@@ -168,6 +168,8 @@ describe("openapi.json tags", () => {
     );
     const expectedGroup = (path: string): string => {
       if (path.startsWith("/v1/acquirers/")) return "Acquirers";
+      // The dashboard's pages: the sellers' application (DESIGN §15).
+      if (path === "/dashboard" || path.startsWith("/dashboard/")) return "Seller panel";
       if (path.startsWith("/v1/ops/") || !path.startsWith("/v1/")) return "Operators";
       if (path.startsWith("/v1/me/")) return "Seller panel";
       return "Merchant API";

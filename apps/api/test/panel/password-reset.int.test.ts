@@ -32,7 +32,7 @@ describe("password reset", () => {
     const mail = await waitForMail(ctx, owner.email, RESET_SUBJECT);
     const link = new URL(/http\S+/.exec(mail.text)?.[0] ?? "");
     expect(link.origin).toBe("http://api.test");
-    expect(link.pathname).toBe("/reset-password");
+    expect(link.pathname).toBe("/dashboard/reset-password");
     expect(link.searchParams.get("redirectTo")).toBe(`${PANEL_ORIGIN}/signed-in`);
     expect(link.searchParams.get("token")).toMatch(/^[\w-]{43}$/);
     expect(mail.html).toContain(link.toString().replace(/&/g, "&amp;"));
@@ -55,7 +55,7 @@ describe("password reset", () => {
     await requestReset({ email: owner.email }).set("Host", "evil.example").set("X-Forwarded-Host", "evil.example");
 
     const mail = await waitForMail(ctx, owner.email, RESET_SUBJECT);
-    expect(mail.text).toContain("http://api.test/reset-password?token=");
+    expect(mail.text).toContain("http://api.test/dashboard/reset-password?token=");
     expect(mail.text).not.toContain("evil.example");
   });
 

@@ -53,7 +53,7 @@ describe("lost-2FA recovery", () => {
 
     expect(requested.status).toBe(200);
     expect(requested.body).toEqual({ status: true });
-    expect(`${link.origin}${link.pathname}`).toBe("http://api.test/two-factor/recovery");
+    expect(`${link.origin}${link.pathname}`).toBe("http://api.test/dashboard/two-factor/recovery");
     expect(link.searchParams.get("redirect_to")).toBe(`${PANEL_ORIGIN}/done`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ withdrawals_locked_until: new Date(confirmedAt + 24 * HOUR).toISOString() });

@@ -222,8 +222,8 @@ describe("email verification", () => {
   test("when the mailed link is followed, then the user is verified and the link is single use", async () => {
     const owner = await signUpOwner(ctx);
     const mail = await waitForMail(ctx, owner.email, /Confirm your email/);
-    expect(mail.text).toMatch(/ http:\/\/api\.test\/v1\/me\/auth\/verify-email\?token=[\w-]{43}$/m);
-    expect(mail.html).toContain("http://api.test/v1/me/auth/verify-email?token=");
+    expect(mail.text).toMatch(/ http:\/\/api\.test\/dashboard\/verify-email\?token=[\w-]{43}$/m);
+    expect(mail.html).toContain("http://api.test/dashboard/verify-email?token=");
     const token = tokenInMail(mail);
 
     const first = await request(ctx.app).get("/v1/me/auth/verify-email").query({ token });

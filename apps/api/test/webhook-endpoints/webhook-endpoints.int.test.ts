@@ -1,6 +1,6 @@
 import request from "supertest";
 import type { WebhookEndpoint } from "@lm/db";
-import { decryptSecret, SUBSCRIBABLE_EVENT_TYPES } from "@lm/domain";
+import { decryptSecret, saoPauloDate, SUBSCRIBABLE_EVENT_TYPES } from "@lm/domain";
 import { createDeliveryRow, createEndpointRow, createEventRow, createTransactionRow } from "@lm/testing";
 import { useApiTestContext } from "../support/harness";
 import { captureLogs } from "../support/log-capture";
@@ -372,7 +372,7 @@ describe("webhook endpoints in the panel", () => {
     expect([badStatus.status, badStatus.body.error.param]).toEqual([400, "status"]);
   });
 
-  test("when stats are read, then null before any finished attempt, then the rate over the last 7 days and the latest ping", async () => {
+  test("when stats are read, then null before any finished attempt, then the rate over the last 7 days, per São Paulo day, and the latest ping", async () => {
     const created = await createEndpoint(owner, { url: `${RECEIVER}/stats` });
     const endpoint = await ctx.db.webhookEndpoint.findUniqueOrThrow({ where: { id: created.id } });
     const path = `/v1/me/webhook-endpoints/${endpoint.id}/stats`;
@@ -394,13 +394,22 @@ describe("webhook endpoints in the panel", () => {
       total_deliveries: 0,
       last_ping_at: null,
       last_ping_succeeded: null,
+      days: expect.any(Array),
     });
+    expect(empty.body.days).toHaveLength(7);
+    expect(empty.body.days.every((day: { success_rate: unknown }) => day.success_rate === null)).toBe(true);
     expect(filled.body).toEqual({
       success_rate: 0.4,
       total_deliveries: 5,
       last_ping_at: lastPing.attempted_at!.toISOString(),
       last_ping_succeeded: false,
+      days: expect.any(Array),
     });
+    // The five recent attempts (two succeeded) fall on today or, just after midnight, on yesterday too.
+    const days = filled.body.days as { date: string; total_deliveries: number; success_rate: number | null }[];
+    expect(days.map((day) => day.date).at(-1)).toBe(saoPauloDate(new Date()));
+    expect(days.reduce((sum, day) => sum + day.total_deliveries, 0)).toBe(5);
+    expect(days.reduce((sum, day) => sum + (day.success_rate ?? 0) * day.total_deliveries, 0)).toBeCloseTo(2);
   });
 
   test("when a charge's postback delivery is resent, then a new manual chain to the charge's postback URL", async () => {

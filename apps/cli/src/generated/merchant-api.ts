@@ -298,6 +298,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/dashboard": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The seller dashboard
+     * @description The sellers' web dashboard: a single-page application over this panel API, from this origin (so the panel's session cookie and CSRF rule apply unchanged). Its `index.html`, never cached. Served by the API from the dashboard's build (`npm run build`), gzipped when asked, under a Content-Security-Policy that admits scripts and styles of this origin only (`script-src 'self'`, no inline script or style) and no framing (`frame-ancestors 'none'`). The page never sees the session cookie (HttpOnly) and keeps nothing secret in `localStorage`.
+     */
+    get: operations["getDashboard"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/dashboard/{page}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A page or a file of the dashboard
+     * @description A file of the build (its name carries a digest of its bytes, so it is cached for good: `Cache-Control: immutable`), or else a page's address, which answers the application's `index.html` (never cached) for the application to show the page. Served by the API from the dashboard's build (`npm run build`), gzipped when asked, under a Content-Security-Policy that admits scripts and styles of this origin only (`script-src 'self'`, no inline script or style) and no framing (`frame-ancestors 'none'`). The page never sees the session cookie (HttpOnly) and keeps nothing secret in `localStorage`.
+     */
+    get: operations["getDashboardPage"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/dashboard/{section}/{page}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A page of the dashboard in a section
+     * @description A page's address such as `/dashboard/charges/txn_…` or `/dashboard/reset-password`: the application's `index.html` (never cached), which shows the page. Served by the API from the dashboard's build (`npm run build`), gzipped when asked, under a Content-Security-Policy that admits scripts and styles of this origin only (`script-src 'self'`, no inline script or style) and no framing (`frame-ancestors 'none'`). The page never sees the session cookie (HttpOnly) and keeps nothing secret in `localStorage`.
+     */
+    get: operations["getDashboardSectionPage"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/disputes/{id}": {
     parameters: {
       query?: never;
@@ -617,6 +677,108 @@ export interface paths {
      * @description Re-verifies the signature with the acquirer's current secret (against the time of receipt; a configured bank's item needs none, and what it names is read back from the bank again); a valid item is processed again.
      */
     post: operations["reprocessInboxItem"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/me/transactions/{id}/refunds": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A charge's refunds */
+    get: operations["listPanelTransactionRefunds"];
+    put?: never;
+    /**
+     * Refund a paid charge from the panel
+     * @description As `POST /v1/transactions/{id}/refunds`, in the charge's mode, behind a live step-up (always). `Idempotency-Key` is required.
+     */
+    post: operations["createPanelRefund"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/me/transactions": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The seller's charges in one mode
+     * @description As `GET /v1/transactions` lists them for an API key of that mode. Unknown query parameters are refused.
+     */
+    get: operations["listPanelTransactions"];
+    put?: never;
+    /**
+     * Create a test charge from the panel
+     * @description The body of `POST /v1/transactions`, in test mode only: the dashboard's way to try the flow (create, pay with `POST /v1/me/transactions/{id}/simulate-payment`, see the webhooks) without an API key. An optional `Idempotency-Key` works as on the merchant API.
+     */
+    post: operations["createPanelTestTransaction"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/me/transactions/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A charge of the seller, of either mode */
+    get: operations["getPanelTransaction"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/me/events": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The seller's events in one mode
+     * @description As `GET /v1/events` lists them for an API key of that mode, in the envelope webhooks deliver. Events older than `RETENTION_DAYS` are gone.
+     */
+    get: operations["listPanelEvents"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/me/transactions/{id}/simulate-payment": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Pay a test charge from the panel
+     * @description As `POST /v1/transactions/{id}/simulate-payment`: a sandbox notification goes through the normal inbound path, and the worker marks the charge paid shortly after.
+     */
+    post: operations["simulatePanelPayment"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1558,6 +1720,26 @@ export interface paths {
      * @description Needs a live step-up while the seller's `webhook` toggle is on. At least one field; unknown fields are refused. Events missed while an endpoint was off are not resent.
      */
     patch: operations["updateWebhookEndpoint"];
+    trace?: never;
+  };
+  "/v1/me/webhook-deliveries/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A delivery attempt with the request it sent
+     * @description What the dashboard shows a receiver's developer (DESIGN §15): the attempt's row (its answer: `response_status`, `response_body_excerpt`, `error`, `duration_ms`) and `request`, the URL, headers and exact body it sent, rebuilt from the event as every attempt builds them. Signatures are computed per attempt and never kept: their values read `…`. A delivery of an event older than `RETENTION_DAYS` is 404.
+     */
+    get: operations["getWebhookDelivery"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   "/v1/me/webhook-endpoints/{id}/stats": {
@@ -3406,6 +3588,54 @@ export interface components {
       /** @description Part of a chain started by a ping or a manual resend. */
       manual: boolean;
     };
+    /** @description A delivery attempt with the request it sent and, in its fields, the answer it got. */
+    WebhookDeliveryDetail: {
+      id: string;
+      /** @constant */
+      object: "webhook_delivery";
+      event_id: string;
+      event_type: string;
+      destination:
+        | {
+            /** @constant */
+            type: "endpoint";
+            endpoint_id: string;
+          }
+        | {
+            /** @constant */
+            type: "postback";
+            transaction_id: string;
+            url: string;
+          };
+      /** @description Also `X-Attempt`. */
+      attempt: number;
+      /** @enum {string} */
+      status: "pending" | "succeeded" | "failed" | "dead";
+      /** @description `http_<status>`, `redirect_not_followed`, `timeout`, `connection_error` (retried); `endpoint_disabled`, `blocked_destination`, `missing_secret` (not retried). */
+      error: string | null;
+      response_status: number | null;
+      /** @description First 1 KB of the receiver's body; never interpreted. */
+      response_body_excerpt: string | null;
+      duration_ms: number | null;
+      /** Format: date-time */
+      scheduled_at: string;
+      attempted_at: string | null;
+      /** @description When the next attempt runs; null when none follows. */
+      next_attempt_at: string | null;
+      /** @description Part of a chain started by a ping or a manual resend. */
+      manual: boolean;
+      /** @description The request of this attempt (or of the coming one, while `pending`). */
+      request: {
+        /** @description Where it was sent. */
+        url: string;
+        /** @description The headers sent, names in lower case. Signatures are not kept: their values read `…` (`x-signature: t=…,v1=…`). */
+        headers: {
+          [key: string]: string;
+        };
+        /** @description The exact body sent: the event envelope as JSON. */
+        body: string;
+      };
+    };
     WebhookDeliveryList: {
       /** @constant */
       object: "list";
@@ -3447,6 +3677,18 @@ export interface components {
       total_deliveries: number;
       last_ping_at: string | null;
       last_ping_succeeded: boolean | null;
+      /** @description Today in São Paulo (so far) and the 6 days before, oldest first: the dashboard's chart. */
+      days: {
+        /**
+         * Format: date
+         * @description A day in America/Sao_Paulo.
+         */
+        date: string;
+        /** @description Attempts that finished that day. */
+        total_deliveries: number;
+        /** @description Null, not 0, when no attempt finished that day. */
+        success_rate: number | null;
+      }[];
     };
     WebhookRecovery: {
       /** @constant */
@@ -4940,6 +5182,115 @@ export interface operations {
       default: components["responses"]["Error"];
     };
   };
+  getDashboard: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The application's HTML page. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/html": string;
+        };
+      };
+      /** @description `unsupported_media_type`: the request carried a body that is not JSON. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.unsupported_media_type"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
+  getDashboardPage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A page (`sign-in`, `charges`, …) or a file of the build (`index-<digest>.js`). */
+        page: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file (JavaScript, CSS) or the application's HTML page. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/html": string;
+          "text/javascript": string;
+          "text/css": string;
+        };
+      };
+      /** @description `resource_not_found`: a file name the build does not have. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.resource_not_found"];
+        };
+      };
+      /** @description `unsupported_media_type`: the request carried a body that is not JSON. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.unsupported_media_type"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
+  getDashboardSectionPage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The section, e.g. `charges`. */
+        section: string;
+        /** @description The page in it, e.g. a charge's id. */
+        page: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The application's HTML page. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/html": string;
+        };
+      };
+      /** @description `unsupported_media_type`: the request carried a body that is not JSON. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.unsupported_media_type"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
   getDispute: {
     parameters: {
       query?: never;
@@ -5975,6 +6326,825 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["Error.resource_not_found"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
+  listPanelTransactionRefunds: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description An id of this list: the page after it (older). Not with `ending_before`. */
+        starting_after?: string;
+        /** @description An id of this list: the page before it (newer). Not with `starting_after`. */
+        ending_before?: string;
+      };
+      header?: never;
+      path: {
+        /** @description A charge id; any other string is 404. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page, newest first. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "id": "rfd_01M8CKV89ZRQTX0V0KY24YQAJ6",
+           *           "object": "refund",
+           *           "mode": "test",
+           *           "transaction_id": "txn_01M8CKV86YK2RNMDWWD2CR24MZ",
+           *           "amount": 400,
+           *           "status": "pending",
+           *           "reason": null,
+           *           "end_to_end_id": null,
+           *           "failure_reason": null,
+           *           "created_at": "2026-11-26T19:03:19.103Z",
+           *           "updated_at": "2026-11-26T19:03:19.103Z"
+           *         }
+           *       ],
+           *       "has_more": false
+           *     }
+           */
+          "application/json": components["schemas"]["RefundList"];
+        };
+      };
+      /** @description `validation_failed`: the body, query or a path parameter is invalid; `param` names the field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.validation_failed"];
+        };
+      };
+      /** @description `authentication_required`: no live `lm.session` cookie. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.authentication_required"];
+        };
+      };
+      /** @description `permission_denied`: operators have no seller. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.permission_denied"];
+        };
+      };
+      /** @description `resource_not_found`: unknown, malformed, or another seller's charge. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.resource_not_found"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
+  createPanelRefund: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Required: a unique key per request (a UUID, say); without it, 400 `validation_failed` with `param` `Idempotency-Key`. Kept 24 h per store and mode: a retry with the same key and body returns the first reply and never moves money twice; the same key with another body is 400 `idempotency_key_reused`; while the first runs, 409 `idempotency_key_in_progress`.
+         * @example 3f0e9a52-7c1b-4d8e-9a6f-2b5c8d1e4f70
+         */
+        "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
+      };
+      path: {
+        /** @description A charge id; any other string is 404. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "amount": 500,
+         *       "reason": "Produto devolvido"
+         *     }
+         */
+        "application/json": {
+          /** @description Centavos; default the refundable remainder, read inside the refund's own database transaction (so concurrent refunds never fail for a remainder that exists). */
+          amount?: number;
+          reason?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The refund, `pending`; `refund.created` is emitted and the worker hands it to the acquirer. */
+      201: {
+        headers: {
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "rfd_01M8CKV89ZRQTX0V0KY24YQAJ6",
+           *       "object": "refund",
+           *       "mode": "test",
+           *       "transaction_id": "txn_01M8CKV86YK2RNMDWWD2CR24MZ",
+           *       "amount": 400,
+           *       "status": "pending",
+           *       "reason": null,
+           *       "end_to_end_id": null,
+           *       "failure_reason": null,
+           *       "created_at": "2026-11-26T19:03:19.103Z",
+           *       "updated_at": "2026-11-26T19:03:19.103Z"
+           *     }
+           */
+          "application/json": components["schemas"]["Refund"];
+        };
+      };
+      /** @description `validation_failed`: the body is invalid, or the `Idempotency-Key` header is missing (`param` `Idempotency-Key`) or malformed. `idempotency_key_reused`: the key was used with a different request. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json":
+            components["schemas"]["Error.validation_failed"] | components["schemas"]["Error.idempotency_key_reused"];
+        };
+      };
+      /** @description `authentication_required`: no live `lm.session` cookie. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.authentication_required"];
+        };
+      };
+      /** @description `permission_denied`: the request carries a panel cookie and its `Origin` (or `Referer`) is not in `PANEL_ORIGINS`. Also for operators. `mfa_required`: no live step-up on this session (always needed). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json":
+            components["schemas"]["Error.permission_denied"] | components["schemas"]["Error.mfa_required"];
+        };
+      };
+      /** @description `resource_not_found`: unknown, malformed, or another seller's charge. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.resource_not_found"];
+        };
+      };
+      /** @description `invalid_state`: the charge is not `paid`, or the amount exceeds what is left to refund. `insufficient_funds`: `available` is lower than the amount. `idempotency_key_in_progress`: a request with this key is still running. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json":
+            | components["schemas"]["Error.invalid_state"]
+            | components["schemas"]["Error.insufficient_funds"]
+            | components["schemas"]["Error.idempotency_key_in_progress"];
+        };
+      };
+      /** @description `acquirer_not_configured`: no acquirer moves money in the charge's mode; nothing was created. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.acquirer_not_configured"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
+  listPanelTransactions: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description An id of this list: the page after it (older). Not with `ending_before`. */
+        starting_after?: string;
+        /** @description An id of this list: the page before it (newer). Not with `starting_after`. */
+        ending_before?: string;
+        status?: "pending" | "paid" | "expired" | "canceled" | "refunded" | "scheduled" | "failed";
+        external_id?: string;
+        /** @description A recurrence's charges: its cycles and its first payment (DESIGN §14). */
+        recurrence_id?: string;
+        /** @description The charges' mode. */
+        mode?: "live" | "test";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page, newest first. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "id": "txn_01M8CKV86YK2RNMDWWD2CR24MZ",
+           *           "object": "transaction",
+           *           "status": "pending",
+           *           "mode": "test",
+           *           "type": "immediate",
+           *           "amount": 1500,
+           *           "amount_refunded": 0,
+           *           "amount_disputed": 0,
+           *           "currency": "BRL",
+           *           "description": "Pedido #4821",
+           *           "external_id": "pedido-4821",
+           *           "txid": "xXyyxR3IpVoaTuR0qzqAE3dO5o",
+           *           "pix": {
+           *             "copy_paste": "00020101021226760014br.gov.bcb.pix2554sandbox.api.lmpix.com.br/qr/xXyyxR3IpVoaTuR0qzqAE3dO5o5204000053039865802BR5911Loja da Ana6009SAO PAULO62070503***6304A6BC",
+           *             "qr_code_png_base64": "iVBORw0KGgoAAAANSUhEUgAAANQAAADUAQAAAADMpTC1AAAB1UlEQVQ4jdWVsW1lQQwDiWtg+u9yOpgL1v6J4VAHnLL3NiAkaqj1e/3Z7/W/vK1tuBmrmhHbOOlvURhtMaUY1JneAHE5lgNh3Oo5FWiRXetl1TZm61SvYEOlWUmH/m3jRx3uZ9VyFW1uHvK+2GhBvs+EjSu9oc0NxXIt5t2+uGlLtsn7f9Zf6AsZgIbV7ngQphjlyAI4m+fAtysv1zCLM/7UZat9Y6/tTq9n4Uvr15y77G/QUiNcdHmPGuJc5hYo6R3vDwWhYoOMM/7A3v6rk0J311/vPug+t8Hl3X1gbY92V/si8My/1+B3Zsce+2fzjGAofInFIe8FM3EwKJ6TV/McjQnSQhltZzxsm/psS7Jd5tkw9KGfWsyzecYnQGFgeZovL86CVNZH8EqvCaU841jzzL+lj2+VKG13ebaxVcOm2EQ9m6cKsNwIs8FZfpbApBfWtW077I+Ehgxdkd7dB0IUIR4V8zCvV+15mKDFoX/2gjNqbE97Z/nisgIACW2XvBMPQreNdzDu8rPqBZhEOKR5tp8bqiFsg+3SPwpQXroMG93xwGAY+D4/Bt7pEUNWqo/9U72X0unICd3Ns2jOjXcrVrAz/jZmWS2eVHfz/L0u9P7121/P18ktOStyTwAAAABJRU5ErkJggg=="
+           *           },
+           *           "customer": {
+           *             "name": "Maria da Silva",
+           *             "document_masked": "***.982.247-**",
+           *             "email": "maria.silva@gmail.com"
+           *           },
+           *           "postback_url": "https://lojadaana.com.br/pix/postback",
+           *           "metadata": {
+           *             "order_id": "4821"
+           *           },
+           *           "expires_in": 3600,
+           *           "expires_at": "2026-11-26T20:03:19.006Z",
+           *           "paid_at": null,
+           *           "expired_at": null,
+           *           "canceled_at": null,
+           *           "payment": null,
+           *           "due_date": null,
+           *           "amount_due": null,
+           *           "qr_code_id": null,
+           *           "recurrence_id": null,
+           *           "created_at": "2026-11-26T19:03:19.006Z",
+           *           "updated_at": "2026-11-26T19:03:19.006Z"
+           *         }
+           *       ],
+           *       "has_more": false
+           *     }
+           */
+          "application/json": components["schemas"]["TransactionList"];
+        };
+      };
+      /** @description `validation_failed`: the body, query or a path parameter is invalid; `param` names the field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.validation_failed"];
+        };
+      };
+      /** @description `authentication_required`: no live `lm.session` cookie. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.authentication_required"];
+        };
+      };
+      /** @description `permission_denied`: operators have no seller. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.permission_denied"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
+  createPanelTestTransaction: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Kept 24 h per store and mode: the same key and request replays the first successful reply; another request is 400 `idempotency_key_reused`; while the first runs, 409 `idempotency_key_in_progress`. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "mode": "test",
+         *       "amount": 1500,
+         *       "description": "Pedido de teste #4821"
+         *     }
+         */
+        "application/json": {
+          /** @description Centavos, as an integer written without a point or an exponent: R$ 100,50 is `10050`; `100.00` or `1e3` is refused (400 `validation_failed`), as JSON would read `100.00` as 100 centavos. */
+          amount: number;
+          description?: string;
+          /** @description Seconds; default 86,400 (a day). Not for a due-date charge, which expires after its window. */
+          expires_in?: number;
+          /** @description Unique per store and mode (409 `invalid_state` otherwise). */
+          external_id?: string;
+          customer?: {
+            /** @description No leading or trailing whitespace. */
+            name: string;
+            /** @description A valid CPF or CNPJ, with or without punctuation. */
+            document: string;
+            /**
+             * Format: email
+             * @description Its domain must end in an IANA top-level domain.
+             */
+            email?: string;
+          };
+          /** @description Must pass the destination check (https, port 443, public host, no credentials), else 400 `invalid_url`. Needs the store's postback secret (409 `invalid_state` without one); its postbacks are signed with it (the `stripe` scheme). */
+          postback_url?: string;
+          /** @description At most 50 keys of 1 to 40 characters; each value a string of at most 500. */
+          metadata?: {
+            [key: string]: string;
+          };
+          /** @description Makes a due-date charge (the standard's `cobv`): `YYYY-MM-DD`, today or later in São Paulo. Needs `customer`; a date on a weekend or national holiday moves to the next business day, and every term with it. */
+          due_date?: string;
+          /** @description Calendar days the charge stays payable after the due date (`validadeAposVencimento`); default 30. */
+          days_after_due?: number;
+          /** @description Charged once when paid late (`multa`): `fixed` centavos, or `percent` of the amount as a string with two decimals (`"2.00"`). */
+          fine?: {
+            /** @enum {string} */
+            type: "fixed" | "percent";
+            value: number | string;
+          };
+          /** @description Simple interest per day late (`juros`): centavos per day, or a percentage per day, month (÷ 30 calendar or ÷ 21 business days) or year (÷ 365 or ÷ 252). */
+          interest?: {
+            /** @enum {string} */
+            type: "fixed_per_day" | "percent_per_day" | "percent_per_month" | "percent_per_year";
+            /** @enum {string} */
+            days: "calendar" | "business";
+            value: number | string;
+          };
+          /** @description Taken off whatever the day of payment (`abatimento`). */
+          reduction?: {
+            /** @enum {string} */
+            type: "fixed" | "percent";
+            value: number | string;
+          };
+          /** @description For paying early (`desconto`): `fixed_until`/`percent_until` with 1 to 3 `tiers` (`until` dates on or before the due date), or `fixed_per_day_early`/`percent_per_day_early` with `days` and `value` per day of anticipation. */
+          discount?: {
+            /** @enum {string} */
+            type: "fixed_until" | "percent_until" | "fixed_per_day_early" | "percent_per_day_early";
+            tiers?: {
+              until: string;
+              value: number | string;
+            }[];
+            /** @enum {string} */
+            days?: "calendar" | "business";
+            value?: number | string;
+          };
+          /**
+           * @description Only `test`: live charges are created by the seller's integration, with an API key.
+           * @default test
+           * @enum {string}
+           */
+          mode?: "live" | "test";
+        };
+      };
+    };
+    responses: {
+      /** @description The charge, `pending`. */
+      201: {
+        headers: {
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "txn_01M8CKV86YK2RNMDWWD2CR24MZ",
+           *       "object": "transaction",
+           *       "status": "pending",
+           *       "mode": "test",
+           *       "type": "immediate",
+           *       "amount": 1500,
+           *       "amount_refunded": 0,
+           *       "amount_disputed": 0,
+           *       "currency": "BRL",
+           *       "description": "Pedido #4821",
+           *       "external_id": "pedido-4821",
+           *       "txid": "xXyyxR3IpVoaTuR0qzqAE3dO5o",
+           *       "pix": {
+           *         "copy_paste": "00020101021226760014br.gov.bcb.pix2554sandbox.api.lmpix.com.br/qr/xXyyxR3IpVoaTuR0qzqAE3dO5o5204000053039865802BR5911Loja da Ana6009SAO PAULO62070503***6304A6BC",
+           *         "qr_code_png_base64": "iVBORw0KGgoAAAANSUhEUgAAANQAAADUAQAAAADMpTC1AAAB1UlEQVQ4jdWVsW1lQQwDiWtg+u9yOpgL1v6J4VAHnLL3NiAkaqj1e/3Z7/W/vK1tuBmrmhHbOOlvURhtMaUY1JneAHE5lgNh3Oo5FWiRXetl1TZm61SvYEOlWUmH/m3jRx3uZ9VyFW1uHvK+2GhBvs+EjSu9oc0NxXIt5t2+uGlLtsn7f9Zf6AsZgIbV7ngQphjlyAI4m+fAtysv1zCLM/7UZat9Y6/tTq9n4Uvr15y77G/QUiNcdHmPGuJc5hYo6R3vDwWhYoOMM/7A3v6rk0J311/vPug+t8Hl3X1gbY92V/si8My/1+B3Zsce+2fzjGAofInFIe8FM3EwKJ6TV/McjQnSQhltZzxsm/psS7Jd5tkw9KGfWsyzecYnQGFgeZovL86CVNZH8EqvCaU841jzzL+lj2+VKG13ebaxVcOm2EQ9m6cKsNwIs8FZfpbApBfWtW077I+Ehgxdkd7dB0IUIR4V8zCvV+15mKDFoX/2gjNqbE97Z/nisgIACW2XvBMPQreNdzDu8rPqBZhEOKR5tp8bqiFsg+3SPwpQXroMG93xwGAY+D4/Bt7pEUNWqo/9U72X0unICd3Ns2jOjXcrVrAz/jZmWS2eVHfz/L0u9P7121/P18ktOStyTwAAAABJRU5ErkJggg=="
+           *       },
+           *       "customer": {
+           *         "name": "Maria da Silva",
+           *         "document_masked": "***.982.247-**",
+           *         "email": "maria.silva@gmail.com"
+           *       },
+           *       "postback_url": "https://lojadaana.com.br/pix/postback",
+           *       "metadata": {
+           *         "order_id": "4821"
+           *       },
+           *       "expires_in": 3600,
+           *       "expires_at": "2026-11-26T20:03:19.006Z",
+           *       "paid_at": null,
+           *       "expired_at": null,
+           *       "canceled_at": null,
+           *       "payment": null,
+           *       "due_date": null,
+           *       "amount_due": null,
+           *       "qr_code_id": null,
+           *       "recurrence_id": null,
+           *       "created_at": "2026-11-26T19:03:19.006Z",
+           *       "updated_at": "2026-11-26T19:03:19.006Z"
+           *     }
+           */
+          "application/json": components["schemas"]["Transaction"];
+        };
+      };
+      /** @description `validation_failed`: the body is invalid; `param` names the field. `invalid_url`: `postback_url` fails the destination check. `idempotency_key_reused`: the key was used with a different request. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json":
+            | components["schemas"]["Error.validation_failed"]
+            | components["schemas"]["Error.invalid_url"]
+            | components["schemas"]["Error.idempotency_key_reused"];
+        };
+      };
+      /** @description `authentication_required`: no live `lm.session` cookie. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.authentication_required"];
+        };
+      };
+      /** @description `permission_denied`: the request carries a panel cookie and its `Origin` (or `Referer`) is not in `PANEL_ORIGINS`. Also for operators. `test_mode_only`: `mode` is `live`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json":
+            components["schemas"]["Error.permission_denied"] | components["schemas"]["Error.test_mode_only"];
+        };
+      };
+      /** @description `invalid_state`: a test charge with this `external_id` exists, or `postback_url` without a postback secret. `idempotency_key_in_progress`: a request with this key is still running. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json":
+            components["schemas"]["Error.invalid_state"] | components["schemas"]["Error.idempotency_key_in_progress"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
+  getPanelTransaction: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A charge id; any other string is 404. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The charge. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "txn_01M8CKV86YK2RNMDWWD2CR24MZ",
+           *       "object": "transaction",
+           *       "status": "pending",
+           *       "mode": "test",
+           *       "type": "immediate",
+           *       "amount": 1500,
+           *       "amount_refunded": 0,
+           *       "amount_disputed": 0,
+           *       "currency": "BRL",
+           *       "description": "Pedido #4821",
+           *       "external_id": "pedido-4821",
+           *       "txid": "xXyyxR3IpVoaTuR0qzqAE3dO5o",
+           *       "pix": {
+           *         "copy_paste": "00020101021226760014br.gov.bcb.pix2554sandbox.api.lmpix.com.br/qr/xXyyxR3IpVoaTuR0qzqAE3dO5o5204000053039865802BR5911Loja da Ana6009SAO PAULO62070503***6304A6BC",
+           *         "qr_code_png_base64": "iVBORw0KGgoAAAANSUhEUgAAANQAAADUAQAAAADMpTC1AAAB1UlEQVQ4jdWVsW1lQQwDiWtg+u9yOpgL1v6J4VAHnLL3NiAkaqj1e/3Z7/W/vK1tuBmrmhHbOOlvURhtMaUY1JneAHE5lgNh3Oo5FWiRXetl1TZm61SvYEOlWUmH/m3jRx3uZ9VyFW1uHvK+2GhBvs+EjSu9oc0NxXIt5t2+uGlLtsn7f9Zf6AsZgIbV7ngQphjlyAI4m+fAtysv1zCLM/7UZat9Y6/tTq9n4Uvr15y77G/QUiNcdHmPGuJc5hYo6R3vDwWhYoOMM/7A3v6rk0J311/vPug+t8Hl3X1gbY92V/si8My/1+B3Zsce+2fzjGAofInFIe8FM3EwKJ6TV/McjQnSQhltZzxsm/psS7Jd5tkw9KGfWsyzecYnQGFgeZovL86CVNZH8EqvCaU841jzzL+lj2+VKG13ebaxVcOm2EQ9m6cKsNwIs8FZfpbApBfWtW077I+Ehgxdkd7dB0IUIR4V8zCvV+15mKDFoX/2gjNqbE97Z/nisgIACW2XvBMPQreNdzDu8rPqBZhEOKR5tp8bqiFsg+3SPwpQXroMG93xwGAY+D4/Bt7pEUNWqo/9U72X0unICd3Ns2jOjXcrVrAz/jZmWS2eVHfz/L0u9P7121/P18ktOStyTwAAAABJRU5ErkJggg=="
+           *       },
+           *       "customer": {
+           *         "name": "Maria da Silva",
+           *         "document_masked": "***.982.247-**",
+           *         "email": "maria.silva@gmail.com"
+           *       },
+           *       "postback_url": "https://lojadaana.com.br/pix/postback",
+           *       "metadata": {
+           *         "order_id": "4821"
+           *       },
+           *       "expires_in": 3600,
+           *       "expires_at": "2026-11-26T20:03:19.006Z",
+           *       "paid_at": null,
+           *       "expired_at": null,
+           *       "canceled_at": null,
+           *       "payment": null,
+           *       "due_date": null,
+           *       "amount_due": null,
+           *       "qr_code_id": null,
+           *       "recurrence_id": null,
+           *       "created_at": "2026-11-26T19:03:19.006Z",
+           *       "updated_at": "2026-11-26T19:03:19.006Z"
+           *     }
+           */
+          "application/json": components["schemas"]["Transaction"];
+        };
+      };
+      /** @description `authentication_required`: no live `lm.session` cookie. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.authentication_required"];
+        };
+      };
+      /** @description `permission_denied`: operators have no seller. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.permission_denied"];
+        };
+      };
+      /** @description `resource_not_found`: unknown, malformed, or another seller's charge. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.resource_not_found"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
+  listPanelEvents: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description An id of this list: the page after it (older). Not with `ending_before`. */
+        starting_after?: string;
+        /** @description An id of this list: the page before it (newer). Not with `starting_after`. */
+        ending_before?: string;
+        /** @description Exact event type, e.g. `transaction.paid`. An unknown type is 400 `invalid_event_type`, never an empty list. */
+        type?: string;
+        /** @description Only events created strictly after this instant (ISO 8601), for polling by time. */
+        created_after?: string;
+        /** @description Only events created strictly before this instant (ISO 8601). */
+        created_before?: string;
+        /** @description The events' mode. */
+        mode?: "live" | "test";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page, newest first. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "object": "list",
+           *       "data": [
+           *         {
+           *           "id": "evt_01M8CKV5CCZRMYDMC4EDDAQX8Y",
+           *           "object": "event",
+           *           "type": "transaction.paid",
+           *           "mode": "test",
+           *           "created_at": "2026-11-26T19:03:19.103Z",
+           *           "data": {
+           *             "object": {
+           *               "id": "txn_01M8CKV86YK2RNMDWWD2CR24MZ",
+           *               "object": "transaction",
+           *               "status": "paid",
+           *               "mode": "test",
+           *               "type": "immediate",
+           *               "amount": 1500,
+           *               "amount_refunded": 0,
+           *               "amount_disputed": 0,
+           *               "currency": "BRL",
+           *               "description": "Pedido #4821",
+           *               "external_id": "pedido-4821",
+           *               "txid": "xXyyxR3IpVoaTuR0qzqAE3dO5o",
+           *               "pix": {
+           *                 "copy_paste": "00020101021226760014br.gov.bcb.pix2554sandbox.api.lmpix.com.br/qr/xXyyxR3IpVoaTuR0qzqAE3dO5o5204000053039865802BR5911Loja da Ana6009SAO PAULO62070503***6304A6BC",
+           *                 "qr_code_png_base64": "iVBORw0KGgoAAAANSUhEUgAAANQAAADUAQAAAADMpTC1AAAB1UlEQVQ4jdWVsW1lQQwDiWtg+u9yOpgL1v6J4VAHnLL3NiAkaqj1e/3Z7/W/vK1tuBmrmhHbOOlvURhtMaUY1JneAHE5lgNh3Oo5FWiRXetl1TZm61SvYEOlWUmH/m3jRx3uZ9VyFW1uHvK+2GhBvs+EjSu9oc0NxXIt5t2+uGlLtsn7f9Zf6AsZgIbV7ngQphjlyAI4m+fAtysv1zCLM/7UZat9Y6/tTq9n4Uvr15y77G/QUiNcdHmPGuJc5hYo6R3vDwWhYoOMM/7A3v6rk0J311/vPug+t8Hl3X1gbY92V/si8My/1+B3Zsce+2fzjGAofInFIe8FM3EwKJ6TV/McjQnSQhltZzxsm/psS7Jd5tkw9KGfWsyzecYnQGFgeZovL86CVNZH8EqvCaU841jzzL+lj2+VKG13ebaxVcOm2EQ9m6cKsNwIs8FZfpbApBfWtW077I+Ehgxdkd7dB0IUIR4V8zCvV+15mKDFoX/2gjNqbE97Z/nisgIACW2XvBMPQreNdzDu8rPqBZhEOKR5tp8bqiFsg+3SPwpQXroMG93xwGAY+D4/Bt7pEUNWqo/9U72X0unICd3Ns2jOjXcrVrAz/jZmWS2eVHfz/L0u9P7121/P18ktOStyTwAAAABJRU5ErkJggg=="
+           *               },
+           *               "customer": {
+           *                 "name": "Maria da Silva",
+           *                 "document_masked": "***.982.247-**",
+           *                 "email": "maria.silva@gmail.com"
+           *               },
+           *               "postback_url": "https://lojadaana.com.br/pix/postback",
+           *               "metadata": {
+           *                 "order_id": "4821"
+           *               },
+           *               "expires_in": 3600,
+           *               "expires_at": "2026-11-26T20:03:19.006Z",
+           *               "paid_at": "2026-11-26T19:03:19.025Z",
+           *               "expired_at": null,
+           *               "canceled_at": null,
+           *               "payment": {
+           *                 "end_to_end_id": "E000000002026112619035e1db8696de",
+           *                 "amount": 1500,
+           *                 "payer": {
+           *                   "name": "Maria da Silva",
+           *                   "document_masked": "***.982.247-**"
+           *                 },
+           *                 "components": null
+           *               },
+           *               "due_date": null,
+           *               "qr_code_id": null,
+           *               "recurrence_id": null,
+           *               "amount_due": null,
+           *               "created_at": "2026-11-26T19:03:19.006Z",
+           *               "updated_at": "2026-11-26T19:03:19.103Z"
+           *             }
+           *           }
+           *         }
+           *       ],
+           *       "has_more": false
+           *     }
+           */
+          "application/json": components["schemas"]["EventList"];
+        };
+      };
+      /** @description `validation_failed`: the query is invalid; `param` names the field. `invalid_event_type`: `type` names no event type. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json":
+            components["schemas"]["Error.validation_failed"] | components["schemas"]["Error.invalid_event_type"];
+        };
+      };
+      /** @description `authentication_required`: no live `lm.session` cookie. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.authentication_required"];
+        };
+      };
+      /** @description `permission_denied`: operators have no seller. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.permission_denied"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
+  simulatePanelPayment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A charge id; any other string is 404. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Accepted; the charge as it is now (still `pending`). */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "txn_01M8CKV86YK2RNMDWWD2CR24MZ",
+           *       "object": "transaction",
+           *       "status": "pending",
+           *       "mode": "test",
+           *       "type": "immediate",
+           *       "amount": 1500,
+           *       "amount_refunded": 0,
+           *       "amount_disputed": 0,
+           *       "currency": "BRL",
+           *       "description": "Pedido #4821",
+           *       "external_id": "pedido-4821",
+           *       "txid": "xXyyxR3IpVoaTuR0qzqAE3dO5o",
+           *       "pix": {
+           *         "copy_paste": "00020101021226760014br.gov.bcb.pix2554sandbox.api.lmpix.com.br/qr/xXyyxR3IpVoaTuR0qzqAE3dO5o5204000053039865802BR5911Loja da Ana6009SAO PAULO62070503***6304A6BC",
+           *         "qr_code_png_base64": "iVBORw0KGgoAAAANSUhEUgAAANQAAADUAQAAAADMpTC1AAAB1UlEQVQ4jdWVsW1lQQwDiWtg+u9yOpgL1v6J4VAHnLL3NiAkaqj1e/3Z7/W/vK1tuBmrmhHbOOlvURhtMaUY1JneAHE5lgNh3Oo5FWiRXetl1TZm61SvYEOlWUmH/m3jRx3uZ9VyFW1uHvK+2GhBvs+EjSu9oc0NxXIt5t2+uGlLtsn7f9Zf6AsZgIbV7ngQphjlyAI4m+fAtysv1zCLM/7UZat9Y6/tTq9n4Uvr15y77G/QUiNcdHmPGuJc5hYo6R3vDwWhYoOMM/7A3v6rk0J311/vPug+t8Hl3X1gbY92V/si8My/1+B3Zsce+2fzjGAofInFIe8FM3EwKJ6TV/McjQnSQhltZzxsm/psS7Jd5tkw9KGfWsyzecYnQGFgeZovL86CVNZH8EqvCaU841jzzL+lj2+VKG13ebaxVcOm2EQ9m6cKsNwIs8FZfpbApBfWtW077I+Ehgxdkd7dB0IUIR4V8zCvV+15mKDFoX/2gjNqbE97Z/nisgIACW2XvBMPQreNdzDu8rPqBZhEOKR5tp8bqiFsg+3SPwpQXroMG93xwGAY+D4/Bt7pEUNWqo/9U72X0unICd3Ns2jOjXcrVrAz/jZmWS2eVHfz/L0u9P7121/P18ktOStyTwAAAABJRU5ErkJggg=="
+           *       },
+           *       "customer": {
+           *         "name": "Maria da Silva",
+           *         "document_masked": "***.982.247-**",
+           *         "email": "maria.silva@gmail.com"
+           *       },
+           *       "postback_url": "https://lojadaana.com.br/pix/postback",
+           *       "metadata": {
+           *         "order_id": "4821"
+           *       },
+           *       "expires_in": 3600,
+           *       "expires_at": "2026-11-26T20:03:19.006Z",
+           *       "paid_at": null,
+           *       "expired_at": null,
+           *       "canceled_at": null,
+           *       "payment": null,
+           *       "due_date": null,
+           *       "amount_due": null,
+           *       "qr_code_id": null,
+           *       "recurrence_id": null,
+           *       "created_at": "2026-11-26T19:03:19.006Z",
+           *       "updated_at": "2026-11-26T19:03:19.006Z"
+           *     }
+           */
+          "application/json": components["schemas"]["Transaction"];
+        };
+      };
+      /** @description `authentication_required`: no live `lm.session` cookie. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.authentication_required"];
+        };
+      };
+      /** @description `permission_denied`: the request carries a panel cookie and its `Origin` (or `Referer`) is not in `PANEL_ORIGINS`. Also for operators. `test_mode_only`: a live charge. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json":
+            components["schemas"]["Error.permission_denied"] | components["schemas"]["Error.test_mode_only"];
+        };
+      };
+      /** @description `resource_not_found`: unknown, malformed, or another seller's charge. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.resource_not_found"];
+        };
+      };
+      /** @description `invalid_state`: the charge is not pending. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.invalid_state"];
         };
       };
       default: components["responses"]["Error"];
@@ -11269,6 +12439,93 @@ export interface operations {
       default: components["responses"]["Error"];
     };
   };
+  getWebhookDelivery: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A delivery id; any other string is 404. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The attempt and its request. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "whd_01M8CKX41B7N3Q5S8V2X4Z6C9E",
+           *       "object": "webhook_delivery",
+           *       "event_id": "evt_01M8CKV5CCZRMYDMC4EDDAQX8Y",
+           *       "event_type": "transaction.paid",
+           *       "destination": {
+           *         "type": "endpoint",
+           *         "endpoint_id": "we_01M8CKV56H19T2JQGQ70E9PCR0"
+           *       },
+           *       "attempt": 1,
+           *       "status": "succeeded",
+           *       "error": null,
+           *       "response_status": 200,
+           *       "response_body_excerpt": "{\"received\":true}",
+           *       "duration_ms": 84,
+           *       "scheduled_at": "2026-11-26T19:03:19.110Z",
+           *       "attempted_at": "2026-11-26T19:03:19.201Z",
+           *       "next_attempt_at": null,
+           *       "manual": false,
+           *       "request": {
+           *         "url": "https://lojadaana.com.br/webhooks/lm-pix",
+           *         "headers": {
+           *           "content-type": "application/json",
+           *           "user-agent": "Service-Webhooks/1.0",
+           *           "x-signature": "t=…,v1=…",
+           *           "x-event-id": "evt_01M8CKV5CCZRMYDMC4EDDAQX8Y",
+           *           "x-event-type": "transaction.paid",
+           *           "x-delivery-id": "whd_01M8CKX41B7N3Q5S8V2X4Z6C9E",
+           *           "x-attempt": "1",
+           *           "idempotency-key": "evt_01M8CKV5CCZRMYDMC4EDDAQX8Y"
+           *         },
+           *         "body": "{\"id\":\"evt_01M8CKV5CCZRMYDMC4EDDAQX8Y\",\"object\":\"event\",\"type\":\"transaction.paid\",\"mode\":\"test\",\"created_at\":\"2026-11-26T19:03:19.103Z\",\"data\":{\"object\":{\"id\":\"txn_01M8CKV86YK2RNMDWWD2CR24MZ\",\"object\":\"transaction\",\"status\":\"paid\",\"mode\":\"test\",\"type\":\"immediate\",\"amount\":1500,\"amount_refunded\":0,\"amount_disputed\":0,\"currency\":\"BRL\",\"description\":\"Pedido #4821\",\"external_id\":\"pedido-4821\",\"txid\":\"xXyyxR3IpVoaTuR0qzqAE3dO5o\",\"pix\":{\"copy_paste\":\"00020101021226760014br.gov.bcb.pix2554sandbox.api.lmpix.com.br/qr/xXyyxR3IpVoaTuR0qzqAE3dO5o5204000053039865802BR5911Loja da Ana6009SAO PAULO62070503***6304A6BC\",\"qr_code_png_base64\":\"iVBORw0KGgoAAAANSUhEUgAAANQAAADUAQAAAADMpTC1AAAB1UlEQVQ4jdWVsW1lQQwDiWtg+u9yOpgL1v6J4VAHnLL3NiAkaqj1e/3Z7/W/vK1tuBmrmhHbOOlvURhtMaUY1JneAHE5lgNh3Oo5FWiRXetl1TZm61SvYEOlWUmH/m3jRx3uZ9VyFW1uHvK+2GhBvs+EjSu9oc0NxXIt5t2+uGlLtsn7f9Zf6AsZgIbV7ngQphjlyAI4m+fAtysv1zCLM/7UZat9Y6/tTq9n4Uvr15y77G/QUiNcdHmPGuJc5hYo6R3vDwWhYoOMM/7A3v6rk0J311/vPug+t8Hl3X1gbY92V/si8My/1+B3Zsce+2fzjGAofInFIe8FM3EwKJ6TV/McjQnSQhltZzxsm/psS7Jd5tkw9KGfWsyzecYnQGFgeZovL86CVNZH8EqvCaU841jzzL+lj2+VKG13ebaxVcOm2EQ9m6cKsNwIs8FZfpbApBfWtW077I+Ehgxdkd7dB0IUIR4V8zCvV+15mKDFoX/2gjNqbE97Z/nisgIACW2XvBMPQreNdzDu8rPqBZhEOKR5tp8bqiFsg+3SPwpQXroMG93xwGAY+D4/Bt7pEUNWqo/9U72X0unICd3Ns2jOjXcrVrAz/jZmWS2eVHfz/L0u9P7121/P18ktOStyTwAAAABJRU5ErkJggg==\"},\"customer\":{\"name\":\"Maria da Silva\",\"document_masked\":\"***.982.247-**\",\"email\":\"maria.silva@gmail.com\"},\"postback_url\":\"https://lojadaana.com.br/pix/postback\",\"metadata\":{\"order_id\":\"4821\"},\"expires_in\":3600,\"expires_at\":\"2026-11-26T20:03:19.006Z\",\"paid_at\":\"2026-11-26T19:03:19.025Z\",\"expired_at\":null,\"canceled_at\":null,\"payment\":{\"end_to_end_id\":\"E000000002026112619035e1db8696de\",\"amount\":1500,\"payer\":{\"name\":\"Maria da Silva\",\"document_masked\":\"***.982.247-**\"},\"components\":null},\"due_date\":null,\"qr_code_id\":null,\"amount_due\":null,\"created_at\":\"2026-11-26T19:03:19.006Z\",\"updated_at\":\"2026-11-26T19:03:19.103Z\"}}}"
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["WebhookDeliveryDetail"];
+        };
+      };
+      /** @description `authentication_required`: no live `lm.session` cookie. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.authentication_required"];
+        };
+      };
+      /** @description `permission_denied`: operators have no seller. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.permission_denied"];
+        };
+      };
+      /** @description `resource_not_found`: unknown, malformed, or another seller's delivery, or past retention. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.resource_not_found"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
   getWebhookEndpointStats: {
     parameters: {
       query?: never;
@@ -11292,7 +12549,44 @@ export interface operations {
            *       "success_rate": 0.982,
            *       "total_deliveries": 1134,
            *       "last_ping_at": "2026-11-26T18:52:40.215Z",
-           *       "last_ping_succeeded": true
+           *       "last_ping_succeeded": true,
+           *       "days": [
+           *         {
+           *           "date": "2026-11-20",
+           *           "total_deliveries": 151,
+           *           "success_rate": 1
+           *         },
+           *         {
+           *           "date": "2026-11-21",
+           *           "total_deliveries": 98,
+           *           "success_rate": 1
+           *         },
+           *         {
+           *           "date": "2026-11-22",
+           *           "total_deliveries": 87,
+           *           "success_rate": 0.977
+           *         },
+           *         {
+           *           "date": "2026-11-23",
+           *           "total_deliveries": 203,
+           *           "success_rate": 0.99
+           *         },
+           *         {
+           *           "date": "2026-11-24",
+           *           "total_deliveries": 236,
+           *           "success_rate": 0.953
+           *         },
+           *         {
+           *           "date": "2026-11-25",
+           *           "total_deliveries": 214,
+           *           "success_rate": 0.986
+           *         },
+           *         {
+           *           "date": "2026-11-26",
+           *           "total_deliveries": 145,
+           *           "success_rate": 0.993
+           *         }
+           *       ]
            *     }
            */
           "application/json": components["schemas"]["WebhookEndpointStats"];

@@ -146,16 +146,48 @@ export async function loadPendingDeliveries(client: SqlClient, ids: string[]): P
   );
   return new Map(
     rows.map((row) => {
-      const delivery: LoadedDelivery = {
-        ...(Object.fromEntries(DELIVERY_COLUMNS.map((c) => [c, row[c]])) as WebhookDelivery),
-        event: nested<Event>(row, "event", EVENT_COLUMNS),
-        endpoint: row["endpoint.id"] === null ? null : nested<WebhookEndpoint>(row, "endpoint", ENDPOINT_COLUMNS),
-        postbackSecretCiphertext: (row.postbackSecretCiphertext as string | null) ?? null,
-        charge: row["charge.id"] === null ? null : nested<Transaction>(row, "charge", CHARGE_COLUMN_NAMES),
-      };
+      const delivery = loadedDeliveryOf(row);
       return [delivery.id, delivery];
     }),
   );
+}
+
+/** A row selected with {@link LOADED_DELIVERY_COLUMNS} and `postbackSecretCiphertext`, as a {@link LoadedDelivery}. */
+function loadedDeliveryOf(row: Record<string, unknown>): LoadedDelivery {
+  return {
+    ...(Object.fromEntries(DELIVERY_COLUMNS.map((c) => [c, row[c]])) as WebhookDelivery),
+    event: nested<Event>(row, "event", EVENT_COLUMNS),
+    endpoint: row["endpoint.id"] === null ? null : nested<WebhookEndpoint>(row, "endpoint", ENDPOINT_COLUMNS),
+    postbackSecretCiphertext: (row.postbackSecretCiphertext as string | null) ?? null,
+    charge: row["charge.id"] === null ? null : nested<Transaction>(row, "charge", CHARGE_COLUMN_NAMES),
+  };
+}
+
+/**
+ * Delivery row `id` of seller `sellerId`, whatever its status, loaded as an attempt loads it (its event, endpoint,
+ * charge and the store's postback secret): what the dashboard shows of the request an attempt sent (DESIGN §15). An
+ * event older than `eventsKeptSince` is gone, and its rows with it.
+ * @returns the row, or null when it is unknown, another seller's or past retention
+ */
+export async function loadSellerDelivery(
+  client: SqlClient,
+  sellerId: string,
+  id: string,
+  eventsKeptSince: Date,
+): Promise<LoadedDelivery | null> {
+  const [row] = await sqlQuery<Record<string, unknown>>(
+    client,
+    sql`
+  SELECT ${LOADED_DELIVERY_COLUMNS},
+    s.postback_secret_ciphertext AS "postbackSecretCiphertext"
+  FROM webhook_deliveries d
+  JOIN events e ON e.id = d.event_id AND e.created_at >= ${eventsKeptSince}::timestamptz
+  JOIN stores s ON s.id = e.store_id AND s.seller_id = ${sellerId}
+  LEFT JOIN webhook_endpoints w ON w.id = d.endpoint_id
+  LEFT JOIN transactions t ON e.data ->> 'object' = 'transaction' AND t.id = e.data ->> 'id'
+  WHERE d.id = ${id}`,
+  );
+  return row === undefined ? null : loadedDeliveryOf(row);
 }
 
 /**
@@ -454,7 +486,7 @@ export function findDeliveryRoutes(client: SqlClient, ids: string[]): Promise<De
 /** This repository bound to connection `c` (`createRepositories`): each function without its client. */
 export function deliveriesRepository(c: Connection) {
   return {
-    ...onSql(c, { loadPendingDeliveries, writeDeliveryAttempts, findDeliveryRoutes }),
+    ...onSql(c, { loadPendingDeliveries, loadSellerDelivery, writeDeliveryAttempts, findDeliveryRoutes }),
     ...onPrisma(c, {
       insertWebhookDelivery,
       findWebhookDeliveryOrThrow,

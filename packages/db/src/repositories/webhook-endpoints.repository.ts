@@ -214,6 +214,39 @@ export async function readWebhookEndpointStats(
   return row ?? { finished: 0, succeeded: 0, last_ping_at: null, last_ping_status: null };
 }
 
+/** An endpoint's finished attempts of one São Paulo day, as {@link readWebhookEndpointDailyStats} counts them. */
+export interface WebhookEndpointDayRow {
+  /** The day in America/Sao_Paulo, `YYYY-MM-DD`. */
+  day: string;
+  /** Attempts that finished that day. */
+  finished: number;
+  /** Of them, the succeeded ones. */
+  succeeded: number;
+}
+
+/**
+ * Counts endpoint `endpointId`'s attempts whose `attempted_at` is at or after `since`, per day of São Paulo (the
+ * dashboard's chart, DESIGN §15), in one aggregate statement over the same index-only scan as
+ * {@link readWebhookEndpointStats}. Days without an attempt have no row.
+ */
+export function readWebhookEndpointDailyStats(
+  client: SqlClient,
+  endpointId: string,
+  since: Date,
+): Promise<WebhookEndpointDayRow[]> {
+  return sqlQuery<WebhookEndpointDayRow>(
+    client,
+    sql`
+    SELECT to_char(attempted_at AT TIME ZONE 'America/Sao_Paulo', 'YYYY-MM-DD') AS day,
+           count(*)::int AS finished,
+           count(*) FILTER (WHERE status = 'succeeded')::int AS succeeded
+    FROM webhook_deliveries
+    WHERE endpoint_id = ${endpointId} AND attempted_at >= ${since}
+    GROUP BY 1
+    ORDER BY 1`,
+  );
+}
+
 /** Which events a recovery of an endpoint looks for (DESIGN §8 "Recover"). */
 export interface MissedEventsQuery {
   endpoint: Pick<WebhookEndpoint, "id" | "store_id" | "mode">;
@@ -259,7 +292,7 @@ export async function countWebhookEndpointMissedEvents(client: SqlClient, query:
 /** This repository bound to connection `c` (`createRepositories`): each function without its client. */
 export function webhookEndpointsRepository(c: Connection) {
   return {
-    ...onSql(c, { readWebhookEndpointStats, countWebhookEndpointMissedEvents }),
+    ...onSql(c, { readWebhookEndpointStats, readWebhookEndpointDailyStats, countWebhookEndpointMissedEvents }),
     ...onPrisma(c, {
       findSellerWebhookEndpoint,
       findWebhookEndpointOrThrow,

@@ -11,8 +11,8 @@ import { consumeMailedToken, issueMailedToken, mailedLink } from "./mailed-token
 import { revokeAllSessions } from "./sessions";
 import { revokeTrustedDevices } from "./trusted-devices";
 
-/** Panel page that mailed reset links open, on `PUBLIC_BASE_URL`; it posts the token to `reset-password`. */
-export const RESET_PASSWORD_PAGE = "/reset-password";
+/** The dashboard's page that mailed reset links open, on `PUBLIC_BASE_URL`; it posts the token to `reset-password`. */
+export const RESET_PASSWORD_PAGE = "/dashboard/reset-password";
 
 /**
  * Mails a reset link when an account has this address; does nothing otherwise, so the caller's reply is the same

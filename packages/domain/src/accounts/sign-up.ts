@@ -14,6 +14,12 @@ import { claimInvite, findActiveInvite } from "./invites";
 import { issueMailedToken, mailedLink } from "./mailed-tokens";
 import { createSession, type ClientInfo, type IssuedSession } from "./sessions";
 
+/**
+ * The dashboard's page that mailed verification links open, on `PUBLIC_BASE_URL` (DESIGN §15); it calls
+ * `GET /v1/me/auth/verify-email` with the token.
+ */
+export const VERIFY_EMAIL_PAGE = "/dashboard/verify-email";
+
 /** The new user and their first session. */
 export interface SignedUp {
   user: User;
@@ -58,7 +64,7 @@ export async function signUp(
       throw new ApiError("invalid_state", "An account with this email already exists.");
     throw err;
   }
-  const link = mailedLink(deps.config.publicBaseUrl, "/v1/me/auth/verify-email", { token: created.verificationToken });
+  const link = mailedLink(deps.config.publicBaseUrl, VERIFY_EMAIL_PAGE, { token: created.verificationToken });
   await sendMailSafely(deps, verifyEmailMail(email, created.user.name, link), "email verification");
   return { user: created.user, session: created.session };
 }

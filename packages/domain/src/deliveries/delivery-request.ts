@@ -40,23 +40,44 @@ export interface SignedDeliveryFields extends DeliveryHeaderFields {
  * @throws Error when `secrets` is empty or the timestamp is not whole non-negative seconds (see the signers)
  */
 export function signedDeliveryHeaders(fields: SignedDeliveryFields): Record<string, string> {
-  const signature: Record<string, string> =
+  return deliveryHeaders(fields, {
+    timestamp: String(fields.timestampSeconds),
+    stripe: () => signatureHeader(fields.secrets, fields.timestampSeconds, fields.body),
+    standardWebhooks: () =>
+      standardWebhooksSignatureHeader(fields.secrets, fields.eventId, fields.timestampSeconds, fields.body),
+  });
+}
+
+/** The signature of one attempt as its scheme writes it: the timestamp and the signing of either scheme. */
+export interface SignatureValues {
+  /** Unix seconds, as written in the headers. */
+  timestamp: string;
+  /** The whole `X-Signature` value. */
+  stripe: () => string;
+  /** The whole `webhook-signature` value. */
+  standardWebhooks: () => string;
+}
+
+/**
+ * The header set of one attempt with the signature's values given (see {@link signedDeliveryHeaders}, which signs
+ * them); the dashboard shows an attempt's headers with placeholders there, since signatures are not kept.
+ */
+export function deliveryHeaders(
+  fields: DeliveryHeaderFields & { scheme: SignatureScheme },
+  signature: SignatureValues,
+): Record<string, string> {
+  const signed: Record<string, string> =
     fields.scheme === "standard_webhooks"
       ? {
           "webhook-id": fields.eventId,
-          "webhook-timestamp": String(fields.timestampSeconds),
-          "webhook-signature": standardWebhooksSignatureHeader(
-            fields.secrets,
-            fields.eventId,
-            fields.timestampSeconds,
-            fields.body,
-          ),
+          "webhook-timestamp": signature.timestamp,
+          "webhook-signature": signature.standardWebhooks(),
         }
-      : { "x-signature": signatureHeader(fields.secrets, fields.timestampSeconds, fields.body) };
+      : { "x-signature": signature.stripe() };
   return {
     "content-type": "application/json",
     "user-agent": DELIVERY_USER_AGENT,
-    ...signature,
+    ...signed,
     "x-event-id": fields.eventId,
     "x-event-type": fields.eventType,
     "x-delivery-id": fields.deliveryId,

@@ -7,3 +7,4 @@ export * from "./prepare-attempt";
 export * from "./record-attempt";
 export * from "./recover-endpoint";
 export * from "./search-deliveries";
+export * from "./sent-request";

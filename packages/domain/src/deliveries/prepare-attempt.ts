@@ -22,8 +22,7 @@ export type PreparedAttempt =
  * asked for this chain (`manual`: a ping or a resend, which may test a disabled endpoint); it is sent to the
  * endpoint's CURRENT URL, so a seller who fixes a broken URL gets the pending retries there too. A postback goes to
  * the charge's URL of its row and needs the store's postback secret. The endpoint's previous secret signs too while
- * its grace window lasts. The body is the event envelope, with a charge's QR image put back from the charge (DESIGN §10
- * "No copies"), serialised once so that the signed bytes are the bytes sent.
+ * its grace window lasts. The body is {@link deliveryBody}.
  *
  * A stored secret that does not decrypt under `encryptionKey` (a wrong `ENCRYPTION_KEY`, a damaged row) can never
  * sign this attempt, however often it is retried: it stops the chain as `missing_secret` with a `detail` for the log
@@ -58,8 +57,16 @@ export function prepareAttempt(delivery: LoadedDelivery, encryptionKey: Buffer, 
     if (secret === null) return { send: false, error: "missing_secret", detail: "postback secret does not decrypt" };
     secrets.push(secret);
   }
+  return { send: true, url, body: deliveryBody(delivery), scheme, secrets };
+}
+
+/**
+ * The body an attempt of `delivery` sends: its event's envelope, with a charge's QR image put back from the charge
+ * (DESIGN §10 "No copies"), serialised once so that the signed bytes are the bytes sent.
+ */
+export function deliveryBody(delivery: LoadedDelivery): string {
   const event = { ...delivery.event, data: withChargeFields(delivery.event.data as object, delivery.charge) };
-  return { send: true, url, body: JSON.stringify(buildEventEnvelope(event)), scheme, secrets };
+  return JSON.stringify(buildEventEnvelope(event));
 }
 
 /** The secret, or null when its envelope does not decrypt for `rowId` under `key`. */

@@ -13,9 +13,20 @@ import type { PageArgs } from "../paging";
  * @throws ApiError `resource_not_found` when it is malformed, unknown, or of another store or mode
  */
 export async function findTransaction(repos: Repositories, scope: MerchantScope, id: string): Promise<Transaction> {
-  // By id alone (the charges repository says why), the scope checked here.
+  const found = await findStoreTransaction(repos, scope.storeId, id);
+  if (found.mode !== scope.mode) throw notFound("transaction");
+  return found;
+}
+
+/**
+ * The charge `id` of store `storeId`, of either mode: the panel reads a charge by its id alone (DESIGN §15), as it
+ * reads a withdrawal.
+ * @throws ApiError `resource_not_found` when it is malformed, unknown, or of another store
+ */
+export async function findStoreTransaction(repos: Repositories, storeId: string, id: string): Promise<Transaction> {
+  // By id alone (the charges repository says why), the store checked here.
   const found = isId("transaction", id) ? await repos.charges.findChargeById(id) : undefined;
-  if (found?.store_id !== scope.storeId || found.mode !== scope.mode) throw notFound("transaction");
+  if (found?.store_id !== storeId) throw notFound("transaction");
   return found;
 }
 

@@ -13,8 +13,8 @@ import { consumeMailedToken, issueMailedToken, mailedLink } from "../accounts/ma
 import { turnOffTwoFactor } from "./turn-off";
 import { lockWithdrawalsOnTwoFactorChange } from "./withdrawal-lock";
 
-/** Panel page that recovery links open, on `PUBLIC_BASE_URL`; it posts the token to `recovery/confirm`. */
-export const TWO_FACTOR_RECOVERY_PAGE = "/two-factor/recovery";
+/** The dashboard's page that recovery links open, on `PUBLIC_BASE_URL`; it posts the token to `recovery/confirm`. */
+export const TWO_FACTOR_RECOVERY_PAGE = "/dashboard/two-factor/recovery";
 
 /**
  * Mails a recovery link when the address belongs to a seller's owner with 2FA on and the password is right; does

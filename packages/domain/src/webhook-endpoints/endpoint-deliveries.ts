@@ -13,6 +13,7 @@ import { assertEventType, PING_EVENT_TYPE } from "../events/event-types";
 import { enqueueDeliveries, firstDeliveryRow, recordEvent, type DeliveryDestination } from "../events/record-event";
 import { isId } from "../ids";
 import { historyKeptSince } from "../retention/retention-window";
+import { dayOf, endOfSaoPauloDay, isoDateOf, saoPauloDate } from "../due-dates/iso-dates";
 import type { PageArgs } from "../paging";
 import { endpointPingObject, findWebhookEndpoint } from "./find-webhook-endpoints";
 
@@ -91,6 +92,19 @@ export async function listEndpointDeliveries(
   return repos.deliveries.listEndpointWebhookDeliveriesPage(endpoint.id, filters, page);
 }
 
+/** Days of the per-day stats: today in São Paulo and the 6 before, all within the 7-day window. */
+export const STATS_DAYS = 7;
+
+/** One São Paulo day of an endpoint's stats (the dashboard's chart, DESIGN §15). */
+export interface EndpointDayStats {
+  /** `YYYY-MM-DD` in America/Sao_Paulo. */
+  date: string;
+  /** Attempts that finished that day. */
+  totalDeliveries: number;
+  /** Succeeded / finished that day, 0..1; null without a finished attempt. */
+  successRate: number | null;
+}
+
 /** An endpoint's health over the stats window (DESIGN §5 "Stats reply"). */
 export interface EndpointStats {
   /** Succeeded attempts / finished attempts, 0..1; null when no attempt finished in the window (not 0). */
@@ -101,12 +115,14 @@ export interface EndpointStats {
   lastPingAt: Date | null;
   /** Whether that attempt succeeded; null without one. */
   lastPingSucceeded: boolean | null;
+  /** The last {@link STATS_DAYS} days of São Paulo, oldest first, today's so far last. */
+  days: EndpointDayStats[];
 }
 
 /**
- * The endpoint's stats over the last 7 days, in one aggregate statement over its rows whose `attempted_at` (set when
- * an attempt finishes) is in the window: an index-only scan of the partial index of finished attempts, no row is
- * loaded (`readWebhookEndpointStats`).
+ * The endpoint's stats over the last 7 days, and per São Paulo day over today and the 6 days before, in two aggregate
+ * statements over its rows whose `attempted_at` (set when an attempt finishes) is in the window: index-only scans of
+ * the partial index of finished attempts, no row is loaded (`readWebhookEndpointStats`, `…DailyStats`).
  * @throws ApiError `resource_not_found`
  */
 export async function endpointStats(
@@ -117,12 +133,28 @@ export async function endpointStats(
 ): Promise<EndpointStats> {
   const endpoint = await findWebhookEndpoint(repos, sellerId, endpointId);
   const since = new Date(now.getTime() - STATS_WINDOW_MS);
-  const row = await repos.webhookEndpoints.readWebhookEndpointStats(endpoint.id, since, PING_EVENT_TYPE);
+  const firstDay = dayOf(saoPauloDate(now)) - (STATS_DAYS - 1);
+  // The first day's midnight in São Paulo: less than 7 days ago, so every day lies within the window.
+  const daysSince = endOfSaoPauloDay(isoDateOf(firstDay - 1));
+  const [row, dayRows] = await Promise.all([
+    repos.webhookEndpoints.readWebhookEndpointStats(endpoint.id, since, PING_EVENT_TYPE),
+    repos.webhookEndpoints.readWebhookEndpointDailyStats(endpoint.id, daysSince),
+  ]);
+  const byDay = new Map(dayRows.map((day) => [day.day, day]));
   const { finished } = row;
   return {
     successRate: finished === 0 ? null : row.succeeded / finished,
     totalDeliveries: finished,
     lastPingAt: row.last_ping_at ?? null,
     lastPingSucceeded: row.last_ping_status == null ? null : row.last_ping_status === "succeeded",
+    days: Array.from({ length: STATS_DAYS }, (_, index) => {
+      const date = isoDateOf(firstDay + index);
+      const day = byDay.get(date);
+      return {
+        date,
+        totalDeliveries: day?.finished ?? 0,
+        successRate: day === undefined || day.finished === 0 ? null : day.succeeded / day.finished,
+      };
+    }),
   };
 }

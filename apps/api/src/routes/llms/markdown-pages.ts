@@ -78,14 +78,17 @@ export function servedLinks(markdown: string, source: string): string {
     .map((part, index) =>
       index % 2 === 1
         ? part
-        : part.replace(/(?<!!)\[([^\]\n]+)\]\(([^)\s]+)\)/g, (link, label: string, target: string) => {
-            if (/^[a-z][a-z+.-]*:/i.test(target)) return link;
-            const file = target.startsWith("#")
-              ? undefined
-              : path.posix.normalize(path.posix.join(path.posix.dirname(source), target.split("#")[0] ?? ""));
-            const served = file === undefined ? undefined : SERVED_FILES[file];
-            return served === undefined ? label : `[${label}](${served})`;
-          }),
+        : part
+            // An image of the repository (a screenshot) is not served: an assistant reads its alt text.
+            .replace(/!\[([^\]\n]*)\]\((?![a-z][a-z+.-]*:)[^)\s]+\)/gi, (_image, alt: string) => alt)
+            .replace(/(?<!!)\[([^\]\n]+)\]\(([^)\s]+)\)/g, (link, label: string, target: string) => {
+              if (/^[a-z][a-z+.-]*:/i.test(target)) return link;
+              const file = target.startsWith("#")
+                ? undefined
+                : path.posix.normalize(path.posix.join(path.posix.dirname(source), target.split("#")[0] ?? ""));
+              const served = file === undefined ? undefined : SERVED_FILES[file];
+              return served === undefined ? label : `[${label}](${served})`;
+            }),
     )
     .join("");
 }

@@ -184,7 +184,8 @@ function successReply(reply: ReplyContract, registry: SchemaRegistry, overlay: O
     const example = name === undefined ? undefined : objectExample(overlay, registry.components, name);
     content = { "application/json": { schema, ...(example === undefined ? {} : { example }) } };
   } else if (reply.mediaType !== undefined) {
-    content = { [reply.mediaType]: { schema: { type: "string" } } };
+    const types = typeof reply.mediaType === "string" ? [reply.mediaType] : reply.mediaType;
+    content = Object.fromEntries(types.map((type) => [type, { schema: { type: "string" } }]));
   }
   return {
     description: reply.description,

@@ -7,6 +7,7 @@
 import { Router, type Response } from "express";
 import {
   endpointStats,
+  findSentRequest,
   listEndpointDeliveries,
   pingWebhookEndpoint,
   recoverWebhookEndpoint,
@@ -14,7 +15,7 @@ import {
   searchDeliveries,
   type PageArgs,
 } from "@lm/domain";
-import { serializeDelivery, serializeEndpointStats, serializeRecovery } from "@lm/wire";
+import { serializeDelivery, serializeDeliveryDetail, serializeEndpointStats, serializeRecovery } from "@lm/wire";
 import type { AppDeps } from "../../deps";
 import { panelSellerId, requireStepUp } from "../../http/auth";
 import { listPage } from "../../http/list";
@@ -65,8 +66,9 @@ export function endpointDeliveriesRouter(deps: AppDeps, limits: PanelRateLimits)
 }
 
 /**
- * Router of `/v1/me/webhook-deliveries` (search across destinations, DESIGN §8) and
- * `/v1/me/webhook-deliveries/{id}/resend`, mounted behind the panel session.
+ * Router of `/v1/me/webhook-deliveries` (search across destinations, DESIGN §8), `/v1/me/webhook-deliveries/{id}` (an
+ * attempt with the request it sent, DESIGN §15) and `/v1/me/webhook-deliveries/{id}/resend`, mounted behind the panel
+ * session.
  */
 export function webhookDeliveriesRouter(deps: AppDeps, limits: PanelRateLimits): Router {
   const router = Router();
@@ -86,6 +88,11 @@ export function webhookDeliveriesRouter(deps: AppDeps, limits: PanelRateLimits):
         serializeDelivery,
       ),
     );
+  });
+
+  router.get("/:id", async (req, res) => {
+    const { delivery, request } = await findSentRequest(deps, panelSellerId(res), String(req.params.id));
+    res.json(serializeDeliveryDetail(delivery, request));
   });
 
   router.post("/:id/resend", async (req, res) => {

@@ -17,6 +17,7 @@ import {
   defineRoute,
   type ErrorReplyContract,
   INVALID_REQUEST,
+  NO_SELLER,
   NO_SESSION,
   OWNERS_ONLY,
   PANEL_SESSION,
@@ -25,6 +26,7 @@ import {
   CreatedWebhookEndpoint,
   RotatedWebhookEndpoint,
   WebhookDelivery,
+  WebhookDeliveryDetail,
   WebhookDeliveryList,
   WebhookEndpoint,
   WebhookEndpointList,
@@ -392,6 +394,30 @@ export const resendWebhookDelivery = defineRoute({
       description: "`rate_limited`: over 30 pings and resends per minute for this seller.",
       codes: ["rate_limited"],
       headers: ["RetryAfter"],
+    },
+  },
+});
+
+/** `getWebhookDelivery`. */
+export const getWebhookDelivery = defineRoute({
+  method: "get",
+  path: "/v1/me/webhook-deliveries/{id}",
+  operationId: "getWebhookDelivery",
+  tag: "Webhook endpoints",
+  summary: "A delivery attempt with the request it sent",
+  description:
+    "What the dashboard shows a receiver's developer (DESIGN §15): the attempt's row (its answer: `response_status`, `response_body_excerpt`, `error`, `duration_ms`) and `request`, the URL, headers and exact body it sent, rebuilt from the event as every attempt builds them. Signatures are computed per attempt and never kept: their values read `…`. A delivery of an event older than `RETENTION_DAYS` is 404.",
+  security: PANEL_SESSION,
+  params: deliveryParams,
+  replies: {
+    200: { description: "The attempt and its request.", schema: WebhookDeliveryDetail },
+  },
+  errors: {
+    401: NO_SESSION,
+    403: NO_SELLER,
+    404: {
+      description: "`resource_not_found`: unknown, malformed, or another seller's delivery, or past retention.",
+      codes: ["resource_not_found"],
     },
   },
 });
