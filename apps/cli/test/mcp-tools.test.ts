@@ -85,8 +85,10 @@ describe("the tools of lm mcp", () => {
   });
 
   test("when the key is a live key, then only the tools that read are offered, and no test helper even with --allow-live-writes", () => {
-    const reads = tools.filter(({ method }) => method === "get").map(({ tool }) => tool.name);
     const testHelpers = tools.filter(({ testOnly }) => testOnly).map(({ tool }) => tool.name);
+    const reads = tools
+      .filter(({ method, tool }) => method === "get" && !testHelpers.includes(tool.name))
+      .map(({ tool }) => tool.name);
 
     expect(offeredTo("live")).toEqual(reads);
     expect(testHelpers).toEqual(expect.arrayContaining(["simulatePayment", "simulateExpiration", "simulateDispute"]));

@@ -19,14 +19,15 @@ describe("servedLinks", () => {
     );
   });
 
-  test("when a link is absolute, an image, or inside a code block, then it is left as it is", () => {
+  test("when a link is absolute or inside a code block, then it is left as it is, and an image of the repository becomes its alt text", () => {
     const markdown = [
-      "[Standard Webhooks](https://www.standardwebhooks.com/) ![logo](logo.png)",
+      "[Standard Webhooks](https://www.standardwebhooks.com/) ![logo](https://example.com/logo.png)",
       "```go",
       "x := m[k](y) // [a](b.md)",
       "```",
     ].join("\n");
 
     expect(servedLinks(markdown, "README.md")).toBe(markdown);
+    expect(servedLinks("See ![the home page](docs/screenshots/home.png).", "README.md")).toBe("See the home page.");
   });
 });
