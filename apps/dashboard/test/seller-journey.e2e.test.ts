@@ -4,7 +4,7 @@
  * 2FA enrolment with real TOTP codes → an API key (step-up dialog, key shown once, copied) → a webhook endpoint at the
  * local receiver (secret shown once) → a test charge created and paid → its delivery seen with the request sent, and
  * resent → the endpoint's chart, filters and ping → a payout key → sign-out, sign-in with a backup code → a withdrawal
- * behind a step-up. On every page: axe-core finds no serious or critical violation, and the page's CSP refuses
+ * behind a step-up → a refund, the other pages, live mode and English. On every page: axe-core finds no serious or critical violation, and the page's CSP refuses
  * nothing; the first load transfers at most 250 KB of compressed JavaScript (DESIGN §15 "Quality bar"). The README's
  * screenshots are taken here (`UPDATE_SCREENSHOTS=1` writes them to docs/screenshots).
  */
@@ -316,6 +316,20 @@ if (!hasChromium) console.warn(title);
     await page.getByRole("link", { name: chargeId }).waitFor();
     await expectAccessible("charges");
     await screenshot(page, "charges");
+    // A partial refund, within the withdrawal's step-up; it leaves the balance for `reserved` at once.
+    await page.getByRole("link", { name: chargeId }).click();
+    await page.getByRole("button", { name: "Devolver" }).click();
+    const refund = page.getByRole("dialog", { name: "Devolver" });
+    await refund.getByLabel("Valor (R$)").fill("10,00");
+    await refund.getByLabel("Motivo").fill("Produto com defeito");
+    await expectAccessible("the refund dialog");
+    await refund.getByRole("button", { name: "Devolver" }).click();
+    await refund.waitFor({ state: "detached" });
+    await page
+      .getByRole("listitem")
+      .filter({ hasText: /R\$\s10,00/ })
+      .filter({ hasText: "Produto com defeito" })
+      .waitFor();
     await navigate("Disputas", "Disputas");
     await page.getByText("Nenhuma disputa.").waitFor();
     await expectAccessible("disputes");

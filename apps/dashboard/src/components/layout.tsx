@@ -4,7 +4,7 @@
  * is open: without one, the seller is sent to sign in and brought back after.
  */
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from "react-router";
 import { isSignedOut, post } from "../api/client";
 import { useApiQuery } from "../api/hooks";
@@ -53,8 +53,13 @@ export function Layout() {
   const client = useQueryClient();
   const seller = useApiQuery<Seller>("/v1/me/seller");
 
+  // After a navigation (not the first load: the skip link comes first) the keyboard and screen readers continue from
+  // the new page: its heading, or while it loads, the page's region.
+  const shownPath = useRef(location.pathname);
   useEffect(() => {
-    document.querySelector<HTMLElement>("main h1")?.focus();
+    if (shownPath.current === location.pathname) return;
+    shownPath.current = location.pathname;
+    (document.querySelector<HTMLElement>("main h1") ?? document.querySelector<HTMLElement>("main"))?.focus();
   }, [location.pathname]);
 
   if (seller.error !== null && isSignedOut(seller.error)) {

@@ -45,15 +45,18 @@ export function formatDay(day: string, locale: Locale): string {
 }
 
 /**
- * Reais typed by the seller (`1.234,56`, `1234.56`, `10`) as integer centavos, or null when it is not an amount.
- * The last `,` or `.` followed by one or two digits is the decimal separator; other separators group thousands.
+ * Reais typed by the seller (`1.234,56`, `1,234.56`, `1234,56`, `10`) as integer centavos, or null when it is not an
+ * amount. A final `,` or `.` followed by one or two digits is the decimal separator; other separators group thousands,
+ * and never with the decimal separator's character (`1,234,5` is refused).
  */
 export function parseMoney(text: string): number | null {
   const compact = text.replace(/[R$\s\u00a0]/g, "");
-  const match = /^(\d{1,3}(?:[.,]?\d{3})*|\d+)(?:[.,](\d{1,2}))?$/.exec(compact);
+  const match = /^(\d{1,3}(?:[.,]?\d{3})*|\d+)(?:([.,])(\d{1,2}))?$/.exec(compact);
   if (match === null) return null;
-  const whole = (match[1] ?? "").replace(/[.,]/g, "");
-  const fraction = (match[2] ?? "").padEnd(2, "0");
+  const [, integer = "", decimalSeparator, decimals] = match;
+  if (decimalSeparator !== undefined && integer.includes(decimalSeparator)) return null;
+  const whole = integer.replace(/[.,]/g, "");
+  const fraction = (decimals ?? "").padEnd(2, "0");
   const cents = Number(whole) * 100 + Number(fraction);
   return Number.isSafeInteger(cents) ? cents : null;
 }
