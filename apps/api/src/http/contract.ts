@@ -118,6 +118,12 @@ export const NO_API_KEY: ErrorReplyContract = {
   codes: ["authentication_required"],
 };
 
+/** 403 of a test-mode helper (simulations, test clocks): a live key. */
+export const TEST_KEYS_ONLY: ErrorReplyContract = {
+  description: "`test_mode_only`: a live key.",
+  codes: ["test_mode_only"],
+};
+
 /** 429 of the merchant API's per-key rate limit. */
 export const KEY_RATE_LIMITED: ErrorReplyContract = {
   description: "`rate_limited`: over 100 requests per second for this API key.",

@@ -14,6 +14,7 @@ import {
   NOT_IN_STORE_MODE,
   NO_API_KEY,
   noAcquirer,
+  TEST_KEYS_ONLY,
 } from "../../http/contract";
 
 /** The tag of these routes in the reference. */
@@ -167,7 +168,7 @@ export const simulateQrCodePayment = defineRoute({
       codes: ["validation_failed"],
     },
     401: NO_API_KEY,
-    403: { description: "`test_mode_only`: a live key.", codes: ["test_mode_only"] },
+    403: TEST_KEYS_ONLY,
     404: NOT_IN_STORE_MODE,
     409: {
       description:

@@ -14,6 +14,7 @@ import {
   KEY_RATE_LIMITED,
   NOT_IN_STORE_MODE,
   NO_API_KEY,
+  TEST_KEYS_ONLY,
 } from "../../http/contract";
 
 /** The tag of these routes in the reference. */
@@ -113,8 +114,6 @@ export const recurrenceParams = Joi.object<{ id: string }>({
 });
 
 /** A live key on a test-only route. */
-const TEST_ONLY = { description: "`test_mode_only`: a live key.", codes: ["test_mode_only" as const] };
-
 /** `createRecurrence`. */
 export const createRecurrence = defineRoute({
   method: "post",
@@ -252,7 +251,7 @@ export const simulateRecurrenceApproval = defineRoute({
   errors: {
     400: INVALID_REQUEST,
     401: NO_API_KEY,
-    403: TEST_ONLY,
+    403: TEST_KEYS_ONLY,
     404: NOT_IN_STORE_MODE,
     409: {
       description:
@@ -277,7 +276,7 @@ export const simulateRecurrencePayerCancellation = defineRoute({
   replies: { 200: { description: "The recurrence, `canceled`.", schema: Recurrence } },
   errors: {
     401: NO_API_KEY,
-    403: TEST_ONLY,
+    403: TEST_KEYS_ONLY,
     404: NOT_IN_STORE_MODE,
     409: { description: "`invalid_state`: it is not `approved`.", codes: ["invalid_state"] },
     429: KEY_RATE_LIMITED,

@@ -11,6 +11,7 @@ import {
   KEY_RATE_LIMITED,
   NOT_IN_STORE_MODE,
   NO_API_KEY,
+  TEST_KEYS_ONLY,
 } from "../../http/contract";
 
 /** The tag of these routes in the reference. */
@@ -42,8 +43,6 @@ export const testClockParams = Joi.object<{ id: string }>({
     .description("A test clock id; any other string is 404."),
 });
 
-const TEST_ONLY = { description: "`test_mode_only`: a live key.", codes: ["test_mode_only" as const] };
-
 /** `createTestClock`. */
 export const createTestClock = defineRoute({
   method: "post",
@@ -56,7 +55,7 @@ export const createTestClock = defineRoute({
   security: API_KEY,
   body: createTestClockSchema,
   replies: { 201: { description: "The clock, `ready`.", schema: TestClock } },
-  errors: { 400: INVALID_REQUEST, 401: NO_API_KEY, 403: TEST_ONLY, 429: KEY_RATE_LIMITED },
+  errors: { 400: INVALID_REQUEST, 401: NO_API_KEY, 403: TEST_KEYS_ONLY, 429: KEY_RATE_LIMITED },
 });
 
 /** `listTestClocks`. */
@@ -70,7 +69,7 @@ export const listTestClocks = defineRoute({
   security: API_KEY,
   query: listTestClocksSchema,
   replies: { 200: { description: "A page of the key's store, newest first.", schema: TestClockList } },
-  errors: { 400: INVALID_REQUEST, 401: NO_API_KEY, 403: TEST_ONLY, 429: KEY_RATE_LIMITED },
+  errors: { 400: INVALID_REQUEST, 401: NO_API_KEY, 403: TEST_KEYS_ONLY, 429: KEY_RATE_LIMITED },
 });
 
 /** `getTestClock`. */
@@ -84,7 +83,7 @@ export const getTestClock = defineRoute({
   security: API_KEY,
   params: testClockParams,
   replies: { 200: { description: "The clock.", schema: TestClock } },
-  errors: { 401: NO_API_KEY, 403: TEST_ONLY, 404: NOT_IN_STORE_MODE, 429: KEY_RATE_LIMITED },
+  errors: { 401: NO_API_KEY, 403: TEST_KEYS_ONLY, 404: NOT_IN_STORE_MODE, 429: KEY_RATE_LIMITED },
 });
 
 /** `advanceTestClock`. */
@@ -107,7 +106,7 @@ export const advanceTestClock = defineRoute({
       codes: ["validation_failed"],
     },
     401: NO_API_KEY,
-    403: TEST_ONLY,
+    403: TEST_KEYS_ONLY,
     404: NOT_IN_STORE_MODE,
     409: { description: "`invalid_state`: the clock is advancing already.", codes: ["invalid_state"] },
     429: KEY_RATE_LIMITED,

@@ -13,6 +13,7 @@ import {
   NOT_IN_STORE_MODE,
   NO_API_KEY,
   noAcquirer,
+  TEST_KEYS_ONLY,
 } from "../../http/contract";
 import { AmountDue, Dispute, Transaction, TransactionList } from "@lm/wire";
 
@@ -276,7 +277,7 @@ export const simulatePayment = defineRoute({
       codes: ["validation_failed"],
     },
     401: NO_API_KEY,
-    403: { description: "`test_mode_only`: a live key.", codes: ["test_mode_only"] },
+    403: TEST_KEYS_ONLY,
     404: NOT_IN_STORE_MODE,
     409: { description: "`invalid_state`: the charge is not pending.", codes: ["invalid_state"] },
     429: KEY_RATE_LIMITED,
@@ -299,7 +300,7 @@ export const simulateExpiration = defineRoute({
   },
   errors: {
     401: NO_API_KEY,
-    403: { description: "`test_mode_only`: a live key.", codes: ["test_mode_only"] },
+    403: TEST_KEYS_ONLY,
     404: NOT_IN_STORE_MODE,
     409: {
       description: "`invalid_state`: the charge is not pending, or it is registered at a bank.",
@@ -332,7 +333,7 @@ export const simulateDispute = defineRoute({
       codes: ["validation_failed"],
     },
     401: NO_API_KEY,
-    403: { description: "`test_mode_only`: a live key.", codes: ["test_mode_only"] },
+    403: TEST_KEYS_ONLY,
     404: NOT_IN_STORE_MODE,
     409: {
       description:
