@@ -32,6 +32,9 @@ const checkingReplies: Config = {
 };
 
 const config: Config = {
+  // Tests and hooks that start databases, servers and workers get 30 s rather than Jest's 5: on a loaded CI machine a
+  // fresh database alone can take longer than 5 s, and a timeout there says nothing about the code under test.
+  testTimeout: 30_000,
   projects: [
     {
       ...common,

@@ -107,6 +107,24 @@ describe("POST /v1/transaction-batches", () => {
     expect(items.slice(1).every((item) => item.request === null && item.transaction_id === null)).toBe(true);
   });
 
+  test("when two items share an external_id, then the first stays pending and the later fails at once as a repeated external_id, whatever the timing of their creation", async () => {
+    const res = await merchant.client
+      .post("/v1/transaction-batches", {
+        transactions: [batchItem({ external_id: "inv-1" }), batchItem({ external_id: "inv-1" }), batchItem()],
+      })
+      .expect(202);
+
+    expect(res.body).toMatchObject({ total: 3, failed: 1 });
+    const items = await ctx.db.transactionBatchItem.findMany({
+      where: { batch_id: res.body.id },
+      orderBy: { index: "asc" },
+    });
+    expect(items.map((item) => item.status)).toEqual(["pending", "failed", "pending"]);
+    expect(items[1]!.error).toMatchObject({
+      error: { code: "invalid_state", param: "external_id", request_id: res.headers["x-request-id"] },
+    });
+  });
+
   test("when an item's amount is written with a decimal point, then that item fails rather than charging 100 centavos", async () => {
     const text = `{"transactions": [{"amount": 100.00, "due_date": "${DUE}", "customer": {"name": "Ana", "document": "529.982.247-25"}}]}`;
 

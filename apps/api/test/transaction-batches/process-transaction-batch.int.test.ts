@@ -66,8 +66,9 @@ describe("a batch's charges made by the worker", () => {
   });
 
   test("when the worker's creation refuses some items, then they fail with its envelope and the others are made", async () => {
+    await merchant.client.post("/v1/transactions", batchItem({ external_id: "dup" })).expect(201);
     const id = await postBatch([
-      batchItem({ external_id: "dup" }),
+      batchItem(),
       batchItem({ external_id: "dup" }),
       batchItem({ postback_url: "https://user:secret@lojadaana.com.br/pix" }),
       batchItem({ due_date: plusDays(TODAY, -1) }),

@@ -17,7 +17,7 @@ import { acquirerFor, acquirerNotConfigured } from "../acquirers";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { encryptDocument } from "../document-at-rest";
 import { parseTaxDocument } from "../documents";
-import { validationFailed, type ApiError } from "../errors";
+import { ApiError, validationFailed } from "../errors";
 import { enqueueDeliveries } from "../events/record-event";
 import { newId } from "../ids";
 import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
@@ -70,7 +70,9 @@ export async function createTransactionBatch(
 
   const now = deps.now();
   const id = newId("transactionBatch", now.getTime());
-  const rows = items.map((item, index) => itemRow(deps, id, index, item, options.requestId, now));
+  const rows = withoutRepeatedExternalIds(items).map((item, index) =>
+    itemRow(deps, id, index, item, options.requestId, now),
+  );
   const failed = rows.filter((row) => row.status === "failed").length;
   const completed = failed === rows.length;
   const batch: NewTransactionBatch = {
@@ -95,6 +97,28 @@ export async function createTransactionBatch(
   // The job id is the batch's: a repeat of this enqueue, or the reconciler's offer, is a no-op while it runs.
   else await enqueueAfterCommit(deps, "transaction-batch", [{ data: { batchId: id }, jobId: id }]);
   return batch;
+}
+
+/**
+ * `items` with each one that repeats an earlier item's `external_id` refused as a charge with that `external_id`
+ * would be (`invalid_state`, param `external_id`): its charges are made a page at a time, so without this which of the
+ * two got the id would depend on timing; this way the first in the batch always does.
+ */
+function withoutRepeatedExternalIds(items: TransactionBatchItemInput[]): TransactionBatchItemInput[] {
+  const seen = new Set<string>();
+  return items.map((item) => {
+    const externalId = "input" in item ? item.input.external_id : undefined;
+    if (externalId === undefined) return item;
+    if (!seen.has(externalId)) {
+      seen.add(externalId);
+      return item;
+    }
+    return {
+      refused: new ApiError("invalid_state", "A transaction with this external_id already exists.", {
+        param: "external_id",
+      }),
+    };
+  });
 }
 
 /**
