@@ -1,8 +1,10 @@
 import type { Pool } from "pg";
 import {
   findDueCharges,
+  findOrderedHead,
   findProcessableInboxItemIds,
   forEachDueDeliveryPage,
+  listOrderedHeads,
   listRecentBalanceReconciliation,
   listRecoveryPage,
   listRunningWebhookRecoveryIds,
@@ -136,7 +138,7 @@ describe("the sweeps read their due rows through their indexes, whatever the his
 
     const read = reads(plans, "webhook_deliveries");
     expect(read.seqScan).toBe(false);
-    expect(read.indexes).toEqual(new Set(["webhook_deliveries_pending_due_idx"]));
+    expect(read.indexes).toEqual(new Set(["webhook_deliveries_unordered_due_idx"]));
     expect(read.rows).toBeGreaterThanOrEqual(DUE);
     expect(read.rows).toBeLessThanOrEqual(DUE + SLACK);
   });
@@ -256,5 +258,40 @@ describe("the sweeps read their due rows through their indexes, whatever the his
     const deliveries = reads(plans, "webhook_deliveries");
     expect(deliveries.seqScan).toBe(false);
     expect(deliveries.rows).toBeLessThanOrEqual(SLACK);
+  });
+
+  test("when 3 endpoints each hold 300 ordered deliveries beside the history, then the ordered sweep reads each endpoint's head through the ordered index, and one endpoint's head is one look-up", async () => {
+    const endpoints = ["we_ordered_1", "we_ordered_2", "we_ordered_3"];
+    const { store } = await createStoreRow(ctx.db, ctx.config.encryptionKey);
+    for (const [e, id] of endpoints.entries()) {
+      await ctx.db.pool.query(
+        `INSERT INTO webhook_endpoints (id, store_id, mode, url, events, secret_ciphertext, secret_prefix, ordering,
+           updated_at)
+         VALUES ($1, $2, 'test', 'http://127.0.0.1:9/h', '{*}', 'x', 'xxxxxx', 'fifo', now())`,
+        [id, store.id],
+      );
+      await ctx.db.pool.query(
+        `INSERT INTO webhook_deliveries (id, chain_id, event_id, event_type, store_id, destination_type, endpoint_id,
+           url, attempt, status, scheduled_at, created_at, ordered)
+         SELECT i, i, 'evt_' || lpad(g::text, 26, '0'), 'transaction.paid', $2::text, 'endpoint', $1::text,
+           'http://127.0.0.1:9/h', 1, 'pending', now(), now(), true
+         FROM generate_series(1, 300) g, LATERAL (SELECT $3 || lpad(($4::int * 1000 + g)::text, 16, '0') AS i) x`,
+        [id, store.id, idFloor("delivery", now.getTime()).slice(0, -16), e],
+      );
+    }
+    await ctx.db.pool.query("ANALYZE webhook_deliveries");
+    const sweep: PlanNode[] = [];
+    const one: PlanNode[] = [];
+
+    await listOrderedHeads(explaining(sweep), 100);
+    await findOrderedHead(explaining(one), "we_ordered_2");
+
+    for (const plans of [sweep, one]) {
+      const read = reads(plans, "webhook_deliveries");
+      expect(read.seqScan).toBe(false);
+      expect(read.indexes).toContain("webhook_deliveries_ordered_idx");
+      expect(read.indexes).not.toContain("webhook_deliveries_unordered_due_idx");
+      expect(read.rows).toBeLessThanOrEqual(2 * endpoints.length + SLACK);
+    }
   });
 });
