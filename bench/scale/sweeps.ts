@@ -12,7 +12,8 @@
  * up) are timed apart as `drift_catch_up` (how many, the longest, their total), and each sweep's tick is timed
  * {@link TICKS} times (after one untimed), as the worker runs it but with a producer that enqueues nothing (so the
  * time is the database's and the sweep's own): due deliveries, stranded inbox items, the drift check's statement,
- * running recoveries; the charge expiry once (its tick expires the due charges).
+ * running recoveries, the recurrence engine's read of the due recurrences (a million at most in the large history);
+ * the charge expiry once (its tick expires the due charges).
  *
  * Then the recovery of an endpoint over a window of `BENCH_RECOVERY_EVENTS` (1,000,000) events, one in 200 missed (the
  * others have a succeeded delivery to it): the API's count and record, and the worker's pages to the end.
@@ -25,7 +26,7 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { Client } from "pg";
-import { createDb, listRunningWebhookRecoveryIds, type Db, createRepositories } from "@lm/db";
+import { createDb, findDueRecurrenceIds, listRunningWebhookRecoveryIds, type Db, createRepositories } from "@lm/db";
 import {
   continueWebhookRecovery,
   expireDueTransactions,
@@ -151,6 +152,7 @@ async function measureSize(url: string, rows: number): Promise<Record<string, un
       stranded_inbox_items: () => enqueueStrandedInboxItems(deps),
       balance_drift: drift,
       running_recoveries: () => listRunningWebhookRecoveryIds(db.pool, new Date(), 100),
+      due_recurrences: () => findDueRecurrenceIds(db.pool, new Date(), 100),
     };
     const ticks: Record<string, number> = {};
     for (const [name, sweep] of Object.entries(sweeps)) {

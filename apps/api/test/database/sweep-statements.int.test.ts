@@ -1,6 +1,7 @@
 import type { Pool } from "pg";
 import {
   findDueCharges,
+  findDueRecurrenceIds,
   findOrderedHead,
   findProcessableInboxItemIds,
   forEachDueDeliveryPage,
@@ -218,6 +219,18 @@ describe("the sweeps read their due rows through their indexes, whatever the his
     expect(read.seqScan).toBe(false);
     expect(read.indexes).toEqual(new Set(["webhook_recoveries_running_idx"]));
     expect(read.rows).toBe(2);
+  });
+
+  test("when 20,000 recurrences wait a day or ended and 30 are due, then the recurrence engine's sweep reads the 30 through the due index", async () => {
+    const plans: PlanNode[] = [];
+
+    await findDueRecurrenceIds(explaining(plans), now, 100);
+
+    const read = reads(plans, "recurrences");
+    expect(read.seqScan).toBe(false);
+    expect(read.indexes).toEqual(new Set(["recurrences_due_idx"]));
+    expect(read.rows).toBeGreaterThanOrEqual(DUE);
+    expect(read.rows).toBeLessThanOrEqual(DUE + SLACK);
   });
 
   test("when a recovery's window holds 20,000 events, then a page from the middle reads its own 500 events and their deliveries only", async () => {
