@@ -32,6 +32,7 @@ import {
   expireDueTransactions,
   findRecentBalanceDrift,
   idFloor,
+  LEDGER_MAX_SETTLED_ENTRIES,
   LEDGER_SETTLE_MS,
   recoverWebhookEndpoint,
   type UseCaseDeps,
@@ -143,10 +144,24 @@ async function measureSize(url: string, rows: number): Promise<Record<string, un
     await insertDueSweepRows(db.pool, scope, DUE_ROWS, new Date());
     const repos = createRepositories(db);
     const drift = () => findRecentBalanceDrift(repos, { since: new Date(Date.now() - 600_000), now: new Date() });
-    // The drift check's first ticks sum the history into the balance's checkpoint, a bounded part per tick.
+    // The drift check's first ticks sum the history into the balance's checkpoint, a bounded part per tick, and
+    // compare the balance only once caught up.
     const catchUp: number[] = [];
-    do catchUp.push(await timed(drift));
-    while (await checkpointBehind(db, store.seller_id));
+    let compared = false;
+    while (!compared) {
+      catchUp.push(
+        await timed(async () => {
+          const now = new Date();
+          const rows = await repos.ledger.listRecentBalanceReconciliation({
+            since: new Date(now.getTime() - 600_000),
+            settledBelow: idFloor("balanceTransaction", now.getTime() - LEDGER_SETTLE_MS),
+            maxSettledEntries: LEDGER_MAX_SETTLED_ENTRIES,
+            now,
+          });
+          compared = rows.some((row) => row.seller_id === store.seller_id);
+        }),
+      );
+    }
     const sweeps: Record<string, () => Promise<unknown>> = {
       due_deliveries: () => enqueueDueDeliveries(deps),
       stranded_inbox_items: () => enqueueStrandedInboxItems(deps),
@@ -175,16 +190,6 @@ async function measureSize(url: string, rows: number): Promise<Record<string, un
   } finally {
     await db.$disconnect();
   }
-}
-
-/** Whether seller `sellerId`'s test balance's checkpoint is still behind the settled entries (catching up). */
-async function checkpointBehind(db: Db, sellerId: string): Promise<boolean> {
-  const settledBelow = idFloor("balanceTransaction", Date.now() - LEDGER_SETTLE_MS);
-  const { rows } = await db.pool.query<{ behind: boolean }>(
-    `SELECT COALESCE(MAX(entry_id), '') < $2 AS behind FROM ledger_checkpoints WHERE seller_id = $1 AND mode = 'test'`,
-    [sellerId, settledBelow],
-  );
-  return rows[0]?.behind ?? true;
 }
 
 /** The recovery of an endpoint over a window of `events` events, one in {@link MISSED_EVERY} missed. */
