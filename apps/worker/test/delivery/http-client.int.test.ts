@@ -24,7 +24,8 @@ const headers = signedDeliveryHeaders({
 });
 
 describe("webhook HTTP client", () => {
-  const client = createWebhookHttpClient({ timeoutMs: 1_000 });
+  // 5 s: long enough that a loaded machine's first connection is not a timeout, short enough for the hanging case.
+  const client = createWebhookHttpClient({ timeoutMs: 5_000 });
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
