@@ -9,15 +9,7 @@
 import { centavosFromValor, valorFromCentavos } from "./amounts";
 import { PixApiError } from "./errors";
 import type { PixApiProfileRules } from "./profiles";
-import type {
-  CobR,
-  CobRRecebedor,
-  LocRec,
-  Rec,
-  RecPeriodicidade,
-  RecRetryPolicy,
-  SolicRec,
-} from "./recurrence-types";
+import type { CobR, CobRRecebedor, LocRec, Rec, RecPeriodicidade, RecRetryPolicy, SolicRec } from "./recurrence-types";
 
 /** A recurrence to create (`POST /rec`, `RecSolicitada`). */
 export interface CreateRecurrenceInput {
