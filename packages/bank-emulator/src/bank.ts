@@ -26,7 +26,7 @@ export class Bank {
     private readonly callbacks: CallbackPoster,
     private readonly settleDelayMs: number,
   ) {
-    this.recurrences = new RecurrenceBook(state, callbacks);
+    this.recurrences = new RecurrenceBook(state, callbacks, (txid) => this.payCharge(txid));
   }
 
   /** Posts `{pix: items}` to the registered webhook URL + `/pix`, if there is one; failures are logged only. */

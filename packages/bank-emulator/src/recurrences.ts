@@ -59,9 +59,14 @@ export class RecurrenceBook {
   private webhooks: { rec: string | null; cobr: string | null } = { rec: null, cobr: null };
   private lastLocationId = 0;
 
+  /**
+   * @param payCharge - pays an immediate charge as the payer's bank does, posting its `/pix` callback (journey 3's
+   *   first payment, made with the approval)
+   */
   constructor(
     private readonly state: BankState,
     private readonly callbacks: CallbackPoster,
+    private readonly payCharge: (txid: string) => Promise<unknown>,
   ) {}
 
   /** `POST /locrec`: a new location, not linked to a recurrence yet. */
@@ -334,7 +339,7 @@ export class RecurrenceBook {
     const firstTxid = rec.ativacao?.dadosJornada?.txid;
     if (approve) {
       if (firstTxid !== undefined && this.state.findCharge(firstTxid)?.status === "ATIVA") {
-        this.state.receivePayment(firstTxid, {}, now);
+        await this.payCharge(firstTxid);
       }
       rec.ativacao = {
         tipoJornada: request !== undefined ? "JORNADA_1" : firstTxid !== undefined ? "JORNADA_3" : "JORNADA_2",

@@ -115,13 +115,29 @@ async function applyCycleReport(deps: UseCaseDeps, item: ProcessableInboxItem): 
       transactionId: charge.id,
     });
   }
-  const result = reported.payment !== null ? await settleCycle(deps, item, reported.payment) : null;
-  if (result === null) {
-    await applyCycleState(deps, bank, recurrence, charge, reported);
-    await finish(deps, item, { code: null, transactionId: charge.id });
+  if (reported.payment !== null) {
+    const result = await settleCycle(deps, item, reported.payment);
+    await countAttempts(deps, recurrence, charge, reported.attempts);
+    await runNow(deps, recurrence);
+    return result;
   }
+  await applyCycleState(deps, bank, recurrence, charge, reported);
   await runNow(deps, recurrence);
-  return result ?? "applied";
+  return finish(deps, item, { code: null, transactionId: charge.id });
+}
+
+/**
+ * Records on a paid cycle the debits its bank tried (the paid one included), as the sandbox's debits count them; the
+ * engine then closes the cycle.
+ */
+async function countAttempts(deps: UseCaseDeps, recurrence: Recurrence, charge: Transaction, attempts: number) {
+  await underLock(deps, recurrence.id, async (tx, locked) => {
+    const open = (await tx.recurrences.findOpenCycles(locked.id)).find((cycle) => cycle.transaction_id === charge.id);
+    if (open !== undefined && open.attempts < attempts) {
+      await tx.recurrences.updateCycle(charge.id, { attempts, next_attempt_at: null });
+    }
+    return { result: null, deliveryIds: [] };
+  });
 }
 
 /**
