@@ -168,6 +168,50 @@ describe("Pix Automático in live mode through an API Pix bank", () => {
     expect(saoPauloDate(new Date())).toBe(TODAY);
   });
 
+  test("when a live recurrence is created with its first payment, then the bank's QR code pays the cob and authorizes (journey 3), and the approval settles the payment", async () => {
+    const created = await live.post(
+      "/v1/recurrences",
+      recurrenceBody({ contract: "live-assinatura-4", journey: "qr_with_first_payment", first_payment_amount: 1990 }),
+    );
+    expect(created.status).toBe(201);
+    const first = created.body.first_payment_transaction_id as string;
+    const { txid } = await charge(first);
+    const idRec = (await ctx.db.recurrence.findUniqueOrThrow({ where: { id: created.body.id } }))
+      .bank_recurrence_id as string;
+    const atBank = bank.recurrences().find((rec) => rec.idRec === idRec);
+    expect(atBank?.ativacao).toEqual({ tipoJornada: "AGUARDANDO_DEFINICAO", dadosJornada: { txid } });
+    expect(created.body.authorization.copy_paste).toContain(bank.charge(txid)?.location as string);
+    expect(created.body.authorization.copy_paste).toContain(atBank?.loc?.location);
+
+    await bank.answerRecurrence(idRec, true);
+
+    await waitUntil("the recurrence approved", async () => (await recurrence(created.body.id)).status === "approved");
+    await waitUntil("the first payment paid", async () => (await charge(first)).status === "paid");
+    expect(bank.recurrences().find((rec) => rec.idRec === idRec)?.ativacao?.tipoJornada).toBe("JORNADA_3");
+  });
+
+  test("when a live recurrence is pushed to the payer's bank, then a solicrec is sent to their account and there is no QR code", async () => {
+    const created = await live.post(
+      "/v1/recurrences",
+      recurrenceBody({
+        contract: "live-assinatura-5",
+        journey: "push",
+        payer_account: { ispb: "99990001", branch: "0001", number: "998877" },
+      }),
+    );
+
+    expect(created.status).toBe(201);
+    expect(created.body.authorization).toBeNull();
+    const idRec = (await ctx.db.recurrence.findUniqueOrThrow({ where: { id: created.body.id } }))
+      .bank_recurrence_id as string;
+    expect(bank.recurrences().find((rec) => rec.idRec === idRec)?.solicitacao).toEqual([
+      expect.objectContaining({
+        status: "ENVIADA",
+        destinatario: { ispbParticipante: "99990001", agencia: "0001", conta: "998877", cpf: "52998224725" },
+      }),
+    ]);
+  });
+
   test("when the merchant cancels a live recurrence, then it is canceled at the bank first", async () => {
     const created = await live.post("/v1/recurrences", recurrenceBody({ contract: "live-assinatura-2" }));
     const idRec = (await ctx.db.recurrence.findUniqueOrThrow({ where: { id: created.body.id } }))
