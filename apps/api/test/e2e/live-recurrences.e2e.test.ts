@@ -212,6 +212,36 @@ describe("Pix Automático in live mode through an API Pix bank", () => {
     ]);
   });
 
+  test("when the merchant cancels a live cycle, then its cobr is withdrawn at the bank; when the payer then cancels the recurrence in their bank, then it is canceled by the payer with its other cycle", async () => {
+    const start = plusDays(TODAY, 3);
+    const created = await live.post(
+      "/v1/recurrences",
+      recurrenceBody({ contract: "live-assinatura-6", start_date: start, end_date: addMonths(start, 1) }),
+    );
+    const id = created.body.id as string;
+    const idRec = (await ctx.db.recurrence.findUniqueOrThrow({ where: { id } })).bank_recurrence_id as string;
+    await bank.answerRecurrence(idRec, true);
+    await waitUntil("the recurrence approved", async () => (await recurrence(id)).status === "approved");
+    await runRecurrence(ctx.deps, id, new Date(`${addMonths(start, 1)}T12:00:00.000Z`));
+    const [first, second] = await ctx.db.transaction.findMany({
+      where: { recurrence_id: id },
+      orderBy: { created_at: "asc" },
+    });
+
+    const canceled = await live.post(`/v1/transactions/${first?.id}/cancel`, {});
+    await bank.cancelRecurrenceByPayer(idRec);
+    await waitUntil("the recurrence canceled", async () => (await recurrence(id)).status === "canceled");
+
+    expect(canceled.body.status).toBe("canceled");
+    expect(bank.cycles(idRec).map((cobr) => [cobr.txid, cobr.status])).toEqual([
+      [first?.txid, "CANCELADA"],
+      [second?.txid, "CANCELADA"],
+    ]);
+    expect(bank.cycles(idRec)[0]?.encerramento?.cancelamento?.solicitante).toBe("USUARIO_RECEBEDOR");
+    expect(await recurrence(id)).toMatchObject({ status: "canceled", canceled_by: "payer" });
+    expect((await charge(second?.id as string)).status).toBe("canceled");
+  });
+
   test("when the merchant cancels a live recurrence, then it is canceled at the bank first", async () => {
     const created = await live.post("/v1/recurrences", recurrenceBody({ contract: "live-assinatura-2" }));
     const idRec = (await ctx.db.recurrence.findUniqueOrThrow({ where: { id: created.body.id } }))
