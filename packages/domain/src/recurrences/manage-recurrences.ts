@@ -60,6 +60,17 @@ async function assertClockReady(deps: UseCaseDeps, recurrence: Recurrence): Prom
   }
 }
 
+/**
+ * Refuses a simulation of the payer's side for a recurrence a bank holds (a bank activated for test mode): its bank
+ * answers for the payer, and reports it (DESIGN §14 "Live").
+ * @throws ApiError `invalid_state` for a recurrence held by a bank
+ */
+function assertSandboxPlaysPayer(recurrence: Recurrence): void {
+  if (recurrence.bank_recurrence_id !== null) {
+    throw new ApiError("invalid_state", "This recurrence is held by a bank, which answers for the payer.");
+  }
+}
+
 /** @throws ApiError `invalid_state` unless `recurrence` is `created` (the payer has not answered) */
 function assertAwaitingPayer(recurrence: Recurrence): void {
   if (recurrence.status !== "created") {
@@ -74,7 +85,7 @@ function assertAwaitingPayer(recurrence: Recurrence): void {
  * pays the first payment's charge first, settled before the reply. Rejected, it ends with `recurrence.rejected`.
  * @returns the recurrence as it is after the answer (and the engine's run)
  * @throws ApiError `test_mode_only` for a live key; `resource_not_found`; `invalid_state` unless it is `created`, while
- *   its test clock is advancing, or when the first payment's charge can no longer be paid
+ *   its test clock is advancing, when the first payment's charge can no longer be paid, or when a bank holds it
  */
 export async function simulateRecurrenceApproval(
   deps: UseCaseDeps,
@@ -84,6 +95,7 @@ export async function simulateRecurrenceApproval(
 ): Promise<Recurrence> {
   assertTestMode(scope, "A payer's answer can be simulated");
   const found = await findRecurrence(deps.repos, scope, id);
+  assertSandboxPlaysPayer(found);
   assertAwaitingPayer(found);
   await assertClockReady(deps, found);
   const now = await recurrenceNow(deps, found);
@@ -137,7 +149,8 @@ export async function applyPayerAnswer(
  *   `simulate-payer-cancellation`: an `approved` one; the payer refuses a `created` one by rejecting it)
  * @returns the recurrence, canceled
  * @throws ApiError `test_mode_only` for a payer's cancel with a live key; `resource_not_found`; `invalid_state` when it
- *   is in another state, or its bank reports it ended otherwise; `acquirer_unavailable` or `acquirer_rejected` (502)
+ *   is in another state, its bank reports it ended otherwise, or (a payer's cancel) a bank holds it;
+ *   `acquirer_unavailable` or `acquirer_rejected` (502)
  */
 export async function cancelRecurrence(
   deps: UseCaseDeps,
@@ -147,6 +160,7 @@ export async function cancelRecurrence(
 ): Promise<Recurrence> {
   if (by === "payer") assertTestMode(scope, "A payer's cancel can be simulated");
   const found = await findRecurrence(deps.repos, scope, id);
+  if (by === "payer") assertSandboxPlaysPayer(found);
   if (by === "merchant" && found.bank_recurrence_id !== null) await cancelAtBank(deps, found);
   return endCanceled(deps, found.id, by, await recurrenceNow(deps, found));
 }
