@@ -1,10 +1,11 @@
 /**
  * Inbound acquirer notifications (DESIGN §5 "Inbound and ops", §9): `POST /v1/acquirers/{slug}/notifications`, and
  * the same at `.../notifications/pix`, `/rec` and `/cobr`, where a bank of the API Pix standard posts (it appends
- * `/pix` to the registered URL, and Pix Automático's `/rec` and `/cobr`, DESIGN §14 "Live"). No session or key: a request is authenticated by its `X-Acquirer-Signature`, or, from a bank that
- * signs nothing, is a hint whose payments are read back from the bank before they settle anything. Every request is stored before anything
- * else, so this router reads the body as raw bytes itself and is mounted before the JSON body rules: a body that is
- * not JSON, or not labelled as JSON, is still kept for the operators rather than refused unseen.
+ * `/pix` to the registered URL, and Pix Automático's `/rec` and `/cobr`, DESIGN §14 "Live"). No session or key: a
+ * request is authenticated by its `X-Acquirer-Signature`, or, from a bank that signs nothing, is a hint whose payments,
+ * recurrences and cycle charges are read back from the bank before they change anything. Every request is stored
+ * before anything else, so this router reads the body as raw bytes itself and is mounted before the JSON body rules: a
+ * body that is not JSON, or not labelled as JSON, is still kept for the operators rather than refused unseen.
  */
 import express, { Router, type Request, type Response } from "express";
 import { receiveAcquirerNotification, toStorableText } from "@lm/domain";
