@@ -8,9 +8,12 @@
  * 50 stores with one endpoint each, 10 of them hanging; events arrive open-loop (on a clock, whatever the engine
  * does) at BENCH_RATE per second for BENCH_SECONDS, spread evenly over the endpoints. The same run first measures a
  * baseline with no hanging endpoint for BENCH_BASELINE_SECONDS; `ratio` = p99 with hanging endpoints / baseline p99.
+ * Then, for BENCH_SECONDS again, the delivery controls (DESIGN §16): of 50 new endpoints, BENCH_CONTROLLED are paused,
+ * as many rate-limited to 1 a second, and as many FIFO at a path answering 500 (a head failing holds each one's
+ * rest); `controlled.ratio_p99` = the healthy endpoints' p99 then / baseline p99.
  *
  * Environment: BENCH_RATE (200), BENCH_SECONDS (60), BENCH_BASELINE_SECONDS (20), BENCH_ENDPOINTS (50),
- * BENCH_HANGING (10), WORKER_CONCURRENCY (100).
+ * BENCH_HANGING (10), BENCH_CONTROLLED (5), WORKER_CONCURRENCY (100).
  */
 import type { ChildProcess } from "node:child_process";
 import { createLogger } from "@lm/logging";
@@ -32,13 +35,17 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const BASELINE_SECONDS = Number(process.env.BENCH_BASELINE_SECONDS ?? 20);
 const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 50);
 const HANGING = Number(process.env.BENCH_HANGING ?? 10);
+const CONTROLLED = Number(process.env.BENCH_CONTROLLED ?? 5);
 const WORKER_CONCURRENCY = Number(process.env.WORKER_CONCURRENCY ?? 100);
+
+/** What an endpoint of the bench is: healthy, or one whose deliveries the healthy ones must not wait for. */
+type EndpointKind = "healthy" | "hanging" | "paused" | "throttled" | "fifo_failing";
 
 /** A store with its one endpoint. */
 interface Destination {
   storeId: string;
   endpoint: { id: string; url: string };
-  hanging: boolean;
+  kind: EndpointKind;
 }
 
 async function main(): Promise<void> {
@@ -57,16 +64,27 @@ async function main(): Promise<void> {
     await startWorker(children, workerEnv(config, WORKER_CONCURRENCY));
 
     progress("worker started; baseline");
-    const baselineDestinations = await destinations(db, config.encryptionKey, receiverUrl, 0);
+    const baselineDestinations = await destinations(db, config.encryptionKey, receiverUrl, () => "healthy");
     const baselineStarted = new Date();
     const baselineEvents = await openLoop(db, producer, baselineDestinations, BASELINE_SECONDS);
     const baseline = await healthyLatency(db, baselineDestinations, baselineStarted, baselineEvents);
 
     progress(`baseline done: ${JSON.stringify(baseline)}; with ${HANGING} hanging endpoints`);
-    const loaded = await destinations(db, config.encryptionKey, receiverUrl, HANGING);
+    const loaded = await destinations(db, config.encryptionKey, receiverUrl, (i) =>
+      i < HANGING ? "hanging" : "healthy",
+    );
     const started = new Date();
     const events = await openLoop(db, producer, loaded, SECONDS);
     const measured = await healthyLatency(db, loaded, started, events);
+
+    progress(`hanging done: ${JSON.stringify(measured)}; with ${CONTROLLED} each of paused, throttled, FIFO failing`);
+    const kinds: EndpointKind[] = ["paused", "throttled", "fifo_failing"];
+    const controlled = await destinations(db, config.encryptionKey, receiverUrl, (i) =>
+      i < CONTROLLED * kinds.length ? (kinds[Math.floor(i / CONTROLLED)] as EndpointKind) : "healthy",
+    );
+    const controlledStarted = new Date();
+    const controlledEvents = await openLoop(db, producer, controlled, SECONDS);
+    const controlledMeasured = await healthyLatency(db, controlled, controlledStarted, controlledEvents);
 
     process.stdout.write(
       `${JSON.stringify(
@@ -79,13 +97,23 @@ async function main(): Promise<void> {
           worker_concurrency: WORKER_CONCURRENCY,
           healthy_event_to_first_attempt_ms: measured.latency,
           healthy_attempts: measured.attempts,
-          hanging_attempts_ended: await hangingAttempts(db, loaded),
+          hanging_attempts_ended: await attemptsTo(db, loaded, "hanging"),
           baseline: {
             events: baselineEvents,
             seconds: BASELINE_SECONDS,
             healthy_event_to_first_attempt_ms: baseline.latency,
           },
           ratio_p99: round(measured.latency.p99 / baseline.latency.p99, 2),
+          controlled: {
+            events: controlledEvents,
+            endpoints_each: { paused: CONTROLLED, throttled_1_per_s: CONTROLLED, fifo_failing: CONTROLLED },
+            healthy_event_to_first_attempt_ms: controlledMeasured.latency,
+            healthy_attempts: controlledMeasured.attempts,
+            paused_attempts: await attemptsTo(db, controlled, "paused"),
+            throttled_attempts: await attemptsTo(db, controlled, "throttled"),
+            fifo_failing_attempts: await attemptsTo(db, controlled, "fifo_failing"),
+            ratio_p99: round(controlledMeasured.latency.p99 / baseline.latency.p99, 2),
+          },
         },
         null,
         2,
@@ -106,22 +134,29 @@ function progress(message: string): void {
   process.stderr.write(`[bench:isolation] ${message}\n`);
 }
 
-/** {@link ENDPOINTS} stores with one endpoint each, the first `hanging` of them on a path the receiver never answers. */
+/**
+ * {@link ENDPOINTS} stores with one endpoint each, endpoint `i` of kind `kindOf(i)`: a hanging one on a path the
+ * receiver never answers, a FIFO failing one on a path it answers 500, a paused one, or one limited to 1 a second.
+ */
 async function destinations(
   db: Db,
   encryptionKey: Buffer,
   receiverUrl: string,
-  hanging: number,
+  kindOf: (i: number) => EndpointKind,
 ): Promise<Destination[]> {
   const made: Destination[] = [];
   for (let i = 0; i < ENDPOINTS; i++) {
+    const kind = kindOf(i);
     const { store } = await createStoreRow(db, encryptionKey);
-    const path = i < hanging ? `/hanging-${i}` : `/healthy-${i}`;
+    const path = kind === "hanging" ? `/hanging-${i}` : kind === "fifo_failing" ? `/failing-${i}` : `/healthy-${i}`;
     const { endpoint } = await createEndpointRow(db, encryptionKey, {
       storeId: store.id,
       url: `${receiverUrl}${path}`,
+      paused: kind === "paused",
+      rateLimit: kind === "throttled" ? 1 : null,
+      ordering: kind === "fifo_failing" ? "fifo" : "none",
     });
-    made.push({ storeId: store.id, endpoint: { id: endpoint.id, url: endpoint.url }, hanging: i < hanging });
+    made.push({ storeId: store.id, endpoint: { id: endpoint.id, url: endpoint.url }, kind });
   }
   return made;
 }
@@ -170,7 +205,7 @@ async function openLoop(db: Db, producer: Producer, targets: Destination[], seco
 
 /** Event → attempt 1 of the healthy endpoints' deliveries, once all of them were attempted (or 60 s passed). */
 async function healthyLatency(db: Db, targets: Destination[], since: Date, events: number) {
-  const healthy = targets.filter((t) => !t.hanging).map((t) => t.endpoint.id);
+  const healthy = targets.filter((t) => t.kind === "healthy").map((t) => t.endpoint.id);
   const expected = Math.round((events * healthy.length) / targets.length);
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -192,10 +227,10 @@ async function healthyLatency(db: Db, targets: Destination[], since: Date, event
   };
 }
 
-/** Attempts to the hanging endpoints that ended (at their timeout) by now. */
-async function hangingAttempts(db: Db, targets: Destination[]): Promise<number> {
-  const hanging = targets.filter((t) => t.hanging).map((t) => t.endpoint.id);
-  return db.webhookDelivery.count({ where: { endpoint_id: { in: hanging }, attempted_at: { not: null } } });
+/** Attempts to the endpoints of `kind` that ended by now (a hanging one's at its timeout). */
+async function attemptsTo(db: Db, targets: Destination[], kind: EndpointKind): Promise<number> {
+  const ids = targets.filter((t) => t.kind === kind).map((t) => t.endpoint.id);
+  return db.webhookDelivery.count({ where: { endpoint_id: { in: ids }, attempted_at: { not: null } } });
 }
 
 main().then(

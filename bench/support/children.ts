@@ -90,12 +90,14 @@ export function waitForOutput(child: ChildProcess, pattern: RegExp): Promise<Reg
 
 /**
  * Runs a receiver in this process (meant as a child: `<bench> receiver`) and prints `listening <port>`: every POST is
- * answered 200 as fast as it can with keep-alive, except paths starting `/hanging`, which are never answered.
+ * answered 200 as fast as it can with keep-alive, except paths starting `/hanging`, which are never answered, and
+ * `/failing`, answered 500.
  */
 export async function runReceiver(): Promise<void> {
   const server = http.createServer((req, res) => {
     req.resume();
     if (req.url?.startsWith("/hanging")) return;
+    if (req.url?.startsWith("/failing")) res.statusCode = 500;
     req.on("end", () => res.end("ok"));
   });
   server.keepAliveTimeout = 60_000;

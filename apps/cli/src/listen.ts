@@ -22,7 +22,7 @@ import { createHmac } from "node:crypto";
 import got from "got";
 import { signedDeliveryHeaders } from "@lm/domain/src/deliveries/delivery-request";
 import { newId } from "@lm/domain/src/ids";
-import type { SignatureScheme } from "@lm/domain/src/webhooks/signature";
+import type { SecretScheme } from "@lm/domain/src/webhooks/signature";
 import { webhookSecretOf } from "@lm/domain/src/webhooks/webhook-secret";
 import { ApiRequestError, type MerchantApi, replyOf, type Schemas } from "./merchant-api";
 
@@ -44,7 +44,7 @@ const FORWARD_TIMEOUT_MS = 10_000;
  * of the key (HMAC-SHA256 is one-way), and whoever holds the key can read these events anyway.
  * @returns `whsec_` + 43 characters in the form of `scheme`
  */
-export function listenSecret(apiKey: string, scheme: SignatureScheme): string {
+export function listenSecret(apiKey: string, scheme: SecretScheme): string {
   const bytes = createHmac("sha256", apiKey).update("lm listen session secret").digest();
   return webhookSecretOf(bytes, scheme);
 }
@@ -56,7 +56,7 @@ export interface ListenOptions {
   forwardTo: string;
   /** Event types to forward; null for all. */
   events: string[] | null;
-  scheme: SignatureScheme;
+  scheme: SecretScheme;
   /** From {@link listenSecret}. */
   secret: string;
   /** Receives each line of the session's log (no trailing newline). */

@@ -7,7 +7,7 @@
  */
 import { parseArgs } from "node:util";
 import { apiKeyMode } from "@lm/domain/src/api-keys/api-key";
-import { DEFAULT_SIGNATURE_SCHEME, isSignatureScheme, SIGNATURE_SCHEMES } from "@lm/domain/src/webhooks/signature";
+import { isSecretScheme, SECRET_SCHEMES } from "@lm/domain/src/webhooks/signature";
 import { listenSecret, startListening } from "./listen";
 import { runMcp } from "./mcp";
 import { failureLine, merchantApi, replyOf } from "./merchant-api";
@@ -117,8 +117,8 @@ export async function runLm(argv: string[], io: Io): Promise<ExitCode> {
       return 0;
     }
     if (command === "listen") {
-      const scheme = values["signature-scheme"] ?? DEFAULT_SIGNATURE_SCHEME;
-      if (!isSignatureScheme(scheme)) return usage(io, `--signature-scheme is one of ${SIGNATURE_SCHEMES.join(", ")}.`);
+      const scheme = values["signature-scheme"] ?? "stripe";
+      if (!isSecretScheme(scheme)) return usage(io, `--signature-scheme is one of ${SECRET_SCHEMES.join(", ")}.`);
       const secret = listenSecret(apiKey, scheme);
       if (values["print-secret"]) {
         io.out(secret);

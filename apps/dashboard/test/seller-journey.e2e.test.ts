@@ -262,6 +262,33 @@ if (!hasChromium) console.warn(title);
     await recover.getByRole("button", { name: "Fechar" }).click();
   });
 
+  test("when the owner sets the endpoint's delivery controls, then its page shows them masked and the next ping carries the header", async () => {
+    await page.getByRole("button", { name: "Controles de entrega" }).click();
+    const controls = page.getByRole("dialog", { name: "Controles de entrega" });
+    await controls.getByLabel("Limite por segundo").fill("5");
+    await controls.getByLabel("Novo cabeçalho: nome").fill("X-Tenant");
+    await controls.getByLabel("Novo cabeçalho: valor").fill("loja-da-ana-1");
+    await expectAccessible("the delivery controls dialog");
+    await controls.getByRole("button", { name: "Salvar" }).click();
+    await controls.waitFor({ state: "detached" });
+    await page.getByText("5 por segundo").waitFor();
+    await page.getByText(/^X-Tenant: /).waitFor();
+    expect(await page.getByText("loja-da-ana-1").count()).toBe(0);
+
+    await page.getByRole("button", { name: "Pausar entregas" }).click();
+    await page.getByText("Pausado").waitFor();
+    await page.getByRole("button", { name: "Retomar entregas" }).click();
+    await page.getByRole("button", { name: "Pausar entregas" }).waitFor();
+    const before = receiver.current.requestsTo("/hooks").length;
+    await page.getByRole("button", { name: "Enviar ping" }).click();
+    await waitUntil("a ping with the custom header", () =>
+      receiver.current
+        .requestsTo("/hooks")
+        .slice(before)
+        .some((request) => request.headers["x-tenant"] === "loja-da-ana-1"),
+    );
+  });
+
   test("when the owner adds a payout key to their own CPF, then it is listed", async () => {
     await navigate("Saques", "Saques");
     await page.getByRole("button", { name: "Nova chave Pix" }).click();

@@ -18,6 +18,7 @@ import {
   type RedisClient,
 } from "@lm/queue";
 import { createConcurrencyGate, type ConcurrencyGate } from "./concurrency-gate";
+import { createDeliveryGates } from "./delivery/delivery-gates";
 import { createDeliveryRows } from "./delivery/delivery-rows";
 import { createDestinationSlots, type DestinationSlots } from "./delivery/destination-slots";
 import { createWebhookHttpClient, type WebhookHttpClient } from "./delivery/http-client";
@@ -100,6 +101,7 @@ export function createWorkerDeps(
     logger,
     now: () => new Date(),
     deliveryRows: createDeliveryRows(repos),
+    gates: createDeliveryGates(producerRedis, config.queuePrefix),
     settlePayment: createPaymentSettlement(() => deps),
     destinationSlots: createDestinationSlots({
       fastLimit: Math.ceil(config.workerConcurrency / 2),

@@ -38,6 +38,9 @@ function idSql(prefix: string, ms: number): string {
   return `'${prefix}_${ulidTime(ms)}${salt}' || lpad(g::text, 12, '0')`;
 }
 
+/** The most recurrences a history holds (a million: a large subscription business). */
+const MAX_RECURRENCE_ROWS = 1_000_000;
+
 /** Runs `statements` on one connection with foreign keys and triggers off. */
 async function withoutChecks(pool: Pool, statements: Array<[string, unknown[]]>): Promise<void> {
   const client: PoolClient = await pool.connect();
@@ -55,7 +58,8 @@ async function withoutChecks(pool: Pool, statements: Array<[string, unknown[]]>)
  * makes), none of them due: half the deliveries succeeded and half wait a day for a retry; a third of the inbox items
  * processed, a third duplicates, a third badly signed; `rows` ledger entries of `scope.sellerId` with its balance,
  * `rows` more spread over `rows / 10` other sellers and a balance of as many others, `rows / 10` succeeded refunds;
- * half the charges expired and half due in a day. Then `ANALYZE`s them.
+ * half the charges expired and half due in a day; `rows` recurrences (at most a million), half approved with their
+ * engine's next step in a day, half canceled. Then `ANALYZE`s them.
  */
 export async function insertSweepHistory(pool: Pool, scope: SweepScope, rows: number, now: Date): Promise<void> {
   const past = now.getTime() - 3_600_000;
@@ -102,6 +106,16 @@ export async function insertSweepHistory(pool: Pool, scope: SweepScope, rows: nu
       [Math.ceil(rows / 10), at],
     ],
     [
+      `INSERT INTO recurrences (id, store_id, mode, status, contract, customer_name, customer_document,
+         customer_document_masked, start_date, interval, amount, retry_policy, journey, approval_expires_at,
+         next_run_at, created_at, updated_at)
+       SELECT i, $2::text, 'test', (CASE WHEN g % 2 = 0 THEN 'approved' ELSE 'canceled' END)::recurrence_status,
+         'history', 'Maria', 'x', '***', '2026-01-01', 'monthly', 100, 'none', 'qr', $3::timestamptz,
+         CASE WHEN g % 2 = 0 THEN $3::timestamptz + interval '1 day 1 hour' END, $3::timestamptz, $3::timestamptz
+       FROM generate_series(1, $1::int) g, LATERAL (SELECT ${idSql("rec", past)} AS i) x`,
+      [Math.min(rows, MAX_RECURRENCE_ROWS), storeId, at],
+    ],
+    [
       `INSERT INTO refunds (id, transaction_id, store_id, seller_id, mode, amount, status, created_at, updated_at)
        SELECT i, 'txn_history', $2::text, $3::text, 'test', 1, 'succeeded', $4::timestamptz, $4::timestamptz
        FROM generate_series(1, $1::int) g, LATERAL (SELECT ${idSql("rfd", past)} AS i) x`,
@@ -123,6 +137,7 @@ export async function insertSweepHistory(pool: Pool, scope: SweepScope, rows: nu
     "balances",
     "refunds",
     "transactions",
+    "recurrences",
   ])
     await pool.query(`ANALYZE ${table}`);
 }
@@ -130,7 +145,8 @@ export async function insertSweepHistory(pool: Pool, scope: SweepScope, rows: nu
 /**
  * Writes `rows` due rows into each swept table, made at `now`: pending deliveries due a minute ago, inbox items still
  * to process, ledger entries of `scope.sellerId` (half payments of 2, half refunds of -1 with their refunds still
- * open, the balance moved to match) and pending charges that expired a minute ago.
+ * open, the balance moved to match), pending charges that expired a minute ago, and approved recurrences whose engine's
+ * next step was due a minute ago.
  */
 export async function insertDueSweepRows(pool: Pool, scope: SweepScope, rows: number, now: Date): Promise<void> {
   const ms = now.getTime();
@@ -138,6 +154,15 @@ export async function insertDueSweepRows(pool: Pool, scope: SweepScope, rows: nu
   const { storeId, sellerId, endpointId, acquirerId } = scope;
   const refunds = Math.floor(rows / 2);
   await withoutChecks(pool, [
+    [
+      `INSERT INTO recurrences (id, store_id, mode, status, contract, customer_name, customer_document,
+         customer_document_masked, start_date, interval, amount, retry_policy, journey, approval_expires_at,
+         next_run_at, created_at, updated_at)
+       SELECT i, $2::text, 'test', 'approved', 'due', 'Maria', 'x', '***', '2026-01-01', 'monthly', 100, 'none', 'qr',
+         $3::timestamptz, $3::timestamptz, $3::timestamptz, $3::timestamptz
+       FROM generate_series(1, $1::int) g, LATERAL (SELECT ${idSql("rec", ms)} AS i) x`,
+      [rows, storeId, due],
+    ],
     [
       `INSERT INTO webhook_deliveries (id, chain_id, event_id, event_type, store_id, destination_type, endpoint_id, url,
          attempt, status, scheduled_at, created_at)

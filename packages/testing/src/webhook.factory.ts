@@ -62,6 +62,10 @@ export async function createEndpointRow(
     previousSecretExpiresAt?: Date;
     consecutiveDeadChains?: number;
     lastSucceededAt?: Date | null;
+    /** Delivery controls (DESIGN §16); none by default. */
+    ordering?: "none" | "fifo";
+    rateLimit?: number | null;
+    paused?: boolean;
   },
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   const id = newId("webhookEndpoint");
@@ -83,6 +87,9 @@ export async function createEndpointRow(
       deleted_at: input.deletedAt ?? null,
       consecutive_dead_chains: input.consecutiveDeadChains ?? 0,
       last_succeeded_at: input.lastSucceededAt ?? null,
+      ordering: input.ordering ?? "none",
+      rate_limit: input.rateLimit ?? null,
+      paused: input.paused ?? false,
     },
   });
   return { endpoint, secret };

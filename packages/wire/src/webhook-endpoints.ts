@@ -1,6 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import type { WebhookDelivery as WebhookDeliveryRow, WebhookEndpoint as WebhookEndpointRow } from "@lm/db";
-import { Nullable, StringEnum, Timestamp, listOf, wireObject, iso } from "./schema";
+import { Nullable, StringEnum, StringMap, Timestamp, listOf, wireObject, iso } from "./schema";
 import { Mode } from "./common";
 
 /** `whsec_` + 43 characters (32 random bytes): base64url for a `stripe` endpoint (and the postback secret), unpadded standard base64 for a `standard_webhooks` endpoint (its libraries decode it). Shown once. See the `webhooks` section for how each scheme signs. */
@@ -15,12 +15,12 @@ export const WebhookSecret = wireObject(
 /** WebhookSecret as sent. */
 export type WebhookSecret = Static<typeof WebhookSecret>;
 
-/** How deliveries to the endpoint are signed (DESIGN §4, §12). `stripe` (the default): `X-Signature: t=<unix>,v1=<hex>`, HMAC-SHA256 keyed with the whole `whsec_…` string as UTF-8; Stripe's libraries verify it unchanged. `standard_webhooks`: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` of the Standard Webhooks specification, keyed with the base64-decoded bytes after `whsec_`; its official libraries verify it unchanged. Fixed at creation. Postbacks are always `stripe`. */
+/** How deliveries to the endpoint are signed (DESIGN §4, §12, §16). `stripe` (the default): `X-Signature: t=<unix>,v1=<hex>`, HMAC-SHA256 keyed with the whole `whsec_…` string as UTF-8; Stripe's libraries verify it unchanged. `standard_webhooks`: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` of the Standard Webhooks specification, keyed with the base64-decoded bytes after `whsec_`; its official libraries verify it unchanged. `standard_webhooks_ed25519`: the same headers with `webhook-signature: v1a,<base64>`, an Ed25519 signature of `<webhook-id>.<webhook-timestamp>.<body>` (the specification's asymmetric form), verified with the endpoint's `public_key`; the private key never leaves the service. Fixed at creation. Postbacks are always `stripe`. */
 export const SignatureScheme = wireObject(
   "SignatureScheme",
-  StringEnum(["stripe", "standard_webhooks"], {
+  StringEnum(["stripe", "standard_webhooks", "standard_webhooks_ed25519"], {
     description:
-      "How deliveries to the endpoint are signed (DESIGN §4, §12). `stripe` (the default): `X-Signature: t=<unix>,v1=<hex>`, HMAC-SHA256 keyed with the whole `whsec_…` string as UTF-8; Stripe's libraries verify it unchanged. `standard_webhooks`: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` of the Standard Webhooks specification, keyed with the base64-decoded bytes after `whsec_`; its official libraries verify it unchanged. Fixed at creation. Postbacks are always `stripe`.",
+      "How deliveries to the endpoint are signed (DESIGN §4, §12, §16). `stripe` (the default): `X-Signature: t=<unix>,v1=<hex>`, HMAC-SHA256 keyed with the whole `whsec_…` string as UTF-8; Stripe's libraries verify it unchanged. `standard_webhooks`: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` of the Standard Webhooks specification, keyed with the base64-decoded bytes after `whsec_`; its official libraries verify it unchanged. `standard_webhooks_ed25519`: the same headers with `webhook-signature: v1a,<base64>`, an Ed25519 signature of `<webhook-id>.<webhook-timestamp>.<body>` (the specification's asymmetric form), verified with the endpoint's `public_key`; the private key never leaves the service. Fixed at creation. Postbacks are always `stripe`.",
     default: "stripe",
   }),
 );
@@ -41,10 +41,34 @@ export const WebhookEndpoint = wireObject(
       mode: Mode,
       description: Nullable(Type.String()),
       signature_scheme: SignatureScheme,
-      secret_prefix: Type.String({ minLength: 6, maxLength: 6 }),
+      secret_prefix: Type.String({
+        minLength: 6,
+        maxLength: 6,
+        description: "6 characters after `whsec_` of the secret, or after `whpk_` of the public key.",
+      }),
+      public_key: Nullable(Type.String({ pattern: "^whpk_[A-Za-z0-9+/]{43}=$" }), {
+        description:
+          "`standard_webhooks_ed25519` only (else null): `whpk_` + base64 of the raw 32-byte Ed25519 public key that verifies the `v1a` signatures; during a rotation's 24 h grace the previous key signs too.",
+      }),
       enabled: Type.Boolean(),
       disabled_reason: Nullable(StringEnum(["auto", "manual"])),
       auto_disabled_at: Nullable(Timestamp),
+      paused: Type.Boolean({
+        description:
+          "While true, deliveries wait instead of going out (up to 14 days, then `dead` with `paused_too_long`) and are delivered in order on resume; unlike `enabled: false`, nothing is dropped (DESIGN §16).",
+      }),
+      ordering: StringEnum(["none", "fifo"], {
+        description:
+          "`fifo`: one attempt at a time, events in `created_at` order; a failing event holds the ones behind it through its own retries (SPEC schedule), and once it is `dead` the next one goes. `none` (the default): attempts run independently (DESIGN §16).",
+      }),
+      rate_limit: Nullable(Type.Integer({ minimum: 1, maximum: 1000 }), {
+        description:
+          "At most this many attempts start in any wall-clock second, evenly spaced, with no burst; excess attempts wait and are never dropped. Null: unlimited (DESIGN §16).",
+      }),
+      headers: StringMap(Type.String(), {
+        description:
+          "Custom headers sent with every delivery (at most 10), names as given, values masked: `****` and the last 4 characters of a value of 16 or more. Stored encrypted (DESIGN §16).",
+      }),
       created_at: Timestamp,
       updated_at: Timestamp,
     },
@@ -62,15 +86,27 @@ export const WebhookEndpointList = listOf("WebhookEndpointList", WebhookEndpoint
 /** WebhookEndpointList as sent. */
 export type WebhookEndpointList = Static<typeof WebhookEndpointList>;
 
-/** CreatedWebhookEndpoint */
+/** The one-time `secret` of a reply: absent for a `standard_webhooks_ed25519` endpoint (see `public_key`). */
+const OneTimeSecret = Type.Optional(WebhookSecret);
+
+/**
+ * The creation reply: `secret` shown this once; a `standard_webhooks_ed25519` endpoint has none (its receiver verifies
+ * with `public_key`, and its private key is never shown).
+ */
 export const CreatedWebhookEndpoint = wireObject(
   "CreatedWebhookEndpoint",
-  Type.Composite([
-    WebhookEndpoint,
-    Type.Object({
-      secret: WebhookSecret,
-    }),
-  ]),
+  Type.Composite(
+    [
+      WebhookEndpoint,
+      Type.Object({
+        secret: OneTimeSecret,
+      }),
+    ],
+    {
+      description:
+        "The creation reply: `secret` shown this once; a `standard_webhooks_ed25519` endpoint has none (its receiver verifies with `public_key`, and its private key is never shown).",
+    },
+  ),
 );
 /** CreatedWebhookEndpoint as sent. */
 export type CreatedWebhookEndpoint = Static<typeof CreatedWebhookEndpoint>;
@@ -81,9 +117,9 @@ export const RotatedWebhookEndpoint = wireObject(
   Type.Composite([
     WebhookEndpoint,
     Type.Object({
-      secret: WebhookSecret,
+      secret: OneTimeSecret,
       previous_secret_expires_at: Type.String({
-        description: "24 h after the rotation; the previous secret signs until then.",
+        description: "24 h after the rotation; the previous secret (or private key) signs until then.",
         format: "date-time",
       }),
     }),
@@ -148,7 +184,7 @@ export const WebhookDelivery = wireObject(
       status: StringEnum(["pending", "succeeded", "failed", "dead"]),
       error: Nullable(Type.String(), {
         description:
-          "`http_<status>`, `redirect_not_followed`, `timeout`, `connection_error` (retried); `endpoint_disabled`, `blocked_destination`, `missing_secret` (not retried).",
+          "`http_<status>`, `redirect_not_followed`, `timeout`, `connection_error` (retried); `endpoint_disabled`, `blocked_destination`, `missing_secret` (not retried); `paused_too_long` (`dead`: it waited 14 days while its endpoint was paused, DESIGN §16).",
       }),
       response_status: Nullable(Type.Integer()),
       response_body_excerpt: Nullable(Type.String(), {
@@ -226,8 +262,11 @@ export const EndpointPing = wireObject(
 /** EndpointPing as sent. */
 export type EndpointPing = Static<typeof EndpointPing>;
 
-/** Serializes `endpoint`: its secret never, only the secret's first characters. */
-export function serializeWebhookEndpoint(endpoint: WebhookEndpointRow): WebhookEndpoint {
+/** An endpoint row as replies show it: with its custom headers decrypted and masked (the domain's `endpointView`). */
+export type WebhookEndpointView = WebhookEndpointRow & { maskedHeaders: Record<string, string> };
+
+/** Serializes `endpoint`: its secret never, only the secret's first characters; custom header values masked. */
+export function serializeWebhookEndpoint(endpoint: WebhookEndpointView): WebhookEndpoint {
   return {
     id: endpoint.id,
     object: "webhook_endpoint",
@@ -237,23 +276,28 @@ export function serializeWebhookEndpoint(endpoint: WebhookEndpointRow): WebhookE
     description: endpoint.description,
     signature_scheme: endpoint.signature_scheme,
     secret_prefix: endpoint.secret_prefix,
+    public_key: endpoint.public_key,
     enabled: endpoint.enabled,
     disabled_reason: endpoint.disabled_reason as WebhookEndpoint["disabled_reason"],
     auto_disabled_at: iso(endpoint.auto_disabled_at),
+    paused: endpoint.paused,
+    ordering: endpoint.ordering,
+    rate_limit: endpoint.rate_limit,
+    headers: endpoint.maskedHeaders,
     created_at: endpoint.created_at.toISOString(),
     updated_at: endpoint.updated_at.toISOString(),
   };
 }
 
-/** The creation reply: `endpoint` with its `secret` (`whsec_…`), shown this once. */
-export function serializeCreatedEndpoint(endpoint: WebhookEndpointRow, secret: string): CreatedWebhookEndpoint {
-  return { ...serializeWebhookEndpoint(endpoint), secret };
+/** The creation reply: `endpoint` with its `secret` (`whsec_…`) shown this once, when it has one to show. */
+export function serializeCreatedEndpoint(endpoint: WebhookEndpointView, secret: string | null): CreatedWebhookEndpoint {
+  return { ...serializeWebhookEndpoint(endpoint), ...(secret === null ? {} : { secret }) };
 }
 
-/** The rotation reply: the new secret, shown this once, and when the previous one stops signing. */
+/** The rotation reply: the new secret (or public key), shown this once, and when the previous one stops signing. */
 export function serializeRotatedEndpoint(rotated: {
-  endpoint: WebhookEndpointRow;
-  secret: string;
+  endpoint: WebhookEndpointView;
+  secret: string | null;
   previousSecretExpiresAt: Date;
 }): RotatedWebhookEndpoint {
   return {

@@ -1,8 +1,11 @@
 import type { Pool } from "pg";
 import {
   findDueCharges,
+  findDueRecurrenceIds,
+  findOrderedHead,
   findProcessableInboxItemIds,
   forEachDueDeliveryPage,
+  listOrderedHeads,
   listRecentBalanceReconciliation,
   listRecoveryPage,
   listRunningWebhookRecoveryIds,
@@ -56,7 +59,7 @@ describe("the sweeps read their due rows through their indexes, whatever the his
   beforeAll(async () => {
     await insertSweepHistory(ctx.db.pool, scope, HISTORY, now);
     // The drift check's first tick sums the history once and keeps it in the balance's checkpoint.
-    await listRecentBalanceReconciliation(ctx.db, { since: new Date(0), settledBelow: settledBelow(), now });
+    await listRecentBalanceReconciliation(ctx.db, { since: new Date(0), settledBelow: settledBelow(), maxSettledEntries: HISTORY, now });
     await insertDueSweepRows(ctx.db.pool, scope, DUE, now);
     const { rows } = await ctx.db.pool.query<{ child: string; parent: string }>(
       `SELECT c.relname AS child, p.relname AS parent FROM pg_inherits i
@@ -136,7 +139,7 @@ describe("the sweeps read their due rows through their indexes, whatever the his
 
     const read = reads(plans, "webhook_deliveries");
     expect(read.seqScan).toBe(false);
-    expect(read.indexes).toEqual(new Set(["webhook_deliveries_pending_due_idx"]));
+    expect(read.indexes).toEqual(new Set(["webhook_deliveries_unordered_due_idx"]));
     expect(read.rows).toBeGreaterThanOrEqual(DUE);
     expect(read.rows).toBeLessThanOrEqual(DUE + SLACK);
   });
@@ -159,6 +162,7 @@ describe("the sweeps read their due rows through their indexes, whatever the his
     await listRecentBalanceReconciliation(explaining(plans), {
       since: new Date(now.getTime() - 600_000),
       settledBelow: settledBelow(),
+      maxSettledEntries: HISTORY,
       now,
     });
 
@@ -217,6 +221,18 @@ describe("the sweeps read their due rows through their indexes, whatever the his
     expect(read.rows).toBe(2);
   });
 
+  test("when 20,000 recurrences wait a day or ended and 30 are due, then the recurrence engine's sweep reads the 30 through the due index", async () => {
+    const plans: PlanNode[] = [];
+
+    await findDueRecurrenceIds(explaining(plans), now, 100);
+
+    const read = reads(plans, "recurrences");
+    expect(read.seqScan).toBe(false);
+    expect(read.indexes).toEqual(new Set(["recurrences_due_idx"]));
+    expect(read.rows).toBeGreaterThanOrEqual(DUE);
+    expect(read.rows).toBeLessThanOrEqual(DUE + SLACK);
+  });
+
   test("when a recovery's window holds 20,000 events, then a page from the middle reads its own 500 events and their deliveries only", async () => {
     const { store } = await createStoreRow(ctx.db, ctx.config.encryptionKey);
     const storeId = store.id;
@@ -256,5 +272,40 @@ describe("the sweeps read their due rows through their indexes, whatever the his
     const deliveries = reads(plans, "webhook_deliveries");
     expect(deliveries.seqScan).toBe(false);
     expect(deliveries.rows).toBeLessThanOrEqual(SLACK);
+  });
+
+  test("when 3 endpoints each hold 300 ordered deliveries beside the history, then the ordered sweep reads each endpoint's head through the ordered index, and one endpoint's head is one look-up", async () => {
+    const endpoints = ["we_ordered_1", "we_ordered_2", "we_ordered_3"];
+    const { store } = await createStoreRow(ctx.db, ctx.config.encryptionKey);
+    for (const [e, id] of endpoints.entries()) {
+      await ctx.db.pool.query(
+        `INSERT INTO webhook_endpoints (id, store_id, mode, url, events, secret_ciphertext, secret_prefix, ordering,
+           updated_at)
+         VALUES ($1, $2, 'test', 'http://127.0.0.1:9/h', '{*}', 'x', 'xxxxxx', 'fifo', now())`,
+        [id, store.id],
+      );
+      await ctx.db.pool.query(
+        `INSERT INTO webhook_deliveries (id, chain_id, event_id, event_type, store_id, destination_type, endpoint_id,
+           url, attempt, status, scheduled_at, created_at, ordered)
+         SELECT i, i, 'evt_' || lpad(g::text, 26, '0'), 'transaction.paid', $2::text, 'endpoint', $1::text,
+           'http://127.0.0.1:9/h', 1, 'pending', now(), now(), true
+         FROM generate_series(1, 300) g, LATERAL (SELECT $3 || lpad(($4::int * 1000 + g)::text, 16, '0') AS i) x`,
+        [id, store.id, idFloor("delivery", now.getTime()).slice(0, -16), e],
+      );
+    }
+    await ctx.db.pool.query("ANALYZE webhook_deliveries");
+    const sweep: PlanNode[] = [];
+    const one: PlanNode[] = [];
+
+    await listOrderedHeads(explaining(sweep), 100);
+    await findOrderedHead(explaining(one), "we_ordered_2");
+
+    for (const plans of [sweep, one]) {
+      const read = reads(plans, "webhook_deliveries");
+      expect(read.seqScan).toBe(false);
+      expect(read.indexes).toContain("webhook_deliveries_ordered_idx");
+      expect(read.indexes).not.toContain("webhook_deliveries_unordered_due_idx");
+      expect(read.rows).toBeLessThanOrEqual(2 * endpoints.length + SLACK);
+    }
   });
 });

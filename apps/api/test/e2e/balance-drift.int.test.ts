@@ -1,4 +1,4 @@
-import { findBalanceDrift, findRecentBalanceDrift, LEDGER_SETTLE_MS, newId } from "@lm/domain";
+import { findBalanceDrift, findRecentBalanceDrift, idFloor, LEDGER_SETTLE_MS, newId } from "@lm/domain";
 import { createLogger } from "@lm/logging";
 import { createWorkerMetrics } from "@lm/metrics";
 import { checkBalanceDrift } from "../../../worker/src/sweepers/balance-drift";
@@ -80,5 +80,44 @@ describe("the reconciler's ledger drift check", () => {
     await ctx.db.$executeRaw`UPDATE balances SET updated_at = now() WHERE seller_id = ${merchant.sellerId}`;
     expect(await checkBalanceDrift(deps)).toBe(1);
     expect(await drift(metrics, "test")).toBe(300);
+  });
+
+  test("when a balance's history is longer than one check folds, then each check moves its checkpoint by that much and leaves it out, and the check that catches up compares it, a drift included", async () => {
+    const at = Date.now() - 3_600_000;
+    const entries = Array.from({ length: 10 }, (_, i) => ({
+      id: newId("balanceTransaction", at + i),
+      amount: 100 * (i + 1),
+    }));
+    for (const entry of entries) {
+      await ctx.db
+        .$executeRaw`INSERT INTO balance_transactions (id, seller_id, mode, type, amount, source_id, created_at)
+        VALUES (${entry.id}, ${merchant.sellerId}, 'live', 'payment', ${entry.amount}, ${entry.id}, now())`;
+    }
+    // The running total is 1 centavo off its 5,500 of entries (a bug, by hand).
+    await ctx.db.$executeRaw`INSERT INTO balances (seller_id, mode, available, reserved, updated_at)
+      VALUES (${merchant.sellerId}, 'live', 5501, 0, now())`;
+    const now = new Date();
+    const check = () =>
+      ctx.deps.repos.ledger.listRecentBalanceReconciliation({
+        since: new Date(now.getTime() - 60_000),
+        settledBelow: idFloor("balanceTransaction", now.getTime() - LEDGER_SETTLE_MS),
+        maxSettledEntries: 4,
+        now,
+      });
+    const checkpoint = async () =>
+      (
+        await ctx.db.$queryRaw<Array<{ entry_id: string; entries_sum: bigint }>>`
+          SELECT entry_id, entries_sum FROM ledger_checkpoints WHERE seller_id = ${merchant.sellerId} AND mode = 'live'`
+      )[0];
+
+    expect((await check()).filter((row) => row.mode === "live")).toEqual([]);
+    expect(await checkpoint()).toEqual({ entry_id: entries[4]!.id, entries_sum: 1000n });
+    expect((await check()).filter((row) => row.mode === "live")).toEqual([]);
+    expect(await checkpoint()).toEqual({ entry_id: entries[8]!.id, entries_sum: 3600n });
+
+    expect((await check()).filter((row) => row.mode === "live")).toEqual([
+      expect.objectContaining({ seller_id: merchant.sellerId, available: 5501n, entries_sum: 5500n }),
+    ]);
+    expect((await checkpoint())?.entries_sum).toBe(5500n);
   });
 });

@@ -3,7 +3,7 @@ import { runRecurrence, runTestClockAdvance } from "@lm/domain";
 import type { Pool } from "pg";
 import { useApiTestContext } from "../support/harness";
 import { useTestMerchant } from "../support/merchant-client";
-import { advanceClock, approvedRecurrence, createClock, recurrenceBody } from "../support/recurrences";
+import { advanceClock, approvedRecurrence, createClock, cycleOutcomes, recurrenceBody } from "../support/recurrences";
 
 const T0 = "2030-01-02T12:00:00.000Z";
 const START = "2030-01-15";
@@ -26,37 +26,6 @@ describe("the recurrence engine, interrupted and run again", () => {
     return { clock, recurrences: [paid, failing] };
   }
 
-  /** What the engine made of `recurrences`: each cycle, its charge's state and its events, by due date. */
-  async function outcomeOf(recurrences: string[]) {
-    const charges = await ctx.db.transaction.findMany({
-      where: { recurrence_id: { in: recurrences } },
-      include: { recurrence_cycle: true },
-    });
-    const events = await ctx.db.event.findMany({ where: { type: { startsWith: "transaction." } } });
-    const eventsOf = (id: string) =>
-      events
-        .filter((event) => (event.data as { id: string }).id === id)
-        .map((event) => event.type)
-        .sort();
-    const credits = await ctx.db.balanceTransaction.findMany({
-      where: { type: "payment", source_id: { in: charges.map((charge) => charge.id) } },
-    });
-    return recurrences.map((recurrence) =>
-      charges
-        .filter((charge) => charge.recurrence_id === recurrence)
-        .map((charge) => ({
-          due: charge.recurrence_cycle?.due_date,
-          status: charge.status,
-          amount: charge.amount,
-          attempts: charge.recurrence_cycle?.attempts,
-          open: charge.recurrence_cycle?.next_attempt_at !== null,
-          credited: credits.filter((credit) => credit.source_id === charge.id).length,
-          events: eventsOf(charge.id),
-        }))
-        .sort((a, b) => String(a.due).localeCompare(String(b.due))),
-    );
-  }
-
   test("when the engine is stopped after every single step and run again, then it ends exactly as a run in one go: every cycle once, none missed", async () => {
     const once = await clockWithRecurrences();
     await advanceClock(ctx, merchant.client, once.clock, UNTIL);
@@ -69,8 +38,8 @@ describe("the recurrence engine, interrupted and run again", () => {
     }
     await runTestClockAdvance(ctx.deps, stepwise.clock);
 
-    const expected = await outcomeOf(once.recurrences);
-    expect(await outcomeOf(stepwise.recurrences)).toEqual(expected);
+    const expected = await cycleOutcomes(ctx, once.recurrences);
+    expect(await cycleOutcomes(ctx, stepwise.recurrences)).toEqual(expected);
     expect(expected[0]).toHaveLength(9);
     expect(expected[0]!.every((cycle) => cycle.status === "paid" && cycle.credited === 1)).toBe(true);
     expect(expected[0]![0]!.events).toEqual(["transaction.created", "transaction.paid"]);
@@ -95,7 +64,7 @@ describe("the recurrence engine, interrupted and run again", () => {
     expect(scheduled).toMatchObject({ status: "scheduled", type: "recurring", due_date: { date: START } });
     expect(listed.data.map((charge: { id: string }) => charge.id)).toContain(written!.id);
     expect((await merchant.client.get(`/v1/transactions/${written!.id}`)).body.status).toBe("pending");
-    const [outcome] = await outcomeOf([id]);
+    const [outcome] = await cycleOutcomes(ctx, [id]);
     expect(outcome).toEqual([
       expect.objectContaining({ due: START, status: "pending", events: ["transaction.created"] }),
     ]);
@@ -109,7 +78,7 @@ describe("the recurrence engine, interrupted and run again", () => {
     // A run that met the other's debit half-done failed, as a job does; its retry ends the advance.
     await runTestClockAdvance(ctx.deps, clock);
 
-    const [paid, failing] = await outcomeOf(recurrences);
+    const [paid, failing] = await cycleOutcomes(ctx, recurrences);
     expect((await merchant.client.get(`/v1/test-clocks/${clock}`)).body.status).toBe("ready");
     expect(paid).toHaveLength(9);
     expect(paid!.every((cycle) => cycle.status === "paid" && cycle.credited === 1 && !cycle.open)).toBe(true);

@@ -57,3 +57,52 @@ export async function approvedRecurrence(client: MerchantClient, body: Record<st
   if (approved.status !== 200) throw new Error(`approval failed: ${approved.status} ${JSON.stringify(approved.body)}`);
   return id;
 }
+
+/** One cycle as {@link cycleOutcomes} reads it back. */
+export interface CycleOutcome {
+  due: string | undefined;
+  status: string;
+  amount: number;
+  attempts: number | undefined;
+  /** Whether the engine still has a debit of it to try. */
+  open: boolean;
+  /** The ledger's payment entries of its charge. */
+  credited: number;
+  /** Its charge's `transaction.*` event types, sorted. */
+  events: string[];
+}
+
+/**
+ * What the engine made of `recurrences` (ids), each a list of its cycles by due date: the charge's state, the debits
+ * tried, the ledger's credits and the events, so that a run can be compared with another or checked for a cycle sent,
+ * debited or credited twice.
+ */
+export async function cycleOutcomes(ctx: ApiTestContext, recurrences: string[]): Promise<CycleOutcome[][]> {
+  const charges = await ctx.db.transaction.findMany({
+    where: { recurrence_id: { in: recurrences } },
+    include: { recurrence_cycle: true },
+  });
+  const events = await ctx.db.event.findMany({ where: { type: { startsWith: "transaction." } } });
+  const eventsOf = (id: string) =>
+    events
+      .filter((event) => (event.data as { id: string }).id === id)
+      .map((event) => event.type)
+      .sort();
+  const credits = await ctx.db.balanceTransaction.findMany({
+    where: { type: "payment", source_id: { in: charges.map((charge) => charge.id) } },
+  });
+  return recurrences.map((recurrence) =>
+    charges
+      .filter((charge) => charge.recurrence_id === recurrence)
+      .map((charge) => ({
+        due: charge.recurrence_cycle?.due_date,
+        status: charge.status,
+        amount: charge.amount,
+        attempts: charge.recurrence_cycle?.attempts,
+        open: charge.recurrence_cycle?.next_attempt_at !== null,
+        credited: credits.filter((credit) => credit.source_id === charge.id).length,
+        events: eventsOf(charge.id),
+      }))
+      .sort((a, b) => String(a.due).localeCompare(String(b.due))),
+  );
+}

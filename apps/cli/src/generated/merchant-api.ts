@@ -1890,7 +1890,7 @@ export interface paths {
     put?: never;
     /**
      * Rotate an endpoint's signing secret
-     * @description Needs a live step-up while the seller's `webhook` toggle is on. For 24 h deliveries carry two `v1` signatures, the new secret's first.
+     * @description Needs a live step-up while the seller's `webhook` toggle is on. For 24 h deliveries carry two signatures (`v1`, or `v1a` for `standard_webhooks_ed25519`), the new secret's (or key's) first. An Ed25519 endpoint gets a new key pair: the reply shows its new `public_key` and no `secret`.
      */
     post: operations["rotateWebhookEndpointSecret"];
     delete?: never;
@@ -2623,6 +2623,7 @@ export interface components {
       /** @description The full key: shown in this reply only. */
       key: string;
     };
+    /** @description The creation reply: `secret` shown this once; a `standard_webhooks_ed25519` endpoint has none (its receiver verifies with `public_key`, and its private key is never shown). */
     CreatedWebhookEndpoint: {
       id: string;
       /** @constant */
@@ -2633,15 +2634,31 @@ export interface components {
       mode: components["schemas"]["Mode"];
       description: string | null;
       signature_scheme: components["schemas"]["SignatureScheme"];
+      /** @description 6 characters after `whsec_` of the secret, or after `whpk_` of the public key. */
       secret_prefix: string;
+      /** @description `standard_webhooks_ed25519` only (else null): `whpk_` + base64 of the raw 32-byte Ed25519 public key that verifies the `v1a` signatures; during a rotation's 24 h grace the previous key signs too. */
+      public_key: string | null;
       enabled: boolean;
       disabled_reason: ("auto" | "manual") | null;
       auto_disabled_at: string | null;
+      /** @description While true, deliveries wait instead of going out (up to 14 days, then `dead` with `paused_too_long`) and are delivered in order on resume; unlike `enabled: false`, nothing is dropped (DESIGN §16). */
+      paused: boolean;
+      /**
+       * @description `fifo`: one attempt at a time, events in `created_at` order; a failing event holds the ones behind it through its own retries (SPEC schedule), and once it is `dead` the next one goes. `none` (the default): attempts run independently (DESIGN §16).
+       * @enum {string}
+       */
+      ordering: "none" | "fifo";
+      /** @description At most this many attempts start in any wall-clock second, evenly spaced, with no burst; excess attempts wait and are never dropped. Null: unlimited (DESIGN §16). */
+      rate_limit: number | null;
+      /** @description Custom headers sent with every delivery (at most 10), names as given, values masked: `****` and the last 4 characters of a value of 16 or more. Stored encrypted (DESIGN §16). */
+      headers: {
+        [key: string]: string;
+      };
       /** Format: date-time */
       created_at: string;
       /** Format: date-time */
       updated_at: string;
-      secret: components["schemas"]["WebhookSecret"];
+      secret?: components["schemas"]["WebhookSecret"];
     };
     /** @description A bank's Pix Automático cycle charge callback (`webhookcobr`, DESIGN §14 "Live"): a hint, stored first like any notification; each charge it names is read back from the bank (`GET /cobr/{txid}`): paid, it settles as any payment; a failed debit is retried at the bank while the recurrence's policy allows, else the charge fails. */
     CycleChargeNotification: {
@@ -3321,18 +3338,34 @@ export interface components {
       mode: components["schemas"]["Mode"];
       description: string | null;
       signature_scheme: components["schemas"]["SignatureScheme"];
+      /** @description 6 characters after `whsec_` of the secret, or after `whpk_` of the public key. */
       secret_prefix: string;
+      /** @description `standard_webhooks_ed25519` only (else null): `whpk_` + base64 of the raw 32-byte Ed25519 public key that verifies the `v1a` signatures; during a rotation's 24 h grace the previous key signs too. */
+      public_key: string | null;
       enabled: boolean;
       disabled_reason: ("auto" | "manual") | null;
       auto_disabled_at: string | null;
+      /** @description While true, deliveries wait instead of going out (up to 14 days, then `dead` with `paused_too_long`) and are delivered in order on resume; unlike `enabled: false`, nothing is dropped (DESIGN §16). */
+      paused: boolean;
+      /**
+       * @description `fifo`: one attempt at a time, events in `created_at` order; a failing event holds the ones behind it through its own retries (SPEC schedule), and once it is `dead` the next one goes. `none` (the default): attempts run independently (DESIGN §16).
+       * @enum {string}
+       */
+      ordering: "none" | "fifo";
+      /** @description At most this many attempts start in any wall-clock second, evenly spaced, with no burst; excess attempts wait and are never dropped. Null: unlimited (DESIGN §16). */
+      rate_limit: number | null;
+      /** @description Custom headers sent with every delivery (at most 10), names as given, values masked: `****` and the last 4 characters of a value of 16 or more. Stored encrypted (DESIGN §16). */
+      headers: {
+        [key: string]: string;
+      };
       /** Format: date-time */
       created_at: string;
       /** Format: date-time */
       updated_at: string;
-      secret: components["schemas"]["WebhookSecret"];
+      secret?: components["schemas"]["WebhookSecret"];
       /**
        * Format: date-time
-       * @description 24 h after the rotation; the previous secret signs until then.
+       * @description 24 h after the rotation; the previous secret (or private key) signs until then.
        */
       previous_secret_expires_at: string;
     };
@@ -3383,11 +3416,11 @@ export interface components {
     };
     SignInResult: components["schemas"]["UserReply"] | components["schemas"]["TwoFactorRedirect"];
     /**
-     * @description How deliveries to the endpoint are signed (DESIGN §4, §12). `stripe` (the default): `X-Signature: t=<unix>,v1=<hex>`, HMAC-SHA256 keyed with the whole `whsec_…` string as UTF-8; Stripe's libraries verify it unchanged. `standard_webhooks`: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` of the Standard Webhooks specification, keyed with the base64-decoded bytes after `whsec_`; its official libraries verify it unchanged. Fixed at creation. Postbacks are always `stripe`.
+     * @description How deliveries to the endpoint are signed (DESIGN §4, §12, §16). `stripe` (the default): `X-Signature: t=<unix>,v1=<hex>`, HMAC-SHA256 keyed with the whole `whsec_…` string as UTF-8; Stripe's libraries verify it unchanged. `standard_webhooks`: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` of the Standard Webhooks specification, keyed with the base64-decoded bytes after `whsec_`; its official libraries verify it unchanged. `standard_webhooks_ed25519`: the same headers with `webhook-signature: v1a,<base64>`, an Ed25519 signature of `<webhook-id>.<webhook-timestamp>.<body>` (the specification's asymmetric form), verified with the endpoint's `public_key`; the private key never leaves the service. Fixed at creation. Postbacks are always `stripe`.
      * @default stripe
      * @enum {string}
      */
-    SignatureScheme: "stripe" | "standard_webhooks";
+    SignatureScheme: "stripe" | "standard_webhooks" | "standard_webhooks_ed25519";
     Status: {
       /** @description Always true on success. */
       status: boolean;
@@ -3638,7 +3671,7 @@ export interface components {
       attempt: number;
       /** @enum {string} */
       status: "pending" | "succeeded" | "failed" | "dead";
-      /** @description `http_<status>`, `redirect_not_followed`, `timeout`, `connection_error` (retried); `endpoint_disabled`, `blocked_destination`, `missing_secret` (not retried). */
+      /** @description `http_<status>`, `redirect_not_followed`, `timeout`, `connection_error` (retried); `endpoint_disabled`, `blocked_destination`, `missing_secret` (not retried); `paused_too_long` (`dead`: it waited 14 days while its endpoint was paused, DESIGN §16). */
       error: string | null;
       response_status: number | null;
       /** @description First 1 KB of the receiver's body; never interpreted. */
@@ -3675,7 +3708,7 @@ export interface components {
       attempt: number;
       /** @enum {string} */
       status: "pending" | "succeeded" | "failed" | "dead";
-      /** @description `http_<status>`, `redirect_not_followed`, `timeout`, `connection_error` (retried); `endpoint_disabled`, `blocked_destination`, `missing_secret` (not retried). */
+      /** @description `http_<status>`, `redirect_not_followed`, `timeout`, `connection_error` (retried); `endpoint_disabled`, `blocked_destination`, `missing_secret` (not retried); `paused_too_long` (`dead`: it waited 14 days while its endpoint was paused, DESIGN §16). */
       error: string | null;
       response_status: number | null;
       /** @description First 1 KB of the receiver's body; never interpreted. */
@@ -3718,10 +3751,26 @@ export interface components {
       mode: components["schemas"]["Mode"];
       description: string | null;
       signature_scheme: components["schemas"]["SignatureScheme"];
+      /** @description 6 characters after `whsec_` of the secret, or after `whpk_` of the public key. */
       secret_prefix: string;
+      /** @description `standard_webhooks_ed25519` only (else null): `whpk_` + base64 of the raw 32-byte Ed25519 public key that verifies the `v1a` signatures; during a rotation's 24 h grace the previous key signs too. */
+      public_key: string | null;
       enabled: boolean;
       disabled_reason: ("auto" | "manual") | null;
       auto_disabled_at: string | null;
+      /** @description While true, deliveries wait instead of going out (up to 14 days, then `dead` with `paused_too_long`) and are delivered in order on resume; unlike `enabled: false`, nothing is dropped (DESIGN §16). */
+      paused: boolean;
+      /**
+       * @description `fifo`: one attempt at a time, events in `created_at` order; a failing event holds the ones behind it through its own retries (SPEC schedule), and once it is `dead` the next one goes. `none` (the default): attempts run independently (DESIGN §16).
+       * @enum {string}
+       */
+      ordering: "none" | "fifo";
+      /** @description At most this many attempts start in any wall-clock second, evenly spaced, with no burst; excess attempts wait and are never dropped. Null: unlimited (DESIGN §16). */
+      rate_limit: number | null;
+      /** @description Custom headers sent with every delivery (at most 10), names as given, values masked: `****` and the last 4 characters of a value of 16 or more. Stored encrypted (DESIGN §16). */
+      headers: {
+        [key: string]: string;
+      };
       /** Format: date-time */
       created_at: string;
       /** Format: date-time */
@@ -12227,17 +12276,25 @@ export interface operations {
            *             "transaction.paid",
            *             "transaction.expired",
            *             "refund.succeeded",
-           *             "refund.failed"
+           *             "refund.failed",
+           *             "dispute.created"
            *           ],
            *           "mode": "test",
-           *           "description": "Pedidos da loja virtual",
+           *           "description": "Pedidos e disputas da loja virtual",
            *           "signature_scheme": "stripe",
            *           "secret_prefix": "8tLLrx",
+           *           "public_key": null,
            *           "enabled": true,
            *           "disabled_reason": null,
            *           "auto_disabled_at": null,
+           *           "paused": false,
+           *           "ordering": "fifo",
+           *           "rate_limit": 20,
+           *           "headers": {
+           *             "X-Loja-Token": "****a91f"
+           *           },
            *           "created_at": "2026-11-26T19:03:15.921Z",
-           *           "updated_at": "2026-11-26T19:03:15.921Z"
+           *           "updated_at": "2026-11-26T19:09:42.118Z"
            *         }
            *       ],
            *       "has_more": false
@@ -12312,16 +12369,33 @@ export interface operations {
           /** @description `""` or null: none. */
           description?: string | null;
           /**
-           * @description How deliveries to the endpoint are signed (DESIGN §4, §12). `stripe` (the default): `X-Signature: t=<unix>,v1=<hex>`, HMAC-SHA256 keyed with the whole `whsec_…` string as UTF-8; Stripe's libraries verify it unchanged. `standard_webhooks`: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` of the Standard Webhooks specification, keyed with the base64-decoded bytes after `whsec_`; its official libraries verify it unchanged. Fixed at creation. Postbacks are always `stripe`.
+           * @description How deliveries to the endpoint are signed (DESIGN §4, §12, §16). `stripe` (the default): `X-Signature: t=<unix>,v1=<hex>`, HMAC-SHA256 keyed with the whole `whsec_…` string as UTF-8; Stripe's libraries verify it unchanged. `standard_webhooks`: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` of the Standard Webhooks specification, keyed with the base64-decoded bytes after `whsec_`; its official libraries verify it unchanged. `standard_webhooks_ed25519`: the same headers with `v1a,<base64>` Ed25519 signatures, verified with the endpoint's `public_key` (no `secret` is issued). Fixed at creation. Postbacks are always `stripe`.
            * @default stripe
            * @enum {string}
            */
-          signature_scheme?: "stripe" | "standard_webhooks";
+          signature_scheme?: "stripe" | "standard_webhooks" | "standard_webhooks_ed25519";
+          /**
+           * @description `fifo`: one attempt at a time, events in `created_at` order, a failing event holding the ones behind it through its own retries. `none`: attempts run independently.
+           * @default none
+           * @enum {string}
+           */
+          ordering?: "none" | "fifo";
+          /** @description Attempts that may start in any wall-clock second (1 to 1000), evenly spaced, no burst; excess attempts wait, never fail. null: unlimited. */
+          rate_limit?: number | null;
+          /**
+           * @description true: deliveries wait (up to 14 days, then `dead` with `paused_too_long`); false resumes, delivering what waited in order.
+           * @default false
+           */
+          paused?: boolean;
+          /** @description Custom headers `{name: value}` sent with every delivery: at most 10; names 1 to 64 letters, digits and hyphens; values at most 1,024 printable ASCII characters. Never a name the service sets (`Content-Type`, `User-Agent`, `Idempotency-Key`, `X-Signature`, `X-Event-*`, `X-Delivery-Id`, `X-Attempt`, `webhook-*`) nor `Host`, `Content-Length`, `Connection`, `Transfer-Encoding`; `Authorization` only on an https url. A refused header is 400 `validation_failed` with `param` `headers.<name>`. Stored encrypted; replies mask the values. */
+          headers?: {
+            [key: string]: string;
+          };
         };
       };
     };
     responses: {
-      /** @description The endpoint, enabled, with its `secret` shown once. */
+      /** @description The endpoint, enabled, with its `secret` shown once (none for `standard_webhooks_ed25519`: see `public_key`). */
       201: {
         headers: {
           [name: string]: unknown;
@@ -12342,9 +12416,14 @@ export interface operations {
            *       "description": "Pedidos da loja virtual",
            *       "signature_scheme": "stripe",
            *       "secret_prefix": "8tLLrx",
+           *       "public_key": null,
            *       "enabled": true,
            *       "disabled_reason": null,
            *       "auto_disabled_at": null,
+           *       "paused": false,
+           *       "ordering": "none",
+           *       "rate_limit": null,
+           *       "headers": {},
            *       "created_at": "2026-11-26T19:03:15.921Z",
            *       "updated_at": "2026-11-26T19:03:15.921Z",
            *       "secret": "whsec_8tLLrx8ZGMLvDR8s7L2dLrH16cJobC3DNSQNZcJg3CY"
@@ -12353,7 +12432,7 @@ export interface operations {
           "application/json": components["schemas"]["CreatedWebhookEndpoint"];
         };
       };
-      /** @description `validation_failed`: the body, query or a path parameter is invalid; `param` names the field. `invalid_url`: `url` fails the destination check (the message gives the reason). `invalid_event_type`: an event type outside the catalog, `ping`, or `*` beside other types. */
+      /** @description `validation_failed`: the body, query or a path parameter is invalid; `param` names the field (`headers.<name>` for a custom header refused). `invalid_url`: `url` fails the destination check (the message gives the reason). `invalid_event_type`: an event type outside the catalog, `ping`, or `*` beside other types. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12423,17 +12502,25 @@ export interface operations {
            *         "transaction.paid",
            *         "transaction.expired",
            *         "refund.succeeded",
-           *         "refund.failed"
+           *         "refund.failed",
+           *         "dispute.created"
            *       ],
            *       "mode": "test",
-           *       "description": "Pedidos da loja virtual",
+           *       "description": "Pedidos e disputas da loja virtual",
            *       "signature_scheme": "stripe",
            *       "secret_prefix": "8tLLrx",
+           *       "public_key": null,
            *       "enabled": true,
            *       "disabled_reason": null,
            *       "auto_disabled_at": null,
+           *       "paused": false,
+           *       "ordering": "fifo",
+           *       "rate_limit": 20,
+           *       "headers": {
+           *         "X-Loja-Token": "****a91f"
+           *       },
            *       "created_at": "2026-11-26T19:03:15.921Z",
-           *       "updated_at": "2026-11-26T19:03:15.921Z"
+           *       "updated_at": "2026-11-26T19:09:42.118Z"
            *     }
            */
           "application/json": components["schemas"]["WebhookEndpoint"];
@@ -12540,7 +12627,12 @@ export interface operations {
          *         "refund.failed",
          *         "dispute.created"
          *       ],
-         *       "description": "Pedidos e disputas da loja virtual"
+         *       "description": "Pedidos e disputas da loja virtual",
+         *       "ordering": "fifo",
+         *       "rate_limit": 20,
+         *       "headers": {
+         *         "X-Loja-Token": "lj_9a8b7c6d5e4f3a2b1c0d9e8fa91f"
+         *       }
          *     }
          */
         "application/json": {
@@ -12556,7 +12648,20 @@ export interface operations {
            * @description Accepted only as the endpoint's own scheme: another value is 400 `validation_failed` (param `signature_scheme`); create a new endpoint to change schemes.
            * @enum {string}
            */
-          signature_scheme?: "stripe" | "standard_webhooks";
+          signature_scheme?: "stripe" | "standard_webhooks" | "standard_webhooks_ed25519";
+          /**
+           * @description `fifo`: one attempt at a time, events in `created_at` order, a failing event holding the ones behind it through its own retries. `none`: attempts run independently.
+           * @enum {string}
+           */
+          ordering?: "none" | "fifo";
+          /** @description Attempts that may start in any wall-clock second (1 to 1000), evenly spaced, no burst; excess attempts wait, never fail. null: unlimited. */
+          rate_limit?: number | null;
+          /** @description true: deliveries wait (up to 14 days, then `dead` with `paused_too_long`); false resumes, delivering what waited in order. */
+          paused?: boolean;
+          /** @description A JSON merge patch of the custom headers: a string sets a header (replacing one whose name differs only in case), null removes it, headers not named stay. The result follows the rules of creation, checked against the endpoint's url after this change. */
+          headers?: {
+            [key: string]: string | null;
+          };
         };
       };
     };
@@ -12576,23 +12681,31 @@ export interface operations {
            *         "transaction.paid",
            *         "transaction.expired",
            *         "refund.succeeded",
-           *         "refund.failed"
+           *         "refund.failed",
+           *         "dispute.created"
            *       ],
            *       "mode": "test",
-           *       "description": "Pedidos da loja virtual",
+           *       "description": "Pedidos e disputas da loja virtual",
            *       "signature_scheme": "stripe",
            *       "secret_prefix": "8tLLrx",
+           *       "public_key": null,
            *       "enabled": true,
            *       "disabled_reason": null,
            *       "auto_disabled_at": null,
+           *       "paused": false,
+           *       "ordering": "fifo",
+           *       "rate_limit": 20,
+           *       "headers": {
+           *         "X-Loja-Token": "****a91f"
+           *       },
            *       "created_at": "2026-11-26T19:03:15.921Z",
-           *       "updated_at": "2026-11-26T19:03:15.921Z"
+           *       "updated_at": "2026-11-26T19:09:42.118Z"
            *     }
            */
           "application/json": components["schemas"]["WebhookEndpoint"];
         };
       };
-      /** @description `validation_failed`: the body, query or a path parameter is invalid; `param` names the field. `invalid_url`: `url` fails the destination check. `invalid_event_type`: an event type outside the catalog, `ping`, or `*` beside other types. */
+      /** @description `validation_failed`: the body, query or a path parameter is invalid; `param` names the field (`headers.<name>` for a custom header refused). `invalid_url`: `url` fails the destination check. `invalid_event_type`: an event type outside the catalog, `ping`, or `*` beside other types. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13185,7 +13298,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The endpoint with the new `secret`, shown once, and `previous_secret_expires_at`. */
+      /** @description The endpoint with the new `secret` shown once (or the new `public_key`), and `previous_secret_expires_at`. */
       200: {
         headers: {
           [name: string]: unknown;
@@ -13206,9 +13319,14 @@ export interface operations {
            *       "description": "Pedidos da loja virtual",
            *       "signature_scheme": "stripe",
            *       "secret_prefix": "Qm4nT8",
+           *       "public_key": null,
            *       "enabled": true,
            *       "disabled_reason": null,
            *       "auto_disabled_at": null,
+           *       "paused": false,
+           *       "ordering": "none",
+           *       "rate_limit": null,
+           *       "headers": {},
            *       "created_at": "2026-11-26T19:03:15.921Z",
            *       "updated_at": "2026-11-26T19:15:02.507Z",
            *       "secret": "whsec_Qm4nT8vZr2LkP9xW3cY6bH1jF5dS7gA0eK4uN8oR2tV",

@@ -1,7 +1,8 @@
 /**
  * One webhook endpoint as its receiver's developer wants it (DESIGN §15): the 7-day success rate per day, its
  * deliveries filtered by status and event type (each with the request sent and the answer), resend, recovery of a
- * time range, ping; and its settings: enable or disable, rotate the secret (shown once), delete.
+ * time range, ping; and its settings: enable or disable, pause or resume, its delivery controls (ordering, rate limit,
+ * custom headers: DESIGN §16), rotate the secret (shown once), delete.
  */
 import { useState } from "react";
 import { useNavigate, useParams } from "react-router";
@@ -22,11 +23,11 @@ import { ErrorMessage } from "../components/error-message";
 import { Field, submitted } from "../components/forms";
 import { PageTitle } from "../components/page-title";
 import { Pager, usePagedList } from "../components/paged-list";
-import { SecretOnce } from "../components/secret-once";
 import { StatusBadge } from "../components/status-badge";
 import { SuccessChart } from "../components/success-chart";
 import { isoToSaoPauloInput, saoPauloInputToIso } from "../i18n/format";
 import { useI18n } from "../i18n/i18n";
+import { EndpointCredential } from "./webhooks";
 
 /** Delivery statuses the list filters by. */
 const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "dead"] as const;
@@ -99,10 +100,92 @@ function RotateDialog({ endpointId, onClose }: { endpointId: string; onClose: ()
         </form>
       ) : (
         <>
-          <SecretOnce label={t("webhooks.secret")} value={rotate.data.secret} />
+          <EndpointCredential endpoint={rotate.data} />
           <p>{t("webhooks.previousUntil", { until: dateTime(rotate.data.previous_secret_expires_at) })}</p>
         </>
       )}
+    </Dialog>
+  );
+}
+
+/**
+ * The dialog changing the endpoint's delivery controls (DESIGN §16): ordering, rate limit, and custom headers (the
+ * API shows their values masked, so a header is set anew or removed, never edited in place).
+ */
+function ControlsDialog({ endpoint, onClose }: { endpoint: WebhookEndpoint; onClose: () => void }) {
+  const { t } = useI18n();
+  const [ordering, setOrdering] = useState(endpoint.ordering);
+  const [rateLimit, setRateLimit] = useState(endpoint.rate_limit === null ? "" : String(endpoint.rate_limit));
+  const [headerName, setHeaderName] = useState("");
+  const [headerValue, setHeaderValue] = useState("");
+  const [removed, setRemoved] = useState<string[]>([]);
+  const save = useApiAction(
+    () => {
+      const headers: Record<string, string | null> = Object.fromEntries(removed.map((name) => [name, null]));
+      if (headerName !== "") headers[headerName] = headerValue;
+      return patch<WebhookEndpoint>(`/v1/me/webhook-endpoints/${endpoint.id}`, {
+        ordering,
+        rate_limit: rateLimit === "" ? null : Number(rateLimit),
+        ...(Object.keys(headers).length === 0 ? {} : { headers }),
+      });
+    },
+    [`/v1/me/webhook-endpoints`],
+    onClose,
+  );
+  return (
+    <Dialog title={t("controls.title")} onClose={onClose}>
+      <form onSubmit={submitted(() => save.mutate(undefined))}>
+        <label>
+          {t("controls.ordering")}
+          <select value={ordering} onChange={(event) => setOrdering(event.target.value as typeof ordering)}>
+            <option value="none">{t("controls.orderingNone")}</option>
+            <option value="fifo">{t("controls.orderingFifo")}</option>
+          </select>
+        </label>
+        <Field
+          label={t("controls.rateLimit")}
+          hint={t("controls.rateLimitHint")}
+          type="number"
+          min={1}
+          max={1000}
+          value={rateLimit}
+          onChange={(event) => setRateLimit(event.target.value)}
+        />
+        <fieldset>
+          <legend>{t("controls.headers")}</legend>
+          {Object.entries(endpoint.headers)
+            .filter(([name]) => !removed.includes(name))
+            .map(([name, masked]) => (
+              <p key={name}>
+                <code>
+                  {name}: {masked}
+                </code>{" "}
+                <button type="button" onClick={() => setRemoved([...removed, name])}>
+                  {t("controls.removeHeader", { name })}
+                </button>
+              </p>
+            ))}
+          <Field
+            label={t("controls.headerName")}
+            maxLength={64}
+            value={headerName}
+            onChange={(event) => setHeaderName(event.target.value)}
+          />
+          <Field
+            label={t("controls.headerValue")}
+            maxLength={1024}
+            required={headerName !== ""}
+            value={headerValue}
+            onChange={(event) => setHeaderValue(event.target.value)}
+          />
+        </fieldset>
+        <ErrorMessage error={save.error} />
+        <div className="actions">
+          <button type="submit" className="primary" disabled={save.isPending}>
+            {t("common.save")}
+          </button>
+        </div>
+      </form>
     </Dialog>
   );
 }
@@ -158,7 +241,7 @@ export function EndpointDetailPage() {
   const { t, dateTime } = useI18n();
   const { id = "" } = useParams();
   const navigate = useNavigate();
-  const [dialog, setDialog] = useState<"recover" | "rotate" | "delete" | null>(null);
+  const [dialog, setDialog] = useState<"recover" | "rotate" | "controls" | "delete" | null>(null);
   const endpoint = useApiQuery<WebhookEndpoint>(`/v1/me/webhook-endpoints/${id}`);
   const stats = useApiQuery<WebhookEndpointStats>(
     `/v1/me/webhook-endpoints/${id}/stats`,
@@ -166,7 +249,8 @@ export function EndpointDetailPage() {
     { refetchInterval: 10_000 },
   );
   const toggle = useApiAction(
-    (enabled: boolean) => patch<WebhookEndpoint>(`/v1/me/webhook-endpoints/${id}`, { enabled }),
+    (change: { enabled: boolean } | { paused: boolean }) =>
+      patch<WebhookEndpoint>(`/v1/me/webhook-endpoints/${id}`, change),
     ["/v1/me/webhook-endpoints"],
   );
   const ping = useApiAction(
@@ -188,13 +272,20 @@ export function EndpointDetailPage() {
       <p>
         <StatusBadge status={data.enabled ? "enabled" : "disabled"} />{" "}
         {data.disabled_reason === "auto" ? t("webhooks.autoDisabled", { at: dateTime(data.auto_disabled_at) }) : null}
+        {data.paused ? <StatusBadge status="paused" /> : null}
       </p>
       <div className="actions toolbar">
         <button type="button" onClick={() => ping.mutate(undefined)} disabled={ping.isPending}>
           {t("webhooks.ping")}
         </button>
-        <button type="button" onClick={() => toggle.mutate(!data.enabled)} disabled={toggle.isPending}>
+        <button type="button" onClick={() => toggle.mutate({ enabled: !data.enabled })} disabled={toggle.isPending}>
           {data.enabled ? t("webhooks.disable") : t("webhooks.enable")}
+        </button>
+        <button type="button" onClick={() => toggle.mutate({ paused: !data.paused })} disabled={toggle.isPending}>
+          {data.paused ? t("webhooks.resume") : t("webhooks.pause")}
+        </button>
+        <button type="button" onClick={() => setDialog("controls")}>
+          {t("controls.title")}
         </button>
         <button type="button" onClick={() => setDialog("rotate")}>
           {t("webhooks.rotate")}
@@ -225,10 +316,41 @@ export function EndpointDetailPage() {
           <dt>{t("webhooks.scheme")}</dt>
           <dd>{data.signature_scheme}</dd>
         </div>
+        {data.public_key === null ? (
+          <div>
+            <dt>{t("webhooks.secretPrefix")}</dt>
+            <dd>
+              <code>whsec_{data.secret_prefix}…</code>
+            </dd>
+          </div>
+        ) : (
+          <div>
+            <dt>{t("webhooks.publicKey")}</dt>
+            <dd>
+              <code>{data.public_key}</code>
+            </dd>
+          </div>
+        )}
         <div>
-          <dt>{t("webhooks.secretPrefix")}</dt>
+          <dt>{t("controls.ordering")}</dt>
+          <dd>{data.ordering === "fifo" ? t("controls.orderingFifo") : t("controls.orderingNone")}</dd>
+        </div>
+        <div>
+          <dt>{t("controls.rateLimit")}</dt>
           <dd>
-            <code>whsec_{data.secret_prefix}…</code>
+            {data.rate_limit === null ? t("controls.noRateLimit") : t("controls.perSecond", { n: data.rate_limit })}
+          </dd>
+        </div>
+        <div>
+          <dt>{t("controls.headers")}</dt>
+          <dd>
+            {Object.keys(data.headers).length === 0
+              ? t("controls.noHeaders")
+              : Object.entries(data.headers).map(([name, masked]) => (
+                  <code key={name}>
+                    {name}: {masked}{" "}
+                  </code>
+                ))}
           </dd>
         </div>
       </dl>
@@ -248,6 +370,7 @@ export function EndpointDetailPage() {
       <EndpointDeliveries endpointId={id} />
       {dialog === "recover" ? <RecoverDialog endpointId={id} onClose={() => setDialog(null)} /> : null}
       {dialog === "rotate" ? <RotateDialog endpointId={id} onClose={() => setDialog(null)} /> : null}
+      {dialog === "controls" ? <ControlsDialog endpoint={data} onClose={() => setDialog(null)} /> : null}
       {dialog === "delete" ? (
         <Dialog title={t("webhooks.deleteTitle")} onClose={() => setDialog(null)}>
           <form onSubmit={submitted(() => remove.mutate(undefined))}>

@@ -1,6 +1,6 @@
 /**
  * Webhook endpoints of the current mode (DESIGN §15): each with its 7-day success rate, and a new one (step-up
- * always), whose secret is shown once.
+ * always), whose secret is shown once (or, signed with Ed25519, whose public key is shown: DESIGN §16).
  */
 import { useState } from "react";
 import { Link } from "react-router";
@@ -44,6 +44,20 @@ export function EventTypesPicker({ value, onChange }: { value: string[]; onChang
           ))}
       <ErrorMessage error={catalog.error} />
     </fieldset>
+  );
+}
+
+/**
+ * What a receiver verifies an endpoint's deliveries with, as a creation or rotation returns it: the secret, shown once,
+ * or for an Ed25519 endpoint its public key (no secret: the endpoint's page shows the key again at any time).
+ */
+export function EndpointCredential({ endpoint }: { endpoint: { secret?: string; public_key: string | null } }) {
+  const { t } = useI18n();
+  if (endpoint.secret !== undefined) return <SecretOnce label={t("webhooks.secret")} value={endpoint.secret} />;
+  return (
+    <p>
+      {t("webhooks.publicKey")}: <code data-testid="public-key">{endpoint.public_key}</code>
+    </p>
   );
 }
 
@@ -91,6 +105,7 @@ function NewEndpoint({ onClose }: { onClose: () => void }) {
             <select value={scheme} onChange={(event) => setScheme(event.target.value)}>
               <option value="stripe">stripe (X-Signature)</option>
               <option value="standard_webhooks">Standard Webhooks</option>
+              <option value="standard_webhooks_ed25519">Standard Webhooks (Ed25519)</option>
             </select>
           </label>
           <ErrorMessage error={create.error} />
@@ -102,7 +117,7 @@ function NewEndpoint({ onClose }: { onClose: () => void }) {
         </form>
       ) : (
         <>
-          <SecretOnce label={t("webhooks.secret")} value={created.secret} />
+          <EndpointCredential endpoint={created} />
           <p>
             <Link to={`/webhooks/${created.id}`}>{t("webhooks.open")}</Link>
           </p>

@@ -5,7 +5,8 @@
  * destination, and let the domain send, decide and record; the slot is freed as soon as the destination is done, before
  * the recording. A row whose destination has no room waits: once the job's other attempts are recorded, the job goes
  * back to the queue, delayed, without using a slot (isolation, see `destination-slots.ts`), and its next run finds only
- * what is left pending.
+ * what is left pending. A row its endpoint's delivery controls hold (DESIGN §16) either waits for its turn, which
+ * another job brings, or asks to be looked at again: the job then goes back to the queue likewise.
  */
 import { deliverAttempt, deliveryIdsOfJob, destinationKey } from "@lm/domain";
 import type { Processor } from ".";
@@ -20,6 +21,7 @@ export const processWebhookDelivery: Processor<"webhook-delivery"> = async (deps
   const loaded = await Promise.all(deliveryIdsOfJob(job.id, data).map((id) => deps.deliveryRows.loadPending(id)));
   const pending = loaded.filter((delivery) => delivery !== null);
   let full: string | null = null;
+  let retryInMs: number | null = null;
   const attempts = await Promise.allSettled(
     pending.map((delivery) =>
       // The process's attempts first, then the destination's: a slot is held only while its attempt runs.
@@ -28,7 +30,8 @@ export const processWebhookDelivery: Processor<"webhook-delivery"> = async (deps
         const slot = deps.destinationSlots.tryAcquire(destination);
         if (slot === null) return void (full ??= destination);
         try {
-          await deliverAttempt(deps, delivery, { sent: () => slot.release() });
+          const run = await deliverAttempt(deps, delivery, { sent: () => slot.release() });
+          if (run.retryInMs !== undefined) retryInMs = Math.min(retryInMs ?? Infinity, run.retryInMs);
         } finally {
           slot.release();
         }
@@ -39,4 +42,5 @@ export const processWebhookDelivery: Processor<"webhook-delivery"> = async (deps
   if (failed) throw failed.reason;
   // One deferral a job, as the destination's pacing counts them (see `destination-slots.ts`).
   if (full !== null) return job.defer(deps.destinationSlots.deferralMs(full));
+  if (retryInMs !== null) return job.defer(retryInMs);
 };

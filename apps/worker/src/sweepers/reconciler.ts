@@ -7,6 +7,7 @@
  * overlap, across every worker (`sweep-schedule.ts`).
  */
 import type { WorkerDeps } from "../deps";
+import { sweepOrderedDeliveries } from "@lm/domain";
 import { enqueueDueDeliveries } from "./due-deliveries";
 import { enqueueStrandedInboxItems } from "./stranded-inbox-items";
 import { enqueueStrandedPayouts } from "./acquirer-submissions";
@@ -18,6 +19,7 @@ import { enqueueAdvancingTestClocks } from "./due-recurrences";
 /** The sweeps run on every reconciler tick. */
 const SWEEPS: Array<{ name: string; run: (deps: WorkerDeps) => Promise<number> }> = [
   { name: "due-deliveries", run: enqueueDueDeliveries },
+  { name: "ordered-deliveries", run: sweepOrderedDeliveries },
   { name: "running-recoveries", run: enqueueRunningRecoveries },
   { name: "processing-batches", run: enqueueProcessingBatches },
   { name: "advancing-test-clocks", run: enqueueAdvancingTestClocks },

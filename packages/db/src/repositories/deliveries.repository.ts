@@ -12,6 +12,7 @@ import type { PageArgs } from "../page";
 import type { Event, Prisma, Transaction, WebhookDelivery, WebhookEndpoint } from "../generated/client";
 import { emptySql, plannedOnEachCall, rawSql, rowStatusIs, sql, sqlQuery, type Sql, type SqlClient } from "../sql";
 import { CHARGE_COLUMN_NAMES } from "./charges.repository";
+import { ORDERED_BY_ENDPOINT } from "./events.repository";
 
 /** A pending delivery row with what its attempt needs, as {@link loadPendingDeliveries} reads it. */
 export type LoadedDelivery = WebhookDelivery & {
@@ -71,6 +72,7 @@ const DELIVERY_FIELDS: Record<keyof WebhookDelivery, true> = {
   manual: true,
   job_given_up_at: true,
   job_error: true,
+  ordered: true,
   created_at: true,
 };
 const EVENT_FIELDS: Record<keyof Event, true> = {
@@ -91,6 +93,7 @@ const ENDPOINT_FIELDS: Record<keyof WebhookEndpoint, true> = {
   signature_scheme: true,
   secret_ciphertext: true,
   secret_prefix: true,
+  public_key: true,
   previous_secret_ciphertext: true,
   previous_secret_expires_at: true,
   enabled: true,
@@ -98,6 +101,11 @@ const ENDPOINT_FIELDS: Record<keyof WebhookEndpoint, true> = {
   auto_disabled_at: true,
   consecutive_dead_chains: true,
   last_succeeded_at: true,
+  ordering: true,
+  rate_limit: true,
+  paused: true,
+  headers_ciphertext: true,
+  stop_noticed_at: true,
   deleted_at: true,
   created_at: true,
   updated_at: true,
@@ -265,9 +273,9 @@ export function findWebhookDeliveryOrThrow(client: DbClient, id: string): Promis
   return client.webhookDelivery.findUniqueOrThrow({ where: { id } });
 }
 
-/** A delivery row with the URL and deletion of its account endpoint (null for a postback's). */
+/** A delivery row with its account endpoint's URL, deletion and delivery controls (null for a postback's). */
 export type WebhookDeliveryWithEndpoint = WebhookDelivery & {
-  endpoint: Pick<WebhookEndpoint, "url" | "deleted_at"> | null;
+  endpoint: Pick<WebhookEndpoint, "url" | "deleted_at" | "paused" | "ordering"> | null;
 };
 
 /** The columns of a delivery row `d`, by name (a prepared statement must not select `*`, see `sqlQuery`). */
@@ -288,7 +296,7 @@ export async function findSellerWebhookDelivery(
   const [row] = await sqlQuery<Record<string, unknown>>(
     client,
     sql`SELECT ${DELIVERY_ROW_COLUMNS}, w.id AS "endpoint.id", w.url AS "endpoint.url",
-          w.deleted_at AS "endpoint.deleted_at"
+          w.deleted_at AS "endpoint.deleted_at", w.paused AS "endpoint.paused", w.ordering AS "endpoint.ordering"
         FROM webhook_deliveries d
         JOIN events e ON e.id = d.event_id AND e.created_at >= ${eventsKeptSince}::timestamptz
         JOIN stores s ON s.id = e.store_id AND s.seller_id = ${sellerId}
@@ -297,7 +305,10 @@ export async function findSellerWebhookDelivery(
   );
   if (row === undefined) return null;
   const delivery = Object.fromEntries(DELIVERY_COLUMNS.map((c) => [c, row[c]])) as WebhookDelivery;
-  const endpoint = row["endpoint.id"] === null ? null : nested<WebhookEndpoint>(row, "endpoint", ["url", "deleted_at"]);
+  const endpoint =
+    row["endpoint.id"] === null
+      ? null
+      : nested<WebhookEndpoint>(row, "endpoint", ["url", "deleted_at", "paused", "ordering"]);
   return { ...delivery, endpoint };
 }
 
@@ -406,18 +417,20 @@ export interface RecoveryDeliveries {
 
 /**
  * Writes a recovery's rows in one statement (DESIGN §8 "Recover"): attempt 1 of a new manual chain, `pending` and due
- * `now`, to endpoint `endpointId` for each event, with the event's type and store.
+ * `now`, to endpoint `endpointId` for each event, with the event's type and store, `ordered` while the endpoint is
+ * FIFO or paused ({@link ORDERED_BY_ENDPOINT}).
  */
 export async function insertRecoveryDeliveries(client: DbClient, rows: RecoveryDeliveries): Promise<void> {
   const { endpointId, url, deliveryIds, eventIds, now } = rows;
   await client.$executeRaw(sql`
         INSERT INTO webhook_deliveries
           (id, chain_id, event_id, event_type, store_id, destination_type, endpoint_id, url, attempt, status,
-           scheduled_at, created_at, manual)
+           scheduled_at, created_at, manual, ordered)
         SELECT v.id, v.id, e.id, e.type, e.store_id, 'endpoint', ${endpointId}, ${url}, 1, 'pending',
-               ${now}, ${now}, true
+               ${now}, ${now}, true, ${ORDERED_BY_ENDPOINT}
         FROM unnest(${deliveryIds}::text[], ${eventIds}::text[]) AS v(id, event_id)
-        JOIN events e ON e.id = v.event_id`);
+        JOIN events e ON e.id = v.event_id
+        JOIN webhook_endpoints w ON w.id = ${endpointId}`);
 }
 
 /**
@@ -429,10 +442,11 @@ const DELIVERY_ROUTE_COLUMNS = "id, endpoint_id, url, event_id, attempt, manual"
 
 /**
  * Calls `onPage` with the pending deliveries due by `dueBy` whose job was not given up, `pageSize` at a time, until
- * none is left: the reconciler's sweep (DESIGN §1, §10 "Sweeps"). One statement reads them, through a cursor in a
+ * none is left: the reconciler's sweep (DESIGN §1, §10 "Sweeps"). Ordered rows are not among them: their heads are
+ * offered through {@link listOrderedHeads}. One statement reads them, through a cursor in a
  * read-only transaction on a connection of its own, so each due row is read once whatever the plan (pages taken by
  * `LIMIT` from a partitioned table were sorted anew from every remaining due row), and only due rows are read: the
- * partial index `webhook_deliveries_pending_due_idx` (see `schema.prisma`) holds the pending rows by `scheduled_at`,
+ * partial index `webhook_deliveries_unordered_due_idx` (see `schema.prisma`) holds the pending rows by `scheduled_at`,
  * the transaction reads no table without an index nor compiles its plan, and a retry that waits for its time is never
  * read. The status is written out in the text, as the index's predicate.
  * @param onPage - offers a page; the cursor waits for it
@@ -455,7 +469,8 @@ export async function forEachDueDeliveryPage(
     // A literal time (an ISO string), not a parameter: DECLARE takes none through the simple protocol.
     await client.query(`DECLARE due_deliveries NO SCROLL CURSOR FOR
       SELECT ${DELIVERY_ROUTE_COLUMNS} FROM webhook_deliveries
-      WHERE status = 'pending' AND job_given_up_at IS NULL AND scheduled_at <= '${dueBy.toISOString()}'::timestamptz`);
+      WHERE status = 'pending' AND job_given_up_at IS NULL AND ordered IS NULL
+        AND scheduled_at <= '${dueBy.toISOString()}'::timestamptz`);
     for (;;) {
       const { rows } = await client.query<DeliveryRoute>(`FETCH FORWARD ${pageSize} FROM due_deliveries`);
       if (rows.length > 0) await onPage(rows);
@@ -483,10 +498,134 @@ export function findDeliveryRoutes(client: SqlClient, ids: string[]): Promise<De
   );
 }
 
+/**
+ * SQL true for a row `d` among its endpoint's ordered deliveries still waiting (DESIGN §16): the predicate of
+ * `webhook_deliveries_ordered_idx`, written out as it is there so that the planner uses that index.
+ */
+const ORDERED_PENDING = rawSql("d.status = 'pending' AND d.ordered AND d.job_given_up_at IS NULL");
+
+/** An ordered delivery at the head of its endpoint, with what its turn needs. */
+export type OrderedHead = DeliveryRoute & Pick<WebhookDelivery, "scheduled_at"> & { paused: boolean };
+
+/** The columns of an {@link OrderedHead} `d` of endpoint `w`. */
+const ORDERED_HEAD_COLUMNS = rawSql(
+  "d.id, d.endpoint_id, d.url, d.event_id, d.attempt, d.manual, d.scheduled_at, w.paused",
+);
+
+/**
+ * Marks delivery `id` ordered (DESIGN §16), while it is pending: a row of a FIFO endpoint written before the endpoint
+ * was, or a row a pause holds. It then leaves the reconciler's due sweep for its endpoint's order.
+ */
+export async function markDeliveryOrdered(client: SqlClient, id: string): Promise<void> {
+  await sqlQuery(
+    client,
+    sql`UPDATE webhook_deliveries d SET ordered = true
+        WHERE d.id = ${id} AND ${rowStatusIs("d.status", "pending")} AND d.ordered IS NULL`,
+  );
+}
+
+/**
+ * Marks every pending delivery of endpoint `endpointId` made from `madeSince` on (a delivery id floor) ordered (DESIGN
+ * §16), for an endpoint just made FIFO, so that the deliveries already waiting (retries among them) take their places
+ * in its order. A row made before is no longer waiting on the retry schedule (its job was given up, or a pause already
+ * ordered it), so only the endpoint's recent rows are read (`(endpoint_id, id)` from the floor), once per change.
+ * @returns how many rows were marked
+ */
+export async function markEndpointDeliveriesOrdered(
+  client: SqlClient,
+  endpointId: string,
+  madeSince: string,
+): Promise<number> {
+  const marked = await sqlQuery<{ id: string }>(
+    client,
+    sql`UPDATE webhook_deliveries d SET ordered = true
+        WHERE d.endpoint_id = ${endpointId} AND d.id >= ${madeSince}
+          AND ${rowStatusIs("d.status", "pending")} AND d.job_given_up_at IS NULL AND d.ordered IS NULL
+        RETURNING d.id`,
+  );
+  return marked.length;
+}
+
+/**
+ * The head of endpoint `endpointId`'s ordered deliveries: of its pending ordered rows whose job was not given up, the
+ * one of the earliest event (event ids sort by creation time), then the earliest row; null when there is none. One
+ * look-up in `webhook_deliveries_ordered_idx`.
+ */
+export async function findOrderedHead(client: SqlClient, endpointId: string): Promise<OrderedHead | null> {
+  const [head] = await sqlQuery<OrderedHead>(
+    client,
+    sql`SELECT ${ORDERED_HEAD_COLUMNS}
+        FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
+        WHERE d.endpoint_id = ${endpointId} AND ${ORDERED_PENDING}
+        ORDER BY d.event_id, d.id LIMIT 1`,
+  );
+  return head ?? null;
+}
+
+/**
+ * The head ({@link findOrderedHead}) of every endpoint that has ordered deliveries waiting, in one statement whose
+ * cost grows with the number of such endpoints, not of their rows: a loose index scan of
+ * `webhook_deliveries_ordered_idx`, each step the first row of the next endpoint (DESIGN §10 "Sweeps").
+ * @param limit - most heads read
+ */
+export function listOrderedHeads(client: SqlClient, limit: number): Promise<OrderedHead[]> {
+  return sqlQuery<OrderedHead>(
+    client,
+    sql`WITH RECURSIVE heads AS (
+          (SELECT d.endpoint_id, d.id FROM webhook_deliveries d WHERE ${ORDERED_PENDING}
+           ORDER BY d.endpoint_id, d.event_id, d.id LIMIT 1)
+          UNION ALL
+          SELECT next.endpoint_id, next.id FROM heads h CROSS JOIN LATERAL (
+            SELECT d.endpoint_id, d.id FROM webhook_deliveries d
+            WHERE ${ORDERED_PENDING} AND d.endpoint_id > h.endpoint_id
+            ORDER BY d.endpoint_id, d.event_id, d.id LIMIT 1) next
+        )
+        SELECT ${ORDERED_HEAD_COLUMNS}
+        FROM (SELECT * FROM heads LIMIT ${limit}) h
+        JOIN webhook_deliveries d ON d.id = h.id
+        JOIN webhook_endpoints w ON w.id = h.endpoint_id`,
+  );
+}
+
+/**
+ * Ends, as `dead` with error `paused_too_long` (DESIGN §16 "Pause"), up to `limit` of endpoint `endpointId`'s ordered
+ * deliveries whose event was made before `eventsBefore` (an event id floor), oldest first, while the endpoint is still
+ * paused.
+ * @returns the ids of the rows ended (fewer than `limit` when no more are due)
+ */
+export async function expirePausedDeliveries(
+  client: SqlClient,
+  input: { endpointId: string; eventsBefore: string; now: Date; limit: number },
+): Promise<string[]> {
+  const rows = await sqlQuery<{ id: string }>(
+    client,
+    sql`UPDATE webhook_deliveries AS target
+        SET status = 'dead', error = 'paused_too_long', attempted_at = ${input.now}, next_attempt_at = NULL
+        FROM (
+          SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.paused
+          WHERE d.endpoint_id = ${input.endpointId} AND ${ORDERED_PENDING} AND d.event_id < ${input.eventsBefore}
+          ORDER BY d.event_id, d.id LIMIT ${input.limit}
+        ) old
+        WHERE target.id = old.id AND ${rowStatusIs("target.status", "pending")}
+        RETURNING target.id`,
+  );
+  return rows.map((row) => row.id);
+}
+
 /** This repository bound to connection `c` (`createRepositories`): each function without its client. */
 export function deliveriesRepository(c: Connection) {
   return {
-    ...onSql(c, { loadPendingDeliveries, loadSellerDelivery, writeDeliveryAttempts, findDeliveryRoutes }),
+    ...onSql(c, {
+      loadPendingDeliveries,
+      loadSellerDelivery,
+      writeDeliveryAttempts,
+      findDeliveryRoutes,
+      markDeliveryOrdered,
+      markEndpointDeliveriesOrdered,
+      findOrderedHead,
+      listOrderedHeads,
+      expirePausedDeliveries,
+    }),
     ...onPrisma(c, {
       insertWebhookDelivery,
       findWebhookDeliveryOrThrow,

@@ -20,6 +20,8 @@ export interface KnownDestination {
   url: string;
   /** The seller asked for this chain (a ping) rather than the event's fan-out. */
   manual: boolean;
+  /** The row's `ordered` (DESIGN §16): true for an endpoint that is FIFO or paused, else null. */
+  ordered: true | null;
 }
 
 /** An event to write and where its first deliveries go. */
@@ -75,24 +77,25 @@ export function eventWrites(batch: EventsToWrite, changed?: string): { events: S
     },
     deliveries: {
       sql: sql`INSERT INTO webhook_deliveries (id, chain_id, attempt, status, event_id, event_type, store_id,
-          scheduled_at, created_at, manual, destination_type, endpoint_id, transaction_id, url)
+          scheduled_at, created_at, manual, destination_type, endpoint_id, transaction_id, url, ordered)
         WITH e AS (SELECT e.* FROM ${eventRows} ${onlyChanged})
         SELECT (${batch.deliveryIds}::text[])[d.n], (${batch.deliveryIds}::text[])[d.n], 1, 'pending', d.event_id,
           d.type, d.store_id, d.created_at, d.created_at, d.manual, d.destination_type, d.endpoint_id,
-          d.transaction_id, d.url
+          d.transaction_id, d.url, d.ordered
         FROM (
           SELECT row_number() OVER (ORDER BY x.ord, x.part, x.endpoint_id) AS n, x.*
           FROM (
             SELECT e.ord, 0 AS part, e.id AS event_id, e.type, e.store_id, e.created_at, k.manual,
-              k.destination_type, k.endpoint_id, k.transaction_id, k.url
+              k.destination_type, k.endpoint_id, k.transaction_id, k.url, k.ordered
             FROM e
             JOIN unnest(${known.map((row) => row.ord)}::bigint[], ${known.map((row) => row.manual)}::boolean[],
                         ${known.map((row) => row.destination_type)}::destination_type[],
                         ${known.map((row) => row.endpoint_id)}::text[], ${known.map((row) => row.transaction_id)}::text[],
-                        ${known.map((row) => row.url)}::text[])
-              AS k(ord, manual, destination_type, endpoint_id, transaction_id, url) ON k.ord = e.ord
+                        ${known.map((row) => row.url)}::text[], ${known.map((row) => row.ordered)}::boolean[])
+              AS k(ord, manual, destination_type, endpoint_id, transaction_id, url, ordered) ON k.ord = e.ord
             UNION ALL
-            SELECT e.ord, 1, e.id, e.type, e.store_id, e.created_at, false, 'endpoint', w.id, NULL, w.url
+            SELECT e.ord, 1, e.id, e.type, e.store_id, e.created_at, false, 'endpoint', w.id, NULL, w.url,
+              ${ORDERED_BY_ENDPOINT}
             FROM e
             JOIN webhook_endpoints w ON w.store_id = e.store_id AND w.mode = e.mode AND ${subscribedTo(everyType)}
             WHERE e.fan_out
@@ -101,6 +104,12 @@ export function eventWrites(batch: EventsToWrite, changed?: string): { events: S
     },
   };
 }
+
+/**
+ * The `ordered` of a delivery row written for endpoint `w` (DESIGN §16): true while the endpoint is FIFO or paused (the
+ * row waits its turn in the endpoint's order), else null. A recovery's rows are written the same way.
+ */
+export const ORDERED_BY_ENDPOINT = rawSql("CASE WHEN w.paused OR w.ordering = 'fifo' THEN true END");
 
 /**
  * SQL true for an endpoint `w` that receives the events `e`: enabled, not deleted, subscribed to the event's type or

@@ -197,6 +197,12 @@ export interface RecentReconciliation {
    * checkpoints move up to it, never past it, since an entry committed later below a checkpoint would be missed.
    */
   settledBelow: string;
+  /**
+   * The most entries one statement folds into a balance's checkpoint. A balance further behind (its first check, its
+   * whole history to sum) moves its checkpoint this far and is compared on a later check, once it has caught up, so no
+   * check sums a history however long.
+   */
+  maxSettledEntries: number;
   /** The checkpoints' `updated_at`. */
   now: Date;
 }
@@ -205,16 +211,18 @@ export interface RecentReconciliation {
  * The running totals changed since `check.since`, each with the sum of its entries and of its open refunds and
  * withdrawals, for the reconciler's drift check (DESIGN §7, §10 "Sweeps"). The sum of the entries is the balance's
  * checkpoint (`ledger_checkpoints`: the sum of its entries below an id) plus the entries from that id on, read through
- * `(seller_id, mode, id)`; the same statement moves the checkpoint up to `check.settledBelow`. Its cost follows the
- * activity since the last checks, never the ledger's history (a balance's first check sums its history once). One
- * statement, so the balance row and its entries are read in one snapshot: an entry and its balance change commit
- * together, and a check never sees one without the other.
+ * `(seller_id, mode, id)`; the same statement moves the checkpoint towards `check.settledBelow`, by at most
+ * `check.maxSettledEntries` entries. A balance whose checkpoint could not reach `settledBelow` that way is still
+ * catching up and is not returned. So a statement's cost follows the activity since the last checks and never the
+ * ledger's history: a balance's history is summed once, a bounded part per check. One statement, so the balance row
+ * and its entries are read in one snapshot: an entry and its balance change commit together, and a check never sees
+ * one without the other.
  */
 export function listRecentBalanceReconciliation(
   db: DbClient,
   check: RecentReconciliation,
 ): Promise<BalanceReconciliationRow[]> {
-  const { since, settledBelow, now } = check;
+  const { since, settledBelow, maxSettledEntries, now } = check;
   return sqlQuery<BalanceReconciliationRow>(
     db,
     sql`
@@ -223,22 +231,37 @@ export function listRecentBalanceReconciliation(
              COALESCE(c.entry_id, '') AS checked_below, COALESCE(c.entries_sum, 0)::bigint AS checked_sum
       FROM balances b LEFT JOIN ledger_checkpoints c ON c.seller_id = b.seller_id AND c.mode = b.mode
       WHERE b.updated_at >= ${since}::timestamptz
-    ), summed AS (
-      SELECT t.*, tail.settled, tail.recent, ${openSum("t")} AS open_sum
+    ), settling AS (
+      -- The entries from the checkpoint to settledBelow, at most maxSettledEntries of them, and the id of the next one
+      -- if there is one: the checkpoint moves to that id (still behind), or to settledBelow (caught up).
+      SELECT t.*, chunk.settled, COALESCE(chunk.next_id, ${settledBelow}::text) AS settled_below
       FROM touched t CROSS JOIN LATERAL (
-        SELECT COALESCE(SUM(e.amount) FILTER (WHERE e.id < ${settledBelow}::text), 0)::bigint AS settled,
-               COALESCE(SUM(e.amount) FILTER (WHERE e.id >= ${settledBelow}::text), 0)::bigint AS recent
-        FROM balance_transactions e
-        WHERE e.seller_id = t.seller_id AND e.mode = t.mode AND e.id >= t.checked_below) tail
+        SELECT COALESCE(SUM(amount) FILTER (WHERE n <= ${maxSettledEntries}::int), 0)::bigint AS settled,
+               MAX(id) FILTER (WHERE n > ${maxSettledEntries}::int) AS next_id
+        FROM (
+          SELECT e.id, e.amount, row_number() OVER (ORDER BY e.id) AS n
+          FROM balance_transactions e
+          WHERE e.seller_id = t.seller_id AND e.mode = t.mode
+            AND e.id >= t.checked_below AND e.id < ${settledBelow}::text
+          ORDER BY e.id
+          LIMIT ${maxSettledEntries}::int + 1) e) chunk
     ), advanced AS (
       INSERT INTO ledger_checkpoints (seller_id, mode, entry_id, entries_sum, updated_at)
-      SELECT seller_id, mode, ${settledBelow}::text, checked_sum + settled, ${now}::timestamptz
-      FROM summed WHERE checked_below < ${settledBelow}::text
+      SELECT seller_id, mode, settled_below, checked_sum + settled, ${now}::timestamptz
+      FROM settling WHERE checked_below < settled_below
       ON CONFLICT (seller_id, mode) DO UPDATE
       SET entry_id = EXCLUDED.entry_id, entries_sum = EXCLUDED.entries_sum, updated_at = EXCLUDED.updated_at
       WHERE ledger_checkpoints.entry_id < EXCLUDED.entry_id
     )
-    SELECT seller_id, mode, available, checked_sum + settled + recent AS entries_sum, reserved, open_sum FROM summed`,
+    SELECT s.seller_id, s.mode, s.available, s.checked_sum + s.settled + tail.recent AS entries_sum, s.reserved,
+           ${openSum("s")} AS open_sum
+    FROM settling s CROSS JOIN LATERAL (
+      -- Entries not yet settled, or above a checkpoint another process moved further than this one's settledBelow.
+      SELECT COALESCE(SUM(e.amount), 0)::bigint AS recent
+      FROM balance_transactions e
+      WHERE e.seller_id = s.seller_id AND e.mode = s.mode AND e.id >= GREATEST(s.checked_below, ${settledBelow}::text)
+    ) tail
+    WHERE s.settled_below = ${settledBelow}::text`,
   );
 }
 

@@ -111,6 +111,8 @@ export interface WebhookEndpointSecretChange {
   secretCiphertext: string;
   /** The new secret's displayable prefix. */
   secretPrefix: string;
+  /** The new Ed25519 public key (`whpk_…`); null for the shared-secret schemes. */
+  publicKey: string | null;
   /** End of the grace in which the replaced secret still signs. */
   previousSecretExpiresAt: Date;
   now: Date;
@@ -131,7 +133,7 @@ export function replaceWebhookEndpointSecret(
       UPDATE webhook_endpoints
       SET previous_secret_ciphertext = secret_ciphertext, previous_secret_expires_at = ${change.previousSecretExpiresAt},
           secret_ciphertext = ${change.secretCiphertext},
-          secret_prefix = ${change.secretPrefix}, updated_at = ${change.now}
+          secret_prefix = ${change.secretPrefix}, public_key = ${change.publicKey}, updated_at = ${change.now}
       WHERE id = ${id} AND deleted_at IS NULL`);
 }
 
@@ -174,6 +176,31 @@ export async function autoDisableWebhookEndpoint(client: DbClient, id: string, n
     data: { enabled: false, disabled_reason: "auto", auto_disabled_at: now },
   });
   return count === 1;
+}
+
+/** What the owners' notice of a delivery that ended without a retry reads of its endpoint. */
+export type StopNoticeEndpoint = Pick<WebhookEndpoint, "id" | "url" | "mode"> & { seller_id: string };
+
+/**
+ * Claims the day's notice of endpoint `id` (DESIGN §16 "no silent endings"): sets `stop_noticed_at` to `now` unless
+ * it is at or after `noticedSince`, in one conditional statement, so that of concurrent endings exactly one claims it.
+ * @returns the endpoint with its store's seller when this call claimed the notice, else null
+ */
+export async function claimWebhookEndpointStopNotice(
+  client: SqlClient,
+  id: string,
+  now: Date,
+  noticedSince: Date,
+): Promise<StopNoticeEndpoint | null> {
+  const [row] = await sqlQuery<StopNoticeEndpoint>(
+    client,
+    sql`
+    UPDATE webhook_endpoints w SET stop_noticed_at = ${now}
+    FROM stores s
+    WHERE w.id = ${id} AND s.id = w.store_id AND (w.stop_noticed_at IS NULL OR w.stop_noticed_at < ${noticedSince})
+    RETURNING w.id, w.url, w.mode, s.seller_id`,
+  );
+  return row ?? null;
 }
 
 /** An endpoint's attempts that finished in a window, as {@link readWebhookEndpointStats} counts them. */
@@ -292,7 +319,12 @@ export async function countWebhookEndpointMissedEvents(client: SqlClient, query:
 /** This repository bound to connection `c` (`createRepositories`): each function without its client. */
 export function webhookEndpointsRepository(c: Connection) {
   return {
-    ...onSql(c, { readWebhookEndpointStats, readWebhookEndpointDailyStats, countWebhookEndpointMissedEvents }),
+    ...onSql(c, {
+      readWebhookEndpointStats,
+      readWebhookEndpointDailyStats,
+      countWebhookEndpointMissedEvents,
+      claimWebhookEndpointStopNotice,
+    }),
     ...onPrisma(c, {
       findSellerWebhookEndpoint,
       findWebhookEndpointOrThrow,

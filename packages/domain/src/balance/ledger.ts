@@ -103,6 +103,14 @@ export interface BalanceDrift extends BalanceScope {
  */
 export const LEDGER_SETTLE_MS = 5 * 60_000;
 
+/**
+ * The most entries one drift check folds into a balance's checkpoint (DESIGN §10 "Sweeps": a tick's cost never follows
+ * the history). A balance's first check, with its whole history to sum, takes as many checks as its history has
+ * chunks of this size, and is compared once caught up. It must exceed the entries the busiest balance gains between two
+ * checks (100,000 in a 30 s tick is 3,333 a second), or that balance would never catch up.
+ */
+export const LEDGER_MAX_SETTLED_ENTRIES = 100_000;
+
 /** Maps reconciliation rows (bigint centavos) to the balances that drifted. */
 function drifted(rows: BalanceReconciliationRow[]): BalanceDrift[] {
   return rows
@@ -131,7 +139,9 @@ export async function findBalanceDrift(repos: Repositories): Promise<BalanceDrif
  * The reconciler's drift check (DESIGN §7, §10 "Sweeps"): compares the running totals changed since `check.since` with
  * the sum of their entries (and `reserved` with their open refunds and withdrawals). The sum is kept per balance as a
  * checkpoint over the entries older than {@link LEDGER_SETTLE_MS} plus the entries after it, and the check moves the
- * checkpoint, so a tick's cost follows the activity since the last ticks, not the ledger's size.
+ * checkpoint, at most {@link LEDGER_MAX_SETTLED_ENTRIES} entries a check, so a tick's cost follows the activity since the
+ * last ticks, not the ledger's size. A balance still catching up (its first checks, over a long history) is compared
+ * once its checkpoint has caught up.
  * @param check.since - only the balances whose `updated_at` is at or after it
  * @param check.now - the current time: entries made before `now - LEDGER_SETTLE_MS` enter the checkpoints
  * @returns the balances that drifted (empty when all agree)
@@ -142,6 +152,11 @@ export async function findRecentBalanceDrift(
 ): Promise<BalanceDrift[]> {
   const settledBelow = idFloor("balanceTransaction", check.now.getTime() - LEDGER_SETTLE_MS);
   return drifted(
-    await repos.ledger.listRecentBalanceReconciliation({ since: check.since, settledBelow, now: check.now }),
+    await repos.ledger.listRecentBalanceReconciliation({
+      since: check.since,
+      settledBelow,
+      maxSettledEntries: LEDGER_MAX_SETTLED_ENTRIES,
+      now: check.now,
+    }),
   );
 }

@@ -7,7 +7,12 @@
  * its own to sign exactly as the worker signs, without Prisma or Redis.
  */
 import type { RetriedDeliveryError } from "../webhooks/retry-policy";
-import { signatureHeader, standardWebhooksSignatureHeader, type SignatureScheme } from "../webhooks/signature";
+import {
+  ed25519SignatureHeader,
+  signatureHeader,
+  standardWebhooksSignatureHeader,
+  type SignatureScheme,
+} from "../webhooks/signature";
 
 /** `User-Agent` of every delivery (SPEC "Delivery request"). */
 export const DELIVERY_USER_AGENT = "Service-Webhooks/1.0";
@@ -18,13 +23,15 @@ export interface DeliveryHeaderFields {
   eventType: string;
   deliveryId: string;
   attempt: number;
+  /** The endpoint's custom headers (DESIGN §16), none of them a name set here; absent for a postback. */
+  custom?: Record<string, string>;
 }
 
 /** Everything {@link signedDeliveryHeaders} needs to build and sign the headers of one attempt. */
 export interface SignedDeliveryFields extends DeliveryHeaderFields {
   /** The endpoint's scheme; a postback is always `stripe`. */
   scheme: SignatureScheme;
-  /** Current secret first, then (during a rotation grace) the previous one; each signs. */
+  /** Current secret (or private key) first, then (during a rotation grace) the previous one; each signs. */
   secrets: string[];
   /** The exact bytes that are sent. */
   body: string | Buffer;
@@ -33,10 +40,11 @@ export interface SignedDeliveryFields extends DeliveryHeaderFields {
 }
 
 /**
- * The full header set of one delivery attempt (lower-case names): the SPEC's headers on both schemes (`content-type`,
- * `user-agent`, `x-event-id`, `x-event-type`, `x-delivery-id`, `x-attempt`, `idempotency-key`), plus the signature:
- * `x-signature: t=…,v1=…[,v1=…]` for `stripe`; `webhook-id` (the event id), `webhook-timestamp` and
- * `webhook-signature: v1,<base64>[ v1,<base64>]` for `standard_webhooks`.
+ * The full header set of one delivery attempt: the endpoint's custom headers (names as the seller gave them), then
+ * the SPEC's headers on every scheme (`content-type`, `user-agent`, `x-event-id`, `x-event-type`, `x-delivery-id`,
+ * `x-attempt`, `idempotency-key`), plus the signature: `x-signature: t=…,v1=…[,v1=…]` for `stripe`; `webhook-id` (the
+ * event id), `webhook-timestamp` and `webhook-signature: v1,<base64>[ v1,<base64>]` for `standard_webhooks`, or
+ * `v1a,<base64>[ v1a,<base64>]` for `standard_webhooks_ed25519`.
  * @throws Error when `secrets` is empty or the timestamp is not whole non-negative seconds (see the signers)
  */
 export function signedDeliveryHeaders(fields: SignedDeliveryFields): Record<string, string> {
@@ -45,6 +53,8 @@ export function signedDeliveryHeaders(fields: SignedDeliveryFields): Record<stri
     stripe: () => signatureHeader(fields.secrets, fields.timestampSeconds, fields.body),
     standardWebhooks: () =>
       standardWebhooksSignatureHeader(fields.secrets, fields.eventId, fields.timestampSeconds, fields.body),
+    standardWebhooksEd25519: () =>
+      ed25519SignatureHeader(fields.secrets, fields.eventId, fields.timestampSeconds, fields.body),
   });
 }
 
@@ -56,6 +66,8 @@ export interface SignatureValues {
   stripe: () => string;
   /** The whole `webhook-signature` value. */
   standardWebhooks: () => string;
+  /** The whole `webhook-signature` value of the asymmetric form (`v1a`). */
+  standardWebhooksEd25519: () => string;
 }
 
 /**
@@ -66,15 +78,19 @@ export function deliveryHeaders(
   fields: DeliveryHeaderFields & { scheme: SignatureScheme },
   signature: SignatureValues,
 ): Record<string, string> {
+  const standard = (sign: () => string) => ({
+    "webhook-id": fields.eventId,
+    "webhook-timestamp": signature.timestamp,
+    "webhook-signature": sign(),
+  });
   const signed: Record<string, string> =
     fields.scheme === "standard_webhooks"
-      ? {
-          "webhook-id": fields.eventId,
-          "webhook-timestamp": signature.timestamp,
-          "webhook-signature": signature.standardWebhooks(),
-        }
-      : { "x-signature": signature.stripe() };
+      ? standard(signature.standardWebhooks)
+      : fields.scheme === "standard_webhooks_ed25519"
+        ? standard(signature.standardWebhooksEd25519)
+        : { "x-signature": signature.stripe() };
   return {
+    ...fields.custom,
     "content-type": "application/json",
     "user-agent": DELIVERY_USER_AGENT,
     ...signed,

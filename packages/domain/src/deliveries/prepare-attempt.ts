@@ -5,16 +5,18 @@
 import { withChargeFields } from "@lm/wire";
 import { buildEventEnvelope } from "../events/envelope";
 import { decryptSecret } from "../secret-box";
+import { decryptCustomHeaders, type CustomHeaders } from "../webhooks/custom-headers";
 import type { FinalDeliveryError } from "../webhooks/retry-policy";
 import type { SignatureScheme } from "../webhooks/signature";
 import type { LoadedDelivery } from "./delivery-rows";
 
 /**
- * Ready to send: the URL, the exact body, the scheme and the secrets that sign it (current first); or the final error
- * that stops it. `detail` says why for the log when the row's error alone would mislead (a secret that does not decrypt).
+ * Ready to send: the URL, the exact body, the scheme and the secrets that sign it (current first), and an endpoint's
+ * custom headers; or the final error that stops it. `detail` says why for the log when the row's error alone would
+ * mislead (a secret that does not decrypt).
  */
 export type PreparedAttempt =
-  | { send: true; url: string; body: string; scheme: SignatureScheme; secrets: string[] }
+  | { send: true; url: string; body: string; scheme: SignatureScheme; secrets: string[]; headers: CustomHeaders }
   | { send: false; error: FinalDeliveryError; detail?: string };
 
 /**
@@ -22,16 +24,17 @@ export type PreparedAttempt =
  * asked for this chain (`manual`: a ping or a resend, which may test a disabled endpoint); it is sent to the
  * endpoint's CURRENT URL, so a seller who fixes a broken URL gets the pending retries there too. A postback goes to
  * the charge's URL of its row and needs the store's postback secret. The endpoint's previous secret signs too while
- * its grace window lasts. The body is {@link deliveryBody}.
+ * its grace window lasts, and its custom headers go with it (DESIGN §16). The body is {@link deliveryBody}.
  *
- * A stored secret that does not decrypt under `encryptionKey` (a wrong `ENCRYPTION_KEY`, a damaged row) can never
- * sign this attempt, however often it is retried: it stops the chain as `missing_secret` with a `detail` for the log
- * (a job that can never succeed stops and says why on its row). A previous secret that does not
+ * A stored secret (or custom header set) that does not decrypt under `encryptionKey` (a wrong `ENCRYPTION_KEY`, a
+ * damaged row) can never sign this attempt, however often it is retried: it stops the chain as `missing_secret` with
+ * a `detail` for the log (a job that can never succeed stops and says why on its row). A previous secret that does not
  * decrypt is left out; the current one still signs.
  * @param encryptionKey - `config.encryptionKey`; secrets are decrypted with their row id as associated data
  */
 export function prepareAttempt(delivery: LoadedDelivery, encryptionKey: Buffer, now: Date): PreparedAttempt {
   const secrets: string[] = [];
+  let headers: CustomHeaders = {};
   let url = delivery.url;
   // An endpoint signs with its own scheme; a postback always with `stripe` (DESIGN §12).
   let scheme: SignatureScheme = "stripe";
@@ -51,13 +54,19 @@ export function prepareAttempt(delivery: LoadedDelivery, encryptionKey: Buffer, 
       const previous = tryDecrypt(encryptionKey, endpoint.previous_secret_ciphertext, endpoint.id);
       if (previous !== null) secrets.push(previous);
     }
+    try {
+      headers = decryptCustomHeaders(encryptionKey, endpoint.headers_ciphertext, endpoint.id);
+    } catch {
+      // Sending without them could hand the receiver an unauthenticated request it then refuses, or worse accepts.
+      return { send: false, error: "missing_secret", detail: "endpoint custom headers do not decrypt" };
+    }
   } else {
     if (delivery.postbackSecretCiphertext === null) return { send: false, error: "missing_secret" };
     const secret = tryDecrypt(encryptionKey, delivery.postbackSecretCiphertext, delivery.store_id);
     if (secret === null) return { send: false, error: "missing_secret", detail: "postback secret does not decrypt" };
     secrets.push(secret);
   }
-  return { send: true, url, body: deliveryBody(delivery), scheme, secrets };
+  return { send: true, url, body: deliveryBody(delivery), scheme, secrets, headers };
 }
 
 /**

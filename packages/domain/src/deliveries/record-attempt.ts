@@ -2,16 +2,17 @@
  * Writes the outcome of one delivery attempt (DESIGN §4 "Delivery rows", "Auto-disable", §8 "Early warning"): the
  * attempt's row, the next attempt's row when a retry follows, and the endpoint's health, all conditional on the row
  * still being `pending`, so a job that runs twice (a stalled job, a reconciler race) writes once. The next attempt is
- * enqueued after commit.
+ * enqueued after commit; a chain that ended without a retry is told (DESIGN §16 "no silent endings").
  */
 import type { NewWebhookDelivery } from "@lm/db";
 import { newId } from "../ids";
 import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
-import type { AttemptDecision } from "../webhooks/retry-policy";
+import { isRetriedDeliveryError, type AttemptDecision } from "../webhooks/retry-policy";
 import type { DeliveryDeps } from "./delivery-deps";
 import { deliveryJob } from "../jobs/delivery-jobs";
 import type { AttemptRow, LoadedDelivery } from "./delivery-rows";
 import { countDeadChain, mailDeadChainOutcome, type DeadChainOutcome } from "./endpoint-health";
+import { noteStoppedDelivery } from "./stopped-chains";
 
 /** What the attempt produced, as stored on its row. */
 export type AttemptResult = Omit<AttemptRow, "id" | "status" | "nextAttemptAt">;
@@ -37,7 +38,11 @@ export async function recordAttempt(
   if (decision.nextAttemptAt === null && decision.chainEnd !== "dead") {
     // The common case (a success, a final error) is one batched statement, shared with concurrent jobs; it also
     // resets a succeeded endpoint's run of dead chains.
-    return deps.deliveryRows.write(row);
+    const written = await deps.deliveryRows.write(row);
+    if (written && decision.chainEnd === "stopped" && result.error !== null && !isRetriedDeliveryError(result.error)) {
+      await noteStoppedDelivery(deps, delivery, result.error);
+    }
+    return written;
   }
 
   const outcome = await deps.repos.transaction(async (tx) => {
@@ -64,7 +69,9 @@ export async function recordAttempt(
 
 /**
  * The next attempt of the same chain: same event and destination, the URL this attempt used (an endpoint's attempt
- * re-reads its endpoint's URL when it runs), attempt + 1, waiting for the decided time.
+ * re-reads its endpoint's URL when it runs), attempt + 1, waiting for the decided time. A FIFO endpoint's next attempt
+ * is ordered, so it keeps its place at the head (DESIGN §16: a failing event holds the ones behind it through its
+ * retries); a pause holds it only once it is due, so that it never holds a resumed endpoint's backlog.
  */
 function nextAttemptRow(delivery: LoadedDelivery, url: string, scheduledAt: Date): NewWebhookDelivery {
   return {
@@ -81,5 +88,6 @@ function nextAttemptRow(delivery: LoadedDelivery, url: string, scheduledAt: Date
     status: "pending",
     scheduled_at: scheduledAt,
     manual: delivery.manual,
+    ordered: delivery.endpoint?.ordering === "fifo" ? true : null,
   };
 }

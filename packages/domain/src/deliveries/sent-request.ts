@@ -45,6 +45,7 @@ export async function findSentRequest(
       timestamp: SIGNATURE_NOT_KEPT,
       stripe: () => `t=${SIGNATURE_NOT_KEPT},v1=${SIGNATURE_NOT_KEPT}`,
       standardWebhooks: () => `v1,${SIGNATURE_NOT_KEPT}`,
+      standardWebhooksEd25519: () => `v1a,${SIGNATURE_NOT_KEPT}`,
     },
   );
   const url = loaded.destination_type === "endpoint" && endpoint !== null ? endpoint.url : loaded.url;

@@ -31,16 +31,25 @@ export interface EventInput {
   postback?: { transactionId: string; url: string | null };
   /**
    * Deliver to this endpoint only, whatever it subscribes to and whether it is enabled, instead of fanning out: a
-   * ping (DESIGN §4), which the seller asks for, so its delivery is `manual`.
+   * ping (DESIGN §4), which the seller asks for, so its delivery is `manual`; it waits its turn as the endpoint's
+   * other deliveries do (DESIGN §16).
    */
-  target?: Pick<WebhookEndpoint, "id" | "url">;
+  target?: Pick<WebhookEndpoint, "id" | "url" | "paused" | "ordering">;
   now: Date;
 }
 
-/** Where a delivery chain goes: an account endpoint, or a charge's postback URL. */
+/** Where a delivery chain goes: an account endpoint (with its row's `ordered`, DESIGN §16), or a postback URL. */
 export type DeliveryDestination =
-  | { destination_type: "endpoint"; endpoint_id: string; url: string }
+  | { destination_type: "endpoint"; endpoint_id: string; url: string; ordered: true | null }
   | { destination_type: "postback"; transaction_id: string; url: string };
+
+/**
+ * The `ordered` of a delivery row written now for `endpoint` (DESIGN §16): true while it is FIFO or paused (the row
+ * waits its turn in the endpoint's order), else null. The fan-out's statement decides it the same way.
+ */
+export function orderedFor(endpoint: Pick<WebhookEndpoint, "paused" | "ordering">): true | null {
+  return endpoint.paused || endpoint.ordering === "fifo" ? true : null;
+}
 
 /**
  * Attempt 1 of a new chain of `event` to `destination`, `pending` and due `now` (DESIGN §4 "Delivery rows"): the
@@ -105,6 +114,7 @@ export function planEvents(inputs: Array<EventInput & { subjectId?: string }>): 
               transaction_id: input.postback.transactionId,
               url: input.postback.url,
               manual: false,
+              ordered: null,
             },
           ]
         : []),
@@ -116,6 +126,7 @@ export function planEvents(inputs: Array<EventInput & { subjectId?: string }>): 
               transaction_id: null,
               url: input.target.url,
               manual: true,
+              ordered: orderedFor(input.target),
             },
           ]
         : []),

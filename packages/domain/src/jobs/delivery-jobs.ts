@@ -13,7 +13,11 @@
  *   body (the id without `whd_`), with no data, in the shard of its destination ({@link destinationKey}, the key the
  *   worker's isolation also counts attempts by, DESIGN §8 "Isolation"). Retries are what waits in Redis (thousands
  *   behind a slow endpoint), so these jobs store as little as BullMQ allows, which keeps a job's hash within a
- *   128-byte allocation (about 270 bytes of Redis per waiting delivery instead of 345, measured).
+ *   128-byte allocation (about 270 bytes of Redis per waiting delivery instead of 345, measured);
+ * - **an ordered delivery's turn** (DESIGN §16: the head of a FIFO or resumed endpoint, given its turn when the one
+ *   before it ends) has a job of its own beside the row's, whose id is `t` + the delivery id's ULID body and whose data
+ *   lists the row, in its destination's shard: a turn never meets the row's other jobs (one still finishing would make
+ *   the turn's enqueue a no-op), and two turns of one row are one job.
  */
 import type { DeliveryRoute, Repositories } from "@lm/db";
 import type { JobPayloads } from "@lm/queue";
@@ -24,6 +28,8 @@ const DELIVERY_PREFIX = `${ID_PREFIX.delivery}_`;
 const EVENT_PREFIX = `${ID_PREFIX.event}_`;
 /** What starts the id of a fan-out's job: lower case, which no ULID (Crockford base 32, upper case) starts with. */
 const FAN_OUT_JOB_PREFIX = "e";
+/** What starts the id of an ordered delivery's turn (lower case likewise). */
+const TURN_JOB_PREFIX = "t";
 
 /**
  * The job id of delivery `deliveryId` (`whd_01J…` → `01J…`).
@@ -45,11 +51,19 @@ export function fanOutJobId(eventId: string): string {
 
 /**
  * The delivery rows job `jobId` of the `webhook-delivery` queue, with payload `data`, attempts: the one its id names
- * ({@link deliveryJobId}), or those its data lists, for a fan-out's job ({@link fanOutJobId}).
+ * ({@link deliveryJobId}), or those its data lists, for a fan-out's job ({@link fanOutJobId}) or a turn's.
  */
 export function deliveryIdsOfJob(jobId: string, data: JobPayloads["webhook-delivery"]): string[] {
-  if (!jobId.startsWith(FAN_OUT_JOB_PREFIX)) return [deliveryIdOf(jobId)];
+  if (!jobId.startsWith(FAN_OUT_JOB_PREFIX) && !jobId.startsWith(TURN_JOB_PREFIX)) return [deliveryIdOf(jobId)];
   return (data.deliveries ?? []).map(deliveryIdOf);
+}
+
+/** The job of an ordered delivery's turn (see above), due at once. */
+export function turnJob(
+  delivery: Pick<DeliveryRoute, "id" | "endpoint_id" | "url">,
+): AfterCommitJob<"webhook-delivery"> {
+  const body = deliveryJobId(delivery.id);
+  return { data: { deliveries: [body] }, jobId: `${TURN_JOB_PREFIX}${body}`, destination: destinationKey(delivery) };
 }
 
 /** The delivery id of a job id's or a fan-out job's entry: the inverse of {@link deliveryJobId}. */

@@ -10,7 +10,13 @@ import type { EndpointDeliveryFilters, WebhookDelivery, Repositories } from "@lm
 import type { UseCaseDeps } from "../deps";
 import { notFound } from "../errors";
 import { assertEventType, PING_EVENT_TYPE } from "../events/event-types";
-import { enqueueDeliveries, firstDeliveryRow, recordEvent, type DeliveryDestination } from "../events/record-event";
+import {
+  enqueueDeliveries,
+  firstDeliveryRow,
+  orderedFor,
+  recordEvent,
+  type DeliveryDestination,
+} from "../events/record-event";
 import { isId } from "../ids";
 import { historyKeptSince } from "../retention/retention-window";
 import { dayOf, endOfSaoPauloDay, isoDateOf, saoPauloDate } from "../due-dates/iso-dates";
@@ -62,7 +68,12 @@ export async function resendDelivery(
   if (!original || original.endpoint?.deleted_at) throw notFound("webhook delivery");
   const destination: DeliveryDestination =
     original.endpoint_id !== null && original.endpoint !== null
-      ? { destination_type: "endpoint", endpoint_id: original.endpoint_id, url: original.endpoint.url }
+      ? {
+          destination_type: "endpoint",
+          endpoint_id: original.endpoint_id,
+          url: original.endpoint.url,
+          ordered: orderedFor(original.endpoint),
+        }
       : { destination_type: "postback", transaction_id: original.transaction_id as string, url: original.url };
   const event = { id: original.event_id, type: original.event_type, store_id: original.store_id };
   const resent = await deps.repos.deliveries.insertWebhookDelivery(

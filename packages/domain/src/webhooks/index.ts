@@ -7,3 +7,4 @@ export * from "./signature";
 export * from "./retry-policy";
 export * from "./auto-disable";
 export * from "./webhook-secret";
+export * from "./custom-headers";

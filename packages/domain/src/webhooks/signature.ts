@@ -7,16 +7,26 @@
  * - `standard_webhooks`: `webhook-signature: v1,<base64>` (space-separated entries), base64 HMAC-SHA256 keyed with the
  *   base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>` (Standard Webhooks
  *   specification 1.0, symmetric). The Standard Webhooks libraries verify it unchanged.
+ * - `standard_webhooks_ed25519` (DESIGN §16 "Asymmetric signatures"): the same headers with `v1a,<base64>` entries,
+ *   each an Ed25519 signature of `<webhook-id>.<webhook-timestamp>.<raw body>` (Standard Webhooks' asymmetric
+ *   form). The service keeps the private key (`whsk_` + base64 of its 32-byte seed); the receiver verifies with the
+ *   public key the endpoint shows (`whpk_` + base64 of the raw 32-byte key), which cannot sign.
  *
  * This file imports only `node:crypto`: command-line tools import it on its own, without Prisma or Redis.
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, createPrivateKey, createPublicKey, sign as signWith, timingSafeEqual } from "node:crypto";
 
-/** The signature schemes an endpoint may use (DESIGN §12); `stripe` is the default. */
-export const SIGNATURE_SCHEMES = ["stripe", "standard_webhooks"] as const;
+/** The signature schemes an endpoint may use (DESIGN §12, §16); `stripe` is the default. */
+export const SIGNATURE_SCHEMES = ["stripe", "standard_webhooks", "standard_webhooks_ed25519"] as const;
 
 /** One of {@link SIGNATURE_SCHEMES}. */
 export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
+
+/** The schemes signed with a secret the receiver shares (`whsec_…`, HMAC-SHA256), the ones `lm listen` signs with. */
+export const SECRET_SCHEMES = ["stripe", "standard_webhooks"] as const;
+
+/** One of {@link SECRET_SCHEMES}. */
+export type SecretScheme = (typeof SECRET_SCHEMES)[number];
 
 /** The scheme of an endpoint created without one, and of every postback. */
 export const DEFAULT_SIGNATURE_SCHEME: SignatureScheme = "stripe";
@@ -24,6 +34,11 @@ export const DEFAULT_SIGNATURE_SCHEME: SignatureScheme = "stripe";
 /** Whether `value` names a signature scheme. */
 export function isSignatureScheme(value: unknown): value is SignatureScheme {
   return typeof value === "string" && (SIGNATURE_SCHEMES as readonly string[]).includes(value);
+}
+
+/** Whether `value` names a scheme signed with a shared secret. */
+export function isSecretScheme(value: unknown): value is SecretScheme {
+  return typeof value === "string" && (SECRET_SCHEMES as readonly string[]).includes(value);
 }
 
 /** The one signature scheme we produce and accept. */
@@ -135,6 +150,16 @@ export function standardWebhooksKey(secret: string): Buffer {
 }
 
 /**
+ * Checks what every Standard Webhooks signature covers: a timestamp in whole non-negative seconds and a message id.
+ * @throws Error when `secrets` is empty, the timestamp is not whole non-negative seconds, or the id is empty or holds
+ *   a `.` (which would make the signed content ambiguous)
+ */
+function assertStandardInput(secrets: string[], messageId: string, timestampSeconds: number): void {
+  assertSigningInput(secrets, timestampSeconds);
+  if (messageId === "" || messageId.includes(".")) throw new Error("the webhook id must be non-empty, without '.'");
+}
+
+/**
  * Builds the `webhook-signature` header of one delivery attempt (Standard Webhooks, symmetric `v1`).
  * @param secrets - current secret first, then (during an endpoint's 24 h rotation grace) the previous one
  * @param messageId - the `webhook-id` header: the event id, the same on every attempt
@@ -150,8 +175,7 @@ export function standardWebhooksSignatureHeader(
   timestampSeconds: number,
   rawBody: string | Buffer,
 ): string {
-  assertSigningInput(secrets, timestampSeconds);
-  if (messageId === "" || messageId.includes(".")) throw new Error("the webhook id must be non-empty, without '.'");
+  assertStandardInput(secrets, messageId, timestampSeconds);
   return secrets
     .map((secret) => {
       const digest = createHmac("sha256", standardWebhooksKey(secret))
@@ -160,5 +184,62 @@ export function standardWebhooksSignatureHeader(
         .digest("base64");
       return `v1,${digest}`;
     })
+    .join(" ");
+}
+
+/** The prefix of a Standard Webhooks private (signing) key. */
+export const ED25519_PRIVATE_KEY_PREFIX = "whsk_";
+/** The prefix of a Standard Webhooks public (verifying) key. */
+export const ED25519_PUBLIC_KEY_PREFIX = "whpk_";
+/** The DER (PKCS #8) header of an Ed25519 private key, before its 32-byte seed (RFC 8410). */
+const PKCS8_ED25519_HEADER = Buffer.from("302e020100300506032b657004220420", "hex");
+/** Bytes of an Ed25519 seed and of a raw public key. */
+const ED25519_KEY_BYTES = 32;
+
+/**
+ * The private key of `privateKey` (`whsk_` + base64 of a 32-byte seed).
+ * @throws Error when it does not hold 32 bytes
+ */
+function ed25519PrivateKey(privateKey: string) {
+  const encoded = privateKey.startsWith(ED25519_PRIVATE_KEY_PREFIX)
+    ? privateKey.slice(ED25519_PRIVATE_KEY_PREFIX.length)
+    : privateKey;
+  const seed = Buffer.from(encoded, "base64");
+  if (seed.length !== ED25519_KEY_BYTES) throw new Error("an Ed25519 private key is 32 bytes of base64 after whsk_");
+  return createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_HEADER, seed]), format: "der", type: "pkcs8" });
+}
+
+/**
+ * The public key of `privateKey`, as endpoints show it: `whpk_` + base64 (standard, padded) of the raw 32-byte key.
+ * @throws Error when `privateKey` is not `whsk_` + base64 of 32 bytes
+ */
+export function ed25519PublicKey(privateKey: string): string {
+  const jwk = createPublicKey(ed25519PrivateKey(privateKey)).export({ format: "jwk" });
+  return `${ED25519_PUBLIC_KEY_PREFIX}${Buffer.from(jwk.x as string, "base64url").toString("base64")}`;
+}
+
+/**
+ * Builds the `webhook-signature` header of one delivery attempt (Standard Webhooks, asymmetric `v1a`).
+ * @param privateKeys - current key first, then (during an endpoint's 24 h rotation grace) the previous one
+ * @param messageId - the `webhook-id` header: the event id, the same on every attempt
+ * @param timestampSeconds - the `webhook-timestamp` header: whole Unix seconds, fresh for every attempt
+ * @param rawBody - the exact bytes that are sent
+ * @returns e.g. `v1a,hnO3f9T8Ytu9HwrXslvumlUpqtNVqkhqw/enGzPCXe5BdqzCInXqYXFymVJaA7AZdpXwVLPo3mNl8EM+m7TBAg==`
+ *   (entries separated by one space)
+ * @throws Error as the symmetric signer does, or when a key is not `whsk_` + base64 of 32 bytes
+ */
+export function ed25519SignatureHeader(
+  privateKeys: string[],
+  messageId: string,
+  timestampSeconds: number,
+  rawBody: string | Buffer,
+): string {
+  assertStandardInput(privateKeys, messageId, timestampSeconds);
+  const content = Buffer.concat([
+    Buffer.from(`${messageId}.${timestampSeconds}.`, "utf8"),
+    typeof rawBody === "string" ? Buffer.from(rawBody, "utf8") : rawBody,
+  ]);
+  return privateKeys
+    .map((key) => `v1a,${signWith(null, content, ed25519PrivateKey(key)).toString("base64")}`)
     .join(" ");
 }

@@ -22,6 +22,7 @@ function delivery(
     previous_secret_ciphertext: secrets.previous ? encryptSecret(KEY, secrets.previous, ENDPOINT_ID) : null,
     previous_secret_expires_at: secrets.previous ? new Date(NOW.getTime() + 60_000) : null,
     enabled: true,
+    headers_ciphertext: null,
     deleted_at: null,
   };
   return {

@@ -1,6 +1,10 @@
-import { createHmac } from "node:crypto";
+import { createHmac, createPublicKey, verify } from "node:crypto";
 import {
+  ed25519PublicKey,
+  ed25519SignatureHeader,
+  generateSigningKey,
   generateWebhookSecret,
+  isSecretScheme,
   isSignatureScheme,
   signatureHeader,
   signedDeliveryHeaders,
@@ -15,6 +19,22 @@ const SW_MSG_ID = "msg_p5jXN8AQM9LWM0D4loKWxJek";
 const SW_TIMESTAMP = 1614265330;
 const SW_PAYLOAD = '{"test": 2432232314}';
 const SW_SIGNATURE = "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=";
+
+// The Standard Webhooks Go library's asymmetric vector (libraries/go/webhook_asymmetric_test.go,
+// TestAsymmetricWebhookSign).
+const SW_ED25519_KEY = "whsk_VEVTVFNJR05JTkdLRVlET05PVFVTRVRISVNGT1JBTlk=";
+const SW_ED25519_SIGNATURE =
+  "v1a,tQ9V2XOqn7jL/DQenEFpqIugdBVtiMmER5mhSkXBNwM0mkATuDe6KYYUuxqtaiHeYGb7KaaBRdM5WqyeFiL8Ag==";
+
+/** RFC 8410 header of an Ed25519 public key, before its raw 32 bytes. */
+const SPKI_ED25519_HEADER = Buffer.from("302a300506032b6570032100", "hex");
+
+/** Whether `signature` (base64) verifies `content` under `publicKey` (`whpk_…`), with node:crypto alone. */
+function verifiesEd25519(publicKey: string, content: string, signature: string): boolean {
+  const raw = Buffer.from(publicKey.slice("whpk_".length), "base64");
+  const key = createPublicKey({ key: Buffer.concat([SPKI_ED25519_HEADER, raw]), format: "der", type: "spki" });
+  return verify(null, Buffer.from(content), key, Buffer.from(signature, "base64"));
+}
 
 const FIELDS = {
   eventId: "evt_01JD3Z8W1Q2R3S4T5V6W7X8Y9Z",
@@ -62,6 +82,75 @@ describe("standardWebhooksSignatureHeader", () => {
     expect(() => standardWebhooksSignatureHeader([SW_SECRET], SW_MSG_ID, 1.5, SW_PAYLOAD)).toThrow(/timestamp/);
     expect(() => standardWebhooksSignatureHeader([SW_SECRET], "a.b", SW_TIMESTAMP, SW_PAYLOAD)).toThrow(/id/);
   });
+});
+
+describe("ed25519SignatureHeader", () => {
+  test("when the specification library's vector is signed, then the signature is the library's", () => {
+    expect(ed25519SignatureHeader([SW_ED25519_KEY], SW_MSG_ID, SW_TIMESTAMP, SW_PAYLOAD)).toBe(SW_ED25519_SIGNATURE);
+    expect(ed25519SignatureHeader([SW_ED25519_KEY.slice(5)], SW_MSG_ID, SW_TIMESTAMP, Buffer.from(SW_PAYLOAD))).toBe(
+      SW_ED25519_SIGNATURE,
+    );
+  });
+
+  test("when two keys sign (rotation grace), then each entry verifies under its own public key only", () => {
+    const [current, previous] = [
+      generateSigningKey("standard_webhooks_ed25519"),
+      generateSigningKey("standard_webhooks_ed25519"),
+    ];
+    const header = ed25519SignatureHeader([current.secret, previous.secret], SW_MSG_ID, SW_TIMESTAMP, SW_PAYLOAD);
+    const signatures = header.split(" ").map((entry) => entry.slice("v1a,".length));
+    const content = `${SW_MSG_ID}.${SW_TIMESTAMP}.${SW_PAYLOAD}`;
+
+    expect(header).toMatch(/^v1a,[A-Za-z0-9+/]{86}== v1a,[A-Za-z0-9+/]{86}==$/);
+    expect(signatures.map((signature) => verifiesEd25519(current.publicKey!, content, signature))).toEqual([
+      true,
+      false,
+    ]);
+    expect(signatures.map((signature) => verifiesEd25519(previous.publicKey!, content, signature))).toEqual([
+      false,
+      true,
+    ]);
+    expect(verifiesEd25519(current.publicKey!, `${content} `, signatures[0]!)).toBe(false);
+  });
+
+  test("when nothing can sign, a key is not 32 bytes, or the id is unusable, then it refuses", () => {
+    expect(() => ed25519SignatureHeader([], SW_MSG_ID, SW_TIMESTAMP, SW_PAYLOAD)).toThrow(/secret/);
+    expect(() => ed25519SignatureHeader(["whsk_AAAA"], SW_MSG_ID, SW_TIMESTAMP, SW_PAYLOAD)).toThrow(/32 bytes/);
+    expect(() => ed25519SignatureHeader([SW_ED25519_KEY], "a.b", SW_TIMESTAMP, SW_PAYLOAD)).toThrow(/id/);
+  });
+});
+
+describe("generateSigningKey", () => {
+  test("when an Ed25519 key is made, then its private key is never shown and its public key is whpk_ + base64 of 32 bytes", () => {
+    const key = generateSigningKey("standard_webhooks_ed25519");
+
+    expect(key.shown).toBeNull();
+    expect(key.secret).toMatch(/^whsk_[A-Za-z0-9+/]{43}=$/);
+    expect(key.publicKey).toMatch(/^whpk_[A-Za-z0-9+/]{43}=$/);
+    expect(ed25519PublicKey(key.secret)).toBe(key.publicKey);
+    expect(key.prefix).toBe(key.publicKey!.slice(5, 11));
+  });
+
+  test("when RFC 8032's first test key is given, then its public key is the RFC's", () => {
+    const seed = Buffer.from("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60", "hex");
+    const expected = Buffer.from("d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a", "hex");
+
+    expect(ed25519PublicKey(`whsk_${seed.toString("base64")}`)).toBe(`whpk_${expected.toString("base64")}`);
+  });
+
+  test.each(["stripe", "standard_webhooks"] as const)(
+    "when a %s key is made, then it is its secret, shown once, with the secret's prefix and no public key",
+    (scheme) => {
+      const key = generateSigningKey(scheme);
+
+      expect(key).toEqual({
+        secret: key.shown,
+        shown: expect.stringMatching(/^whsec_/),
+        prefix: key.secret.slice(6, 12),
+        publicKey: null,
+      });
+    },
+  );
 });
 
 describe("generateWebhookSecret", () => {
@@ -117,17 +206,49 @@ describe("signedDeliveryHeaders", () => {
     });
     expect(headers["x-signature"]).toBeUndefined();
   });
+
+  test("when the scheme is standard_webhooks_ed25519, then webhook-signature holds v1a entries and custom headers come first", () => {
+    const key = generateSigningKey("standard_webhooks_ed25519");
+    const custom = { "X-Store": "ana", Authorization: "Bearer t" };
+
+    const headers = signedDeliveryHeaders({
+      ...FIELDS,
+      scheme: "standard_webhooks_ed25519",
+      secrets: [key.secret],
+      custom,
+    });
+
+    expect(headers).toEqual({
+      ...custom,
+      ...COMMON_HEADERS,
+      "webhook-id": FIELDS.eventId,
+      "webhook-timestamp": String(FIELDS.timestampSeconds),
+      "webhook-signature": ed25519SignatureHeader([key.secret], FIELDS.eventId, FIELDS.timestampSeconds, FIELDS.body),
+    });
+    expect(Object.keys(headers).slice(0, 2)).toEqual(["X-Store", "Authorization"]);
+  });
 });
 
 describe("isSignatureScheme", () => {
   test.each([
     ["stripe", true],
     ["standard_webhooks", true],
+    ["standard_webhooks_ed25519", true],
     ["Stripe", false],
     ["standard-webhooks", false],
     ["", false],
     [null, false],
   ])("when given %p, then it is %p", (value, expected) => {
     expect(isSignatureScheme(value)).toBe(expected);
+  });
+});
+
+describe("isSecretScheme", () => {
+  test.each([
+    ["stripe", true],
+    ["standard_webhooks", true],
+    ["standard_webhooks_ed25519", false],
+  ])("when given %p, then it is %p (lm listen signs with a shared secret only)", (value, expected) => {
+    expect(isSecretScheme(value)).toBe(expected);
   });
 });

@@ -5,6 +5,10 @@
  */
 import Joi from "joi";
 import {
+  CUSTOM_HEADER_NAME,
+  CUSTOM_HEADER_VALUE,
+  MAX_CUSTOM_HEADER_VALUE,
+  MAX_CUSTOM_HEADERS,
   SIGNATURE_SCHEMES,
   type CreateWebhookEndpointInput,
   type DeliveryFilters,
@@ -49,8 +53,39 @@ const events = Joi.array()
     'Types from `GET /v1/me/event-types`, or `["*"]` alone for all; anything else (including `ping`) is 400 `invalid_event_type`.',
   );
 const description = Joi.string().max(500).allow(null, "").description('`""` or null: none.');
-/** DESIGN §12 "Signature schemes". */
+/** DESIGN §12 "Signature schemes", §16 "Asymmetric signatures". */
 const signatureScheme = Joi.string().valid(...SIGNATURE_SCHEMES);
+
+/** DESIGN §16 "Ordering". */
+const ordering = Joi.string()
+  .valid("none", "fifo")
+  .description(
+    "`fifo`: one attempt at a time, events in `created_at` order, a failing event holding the ones behind it through its own retries. `none`: attempts run independently.",
+  );
+/** DESIGN §16 "Rate limit". */
+const rateLimit = Joi.number()
+  .integer()
+  .min(1)
+  .max(1000)
+  .allow(null)
+  .description(
+    "Attempts that may start in any wall-clock second (1 to 1000), evenly spaced, no burst; excess attempts wait, never fail. null: unlimited.",
+  );
+/** DESIGN §16 "Pause". */
+const paused = Joi.boolean().description(
+  "true: deliveries wait (up to 14 days, then `dead` with `paused_too_long`); false resumes, delivering what waited in order.",
+);
+/** A custom header's value as sent: printable ASCII, at most 1,024 characters. */
+const headerValue = Joi.string().max(MAX_CUSTOM_HEADER_VALUE).pattern(CUSTOM_HEADER_VALUE).allow("");
+/** DESIGN §16 "Custom headers": names and values checked here, reserved names and `Authorization` by the use case. */
+function customHeaders(value: Joi.Schema) {
+  return Joi.object()
+    .pattern(CUSTOM_HEADER_NAME, value)
+    .max(MAX_CUSTOM_HEADERS)
+    .description(
+      "Custom headers `{name: value}` sent with every delivery: at most 10; names 1 to 64 letters, digits and hyphens; values at most 1,024 printable ASCII characters. Never a name the service sets (`Content-Type`, `User-Agent`, `Idempotency-Key`, `X-Signature`, `X-Event-*`, `X-Delivery-Id`, `X-Attempt`, `webhook-*`) nor `Host`, `Content-Length`, `Connection`, `Transfer-Encoding`; `Authorization` only on an https url. A refused header is 400 `validation_failed` with `param` `headers.<name>`. Stored encrypted; replies mask the values.",
+    );
+}
 
 /** Body of `POST /v1/me/webhook-endpoints`. */
 export const createWebhookEndpointSchema: Joi.ObjectSchema<CreateWebhookEndpointInput> = Joi.object({
@@ -61,8 +96,12 @@ export const createWebhookEndpointSchema: Joi.ObjectSchema<CreateWebhookEndpoint
   signature_scheme: signatureScheme
     .default("stripe")
     .description(
-      "How deliveries to the endpoint are signed (DESIGN §4, §12). `stripe` (the default): `X-Signature: t=<unix>,v1=<hex>`, HMAC-SHA256 keyed with the whole `whsec_…` string as UTF-8; Stripe's libraries verify it unchanged. `standard_webhooks`: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` of the Standard Webhooks specification, keyed with the base64-decoded bytes after `whsec_`; its official libraries verify it unchanged. Fixed at creation. Postbacks are always `stripe`.",
+      "How deliveries to the endpoint are signed (DESIGN §4, §12, §16). `stripe` (the default): `X-Signature: t=<unix>,v1=<hex>`, HMAC-SHA256 keyed with the whole `whsec_…` string as UTF-8; Stripe's libraries verify it unchanged. `standard_webhooks`: `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` of the Standard Webhooks specification, keyed with the base64-decoded bytes after `whsec_`; its official libraries verify it unchanged. `standard_webhooks_ed25519`: the same headers with `v1a,<base64>` Ed25519 signatures, verified with the endpoint's `public_key` (no `secret` is issued). Fixed at creation. Postbacks are always `stripe`.",
     ),
+  ordering: ordering.default("none"),
+  rate_limit: rateLimit.default(null),
+  paused: paused.default(false),
+  headers: customHeaders(headerValue),
 }).prefs({ stripUnknown: false });
 
 /**
@@ -78,6 +117,12 @@ export const updateWebhookEndpointSchema: Joi.ObjectSchema<UpdateWebhookEndpoint
   ),
   signature_scheme: signatureScheme.description(
     "Accepted only as the endpoint's own scheme: another value is 400 `validation_failed` (param `signature_scheme`); create a new endpoint to change schemes.",
+  ),
+  ordering,
+  rate_limit: rateLimit,
+  paused,
+  headers: customHeaders(headerValue.allow(null)).description(
+    "A JSON merge patch of the custom headers: a string sets a header (replacing one whose name differs only in case), null removes it, headers not named stay. The result follows the rules of creation, checked against the endpoint's url after this change.",
   ),
 })
   .min(1)
@@ -149,12 +194,16 @@ export const createWebhookEndpoint = defineRoute({
   security: PANEL_SESSION,
   body: createWebhookEndpointSchema,
   replies: {
-    201: { description: "The endpoint, enabled, with its `secret` shown once.", schema: CreatedWebhookEndpoint },
+    201: {
+      description:
+        "The endpoint, enabled, with its `secret` shown once (none for `standard_webhooks_ed25519`: see `public_key`).",
+      schema: CreatedWebhookEndpoint,
+    },
   },
   errors: {
     400: {
       description:
-        "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field. `invalid_url`: `url` fails the destination check (the message gives the reason). `invalid_event_type`: an event type outside the catalog, `ping`, or `*` beside other types.",
+        "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field (`headers.<name>` for a custom header refused). `invalid_url`: `url` fails the destination check (the message gives the reason). `invalid_event_type`: an event type outside the catalog, `ping`, or `*` beside other types.",
       codes: ["validation_failed", "invalid_url", "invalid_event_type"],
     },
     401: NO_SESSION,
@@ -224,7 +273,7 @@ export const updateWebhookEndpoint = defineRoute({
   errors: {
     400: {
       description:
-        "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field. `invalid_url`: `url` fails the destination check. `invalid_event_type`: an event type outside the catalog, `ping`, or `*` beside other types.",
+        "`validation_failed`: the body, query or a path parameter is invalid; `param` names the field (`headers.<name>` for a custom header refused). `invalid_url`: `url` fails the destination check. `invalid_event_type`: an event type outside the catalog, `ping`, or `*` beside other types.",
       codes: ["validation_failed", "invalid_url", "invalid_event_type"],
     },
     401: NO_SESSION,
@@ -270,12 +319,13 @@ export const rotateWebhookEndpointSecret = defineRoute({
   tag: "Webhook endpoints",
   summary: "Rotate an endpoint's signing secret",
   description:
-    "Needs a live step-up while the seller's `webhook` toggle is on. For 24 h deliveries carry two `v1` signatures, the new secret's first.",
+    "Needs a live step-up while the seller's `webhook` toggle is on. For 24 h deliveries carry two signatures (`v1`, or `v1a` for `standard_webhooks_ed25519`), the new secret's (or key's) first. An Ed25519 endpoint gets a new key pair: the reply shows its new `public_key` and no `secret`.",
   security: PANEL_SESSION,
   params: endpointParams,
   replies: {
     200: {
-      description: "The endpoint with the new `secret`, shown once, and `previous_secret_expires_at`.",
+      description:
+        "The endpoint with the new `secret` shown once (or the new `public_key`), and `previous_secret_expires_at`.",
       schema: RotatedWebhookEndpoint,
     },
   },

@@ -7,8 +7,8 @@ import { Router } from "express";
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
-  findWebhookEndpoint,
   listWebhookEndpoints,
+  readWebhookEndpoint,
   rotateWebhookEndpointSecret,
   updateWebhookEndpoint,
   type PageArgs,
@@ -38,14 +38,12 @@ export function webhookEndpointsRouter(deps: AppDeps): Router {
   router.get("/", async (req, res) => {
     const { mode, ...page } = validate(listWebhookEndpointsSchema, req.query);
     const sellerId = panelSellerId(res);
-    const fetch = (args: PageArgs) => listWebhookEndpoints(deps.repos, sellerId, { mode }, args);
+    const fetch = (args: PageArgs) => listWebhookEndpoints(deps, sellerId, { mode }, args);
     res.json(await listPage(page, "webhookEndpoint", fetch, serializeWebhookEndpoint));
   });
 
   router.get("/:id", async (req, res) => {
-    res.json(
-      serializeWebhookEndpoint(await findWebhookEndpoint(deps.repos, panelSellerId(res), String(req.params.id))),
-    );
+    res.json(serializeWebhookEndpoint(await readWebhookEndpoint(deps, panelSellerId(res), String(req.params.id))));
   });
 
   router.patch("/:id", change, async (req, res) => {
