@@ -59,7 +59,12 @@ describe("the sweeps read their due rows through their indexes, whatever the his
   beforeAll(async () => {
     await insertSweepHistory(ctx.db.pool, scope, HISTORY, now);
     // The drift check's first tick sums the history once and keeps it in the balance's checkpoint.
-    await listRecentBalanceReconciliation(ctx.db, { since: new Date(0), settledBelow: settledBelow(), maxSettledEntries: HISTORY, now });
+    await listRecentBalanceReconciliation(ctx.db, {
+      since: new Date(0),
+      settledBelow: settledBelow(),
+      maxSettledEntries: HISTORY,
+      now,
+    });
     await insertDueSweepRows(ctx.db.pool, scope, DUE, now);
     const { rows } = await ctx.db.pool.query<{ child: string; parent: string }>(
       `SELECT c.relname AS child, p.relname AS parent FROM pg_inherits i
