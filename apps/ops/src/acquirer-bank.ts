@@ -28,12 +28,20 @@ async function fileOption(ctx: CommandContext, name: string): Promise<Buffer | u
   }
 }
 
-/** Stores a bank's API Pix connection, its secrets encrypted. */
+/** `{[key]: value}` of string option `name` when given, else `{}`. */
+function stringOption<K extends string>(ctx: CommandContext, name: string, key: K): Partial<Record<K, string>> {
+  const value = ctx.options[name];
+  if (value === undefined) return {};
+  if (typeof value !== "string" || value === "") throw validationFailed(`--${name} needs a value.`, name);
+  return { [key]: value } as Partial<Record<K, string>>;
+}
+
+/** Stores a bank's API Pix connection, its secrets encrypted, and the receiving account Pix Automático names. */
 export const acquirerConfigure: Command = {
   usage:
     "acquirer:configure <slug> --profile bcb|efi --api-url <url> --token-url <url> --client-id <id> " +
     "--client-secret-file <path> (--cert-file <path> --key-file <path> | --pfx-file <path>) [--ca-file <path>] " +
-    "--pix-key <chave>",
+    "--pix-key <chave> [--account <branch>/<number> --account-type checking|savings|payment]",
   options: [
     "profile",
     "api-url",
@@ -45,6 +53,8 @@ export const acquirerConfigure: Command = {
     "pfx-file",
     "ca-file",
     "pix-key",
+    "account",
+    "account-type",
   ],
   async run(ctx) {
     const slug = requiredPositional(ctx, 0, "slug");
@@ -67,6 +77,8 @@ export const acquirerConfigure: Command = {
       tokenUrl: requiredOption(ctx, "token-url"),
       clientId: requiredOption(ctx, "client-id"),
       pixKey: requiredOption(ctx, "pix-key"),
+      ...stringOption(ctx, "account", "account"),
+      ...stringOption(ctx, "account-type", "accountType"),
       credentials,
     });
     return {
@@ -115,7 +127,10 @@ export const acquirerRegisterWebhook: Command = {
   async run(ctx) {
     const slug = requiredPositional(ctx, 0, "slug");
     const url = await registerBankWebhook(bankDeps(ctx), slug);
-    return { text: `Acquirer ${slug} now posts notifications to ${url}/pix.`, json: { slug, webhook_url: url } };
+    return {
+      text: `Acquirer ${slug} now posts notifications to ${url}/pix (and Pix Automático's to /rec and /cobr).`,
+      json: { slug, webhook_url: url },
+    };
   },
 };
 

@@ -79,6 +79,9 @@ describe("ops bank acquirer commands", () => {
     ["both a certificate and a PFX", { "pfx-file": "/etc/hostname" }, /either a certificate and its key, or a PFX/],
     ["an unreadable secret file", { "client-secret-file": "/nonexistent/secret" }, /cannot read/],
     ["no Pix key", { "pix-key": null }, /--pix-key is required/],
+    ["an account that is not branch/number", { account: "0001-123", "account-type": "checking" }, /<branch>\/<number>/],
+    ["an account without its type", { account: "0001/123456" }, /account type must be one of checking/],
+    ["an account type without an account", { "account-type": "savings" }, /--account-type needs --account/],
   ])(
     "when acquirer:configure gets %s, then exit 2 with the reason and nothing is written",
     async (_, overrides, reason) => {
@@ -89,6 +92,14 @@ describe("ops bank acquirer commands", () => {
       expect(await db.acquirer.count({ where: { slug: "banco-recusado" } })).toBe(0);
     },
   );
+
+  test("when a bank is configured with its receiving account, then Pix Automático's cobr will name it, in the standard's words", async () => {
+    const out = await configure("banco-automatico", { account: "0001/1234567", "account-type": "savings" });
+
+    expect(out.exitCode).toBe(0);
+    const row = await db.acquirer.findUniqueOrThrow({ where: { slug: "banco-automatico" } });
+    expect(row).toMatchObject({ account_branch: "0001", account_number: "1234567", account_type: "POUPANCA" });
+  });
 
   test("when the sandbox or an acquirer without a bank connection is configured or activated, then exit 2", async () => {
     await ops("acquirer:create", "assinante");

@@ -44,8 +44,11 @@ function problemReply(problem: Problem, headers?: Record<string, string>): Reply
 function violationType(operation: OperationName): string {
   if (operation.startsWith("cob.")) return PROBLEM_TYPES.cobInvalid;
   if (operation.startsWith("devolucao.")) return PROBLEM_TYPES.refundInvalid;
-  if (operation.startsWith("webhook.")) return PROBLEM_TYPES.webhookInvalid;
+  if (operation.startsWith("webhook")) return PROBLEM_TYPES.webhookInvalid;
   if (operation.startsWith("payout.")) return PROBLEM_TYPES.payoutInvalid;
+  if (operation.startsWith("rec.") || operation.startsWith("locrec.")) return PROBLEM_TYPES.recInvalid;
+  if (operation.startsWith("solicrec.")) return PROBLEM_TYPES.solicRecInvalid;
+  if (operation.startsWith("cobr.")) return PROBLEM_TYPES.cobrInvalid;
   return PROBLEM_TYPES.requestInvalid;
 }
 

@@ -7,6 +7,7 @@ import { noonInSaoPaulo, saoPauloDate } from "@lm/domain/src/due-dates";
 import type { CallbackPoster } from "./callbacks";
 import { newEndToEndId, newMedId, PAYER_BANK_ISPB } from "./ids";
 import type { Payer, PayoutRecord, RefundRecord } from "./records";
+import { RecurrenceBook } from "./recurrences";
 import type { BankState } from "./state";
 import { payoutCallbackItem, paymentJson } from "./wire";
 import { valorFromCentavos } from "./money";
@@ -17,12 +18,16 @@ export type CallbackChoice = "send" | "drop";
 /** The bank's scheduled and on-request moves. */
 export class Bank {
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** Pix Automático: recurrences and their cycle charges, and the payer's bank's moves on them. */
+  readonly recurrences: RecurrenceBook;
 
   constructor(
     readonly state: BankState,
     private readonly callbacks: CallbackPoster,
     private readonly settleDelayMs: number,
-  ) {}
+  ) {
+    this.recurrences = new RecurrenceBook(state, callbacks, (txid) => this.payCharge(txid));
+  }
 
   /** Posts `{pix: items}` to the registered webhook URL + `/pix`, if there is one; failures are logged only. */
   private async notify(items: unknown[]): Promise<void> {

@@ -1,11 +1,17 @@
 /**
  * A plain-HTTP control API on 127.0.0.1 for a person driving the emulator (`npm run dev:bank`): pay a charge, send a
- * forged callback, return money unasked (MED). Amounts are integer centavos. Not part of the standard.
+ * forged callback, return money unasked (MED), and play the payer's bank in Pix Automático. Amounts are integer
+ * centavos. Not part of the standard.
  *
  * - `POST /charges/{txid}/pay` `{amount?, date?, callback?: "send"|"drop", payer?: {name, cpf?|cnpj?}, force?}` →
  *   200 `{endToEndId}` (`date`, `YYYY-MM-DD`, pays a due-date charge on that day: late, with its fine and interest)
  * - `POST /forge` `{txid, amount, endToEndId?, url?}` → 200 `{status}` (what the service answered)
  * - `POST /pix/{e2eid}/med` `{amount, callback?}` → 200 `{id, rtrId}`
+ * - `POST /recurrences/{idRec}/approve`, `/reject`, `/cancel` `{callback?}` → 200 the recurrence: the payer's bank
+ *   answers a Pix Automático recurrence, or the payer cancels an approved one
+ * - `GET /recurrences` → 200 `{recs}`: every recurrence, with its `idRec`
+ * - `POST /cycles/{txid}/pay`, `/fail` `{callback?}` → 200: the payer's bank settles or fails a cycle charge's
+ *   scheduled attempt
  *
  * A refusal is 409 `{error}` (400 for a body that is not JSON, 404 for another path).
  */
@@ -33,7 +39,22 @@ function callbackChoice(value: unknown): CallbackChoice | undefined {
 
 /** Runs the control command of `method` and `pathname`; null when there is none. */
 async function command(bank: Bank, method: string, pathname: string, body: Body): Promise<unknown> {
+  if (method === "GET" && pathname === "/recurrences") {
+    return { recs: bank.recurrences.listRecurrences({ inicio: new Date(0), fim: new Date(8.64e15) }) };
+  }
   if (method !== "POST") return null;
+  const choice = { callback: callbackChoice(body.callback) };
+  const recurrence = /^\/recurrences\/([^/]+)\/(approve|reject|cancel)$/.exec(pathname);
+  if (recurrence) {
+    const idRec = decodeURIComponent(recurrence[1] as string);
+    if (recurrence[2] === "cancel") return bank.recurrences.cancelByPayer(idRec, choice);
+    return bank.recurrences.answer(idRec, recurrence[2] === "approve", choice);
+  }
+  const cycle = /^\/cycles\/([^/]+)\/(pay|fail)$/.exec(pathname);
+  if (cycle) {
+    const txid = decodeURIComponent(cycle[1] as string);
+    return cycle[2] === "pay" ? bank.recurrences.payCycle(txid, choice) : bank.recurrences.failCycle(txid, choice);
+  }
   const pay = /^\/charges\/([^/]+)\/pay$/.exec(pathname);
   if (pay) {
     return bank.payCharge(decodeURIComponent(pay[1] as string), {

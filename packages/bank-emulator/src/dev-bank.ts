@@ -26,7 +26,7 @@ function instructions(bank: BankEmulator, dir: string): string {
     `--api-url ${bank.apiUrl} --token-url ${bank.tokenUrl}`,
     `--client-id ${bank.client.clientId} --client-secret-file ${files.clientSecret}`,
     `--cert-file ${files.cert} --key-file ${files.key} --ca-file ${files.ca}`,
-    `--pix-key ${bank.pixKey}`,
+    `--pix-key ${bank.pixKey} --account 0001/1234567 --account-type checking`,
   ].join(" \\\n    ");
   const control = bank.controlUrl;
   return [
@@ -46,6 +46,9 @@ function instructions(bank: BankEmulator, dir: string): string {
     `  curl -X POST ${control}/charges/<txid>/pay -d '{"amount": 1234, "callback": "send"}'   (both optional)`,
     `  curl -X POST ${control}/forge -d '{"txid": "<txid>", "amount": 1234}'`,
     `  curl -X POST ${control}/pix/<endToEndId>/med -d '{"amount": 500}'`,
+    "Pix Automático, the payer's bank (`GET /recurrences` lists the recurrences with their idRec):",
+    `  curl -X POST ${control}/recurrences/<idRec>/approve   (or /reject, or /cancel for the payer's cancel)`,
+    `  curl -X POST ${control}/cycles/<txid>/pay             (or /fail: the merchant's side asks for the retry)`,
     "",
     "Ctrl-C stops it.",
     "",

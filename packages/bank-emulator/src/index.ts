@@ -1,7 +1,8 @@
 /**
  * An emulator of the Central Bank's "API Pix" standard (`bacen/pix-api` `openapi.yaml`, release 2.x), for tests and
  * for a person (`npm run dev:bank`): the subset our acquirer port uses (cob, cobv, lotecobv, pix, devolução,
- * webhook) and Efí's payout extension, over mutual TLS with its own test CA, OAuth2 client credentials (RFC 6749 §4.4), in-memory state, the
+ * webhook; Pix Automático's rec, locrec, solicrec, cobr, webhookrec, webhookcobr, with the payer's bank played on
+ * request) and Efí's payout extension, over mutual TLS with its own test CA, OAuth2 client credentials (RFC 6749 §4.4), in-memory state, the
  * standard's callbacks, and switches for the failures a real bank shows. Every request is checked against JSON
  * Schemas written from the standard (schemas/).
  */
@@ -19,6 +20,7 @@ import { createRouter } from "./routes";
 import { BankState } from "./state";
 import { TokenStore } from "./tokens";
 import { chargeJson } from "./wire";
+import type { CobR, Rec } from "@lm/pix-api";
 
 export type { RecordedRequest } from "./api-server";
 export type { CallbackAttempt } from "./callbacks";
@@ -128,6 +130,35 @@ export interface BankEmulator {
   charge(txid: string): Record<string, unknown> | undefined;
   /** The registered webhook URL, or null. */
   webhookUrl(): string | null;
+  /**
+   * The payer's bank approves recurrence `idRec` (`APROVADA`; for journey 3 its immediate charge paid first) or
+   * rejects it (`REJEITADA`), and (unless `callback: "drop"`) posts the standard's callback to the `webhookrec` URL +
+   * "/rec"; resolves once that post was answered or failed.
+   * @throws Error for an unknown recurrence or one not `CRIADA`
+   */
+  answerRecurrence(idRec: string, approve: boolean, options?: { callback?: "send" | "drop" }): Promise<Rec>;
+  /**
+   * The payer cancels approved recurrence `idRec` in their bank (`CANCELADA` by `USUARIO_PAGADOR`, its unpaid cycle
+   * charges with it), and the callbacks are posted (unless dropped).
+   * @throws Error for an unknown recurrence or one not `APROVADA`
+   */
+  cancelRecurrenceByPayer(idRec: string, options?: { callback?: "send" | "drop" }): Promise<Rec>;
+  /**
+   * The payer's bank settles cycle charge `txid`'s scheduled attempt (a Pix received, dated noon of the attempt's
+   * day; the charge `CONCLUIDA`) and posts the `webhookcobr` callback + "/cobr" (unless dropped).
+   * @throws Error for an unknown charge, one not `ATIVA`, or without an attempt scheduled
+   */
+  payCycle(txid: string, options?: { callback?: "send" | "drop" }): Promise<{ endToEndId: string }>;
+  /**
+   * The payer's bank fails cycle charge `txid`'s scheduled attempt (`REJEITADA`; the charge too unless retries are
+   * allowed) and posts the callback (unless dropped).
+   * @throws as {@link BankEmulator.payCycle}
+   */
+  failCycle(txid: string, options?: { callback?: "send" | "drop" }): Promise<CobR>;
+  /** Every recurrence the bank holds (the standard's `RecCompleta`), oldest first. */
+  recurrences(): Rec[];
+  /** The cycle charges of recurrence `idRec` (the standard's `CobRCompleta`), in the order registered. */
+  cycles(idRec: string): CobR[];
   /** Stops both servers, cuts hung requests and callbacks in flight, cancels pending settlements; removes the
    *  certificates' folder when the emulator made it in the temp folder. */
   close(): Promise<void>;
@@ -196,6 +227,12 @@ export async function startBankEmulator(options: BankEmulatorOptions = {}): Prom
       return found ? chargeJson(found, state.paymentsOf(found)) : undefined;
     },
     webhookUrl: () => state.webhookUrl(),
+    answerRecurrence: (idRec, approve, answerOptions) => bank.recurrences.answer(idRec, approve, answerOptions),
+    cancelRecurrenceByPayer: (idRec, cancelOptions) => bank.recurrences.cancelByPayer(idRec, cancelOptions),
+    payCycle: (txid, cycleOptions) => bank.recurrences.payCycle(txid, cycleOptions),
+    failCycle: (txid, cycleOptions) => bank.recurrences.failCycle(txid, cycleOptions),
+    recurrences: () => bank.recurrences.listRecurrences({ inicio: new Date(0), fim: new Date(8.64e15) }),
+    cycles: (idRec) => bank.recurrences.cyclesOf(idRec),
     close: async () => {
       bank.close();
       poster.close();

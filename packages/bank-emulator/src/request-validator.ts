@@ -8,6 +8,21 @@ import type { Violation } from "./problems";
 import { payoutPathSchema, payoutRequestSchema } from "./schemas/efi.schemas";
 import { tokenRequestSchema } from "./schemas/oauth.schemas";
 import {
+  cobRPathSchema,
+  cobRRetryPathSchema,
+  cobRRevisadaSchema,
+  cobRSolicitadaSchema,
+  locRecPathSchema,
+  recListQuerySchema,
+  recPathSchema,
+  recQuerySchema,
+  recRevisadaSchema,
+  recSolicitadaSchema,
+  solicRecPathSchema,
+  solicRecSolicitadaSchema,
+  webhookRecSolicitadoSchema,
+} from "./schemas/recurrence.schemas";
+import {
   cobPathSchema,
   cobQuerySchema,
   cobRevisadaSchema,
@@ -43,7 +58,23 @@ export type OperationName =
   | "webhook.get"
   | "webhook.delete"
   | "payout.put"
-  | "payout.get";
+  | "payout.get"
+  | "locrec.post"
+  | "locrec.get"
+  | "rec.post"
+  | "rec.list"
+  | "rec.get"
+  | "rec.patch"
+  | "solicrec.post"
+  | "solicrec.get"
+  | "cobr.put"
+  | "cobr.get"
+  | "cobr.patch"
+  | "cobr.retry"
+  | "webhookrec.put"
+  | "webhookrec.get"
+  | "webhookcobr.put"
+  | "webhookcobr.get";
 
 /** A request's parts as the server parsed them: path parameters (decoded), query parameters, JSON body. */
 export interface RequestParts {
@@ -85,6 +116,22 @@ const OPERATIONS: Record<OperationName, OperationSchemas> = {
   "webhook.delete": { resource: "webhook", params: webhookPathSchema },
   "payout.put": { resource: "envio", params: payoutPathSchema, body: payoutRequestSchema },
   "payout.get": { resource: "envio", params: payoutPathSchema },
+  "locrec.post": { resource: "locrec" },
+  "locrec.get": { resource: "locrec", params: locRecPathSchema },
+  "rec.post": { resource: "rec", body: recSolicitadaSchema },
+  "rec.list": { resource: "rec", query: recListQuerySchema },
+  "rec.get": { resource: "rec", params: recPathSchema, query: recQuerySchema },
+  "rec.patch": { resource: "rec", params: recPathSchema, body: recRevisadaSchema },
+  "solicrec.post": { resource: "solicrec", body: solicRecSolicitadaSchema },
+  "solicrec.get": { resource: "solicrec", params: solicRecPathSchema },
+  "cobr.put": { resource: "cobr", params: cobRPathSchema, body: cobRSolicitadaSchema },
+  "cobr.get": { resource: "cobr", params: cobRPathSchema },
+  "cobr.patch": { resource: "cobr", params: cobRPathSchema, body: cobRRevisadaSchema },
+  "cobr.retry": { resource: "cobr", params: cobRRetryPathSchema },
+  "webhookrec.put": { resource: "webhookrec", body: webhookRecSolicitadoSchema },
+  "webhookrec.get": { resource: "webhookrec" },
+  "webhookcobr.put": { resource: "webhookcobr", body: webhookRecSolicitadoSchema },
+  "webhookcobr.get": { resource: "webhookcobr" },
 };
 
 /**

@@ -1,5 +1,6 @@
 /**
- * The standard's routes the emulator serves (under `/v2`: cob, cobv, lotecobv, pix, devolução, webhook) and Efí's
+ * The standard's routes the emulator serves (under `/v2`: cob, cobv, lotecobv, pix, devolução, webhook, and Pix
+ * Automático's locrec, rec, solicrec, cobr, webhookrec, webhookcobr) and Efí's
  * payout routes, each naming its operation (for
  * the schemas) and answering with the standard's JSON. Requests reach a handler only after authentication and
  * schema validation (api-server.ts), so handlers read their input as the schemas guarantee it.
@@ -34,9 +35,141 @@ type Json = Record<string, unknown>;
 /** The standard's default page size of `GET /pix`. */
 const DEFAULT_PAGE_SIZE = 100;
 
+/** The page size of `GET /rec` when the request names none. */
+const DEFAULT_REC_PAGE_SIZE = 100;
+
+/** Pix Automático's routes (`locrec`, `rec`, `solicrec`, `cobr`, `webhookrec`, `webhookcobr`), acting on `bank`. */
+function recurrenceRoutes(bank: Bank): Route[] {
+  const book = bank.recurrences;
+  const now = () => new Date();
+  return [
+    {
+      method: "POST",
+      path: "/v2/locrec",
+      operation: "locrec.post",
+      handle: () => ({ status: 201, body: book.createLocation(now()) }),
+    },
+    {
+      method: "GET",
+      path: "/v2/locrec/:id",
+      operation: "locrec.get",
+      handle: ({ params }) => ({ status: 200, body: book.location(Number(params.id)) }),
+    },
+    {
+      method: "POST",
+      path: "/v2/rec",
+      operation: "rec.post",
+      handle: ({ body }) => ({ status: 201, body: book.createRecurrence(body as Json, now()) }),
+    },
+    {
+      method: "GET",
+      path: "/v2/rec",
+      operation: "rec.list",
+      handle: ({ query }) => {
+        const page = (query["paginacao.paginaAtual"] as number | undefined) ?? 0;
+        const size = (query["paginacao.itensPorPagina"] as number | undefined) ?? DEFAULT_REC_PAGE_SIZE;
+        const found = book.listRecurrences({
+          inicio: new Date(query.inicio as string),
+          fim: new Date(query.fim as string),
+          cpf: query.cpf as string | undefined,
+          cnpj: query.cnpj as string | undefined,
+        });
+        const paginacao = {
+          paginaAtual: page,
+          itensPorPagina: size,
+          quantidadeDePaginas: Math.max(1, Math.ceil(found.length / size)),
+          quantidadeTotalDeItens: found.length,
+        };
+        return {
+          status: 200,
+          body: {
+            parametros: { inicio: query.inicio, fim: query.fim, paginacao },
+            recs: found.slice(page * size, (page + 1) * size),
+          },
+        };
+      },
+    },
+    {
+      method: "GET",
+      path: "/v2/rec/:idRec",
+      operation: "rec.get",
+      handle: ({ params, query }) => ({
+        status: 200,
+        body: book.recurrence(params.idRec as string, query.txid as string | undefined),
+      }),
+    },
+    {
+      method: "PATCH",
+      path: "/v2/rec/:idRec",
+      operation: "rec.patch",
+      handle: ({ params, body }) => ({ status: 200, body: book.revise(params.idRec as string, body as Json, now()) }),
+    },
+    {
+      method: "POST",
+      path: "/v2/solicrec",
+      operation: "solicrec.post",
+      handle: ({ body }) => ({ status: 201, body: book.requestConfirmation(body as Json, now()) }),
+    },
+    {
+      method: "GET",
+      path: "/v2/solicrec/:idSolicRec",
+      operation: "solicrec.get",
+      handle: ({ params }) => ({ status: 200, body: book.confirmationRequest(params.idSolicRec as string) }),
+    },
+    {
+      method: "PUT",
+      path: "/v2/cobr/:txid",
+      operation: "cobr.put",
+      handle: ({ params, body }) => ({
+        status: 201,
+        body: book.createCycle(params.txid as string, body as Json, now()),
+      }),
+    },
+    {
+      method: "GET",
+      path: "/v2/cobr/:txid",
+      operation: "cobr.get",
+      handle: ({ params }) => ({ status: 200, body: book.cycle(params.txid as string) }),
+    },
+    {
+      method: "PATCH",
+      path: "/v2/cobr/:txid",
+      operation: "cobr.patch",
+      handle: ({ params }) => ({ status: 200, body: book.reviseCycle(params.txid as string, now()) }),
+    },
+    {
+      method: "POST",
+      path: "/v2/cobr/:txid/retentativa/:data",
+      operation: "cobr.retry",
+      handle: ({ params }) => ({
+        status: 201,
+        body: book.retryCycle(params.txid as string, params.data as string, now()),
+      }),
+    },
+    ...(["rec", "cobr"] as const).flatMap((kind): Route[] => [
+      {
+        method: "PUT",
+        path: `/v2/webhook${kind}`,
+        operation: `webhook${kind}.put`,
+        handle: ({ body }) => {
+          book.setWebhook(kind, (body as { webhookUrl: string }).webhookUrl);
+          return { status: 200 };
+        },
+      },
+      {
+        method: "GET",
+        path: `/v2/webhook${kind}`,
+        operation: `webhook${kind}.get`,
+        handle: () => ({ status: 200, body: book.webhook(kind) }),
+      },
+    ]),
+  ];
+}
+
 function routesOf(bank: Bank): Route[] {
   const { state } = bank;
   return [
+    ...recurrenceRoutes(bank),
     ...(["cob", "cobv"] as const).flatMap((kind): Route[] => [
       {
         method: "PUT",

@@ -6,6 +6,7 @@
 import { centavosFromValor, valorFromCentavos } from "./amounts";
 import { PixApiError } from "./errors";
 import { profileRules, type PixApiProfile } from "./profiles";
+import { recurrenceOperations, type PixApiRecurrenceOperations } from "./recurrence-client";
 import { createPixApiTransport, type PixApiCredentials } from "./transport";
 import { type Cob, type CobV, type CobvTerms, type Devolucao, type LoteCobV, type Pix, type PixPayout } from "./types";
 
@@ -57,10 +58,10 @@ export interface RegisterDueDateChargeInput {
 export type ChargeKind = "cob" | "cobv";
 
 /**
- * The operations. Every one throws {@link PixApiError} for a failure of the bank (`unavailable` or `rejected`); a
- * read of something the bank does not know returns null.
+ * The operations, Pix Automático's included (recurrence-client.ts). Every one throws {@link PixApiError} for a failure
+ * of the bank (`unavailable` or `rejected`); a read of something the bank does not know returns null.
  */
-export interface PixApiClient {
+export interface PixApiClient extends PixApiRecurrenceOperations {
   /**
    * Registers a charge. When the PUT fails `unavailable`, or is refused with 400/409 (the standard gives a used txid
    * no error type of its own), the charge is read back: an existing charge with the same amount is returned, so a
@@ -148,7 +149,7 @@ export function createPixApiClient(options: PixApiClientOptions): PixApiClient {
     credentials: options.credentials,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   });
-  const call = async <T>(method: "GET" | "PUT" | "PATCH", url: string, json?: object): Promise<T> =>
+  const call = async <T>(method: "GET" | "PUT" | "PATCH" | "POST", url: string, json?: object): Promise<T> =>
     objectReply<T>(await transport.request(method, url, json));
   const read = async <T>(url: string): Promise<T | null> => {
     try {
@@ -186,6 +187,15 @@ export function createPixApiClient(options: PixApiClientOptions): PixApiClient {
   };
 
   return {
+    ...recurrenceOperations({
+      rules,
+      call,
+      read,
+      send: async (method, url, json) => {
+        await transport.request(method, url, json);
+      },
+    }),
+
     registerCharge: (input) =>
       putCharge<Cob>(
         "cob",

@@ -12,6 +12,28 @@ export {
   type RegisterChargeInput,
   type RegisterDueDateChargeInput,
 } from "./client";
+export {
+  type CreateRecurrenceInput,
+  type PixApiRecurrenceOperations,
+  type RegisterCycleChargeInput,
+  type RequestRecurrenceInput,
+} from "./recurrence-client";
+export type {
+  CobR,
+  CobRAttemptStatus,
+  CobRRecebedor,
+  CobRStatus,
+  CobRTentativa,
+  LocRec,
+  Rec,
+  RecCancelRequester,
+  RecEncerramento,
+  RecPeriodicidade,
+  RecRetryPolicy,
+  RecStatus,
+  SolicRec,
+  SolicRecStatus,
+} from "./recurrence-types";
 export { MAX_REASON_LENGTH, PixApiError, type PixApiErrorKind } from "./errors";
 export { type PixApiProfile } from "./profiles";
 export { type PixApiCredentials } from "./transport";

@@ -26,6 +26,21 @@ export interface PixApiProfileRules {
   refund(endToEndId: string, id: string): string;
   /** `PUT`/`GET {apiUrl}/webhook/{chave}`. */
   webhook(pixKey: string): string;
+  /** `POST {apiUrl}/rec`, or with an id `GET`/`PATCH {apiUrl}/rec/{idRec}[?txid=]` (Pix Automático). */
+  rec(idRec?: string, txid?: string): string;
+  /** `GET {apiUrl}/rec?inicio&fim[&cpf|cnpj]&paginacao.paginaAtual`: recurrences created in [from, to]. */
+  recList(range: { from: Date; to: Date }, debtor: { cpf?: string; cnpj?: string }, page: number): string;
+  /** `POST {apiUrl}/solicrec`, or with an id `GET {apiUrl}/solicrec/{idSolicRec}`. */
+  solicrec(idSolicRec?: string): string;
+  /** `PUT`/`PATCH`/`GET {apiUrl}/cobr/{txid}`. */
+  cobr(txid: string): string;
+  /** `POST {apiUrl}/cobr/{txid}/retentativa/{data}`. */
+  cobrRetry(txid: string, date: string): string;
+  /** `POST {apiUrl}/locrec`, or with an id `GET {apiUrl}/locrec/{id}`. */
+  locrec(id?: number): string;
+  /** `PUT`/`GET {apiUrl}/webhookrec` and `{apiUrl}/webhookcobr`. */
+  webhookrec: string;
+  webhookcobr: string;
   /** Efí's payouts at the API's origin (`PUT /v3/gn/pix/{idEnvio}`, `GET /v2/gn/pix/enviados/id-envio/{idEnvio}`);
    *  null for a profile without payouts. */
   payouts: { send(idEnvio: string): string; read(idEnvio: string): string } | null;
@@ -60,6 +75,27 @@ export function profileRules(profile: PixApiProfile, apiUrl: string): PixApiProf
     },
     refund: (endToEndId, id) => `${base}/pix/${segment(endToEndId)}/devolucao/${segment(id)}`,
     webhook: (pixKey) => `${base}/webhook/${segment(pixKey)}`,
+    rec: (idRec, txid) => {
+      if (idRec === undefined) return `${base}/rec`;
+      const query = txid === undefined ? "" : `?${new URLSearchParams({ txid }).toString()}`;
+      return `${base}/rec/${segment(idRec)}${query}`;
+    },
+    recList: (range, debtor, page) => {
+      const query = new URLSearchParams({
+        inicio: range.from.toISOString(),
+        fim: range.to.toISOString(),
+        ...(debtor.cpf === undefined ? {} : { cpf: debtor.cpf }),
+        ...(debtor.cnpj === undefined ? {} : { cnpj: debtor.cnpj }),
+        "paginacao.paginaAtual": String(page),
+      });
+      return `${base}/rec?${query.toString()}`;
+    },
+    solicrec: (id) => (id === undefined ? `${base}/solicrec` : `${base}/solicrec/${segment(id)}`),
+    cobr: (txid) => `${base}/cobr/${segment(txid)}`,
+    cobrRetry: (txid, date) => `${base}/cobr/${segment(txid)}/retentativa/${segment(date)}`,
+    locrec: (id) => (id === undefined ? `${base}/locrec` : `${base}/locrec/${id}`),
+    webhookrec: `${base}/webhookrec`,
+    webhookcobr: `${base}/webhookcobr`,
     payouts:
       profile === "efi"
         ? {

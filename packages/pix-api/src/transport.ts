@@ -24,7 +24,7 @@ export interface PixApiCredentials {
 }
 
 /** Methods our operations use. */
-export type PixApiMethod = "GET" | "PUT" | "PATCH";
+export type PixApiMethod = "GET" | "PUT" | "PATCH" | "POST";
 
 /** An authorized, mutually authenticated channel to one bank. */
 export interface PixApiTransport {
@@ -72,7 +72,7 @@ export function createPixApiTransport(options: {
   });
 
   const send = async (
-    method: PixApiMethod | "POST",
+    method: PixApiMethod,
     url: string,
     authorization: string,
     body: { json?: object; form?: Record<string, string> },

@@ -43,6 +43,57 @@ export const PixNotification = wireObject(
 /** PixNotification as sent. */
 export type PixNotification = Static<typeof PixNotification>;
 
+/** A bank's Pix Automático recurrence callback (the standard's `webhookrec`, posted to the URL + `/rec`). */
+export const RecurrenceNotification = wireObject(
+  "RecurrenceNotification",
+  Type.Object(
+    {
+      recs: Type.Array(
+        Type.Object(
+          {
+            idRec: Type.String({ description: "The bank's id of the recurrence: 29 letters and digits." }),
+            status: StringEnum(["CRIADA", "APROVADA", "REJEITADA", "EXPIRADA", "CANCELADA"]),
+          },
+          { additionalProperties: true },
+        ),
+        { minItems: 1 },
+      ),
+    },
+    {
+      description:
+        'A bank\'s Pix Automático recurrence callback (`webhookrec`, DESIGN §14 "Live"): a hint, stored first like any notification; each recurrence it names is read back from the bank (`GET /rec/{idRec}`) and what the bank says is applied (approved, rejected, expired, canceled).',
+    },
+  ),
+);
+/** RecurrenceNotification as sent. */
+export type RecurrenceNotification = Static<typeof RecurrenceNotification>;
+
+/** A bank's Pix Automático cycle charge callback (the standard's `webhookcobr`, posted to the URL + `/cobr`). */
+export const CycleChargeNotification = wireObject(
+  "CycleChargeNotification",
+  Type.Object(
+    {
+      cobsr: Type.Array(
+        Type.Object(
+          {
+            idRec: Type.String({ description: "The bank's id of the recurrence." }),
+            txid: Type.String({ description: "Our txid of the cycle's charge." }),
+            status: StringEnum(["CRIADA", "ATIVA", "CONCLUIDA", "EXPIRADA", "REJEITADA", "CANCELADA"]),
+          },
+          { additionalProperties: true },
+        ),
+        { minItems: 1 },
+      ),
+    },
+    {
+      description:
+        "A bank's Pix Automático cycle charge callback (`webhookcobr`, DESIGN §14 \"Live\"): a hint, stored first like any notification; each charge it names is read back from the bank (`GET /cobr/{txid}`): paid, it settles as any payment; a failed debit is retried at the bank while the recurrence's policy allows, else the charge fails.",
+    },
+  ),
+);
+/** CycleChargeNotification as sent. */
+export type CycleChargeNotification = Static<typeof CycleChargeNotification>;
+
 /** SPEC "An inbound receipt". */
 export const InboundReceipt = wireObject(
   "InboundReceipt",

@@ -4,6 +4,26 @@
  */
 
 export interface paths {
+  "/v1/acquirers/{slug}/notifications/cobr": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A bank's Pix Automático cycle charge notification (API Pix standard)
+     * @description Where a bank of the Central Bank's API Pix standard posts its `webhookcobr` callbacks (the registered URL with `/cobr` appended, DESIGN §14 "Live"). Body: the standard's `{cobsr: [...]}`. No session or key, no signature: the request is stored first, and each cycle charge it names is read back from the bank (`GET /cobr/{txid}`) before anything changes. Paid, the charge settles as any payment (`transaction.paid`); a failed debit is retried at the bank (`retentativa`) while the recurrence's retry policy allows, else the charge fails (`transaction.failed`).
+     */
+    post: operations["receiveAcquirerCycleChargeNotification"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/acquirers/{slug}/notifications": {
     parameters: {
       query?: never;
@@ -38,6 +58,26 @@ export interface paths {
      * @description The same operation as `POST /v1/acquirers/{slug}/notifications`, at the path a bank of the Central Bank's API Pix standard posts to (the registered webhook URL with `/pix` appended). Body: the standard's `{pix: [...]}`. No session or key; a configured bank's notification needs no `X-Acquirer-Signature` (the standard signs nothing): each payment, devolução or payout it names is read back from the bank before it settles anything, and what the bank does not confirm stays on its inbox item as the anomaly `not_confirmed_by_acquirer`. The sandbox and acquirers that sign still need their signature here. Every request to a known acquirer is stored first (up to 100 kB, any content type); valid new payments are processed by the worker. A devolução we did not ask for (an unknown id, or a `natureza` beginning `MED_`) becomes a dispute of the charge its payment paid (DESIGN §11).
      */
     post: operations["receiveAcquirerPixNotification"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/acquirers/{slug}/notifications/rec": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A bank's Pix Automático recurrence notification (API Pix standard)
+     * @description Where a bank of the Central Bank's API Pix standard posts its `webhookrec` callbacks (the registered URL with `/rec` appended, DESIGN §14 "Live"). Body: the standard's `{recs: [...]}`. No session or key, no signature (the standard signs nothing): the request is stored first, and each recurrence it names is read back from the bank (`GET /rec/{idRec}`) before anything changes; a recurrence that is none of ours stays on its inbox item as `unknown_recurrence`, one the bank does not know as `not_confirmed_by_acquirer`.
+     */
+    post: operations["receiveAcquirerRecurrenceNotification"];
     delete?: never;
     options?: never;
     head?: never;
@@ -2620,6 +2660,19 @@ export interface components {
       updated_at: string;
       secret?: components["schemas"]["WebhookSecret"];
     };
+    /** @description A bank's Pix Automático cycle charge callback (`webhookcobr`, DESIGN §14 "Live"): a hint, stored first like any notification; each charge it names is read back from the bank (`GET /cobr/{txid}`): paid, it settles as any payment; a failed debit is retried at the bank while the recurrence's policy allows, else the charge fails. */
+    CycleChargeNotification: {
+      cobsr: ({
+        /** @description The bank's id of the recurrence. */
+        idRec: string;
+        /** @description Our txid of the cycle's charge. */
+        txid: string;
+        /** @enum {string} */
+        status: "CRIADA" | "ATIVA" | "CONCLUIDA" | "EXPIRADA" | "REJEITADA" | "CANCELADA";
+      } & {
+        [key: string]: unknown;
+      })[];
+    };
     /** @description DESIGN §11: money of a paid charge that the payer's bank took back without our asking, under the Pix MED (Mecanismo Especial de Devolução). The bank has returned it already, so a dispute is always `lost`; its `dispute` balance transaction took the amount out of `available`. */
     Dispute: {
       id: string;
@@ -3196,6 +3249,17 @@ export interface components {
       data: components["schemas"]["Recurrence"][];
       /** @description Whether more items follow in this direction. */
       has_more: boolean;
+    };
+    /** @description A bank's Pix Automático recurrence callback (`webhookrec`, DESIGN §14 "Live"): a hint, stored first like any notification; each recurrence it names is read back from the bank (`GET /rec/{idRec}`) and what the bank says is applied (approved, rejected, expired, canceled). */
+    RecurrenceNotification: {
+      recs: ({
+        /** @description The bank's id of the recurrence: 29 letters and digits. */
+        idRec: string;
+        /** @enum {string} */
+        status: "CRIADA" | "APROVADA" | "REJEITADA" | "EXPIRADA" | "CANCELADA";
+      } & {
+        [key: string]: unknown;
+      })[];
     };
     /** @description DESIGN §7 "Refunds": a Pix devolução of a paid charge. */
     Refund: {
@@ -4117,6 +4181,73 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+  receiveAcquirerCycleChargeNotification: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The acquirer (`sandbox` exists by default; a bank's is the slug given to `acquirer:configure`). */
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "cobsr": [
+         *         {
+         *           "idRec": "RR9999000020261207AJPP2B35CHB",
+         *           "txid": "xXyyxR3IpVoaTuR0qzqAE3dO5o",
+         *           "status": "ATIVA",
+         *           "atualizacao": [
+         *             {
+         *               "status": "ATIVA",
+         *               "data": "2026-12-09T03:00:01.902Z"
+         *             }
+         *           ],
+         *           "tentativas": [
+         *             {
+         *               "dataLiquidacao": "2026-12-14",
+         *               "tipo": "AGND",
+         *               "status": "REJEITADA",
+         *               "endToEndId": "E99990001202612091200k7Qm2Xz9Lp4"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        "application/json": components["schemas"]["CycleChargeNotification"];
+      };
+    };
+    responses: {
+      /** @description Stored. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "received": true
+           *     }
+           */
+          "application/json": components["schemas"]["InboundReceipt"];
+        };
+      };
+      /** @description `resource_not_found`: unknown acquirer; nothing is stored. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.resource_not_found"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
   receiveAcquirerNotification: {
     parameters: {
       query?: never;
@@ -4216,6 +4347,71 @@ export interface operations {
     };
     responses: {
       /** @description Stored (valid signature or not). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "received": true
+           *     }
+           */
+          "application/json": components["schemas"]["InboundReceipt"];
+        };
+      };
+      /** @description `resource_not_found`: unknown acquirer; nothing is stored. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error.resource_not_found"];
+        };
+      };
+      default: components["responses"]["Error"];
+    };
+  };
+  receiveAcquirerRecurrenceNotification: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The acquirer (`sandbox` exists by default; a bank's is the slug given to `acquirer:configure`). */
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "recs": [
+         *         {
+         *           "idRec": "RR9999000020261207AJPP2B35CHB",
+         *           "status": "APROVADA",
+         *           "atualizacao": [
+         *             {
+         *               "status": "CRIADA",
+         *               "data": "2026-12-07T13:02:11.120Z"
+         *             },
+         *             {
+         *               "status": "APROVADA",
+         *               "data": "2026-12-07T13:05:40.318Z"
+         *             }
+         *           ],
+         *           "ativacao": {
+         *             "tipoJornada": "JORNADA_2"
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        "application/json": components["schemas"]["RecurrenceNotification"];
+      };
+    };
+    responses: {
+      /** @description Stored. */
       200: {
         headers: {
           [name: string]: unknown;

@@ -56,6 +56,11 @@ export interface AcquirerConnection {
   /** The encrypted credentials envelope, bound to the acquirer's id. */
   credentials_ciphertext: string;
   pix_key: string;
+  /** The receiving account Pix Automático's cycle charges name (`cobr` `recebedor`), when given. */
+  account_branch?: string | null;
+  account_number?: string | null;
+  /** The standard's `tipoConta`: `CORRENTE`, `POUPANCA` or `PAGAMENTO`. */
+  account_type?: string | null;
 }
 
 /** Writes acquirer `id`'s bank connection. */

@@ -38,6 +38,8 @@ const RECURRENCE_COLUMNS = rawSql(
     "qr_code_png_base64",
     "first_payment_transaction_id",
     "postback_url",
+    "acquirer_id",
+    "bank_recurrence_id",
     "test_clock_id",
     "next_cycle",
     "next_due_date",
@@ -86,6 +88,17 @@ export async function insertRecurrence(
 /** Recurrence `id`, or null. By id alone: the caller checks the store and mode. */
 export function findRecurrenceById(db: DbClient, id: string): Promise<Recurrence | null> {
   return db.recurrence.findUnique({ where: { id } });
+}
+
+/** The recurrence bank `acquirerId` holds as `bankRecurrenceId` (the standard's `idRec`), or null. */
+export function findRecurrenceByBankId(
+  db: DbClient,
+  acquirerId: string,
+  bankRecurrenceId: string,
+): Promise<Recurrence | null> {
+  return db.recurrence.findUnique({
+    where: { acquirer_id_bank_recurrence_id: { acquirer_id: acquirerId, bank_recurrence_id: bankRecurrenceId } },
+  });
 }
 
 /** One page of a store's recurrences of `mode`, in the page's order. */
@@ -347,6 +360,7 @@ export function recurrencesRepository(c: Connection) {
     }),
     ...onPrisma(c, {
       findRecurrenceById,
+      findRecurrenceByBankId,
       listRecurrencesPage,
       approveRecurrenceRow,
       endRecurrenceRow,

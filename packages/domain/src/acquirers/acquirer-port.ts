@@ -7,7 +7,8 @@
  * is idempotent on our own id (txid, refund id, withdrawal id): asking again after a crash between sending and
  * recording never charges or moves money twice.
  */
-import type { Acquirer } from "@lm/db";
+import type { Acquirer, RecurrenceInterval, RecurrenceJourney, RecurrenceRetryPolicy } from "@lm/db";
+import type { PayerAccount } from "@lm/wire";
 import type { TaxDocument } from "../documents";
 import type { DueDateTerms } from "../due-dates";
 import type { UseCaseDeps } from "../deps";
@@ -73,6 +74,91 @@ export type BatchRegistration =
   /** The bank is still working on it, or does not list it: ask again later, or register the charge on its own. */
   | { status: "unknown" };
 
+/** A Pix Automático recurrence to create at a bank (the standard's `rec`, DESIGN §14 "Live"). */
+export interface RecurrenceRegistration {
+  /** The merchant's contract reference (`vinculo.contrato`). */
+  contract: string;
+  description: string | null;
+  debtor: { name: string; document: TaxDocument };
+  /** `YYYY-MM-DD`. */
+  startDate: string;
+  endDate: string | null;
+  interval: RecurrenceInterval;
+  /** Centavos: a fixed amount, or the least of a variable one (exactly one is set). */
+  amount: number | null;
+  minimumAmount: number | null;
+  retryPolicy: RecurrenceRetryPolicy;
+  journey: RecurrenceJourney;
+  /** Journey `qr_with_first_payment`: the txid of its immediate charge, registered before. */
+  firstPaymentTxid: string | null;
+  /** Journey `push`: the payer's account, and when the request to it expires. */
+  payerAccount: PayerAccount | null;
+  expiresAt: Date;
+}
+
+/** A recurrence as its bank reports it, in our terms. */
+export interface RecurrenceAtBank {
+  status: "created" | "approved" | "rejected" | "expired" | "canceled";
+  /** Who canceled it, when it is `canceled`. */
+  canceledBy: "payer" | "merchant" | null;
+}
+
+/** A cycle charge (`cobr`) as its bank reports it, in our terms. */
+export interface CycleAtBank {
+  /** `active` while the payer's bank may still debit it; `failed` once it never will (rejected, expired). */
+  status: "active" | "paid" | "failed" | "canceled";
+  /** The debit attempts made (the one on the due date and the retries), and whether the last one failed. */
+  attempts: number;
+  lastAttemptFailed: boolean;
+  /** The payment as the standard's notification item (`{endToEndId, txid, valor, horario}`), once paid. */
+  payment: object | null;
+}
+
+/** What a bank does for Pix Automático (DESIGN §14 "Live"); the sandbox plays it in-process instead. */
+export interface BankRecurrences {
+  /**
+   * Creates the recurrence at the bank: for a QR journey a location first and the composite BR Code read back
+   * (`JORNADA_2`, or `JORNADA_3` with its immediate charge); for `push` the request sent to the payer's bank.
+   * @returns the bank's id (`idRec`) and the authorization's BR Code (null for `push`)
+   * @throws ApiError `acquirer_not_configured` when the acquirer has no receiving account; `acquirer_unavailable` or
+   *   `acquirer_rejected` (502)
+   */
+  createRecurrence(registration: RecurrenceRegistration): Promise<{ bankRecurrenceId: string; brCode: string | null }>;
+  /**
+   * Cancels it at the bank (`PATCH /rec/{idRec}`).
+   * @returns how it stands after: `canceled`, or the state it had ended in already
+   * @throws ApiError `acquirer_unavailable` or `acquirer_rejected` (502)
+   */
+  cancelRecurrence(bankRecurrenceId: string): Promise<RecurrenceAtBank>;
+  /** Reads it back (`GET /rec/{idRec}`); null when the bank does not know it. @throws Error when it cannot be asked */
+  readRecurrence(bankRecurrenceId: string): Promise<RecurrenceAtBank | null>;
+  /**
+   * Registers a cycle's charge (`PUT /cobr/{txid}`), our txid its idempotency key.
+   * @throws ApiError `acquirer_not_configured` without a receiving account; `acquirer_unavailable` or
+   *   `acquirer_rejected` (502)
+   */
+  registerCycle(cycle: {
+    txid: string;
+    bankRecurrenceId: string;
+    dueDate: string;
+    amount: number;
+    description: string | null;
+  }): Promise<void>;
+  /**
+   * Withdraws a cycle's charge (`PATCH /cobr/{txid}`).
+   * @returns `canceled`, or `paid` when the bank reports it paid already
+   * @throws ApiError `acquirer_unavailable` or `acquirer_rejected` (502)
+   */
+  cancelCycle(txid: string): Promise<"canceled" | "paid">;
+  /** Reads a cycle's charge back (`GET /cobr/{txid}`); null when unknown. @throws Error when it cannot be asked */
+  readCycle(txid: string): Promise<CycleAtBank | null>;
+  /**
+   * Asks the payer's bank to debit a failed cycle again on `date` (`POST /cobr/{txid}/retentativa/{data}`).
+   * @throws ApiError `acquirer_unavailable` or `acquirer_rejected` (502)
+   */
+  retryCycle(txid: string, date: string): Promise<void>;
+}
+
 /** An acquirer: registers charges and moves money out. */
 export interface AcquirerPort {
   /** The acquirer's slug: its notifications arrive at `/v1/acquirers/{slug}/notifications`. */
@@ -107,6 +193,8 @@ export interface AcquirerPort {
     description: string;
     charges: ChargeRegistration[];
   }): Promise<Map<string, BatchRegistration>>;
+  /** Pix Automático through the bank; absent for the sandbox, which plays the payer's bank in-process. */
+  recurrences?: BankRecurrences;
   /**
    * Withdraws a registered charge (`PATCH /cob/{txid}`, or `/cobv/{txid}` for a due-date charge).
    * @param dueDate - whether it is a due-date charge

@@ -2,9 +2,9 @@
  * A bank reached through the Central Bank's API Pix standard (DESIGN §9), as an {@link AcquirerPort}: the `bcb`
  * adapter over the client `UseCaseDeps.connectBank` opens (OAuth2 client credentials and mutual TLS, `@lm/pix-api`),
  * with the `efi` profile's payouts. Immediate charges are the standard's `cob`, due-date charges its `cobv` (DESIGN
- * §13 "Live"). Its failures reach merchants as `acquirer_unavailable` or `acquirer_rejected`
- * (502). One client per configured acquirer is kept per process (its keep-alive connections and its token), until the
- * acquirer's row changes.
+ * §13 "Live"), Pix Automático its `rec` and `cobr` (bank-recurrences.ts, DESIGN §14 "Live"). Its failures reach
+ * merchants as `acquirer_unavailable` or `acquirer_rejected` (502). One client per configured acquirer is kept per
+ * process (its keep-alive connections and its token), until the acquirer's row changes.
  *
  * The standard signs nothing, so what a bank posts is a hint: {@link confirmWithBank} reads every notified payment,
  * devolução and payout back over the authenticated channel and gives the body that processing judges.
@@ -25,6 +25,7 @@ import { ID_PREFIX } from "../ids";
 import { toCobvTerms } from "../due-dates";
 import { decryptSecret, encryptSecret } from "../secret-box";
 import type { AcquirerPort, BatchRegistration, ChargeRegistration } from "./acquirer-port";
+import { bankRecurrences } from "./bank-recurrences";
 import { field, pixItems } from "../inbound";
 
 /** The API Pix profiles: the standard alone, or Efí's with its payout extension. */
@@ -134,6 +135,7 @@ export function bankAcquirer(deps: UseCaseDeps, acquirer: Acquirer): AcquirerPor
       if (acquirer.pix_key === null) throw new Error(`acquirer ${acquirer.slug} has no Pix key`);
       return acquirer.pix_key;
     },
+    recurrences: bankRecurrences(acquirer, client, atBank),
     async registerCharge(charge) {
       const registered = await atBank<Cob | CobV | null>(async () => {
         if (charge.dueDate === null) {

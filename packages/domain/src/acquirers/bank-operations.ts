@@ -27,6 +27,7 @@ import {
   readBackDevolucao,
   type BankCredentials,
 } from "./bank-acquirer";
+import { ACCOUNT_TYPES } from "./bank-recurrences";
 
 /** What `acquirer:configure` takes. */
 export interface BankConnectionInput {
@@ -39,6 +40,34 @@ export interface BankConnectionInput {
   credentials: BankCredentials;
   /** The account's Pix key (chave). */
   pixKey: string;
+  /**
+   * The receiving account Pix Automático's cycle charges name (`--account <branch>/<number>`), for a bank that serves
+   * Pix Automático; with its type (`--account-type`, a key of {@link ACCOUNT_TYPES}).
+   */
+  account?: string;
+  accountType?: string;
+}
+
+/** `<branch>/<number>`: up to 4 digits of agência, up to 20 of conta (with its check digit), as `cobr` takes them. */
+const ACCOUNT_PATTERN = /^(\d{1,4})\/(\d{1,20})$/;
+
+/**
+ * The account columns of `input` (all null without `--account`).
+ * @throws ApiError `validation_failed` (param `account` or `account-type`) for a malformed account, a type without
+ *   an account or an account without a known type
+ */
+function accountColumns(input: BankConnectionInput) {
+  if (input.account === undefined) {
+    if (input.accountType !== undefined) throw validationFailed("--account-type needs --account.", "account");
+    return { account_branch: null, account_number: null, account_type: null };
+  }
+  const match = ACCOUNT_PATTERN.exec(input.account);
+  if (match === null) throw validationFailed("The account must be <branch>/<number>, digits only.", "account");
+  const type = ACCOUNT_TYPES[input.accountType as keyof typeof ACCOUNT_TYPES];
+  if (input.accountType === undefined || type === undefined) {
+    throw validationFailed(`The account type must be one of ${Object.keys(ACCOUNT_TYPES).join(", ")}.`, "account-type");
+  }
+  return { account_branch: match[1] as string, account_number: match[2] as string, account_type: type };
 }
 
 /** An `https:` URL, or null. */
@@ -55,7 +84,8 @@ function httpsUrl(value: string): string | null {
  * Stores bank acquirer `input.slug`'s connection (creating the acquirer if it does not exist), its client secret and
  * certificate encrypted with `ENCRYPTION_KEY`.
  * @throws ApiError `validation_failed` naming the bad option (`profile`, `api-url`, `token-url`, `client-id`,
- *   `pix-key`, `cert-file` when neither a certificate and key nor a PFX is given, `slug` for the sandbox's)
+ *   `pix-key`, `cert-file` when neither a certificate and key nor a PFX is given, `account`, `account-type`, `slug` for
+ *   the sandbox's)
  */
 export async function configureBankAcquirer(
   deps: Pick<UseCaseDeps, "repos" | "config">,
@@ -73,6 +103,7 @@ export async function configureBankAcquirer(
   if (input.pixKey.trim() === "" || input.pixKey.length > 77) {
     throw validationFailed("The Pix key must be 1 to 77 characters.", "pix-key");
   }
+  const account = accountColumns(input);
   const { credentials } = input;
   const pem = credentials.certPem !== undefined && credentials.keyPem !== undefined;
   if (pem === (credentials.pfxBase64 !== undefined)) {
@@ -88,6 +119,7 @@ export async function configureBankAcquirer(
     client_id: input.clientId.trim(),
     credentials_ciphertext: encryptBankCredentials(deps.config.encryptionKey, acquirer.id, credentials),
     pix_key: input.pixKey.trim(),
+    ...account,
   });
 }
 
@@ -147,7 +179,9 @@ export async function checkBankAcquirer(
 
 /**
  * Registers our notification URL for bank acquirer `slug`'s Pix key (`acquirer:register-webhook`,
- * `PUT /webhook/{chave}`).
+ * `PUT /webhook/{chave}`), and for a bank that serves Pix Automático (one configured with its receiving account) the
+ * same URL for its recurrences and their charges (`PUT /webhookrec`, `PUT /webhookcobr`: the bank appends `/rec` and
+ * `/cobr`, DESIGN §14 "Live").
  * @returns the URL registered
  * @throws as {@link checkBankAcquirer}
  */
@@ -155,9 +189,11 @@ export async function registerBankWebhook(
   deps: Pick<UseCaseDeps, "repos" | "config" | "connectBank">,
   slug: string,
 ): Promise<string> {
-  const client = bankClient(deps, await findBankAcquirer(deps, slug));
+  const acquirer = await findBankAcquirer(deps, slug);
+  const client = bankClient(deps, acquirer);
   const url = bankWebhookUrl(deps.config.publicBaseUrl, slug);
   await atBank(() => client.registerWebhook(url));
+  if (acquirer.account_number !== null) await atBank(() => client.registerRecurrenceWebhooks(url));
   return url;
 }
 

@@ -6,5 +6,6 @@ export * from "./acquirer-attempt";
 export * from "./acquirer-port";
 export * from "./bank-acquirer";
 export * from "./bank-operations";
+export * from "./bank-recurrences";
 export * from "./money-holder";
 export * from "./sandbox-acquirer";

@@ -11,6 +11,8 @@ export const INBOX_ERRORS = {
   /** A valid item for this acquirer and `endToEndId` was received before. */
   duplicate: "duplicate",
   unknownTxid: "unknown_txid",
+  /** A bank's Pix Automático report names a recurrence (`idRec`) that is none of ours (DESIGN §14 "Live"). */
+  unknownRecurrence: "unknown_recurrence",
   modeMismatch: "mode_mismatch",
   /** The report is about a charge, refund, withdrawal or dispute whose money another acquirer holds (DESIGN §9). */
   acquirerMismatch: "acquirer_mismatch",

@@ -36,8 +36,40 @@ export interface NotificationEntry {
   kind: NotificationKind;
 }
 
-/** A received payment (`pix`), a refund's outcome (`devolucao`) or a withdrawal's (`pix_enviado`). */
-export type NotificationKind = "pix" | "devolucao" | "pix_enviado";
+/**
+ * A received payment (`pix`), a refund's outcome (`devolucao`) or a withdrawal's (`pix_enviado`); or, from a bank's
+ * Pix Automático webhooks (DESIGN §14 "Live"), a recurrence's change (`rec`, posted to `/rec` as `{recs: [...]}`) or
+ * a cycle charge's (`cobr`, posted to `/cobr` as `{cobsr: [...]}`), whose entry is keyed by the recurrence's `idRec`
+ * or the charge's txid (in `endToEndId`) and a digest of the item, so each distinct report is processed once.
+ */
+export type NotificationKind = "pix" | "devolucao" | "pix_enviado" | "rec" | "cobr";
+
+/** The Pix Automático lists of a body, their kind, and the field naming each item (the standard's 29-character
+ *  `idRec`, the charge's 26 to 35-character `txid`). */
+const RECURRENCE_LISTS = [
+  { list: "recs", kind: "rec", id: "idRec", pattern: /^[a-zA-Z0-9]{29}$/ },
+  { list: "cobsr", kind: "cobr", id: "txid", pattern: /^[a-zA-Z0-9]{26,35}$/ },
+] as const;
+
+/** The entries of a Pix Automático body (`{recs}` or `{cobsr}`), or null when it is not one. */
+function recurrenceEntries(rawBody: Uint8Array, digest: string): NotificationEntry[] | null {
+  const body = parseJson(rawBody);
+  for (const { list, kind, id, pattern } of RECURRENCE_LISTS) {
+    const items = field(body, list);
+    if (!Array.isArray(items) || items.length === 0) continue;
+    return items.map((item, index) => {
+      const named = field(item, id);
+      const key = typeof named === "string" && pattern.test(named) ? named : null;
+      const itemDigest = createHash("sha256").update(JSON.stringify(item)).digest("hex").slice(0, 32);
+      return {
+        providerEventId: key === null ? `${digest}:${index}` : `${kind}:${key}:${itemDigest}`,
+        endToEndId: key,
+        kind,
+      };
+    });
+  }
+  return null;
+}
 
 /** The outcome an acquirer reports for a refund or a withdrawal it was asked to make. */
 export type TransferStatus = "processing" | "succeeded" | "failed";
@@ -157,11 +189,13 @@ function endToEndIdOf(item: unknown): string | null {
 }
 
 /**
- * The entries of a notification body, one per `pix` item; a body that is not JSON or has no `pix` items gives one
- * entry with a null `endToEndId`.
+ * The entries of a notification body, one per `pix` item (or `recs` / `cobsr` item); a body that is not JSON or has no
+ * items gives one entry with a null `endToEndId`.
  */
 export function notificationEntries(rawBody: Uint8Array): NotificationEntry[] {
   const digest = `sha256:${createHash("sha256").update(rawBody).digest("hex")}`;
+  const recurrences = recurrenceEntries(rawBody, digest);
+  if (recurrences !== null) return recurrences;
   const items = pixItems(rawBody);
   if (items === null) return [{ providerEventId: digest, endToEndId: null, kind: "pix" }];
   return items.flatMap((item, index): NotificationEntry[] => {

@@ -1,15 +1,16 @@
 /**
  * Use case: create a Pix Automático recurrence (`POST /v1/recurrences`, DESIGN §14), `created` until the payer
- * answers. The authorization's BR Code (journeys `qr` and `qr_with_first_payment`) is built by the sandbox, as its
- * charges' are; `qr_with_first_payment` also makes an immediate charge, the first payment, which the same QR code
- * pays. Test mode only for now: a recurrence through a bank (the standard's `rec`, `solicrec`) is not spoken yet, so
- * a mode whose acquirer is a bank refuses it as not configured.
+ * answers. `qr_with_first_payment` also makes an immediate charge, the first payment, which the same QR code pays.
+ * With the sandbox (test mode) the authorization's BR Code is built in-process, as its charges' are. Through a bank
+ * (DESIGN §14 "Live") the recurrence is created at the bank first (`rec`, with a `locrec` for the QR journeys, the
+ * first payment's `cob` named as journey 3's, a `solicrec` for `push`), the bank's composite BR Code is the
+ * authorization, and the recurrence keeps the bank's id (`idRec`); nothing is written when the bank refuses.
  */
 import type { IdempotentReply, Recurrence, RecurrenceInterval, RecurrenceJourney } from "@lm/db";
 import type { PayerAccount } from "@lm/wire";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { encryptDocument } from "../document-at-rest";
-import { maskTaxDocument, parseTaxDocument } from "../documents";
+import { maskTaxDocument, parseTaxDocument, type TaxDocument } from "../documents";
 import { saoPauloDate } from "../due-dates";
 import { ApiError, validationFailed } from "../errors";
 import { enqueueDeliveries } from "../events/record-event";
@@ -67,8 +68,10 @@ export interface CreateRecurrenceOptions {
  *   `push` or given for a QR journey, `first_payment_amount` outside `qr_with_first_payment`;
  *   `test_mode_only` (403) for a test clock with a live key; `resource_not_found` for an unknown test clock;
  *   `invalid_state` (param `test_clock`) for a clock still advancing; `invalid_url` or `invalid_state` (param
- *   `postback_url`) as a charge's; `acquirer_not_configured` (503) in a mode without the sandbox (live mode: Pix
- *   Automático through a bank is not available yet). Nothing is written when it throws before the recurrence.
+ *   `postback_url`) as a charge's; `validation_failed` (param `test_clock`) for a clock in a mode served by a bank;
+ *   `acquirer_not_configured` (503) in a mode without an acquirer, or whose bank has no receiving account;
+ *   `acquirer_unavailable` or `acquirer_rejected` (502) from the bank. Nothing is written when it throws before the
+ *   recurrence.
  */
 export async function createRecurrence(
   deps: UseCaseDeps,
@@ -96,12 +99,11 @@ export async function createRecurrence(
   const postbackUrl = await checkedPostbackUrl(deps, merchant.storeId, input.postback_url);
   const acquirer = await acquirerFor(deps, merchant.mode);
   if (acquirer === null) throw acquirerNotConfigured(merchant.mode, "charge Pix Automático recurrences");
-  if (acquirer.acquirerId !== null) {
-    throw new ApiError(
-      "acquirer_not_configured",
-      `The ${merchant.mode} mode's acquirer is a bank, and Pix Automático through a bank is not available yet: ` +
-        "recurrences run on the sandbox, in test mode.",
-    );
+  if (acquirer.acquirerId !== null && acquirer.recurrences === undefined) {
+    throw acquirerNotConfigured(merchant.mode, "charge Pix Automático recurrences");
+  }
+  if (acquirer.acquirerId !== null && clock !== null) {
+    throw validationFailed("Test clocks run the sandbox's recurrences; this mode's acquirer is a bank.", "test_clock");
   }
 
   const realNow = deps.now();
@@ -110,7 +112,11 @@ export async function createRecurrence(
     input.journey === "qr_with_first_payment"
       ? { id: newId("transaction", realNow.getTime()), txid: generateTxid() }
       : null;
-  const brCode = await authorizationBrCode(deps, acquirer, merchant.storeName, id, input, firstPayment?.txid ?? null);
+  const { brCode, bankRecurrenceId } = await authorize(deps, acquirer, merchant.storeName, id, input, {
+    firstPaymentTxid: firstPayment?.txid ?? null,
+    document,
+    expiresAt: new Date(now.getTime() + APPROVAL_DAYS * 86_400_000),
+  });
   const recurrence: Recurrence = {
     id,
     store_id: merchant.storeId,
@@ -133,6 +139,8 @@ export async function createRecurrence(
     qr_code_png_base64: brCode === null ? null : renderQrPngBase64(brCode),
     first_payment_transaction_id: firstPayment?.id ?? null,
     postback_url: postbackUrl,
+    acquirer_id: acquirer.acquirerId,
+    bank_recurrence_id: bankRecurrenceId,
     test_clock_id: clock?.id ?? null,
     next_cycle: 0,
     next_due_date: input.start_date,
@@ -178,33 +186,56 @@ function firstPaymentAmount(input: CreateRecurrenceInput): number {
 }
 
 /**
- * The authorization's BR Code (DESIGN §14): for `qr`, a dynamic code on the recurrence's sandbox location with the
- * authorization (field 80); for `qr_with_first_payment`, the first payment's charge code (the sandbox's, built from
- * its txid alone, as `createTransaction` will register it) with the authorization; null for `push`.
+ * The authorization (DESIGN §14): its BR Code (null for `push`) and, through a bank, the recurrence's id there. With
+ * the sandbox: for `qr`, a dynamic code on the recurrence's sandbox location with the authorization (field 80); for
+ * `qr_with_first_payment`, the first payment's charge code (the sandbox's, built from its txid alone, as
+ * `createTransaction` will register it) with the authorization. Through a bank: the first payment's `cob` registered
+ * first, then the bank's recurrence and its composite code (`BankRecurrences.createRecurrence`).
+ * @throws ApiError `acquirer_not_configured`, `acquirer_unavailable` or `acquirer_rejected` from a bank
  */
-async function authorizationBrCode(
+async function authorize(
   deps: UseCaseDeps,
   acquirer: AcquirerPort,
   merchantName: string,
   id: string,
   input: CreateRecurrenceInput,
-  firstPaymentTxid: string | null,
-): Promise<string | null> {
-  if (input.journey === "push") return null;
-  const location = sandboxRecurrenceLocation(deps.config.publicBaseUrl, id);
-  if (firstPaymentTxid === null) {
-    return withRecurrenceAuthorization(buildPixBrCode({ location, merchantName }), location);
+  extra: { firstPaymentTxid: string | null; document: TaxDocument; expiresAt: Date },
+): Promise<{ brCode: string | null; bankRecurrenceId: string | null }> {
+  const { firstPaymentTxid } = extra;
+  const firstCharge =
+    firstPaymentTxid === null
+      ? null
+      : await acquirer.registerCharge({
+          txid: firstPaymentTxid,
+          amount: firstPaymentAmount(input),
+          expiresIn: 86_400,
+          dueDate: null,
+          merchantName,
+          debtor: null,
+          description: input.description ?? null,
+        });
+  if (acquirer.recurrences !== undefined) {
+    const created = await acquirer.recurrences.createRecurrence({
+      contract: input.contract,
+      description: input.description ?? null,
+      debtor: { name: input.customer.name, document: extra.document },
+      startDate: input.start_date,
+      endDate: input.end_date ?? null,
+      interval: input.interval,
+      amount: input.amount ?? null,
+      minimumAmount: input.minimum_amount ?? null,
+      retryPolicy: input.retry_policy ?? "none",
+      journey: input.journey,
+      firstPaymentTxid,
+      payerAccount: input.payer_account ?? null,
+      expiresAt: extra.expiresAt,
+    });
+    return { brCode: created.brCode, bankRecurrenceId: created.bankRecurrenceId };
   }
-  const { brCode } = await acquirer.registerCharge({
-    txid: firstPaymentTxid,
-    amount: firstPaymentAmount(input),
-    expiresIn: 86_400,
-    dueDate: null,
-    merchantName,
-    debtor: null,
-    description: input.description ?? null,
-  });
-  return withRecurrenceAuthorization(brCode, location);
+  if (input.journey === "push") return { brCode: null, bankRecurrenceId: null };
+  const location = sandboxRecurrenceLocation(deps.config.publicBaseUrl, id);
+  const brCode = firstCharge?.brCode ?? buildPixBrCode({ location, merchantName });
+  return { brCode: withRecurrenceAuthorization(brCode, location), bankRecurrenceId: null };
 }
 
 /** @throws ApiError `validation_failed` when the journey's fields do not match it */

@@ -9,6 +9,7 @@ import type { MerchantScope, UseCaseDeps } from "../deps";
 import { saoPauloDate } from "../due-dates";
 import { ApiError, validationFailed } from "../errors";
 import { enqueueDeliveries } from "../events/record-event";
+import { acquirerOfRow } from "../acquirers";
 import { simulatePayment } from "../test-mode";
 import { cancelIfPending, findTransaction } from "../transactions";
 import { CYCLE_WINDOW_DAYS, cycleDueDateWithin, firstCycleFrom, isInCycleWindow } from "./cycle-dates";
@@ -20,7 +21,7 @@ import { refreshNextRunAt, runRecurrence, writeCycle } from "./recurrence-engine
  * Runs `fn` on recurrence `id` locked, in one transaction, then enqueues the deliveries it returns.
  * @throws ApiError `resource_not_found` when the recurrence is gone (it never is: rows are kept)
  */
-async function underLock<T>(
+export async function underLock<T>(
   deps: UseCaseDeps,
   id: string,
   fn: (tx: Repositories, recurrence: Recurrence) => Promise<{ result: T; deliveryIds: string[] }>,
@@ -38,7 +39,7 @@ async function underLock<T>(
  * Runs the engine for `recurrence` up to its time now: what an approval or an amount set made due happens at once. A
  * failure is logged, not thrown (the change it follows is committed); the sweep or the clock's next advance runs it.
  */
-async function runNow(deps: UseCaseDeps, recurrence: Recurrence): Promise<void> {
+export async function runNow(deps: UseCaseDeps, recurrence: Recurrence): Promise<void> {
   try {
     await runRecurrence(deps, recurrence.id, await recurrenceNow(deps, recurrence));
   } catch (err) {
@@ -59,6 +60,17 @@ async function assertClockReady(deps: UseCaseDeps, recurrence: Recurrence): Prom
   }
 }
 
+/**
+ * Refuses a simulation of the payer's side for a recurrence a bank holds (a bank activated for test mode): its bank
+ * answers for the payer, and reports it (DESIGN §14 "Live").
+ * @throws ApiError `invalid_state` for a recurrence held by a bank
+ */
+function assertSandboxPlaysPayer(recurrence: Recurrence): void {
+  if (recurrence.bank_recurrence_id !== null) {
+    throw new ApiError("invalid_state", "This recurrence is held by a bank, which answers for the payer.");
+  }
+}
+
 /** @throws ApiError `invalid_state` unless `recurrence` is `created` (the payer has not answered) */
 function assertAwaitingPayer(recurrence: Recurrence): void {
   if (recurrence.status !== "created") {
@@ -73,7 +85,7 @@ function assertAwaitingPayer(recurrence: Recurrence): void {
  * pays the first payment's charge first, settled before the reply. Rejected, it ends with `recurrence.rejected`.
  * @returns the recurrence as it is after the answer (and the engine's run)
  * @throws ApiError `test_mode_only` for a live key; `resource_not_found`; `invalid_state` unless it is `created`, while
- *   its test clock is advancing, or when the first payment's charge can no longer be paid
+ *   its test clock is advancing, when the first payment's charge can no longer be paid, or when a bank holds it
  */
 export async function simulateRecurrenceApproval(
   deps: UseCaseDeps,
@@ -83,6 +95,7 @@ export async function simulateRecurrenceApproval(
 ): Promise<Recurrence> {
   assertTestMode(scope, "A payer's answer can be simulated");
   const found = await findRecurrence(deps.repos, scope, id);
+  assertSandboxPlaysPayer(found);
   assertAwaitingPayer(found);
   await assertClockReady(deps, found);
   const now = await recurrenceNow(deps, found);
@@ -91,7 +104,24 @@ export async function simulateRecurrenceApproval(
     const first = await findTransaction(deps.repos, scope, found.first_payment_transaction_id);
     if (first.status !== "paid") await simulatePayment(deps, scope, first.id, { settle: true });
   }
-  const answered = await underLock(deps, found.id, async (tx, recurrence) => {
+  await applyPayerAnswer(deps, found.id, approve, now);
+  return findRecurrence(deps.repos, scope, id);
+}
+
+/**
+ * Records the payer's answer to recurrence `id` at `now` (its time): approved, it is charged from its first cycle due
+ * on or after that day, with `recurrence.approved`, and the engine runs what is due at once; rejected, it ends with
+ * `recurrence.rejected`. The sandbox's simulation and a bank's report (DESIGN §14 "Live") both answer through here.
+ * @returns the recurrence as answered
+ * @throws ApiError `invalid_state` unless it is `created`
+ */
+export async function applyPayerAnswer(
+  deps: UseCaseDeps,
+  id: string,
+  approve: boolean,
+  now: Date,
+): Promise<Recurrence> {
+  const answered = await underLock(deps, id, async (tx, recurrence) => {
     assertAwaitingPayer(recurrence);
     if (!approve) {
       const rejected = await tx.recurrences.endRecurrenceRow(recurrence.id, { status: "rejected" }, now);
@@ -107,18 +137,20 @@ export async function simulateRecurrenceApproval(
     return { result: approved, ...(await recordRecurrenceEvent(tx, approved, "recurrence.approved", deps.now())) };
   });
   if (answered.status === "approved") await runNow(deps, answered);
-  return findRecurrence(deps.repos, scope, id);
+  return answered;
 }
 
 /**
  * Cancels recurrence `id` of `scope` on behalf of `by` (DESIGN §14 "cancel by either side"): `canceled`, no cycle
  * charged after, each cycle not yet paid (`scheduled` or `pending`) canceled with `transaction.canceled`, and
  * `recurrence.canceled`, in one transaction.
+ * A live recurrence is canceled at its bank first.
  * @param by - `merchant` (`POST /v1/recurrences/{id}/cancel`: a `created` or `approved` one) or `payer` (test mode's
  *   `simulate-payer-cancellation`: an `approved` one; the payer refuses a `created` one by rejecting it)
  * @returns the recurrence, canceled
  * @throws ApiError `test_mode_only` for a payer's cancel with a live key; `resource_not_found`; `invalid_state` when it
- *   is in another state
+ *   is in another state, its bank reports it ended otherwise, or (a payer's cancel) a bank holds it;
+ *   `acquirer_unavailable` or `acquirer_rejected` (502)
  */
 export async function cancelRecurrence(
   deps: UseCaseDeps,
@@ -128,9 +160,37 @@ export async function cancelRecurrence(
 ): Promise<Recurrence> {
   if (by === "payer") assertTestMode(scope, "A payer's cancel can be simulated");
   const found = await findRecurrence(deps.repos, scope, id);
-  const now = await recurrenceNow(deps, found);
+  if (by === "payer") assertSandboxPlaysPayer(found);
+  if (by === "merchant" && found.bank_recurrence_id !== null) await cancelAtBank(deps, found);
+  return endCanceled(deps, found.id, by, await recurrenceNow(deps, found));
+}
+
+/**
+ * Cancels live recurrence `recurrence` at its bank first (DESIGN §14 "Live"), so that no cycle is debited once we
+ * call it canceled.
+ * @throws ApiError `invalid_state` when the bank reports it ended otherwise (its report updates it shortly);
+ *   `acquirer_unavailable` or `acquirer_rejected` (502)
+ */
+async function cancelAtBank(deps: UseCaseDeps, recurrence: Recurrence): Promise<void> {
+  const bank = (await acquirerOfRow(deps, recurrence.acquirer_id, recurrence.mode))?.recurrences;
+  if (bank === undefined || recurrence.bank_recurrence_id === null) {
+    throw new Error(`the bank of recurrence ${recurrence.id} is gone`);
+  }
+  const atBank = await bank.cancelRecurrence(recurrence.bank_recurrence_id);
+  if (atBank.status !== "canceled") {
+    throw new ApiError("invalid_state", `The bank reports this recurrence ${atBank.status}; it is updated shortly.`);
+  }
+}
+
+/**
+ * Ends recurrence `id` canceled by `by` at `now` (its time): each cycle not yet paid canceled with
+ * `transaction.canceled`, and `recurrence.canceled`, in one transaction. A merchant cancels a `created` or `approved`
+ * one, a payer an `approved` one (they refuse a `created` one by rejecting it).
+ * @throws ApiError `invalid_state` when it is in another state
+ */
+export async function endCanceled(deps: UseCaseDeps, id: string, by: RecurrenceParty, now: Date): Promise<Recurrence> {
   const cancelable = by === "merchant" ? ["created", "approved"] : ["approved"];
-  return underLock(deps, found.id, async (tx, recurrence) => {
+  return underLock(deps, id, async (tx, recurrence) => {
     if (!cancelable.includes(recurrence.status)) {
       throw new ApiError(
         "invalid_state",

@@ -11,6 +11,10 @@
  * repeat the inbox keeps once. A run stopped anywhere (a killed worker, `maxSteps`) and run again therefore sends no
  * cycle twice and misses none. Jobs are only enqueued after the rows commit (the events' deliveries).
  *
+ * A live recurrence (one its bank holds, DESIGN §14 "Live") differs in two steps: `send` registers the cycle's charge
+ * at the bank (`cobr`) before marking it sent, and there is no `debit`: the bank debits on the due date and reports,
+ * and its report (bank-notices.ts) settles the charge, asks for a retry, or fails it.
+ *
  * Time: a step happens at its own time (`at`: a cycle written at its send time, a debit at noon of its day), on the
  * recurrence's test clock when it has one, else on real time; events are always dated on real time.
  */
@@ -21,7 +25,7 @@ import { parseTaxDocument } from "../documents";
 import { endOfSaoPauloDay } from "../due-dates";
 import { enqueueDeliveries } from "../events/record-event";
 import { newId } from "../ids";
-import { sandboxRefuses } from "../acquirers";
+import { acquirerOfRow, sandboxRefuses } from "../acquirers";
 import { processInboxItem } from "../settle";
 import { postSandboxPayment, SANDBOX_PAYER_NAME } from "../test-mode";
 import { generateTxid, newChargeRow, recordTransactionEvent } from "../transactions";
@@ -47,7 +51,7 @@ const STEP_ORDER: Record<EngineStep["kind"], number> = { close: 0, send: 1, expi
 /** What of a recurrence the planning reads. */
 export type PlannedRecurrence = Pick<
   Recurrence,
-  "status" | "approval_expires_at" | "approved_at" | "next_cycle" | "next_due_date" | "amount"
+  "status" | "approval_expires_at" | "approved_at" | "next_cycle" | "next_due_date" | "amount" | "bank_recurrence_id"
 >;
 
 /** The later of two instants. */
@@ -68,8 +72,11 @@ export function nextEngineStep(
 ): EngineStep | null {
   const steps: EngineStep[] = [];
   if (recurrence.status === "created") steps.push({ kind: "expire", at: recurrence.approval_expires_at });
+  // A live recurrence's pending cycle waits for its bank, which debits it and reports (DESIGN §14 "Live").
+  const live = recurrence.bank_recurrence_id !== null;
   for (const cycle of cycles) {
     if (cycle.status === "scheduled") steps.push({ kind: "send", at: cycle.created_at, cycle });
+    else if (cycle.status === "pending" && live) continue;
     else if (cycle.status === "pending" && cycle.next_attempt_at !== null) {
       // A cycle written late (approved on its due date after noon) is debited once written, never before.
       steps.push({ kind: "debit", at: later(cycle.next_attempt_at, cycle.created_at), cycle });
@@ -179,6 +186,7 @@ async function takeStep(
       return { deliveryIds: [] };
     }
     case "send": {
+      if (recurrence.bank_recurrence_id !== null) await registerCycleAtBank(deps, tx, recurrence, step.cycle);
       const sent = await tx.recurrences.markCycleChargeSent(step.cycle.transaction_id, step.at);
       if (sent === null) return { deliveryIds: [] };
       return recordTransactionEvent(tx, sent, "transaction.created", now);
@@ -244,7 +252,7 @@ export async function writeCycle(
       discount: null,
       last_payable_date: lastDay,
     },
-    acquirer_id: null,
+    acquirer_id: recurrence.acquirer_id,
     recurrence_id: recurrence.id,
     created_at: at,
   });
@@ -261,28 +269,61 @@ export async function writeCycle(
 }
 
 /**
- * Records a failed debit of `cycle` at `at`: the next retry when the policy has one left, else the charge `failed`
- * with `transaction.failed` and the cycle closed.
+ * Registers `cycle`'s charge of live recurrence `recurrence` at its bank (`cobr`, DESIGN §14 "Live") within the send
+ * step, under the recurrence's lock: its txid was chosen when the cycle was written, so a step run again after a crash
+ * reads the charge back at the bank instead of registering a second one.
+ * @throws ApiError `acquirer_unavailable` or `acquirer_rejected` (the step rolls back; the next run tries again)
  */
-async function recordFailedDebit(
+async function registerCycleAtBank(
+  deps: UseCaseDeps,
+  tx: Repositories,
+  recurrence: Recurrence,
+  cycle: OpenCycle,
+): Promise<void> {
+  const bank = (await acquirerOfRow(deps, recurrence.acquirer_id, recurrence.mode))?.recurrences;
+  const charge = await tx.charges.findChargeById(cycle.transaction_id);
+  if (bank === undefined || recurrence.bank_recurrence_id === null || charge === undefined) {
+    throw new Error(`cycle ${cycle.transaction_id} of live recurrence ${recurrence.id} has no bank or charge`);
+  }
+  await bank.registerCycle({
+    txid: charge.txid,
+    bankRecurrenceId: recurrence.bank_recurrence_id,
+    dueDate: cycle.due_date,
+    amount: charge.amount,
+    description: charge.description,
+  });
+}
+
+/**
+ * Records a failed debit of `cycle` at `at` (the caller holds the recurrence's lock): the next retry when the policy
+ * has one left, else the charge `failed` with `transaction.failed` and the cycle closed.
+ * @param options.final - the payer's bank will try no more (a live cycle its bank rejected or let expire)
+ * @returns the deliveries to enqueue after commit, and whether a retry follows
+ */
+export async function recordFailedDebit(
   deps: UseCaseDeps,
   tx: Repositories,
   recurrence: Recurrence,
   cycle: OpenCycle,
   at: Date,
-): Promise<StepTaken> {
+  options: { final?: boolean } = {},
+): Promise<FailedDebit> {
   const attempts = cycle.attempts + 1;
-  if (attempts < maxAttempts(recurrence.retry_policy)) {
-    await tx.recurrences.updateCycle(cycle.transaction_id, {
-      attempts,
-      next_attempt_at: attemptAt(cycle.due_date, attempts),
-    });
-    return { deliveryIds: [] };
+  if (!options.final && attempts < maxAttempts(recurrence.retry_policy)) {
+    const retryAt = attemptAt(cycle.due_date, attempts);
+    await tx.recurrences.updateCycle(cycle.transaction_id, { attempts, next_attempt_at: retryAt });
+    return { deliveryIds: [], retryAt };
   }
   await tx.recurrences.updateCycle(cycle.transaction_id, { attempts, next_attempt_at: null });
   const failed = await tx.recurrences.markCycleChargeFailed(cycle.transaction_id, at);
-  if (failed === null) return { deliveryIds: [] };
-  return recordTransactionEvent(tx, failed, "transaction.failed", deps.now());
+  if (failed === null) return { deliveryIds: [], retryAt: null };
+  return { ...(await recordTransactionEvent(tx, failed, "transaction.failed", deps.now())), retryAt: null };
+}
+
+/** What {@link recordFailedDebit} wrote: deliveries to enqueue after commit, and when the retry is due (null: none). */
+export interface FailedDebit {
+  deliveryIds: string[];
+  retryAt: Date | null;
 }
 
 /**

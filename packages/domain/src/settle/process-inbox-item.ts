@@ -38,8 +38,11 @@ export async function processInboxItem(deps: UseCaseDeps, inboxItemId: string): 
   }
 }
 
-/** Writes a processing failure on the item; a failure to write it is logged, never thrown over the first error. */
-async function recordProcessingFailure(deps: UseCaseDeps, inboxItemId: string, err: unknown): Promise<void> {
+/**
+ * Writes a processing failure on item `inboxItemId` (`processing_failed: <reason>`, `attempts` counted); a failure to
+ * write it is logged, never thrown over the first error.
+ */
+export async function recordProcessingFailure(deps: UseCaseDeps, inboxItemId: string, err: unknown): Promise<void> {
   const message = err instanceof Error ? (err.message.trim().split("\n")[0] ?? "") : String(err);
   const reason = toStorableText(message.slice(0, MAX_FAILURE_REASON_LENGTH)) || "unknown error";
   deps.logger.error("inbox item processing failed", { inbox_item_id: inboxItemId, err });

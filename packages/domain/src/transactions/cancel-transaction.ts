@@ -25,10 +25,15 @@ export async function cancelTransaction(
 ): Promise<Transaction> {
   const charge = await findTransaction(deps.repos, scope, id);
   const now = deps.now();
-  if (charge.acquirer_id !== null && charge.status === "pending" && charge.expires_at > now) {
+  if (charge.acquirer_id !== null && charge.status === "pending" && isCancelable(charge, now)) {
     const acquirer = await acquirerOfRow(deps, charge.acquirer_id, charge.mode);
     if (acquirer === null) throw new Error(`acquirer ${charge.acquirer_id} of ${charge.id} is gone`);
-    if ((await acquirer.cancelCharge(charge.txid, charge.type === "due_date")) === "paid") {
+    // A live recurrence's cycle is the bank's `cobr` (DESIGN §14 "Live"); any other charge its `cob` or `cobv`.
+    const outcome =
+      charge.type === "recurring" && acquirer.recurrences !== undefined
+        ? await acquirer.recurrences.cancelCycle(charge.txid)
+        : await acquirer.cancelCharge(charge.txid, charge.type === "due_date");
+    if (outcome === "paid") {
       throw new ApiError("invalid_state", "The bank reports this transaction paid; its payment settles it shortly.");
     }
   }

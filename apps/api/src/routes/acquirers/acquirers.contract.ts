@@ -3,7 +3,7 @@
  */
 import Joi from "joi";
 import { defineRoute, PUBLIC } from "../../http/contract";
-import { InboundReceipt, PixNotification } from "@lm/wire";
+import { CycleChargeNotification, InboundReceipt, PixNotification, RecurrenceNotification } from "@lm/wire";
 
 /** Path of the routes under `{slug}`: The acquirer (`sandbox` exists by default; a bank's is the slug given to `acquirer:configure`). */
 export const acquirerParams = Joi.object<{ slug: string }>({
@@ -48,6 +48,46 @@ export const receiveAcquirerPixNotification = defineRoute({
   body: PixNotification,
   replies: {
     200: { description: "Stored (valid signature or not).", schema: InboundReceipt },
+  },
+  errors: {
+    404: { description: "`resource_not_found`: unknown acquirer; nothing is stored.", codes: ["resource_not_found"] },
+  },
+});
+
+/** `receiveAcquirerRecurrenceNotification`. */
+export const receiveAcquirerRecurrenceNotification = defineRoute({
+  method: "post",
+  path: "/v1/acquirers/{slug}/notifications/rec",
+  operationId: "receiveAcquirerRecurrenceNotification",
+  tag: "Acquirer notifications",
+  summary: "A bank's Pix Automático recurrence notification (API Pix standard)",
+  description:
+    "Where a bank of the Central Bank's API Pix standard posts its `webhookrec` callbacks (the registered URL with `/rec` appended, DESIGN §14 \"Live\"). Body: the standard's `{recs: [...]}`. No session or key, no signature (the standard signs nothing): the request is stored first, and each recurrence it names is read back from the bank (`GET /rec/{idRec}`) before anything changes; a recurrence that is none of ours stays on its inbox item as `unknown_recurrence`, one the bank does not know as `not_confirmed_by_acquirer`.",
+  security: PUBLIC,
+  params: acquirerParams,
+  body: RecurrenceNotification,
+  replies: {
+    200: { description: "Stored.", schema: InboundReceipt },
+  },
+  errors: {
+    404: { description: "`resource_not_found`: unknown acquirer; nothing is stored.", codes: ["resource_not_found"] },
+  },
+});
+
+/** `receiveAcquirerCycleChargeNotification`. */
+export const receiveAcquirerCycleChargeNotification = defineRoute({
+  method: "post",
+  path: "/v1/acquirers/{slug}/notifications/cobr",
+  operationId: "receiveAcquirerCycleChargeNotification",
+  tag: "Acquirer notifications",
+  summary: "A bank's Pix Automático cycle charge notification (API Pix standard)",
+  description:
+    "Where a bank of the Central Bank's API Pix standard posts its `webhookcobr` callbacks (the registered URL with `/cobr` appended, DESIGN §14 \"Live\"). Body: the standard's `{cobsr: [...]}`. No session or key, no signature: the request is stored first, and each cycle charge it names is read back from the bank (`GET /cobr/{txid}`) before anything changes. Paid, the charge settles as any payment (`transaction.paid`); a failed debit is retried at the bank (`retentativa`) while the recurrence's retry policy allows, else the charge fails (`transaction.failed`).",
+  security: PUBLIC,
+  params: acquirerParams,
+  body: CycleChargeNotification,
+  replies: {
+    200: { description: "Stored.", schema: InboundReceipt },
   },
   errors: {
     404: { description: "`resource_not_found`: unknown acquirer; nothing is stored.", codes: ["resource_not_found"] },
