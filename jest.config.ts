@@ -32,6 +32,9 @@ const checkingReplies: Config = {
 };
 
 const config: Config = {
+  // Two test files at once, whatever the cores: Jest's default on a 2-core machine is one, and most of a file's time
+  // is spent waiting on PostgreSQL, Redis, HTTP and child processes (every file has its own database and queues).
+  maxWorkers: 2,
   // Tests and hooks that start databases, servers and workers get 30 s rather than Jest's 5: on a loaded CI machine a
   // fresh database alone can take longer than 5 s, and a timeout there says nothing about the code under test.
   testTimeout: 30_000,
