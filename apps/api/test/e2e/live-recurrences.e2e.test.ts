@@ -270,4 +270,62 @@ describe("Pix Automático in live mode through an API Pix bank", () => {
       .map((event) => event.type);
     expect(types.sort()).toEqual(["recurrence.created", "recurrence.rejected"]);
   });
+
+  test("when the bank created the rec but its next reply was lost and the merchant retries with the same Idempotency-Key, then the bank holds one rec and we one recurrence, and the reply is the one a first success gives", async () => {
+    const body = recurrenceBody({ contract: "live-retomada-1" });
+    const recsBefore = bank.recurrences().length;
+    // POST /locrec and POST /rec succeed; the read of the rec's QR code (GET /rec/{idRec}) fails: the run stops there.
+    bank.failNext(1, 503, { path: "/v2/rec/" });
+    const failed = await live.post("/v1/recurrences", body).set("Idempotency-Key", "retomada-1");
+    expect(failed.status).toBe(502);
+    expect(bank.recurrences().length).toBe(recsBefore + 1);
+    const listed = await live.get("/v1/recurrences?limit=100").expect(200);
+    expect(listed.body.data.map((r: { contract: string }) => r.contract)).not.toContain("live-retomada-1");
+
+    const retried = await live.post("/v1/recurrences", body).set("Idempotency-Key", "retomada-1");
+
+    expect(retried.status).toBe(201);
+    expect(retried.body).toMatchObject({ status: "created", contract: "live-retomada-1" });
+    expect(bank.recurrences().length).toBe(recsBefore + 1);
+    const rows = await ctx.db.recurrence.findMany({ where: { contract: "live-retomada-1" } });
+    expect(rows.map((row) => [row.id, row.registering])).toEqual([[retried.body.id, false]]);
+    const atBank = bank.recurrences().filter((rec) => rec.vinculo.contrato === "live-retomada-1");
+    expect(atBank.map((rec) => rec.idRec)).toEqual([rows[0]?.bank_recurrence_id]);
+    expect(retried.body.authorization.copy_paste).toContain(atBank[0]?.loc?.location);
+    const replayed = await live.post("/v1/recurrences", body).set("Idempotency-Key", "retomada-1");
+    expect(replayed.body).toEqual(retried.body);
+    const events = await ctx.db.event.findMany({ where: { store_id: owner.storeId, mode: "live" } });
+    expect(events.filter((event) => (event.data as { id: string }).id === retried.body.id).map((e) => e.type)).toEqual([
+      "recurrence.created",
+    ]);
+  });
+
+  test("when a push request was not sent and the merchant retries with the same Idempotency-Key, then the bank holds one rec with one solicrec", async () => {
+    const body = recurrenceBody({
+      contract: "live-retomada-2",
+      journey: "push",
+      payer_account: { ispb: "99990001", branch: "0001", number: "112233" },
+    });
+    bank.failNext(1, 503, { path: "/v2/solicrec" });
+    const failed = await live.post("/v1/recurrences", body).set("Idempotency-Key", "retomada-2");
+    expect(failed.status).toBe(502);
+
+    const retried = await live.post("/v1/recurrences", body).set("Idempotency-Key", "retomada-2");
+
+    expect(retried.status).toBe(201);
+    const atBank = bank.recurrences().filter((rec) => rec.vinculo.contrato === "live-retomada-2");
+    expect(atBank.map((rec) => (rec.solicitacao ?? []).length)).toEqual([1]);
+    expect(await ctx.db.recurrence.count({ where: { contract: "live-retomada-2" } })).toBe(1);
+  });
+
+  test("when the bank refuses a live recurrence, then the merchant gets the bank's error and nothing of it is left", async () => {
+    bank.failNext(5, 422, { path: "/v2/rec" });
+
+    const refused = await live.post("/v1/recurrences", recurrenceBody({ contract: "live-recusada-1" }));
+
+    bank.failNext(0);
+    expect(refused.status).toBe(502);
+    expect(refused.body.error.code).toBe("acquirer_rejected");
+    expect(await ctx.db.recurrence.count({ where: { contract: "live-recusada-1" } })).toBe(0);
+  });
 });

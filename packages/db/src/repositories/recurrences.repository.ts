@@ -40,6 +40,9 @@ const RECURRENCE_COLUMNS = rawSql(
     "postback_url",
     "acquirer_id",
     "bank_recurrence_id",
+    "registering",
+    "registration_key",
+    "bank_location_id",
     "test_clock_id",
     "next_cycle",
     "next_due_date",
@@ -90,6 +93,46 @@ export function findRecurrenceById(db: DbClient, id: string): Promise<Recurrence
   return db.recurrence.findUnique({ where: { id } });
 }
 
+/** The recurrence of store `storeId` in `mode` whose creation had key `registrationKey` (see `registration_key`), or null. */
+export function findRecurrenceByRegistrationKey(
+  db: DbClient,
+  scope: { storeId: string; mode: Recurrence["mode"] },
+  registrationKey: string,
+): Promise<Recurrence | null> {
+  return db.recurrence.findUnique({
+    where: {
+      store_id_mode_registration_key: { store_id: scope.storeId, mode: scope.mode, registration_key: registrationKey },
+    },
+  });
+}
+
+/** Records what the bank gave a recurrence still `registering` (its location, its `idRec`) as soon as it is known. */
+export async function recordBankRegistration(
+  db: DbClient,
+  id: string,
+  ids: { bank_location_id?: number; bank_recurrence_id?: string },
+): Promise<void> {
+  await db.recurrence.updateMany({ where: { id, registering: true }, data: ids });
+}
+
+/**
+ * Completes recurrence `id`'s registration at its bank (the caller holds its lock and checked it `registering`): its
+ * authorization and `idRec` written, visible from now on, the engine's next run set; returns it as written.
+ */
+export function completeRecurrenceRegistration(
+  db: DbClient,
+  id: string,
+  done: Pick<Recurrence, "br_code" | "qr_code_png_base64" | "bank_recurrence_id" | "next_run_at">,
+  at: Date,
+): Promise<Recurrence> {
+  return db.recurrence.update({ where: { id }, data: { ...done, registering: false, updated_at: at } });
+}
+
+/** Deletes recurrence `id` if it is still `registering` (its bank refused it: nothing of it is left). */
+export async function deleteRegisteringRecurrence(db: DbClient, id: string): Promise<void> {
+  await db.recurrence.deleteMany({ where: { id, registering: true } });
+}
+
 /** The recurrence bank `acquirerId` holds as `bankRecurrenceId` (the standard's `idRec`), or null. */
 export function findRecurrenceByBankId(
   db: DbClient,
@@ -108,7 +151,12 @@ export function listRecurrencesPage(
   page: PageArgs,
 ): Promise<Recurrence[]> {
   return db.recurrence.findMany({
-    where: { store_id: scope.storeId, mode: scope.mode, ...(page.id === undefined ? {} : { id: page.id }) },
+    where: {
+      store_id: scope.storeId,
+      mode: scope.mode,
+      registering: false,
+      ...(page.id === undefined ? {} : { id: page.id }),
+    },
     orderBy: page.orderBy,
     take: page.take,
   });
@@ -361,6 +409,10 @@ export function recurrencesRepository(c: Connection) {
     ...onPrisma(c, {
       findRecurrenceById,
       findRecurrenceByBankId,
+      findRecurrenceByRegistrationKey,
+      recordBankRegistration,
+      completeRecurrenceRegistration,
+      deleteRegisteringRecurrence,
       listRecurrencesPage,
       approveRecurrenceRow,
       endRecurrenceRow,
