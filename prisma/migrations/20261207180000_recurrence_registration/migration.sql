@@ -8,3 +8,13 @@ ADD COLUMN     "bank_location_id" INTEGER;
 
 -- CreateIndex
 CREATE UNIQUE INDEX "recurrences_store_id_mode_registration_key_key" ON "recurrences"("store_id", "mode", "registration_key");
+
+-- The reconciler's read-back of live recurrences awaiting the payer and of open cycles (DESIGN §9: a lost callback is
+-- caught): when each was last checked, and partial indexes holding only those candidates, least recently checked
+-- first, so a sweep never reads history.
+ALTER TABLE "recurrences" ADD COLUMN     "bank_checked_at" TIMESTAMPTZ(3);
+ALTER TABLE "recurrence_cycles" ADD COLUMN     "bank_checked_at" TIMESTAMPTZ(3);
+CREATE INDEX "recurrences_bank_check_idx" ON "recurrences" ("acquirer_id", "bank_checked_at" NULLS FIRST, "id")
+  WHERE "status" = 'created' AND "bank_recurrence_id" IS NOT NULL AND NOT "registering";
+CREATE INDEX "recurrence_cycles_bank_check_idx" ON "recurrence_cycles" ("bank_checked_at" NULLS FIRST, "transaction_id")
+  WHERE "next_attempt_at" IS NOT NULL;

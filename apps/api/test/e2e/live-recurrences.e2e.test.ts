@@ -4,6 +4,7 @@ import { startBankEmulator, type BankEmulator } from "@lm/bank-emulator";
 import { addMonths, registerBankWebhook, runRecurrence, saoPauloDate, setSellerKyc } from "@lm/domain";
 import { useWebhookReceiver, waitUntil } from "@lm/testing";
 import { runOps } from "../../../ops/src/run";
+import { reconcileLiveRecurrencesOfBanks } from "../../../worker/src/sweepers/live-recurrences";
 import { useE2eTestContext } from "./support/e2e-harness";
 import { createEndpoint, endpointOwner, ownerMerchantClient, type EndpointOwner } from "../support/webhook-endpoints";
 import type { MerchantClient } from "../support/merchant-client";
@@ -327,5 +328,54 @@ describe("Pix Automático in live mode through an API Pix bank", () => {
     expect(refused.status).toBe(502);
     expect(refused.body.error.code).toBe("acquirer_rejected");
     expect(await ctx.db.recurrence.count({ where: { contract: "live-recusada-1" } })).toBe(0);
+  });
+
+  test("when the payer approves in their bank and the callback is lost, then the reconciler's sweep reads it back and approves the recurrence once", async () => {
+    const created = await live.post("/v1/recurrences", recurrenceBody({ contract: "live-sem-aviso-1" }));
+    const id = created.body.id as string;
+    const idRec = (await ctx.db.recurrence.findUniqueOrThrow({ where: { id } })).bank_recurrence_id as string;
+    await bank.answerRecurrence(idRec, true, { callback: "drop" });
+    expect((await recurrence(id)).status).toBe("created");
+
+    await reconcileLiveRecurrencesOfBanks(ctx.deps);
+    await waitUntil("the recurrence approved", async () => (await recurrence(id)).status === "approved");
+    await reconcileLiveRecurrencesOfBanks(ctx.deps);
+
+    const types = (await ctx.db.event.findMany({ where: { store_id: owner.storeId, mode: "live" } }))
+      .filter((event) => (event.data as { id: string }).id === id)
+      .map((event) => event.type);
+    expect(types.sort()).toEqual(["recurrence.approved", "recurrence.created"]);
+    const reports = await ctx.db.inboxItem.findMany({ where: { event_type: "rec", end_to_end_id: idRec } });
+    expect(reports.map((item) => [item.source, item.error])).toEqual([["reconciliation", null]]);
+  });
+
+  test("when the payer's bank pays a cycle and the callback is lost, then the reconciler's sweep after its due date settles it once", async () => {
+    const start = plusDays(TODAY, 3);
+    const created = await live.post(
+      "/v1/recurrences",
+      recurrenceBody({ contract: "live-sem-aviso-2", start_date: start }),
+    );
+    const id = created.body.id as string;
+    const idRec = (await ctx.db.recurrence.findUniqueOrThrow({ where: { id } })).bank_recurrence_id as string;
+    await bank.answerRecurrence(idRec, true);
+    await waitUntil("the recurrence approved", async () => (await recurrence(id)).status === "approved");
+    await runRecurrence(ctx.deps, id, new Date(`${start}T12:00:00.000Z`));
+    const [cycle] = await ctx.db.transaction.findMany({ where: { recurrence_id: id } });
+    const txid = cycle?.txid as string;
+    await bank.payCycle(txid, { callback: "drop" });
+    const afterDue = { ...ctx.deps, now: () => new Date(`${start}T20:00:00.000Z`) };
+
+    await reconcileLiveRecurrencesOfBanks(afterDue);
+    await waitUntil("the cycle paid", async () => (await charge(cycle?.id as string)).status === "paid");
+    await reconcileLiveRecurrencesOfBanks(afterDue);
+
+    const credits = await ctx.db.balanceTransaction.findMany({ where: { type: "payment", source_id: cycle?.id } });
+    expect(credits.map((credit) => credit.amount)).toEqual([4990]);
+    const paid = (await ctx.db.event.findMany({ where: { store_id: owner.storeId, type: "transaction.paid" } })).filter(
+      (event) => (event.data as { id: string }).id === cycle?.id,
+    );
+    expect(paid).toHaveLength(1);
+    const reports = await ctx.db.inboxItem.findMany({ where: { event_type: "cobr", end_to_end_id: txid } });
+    expect(reports.map((item) => item.source)).toEqual(["reconciliation"]);
   });
 });

@@ -43,6 +43,7 @@ const RECURRENCE_COLUMNS = rawSql(
     "registering",
     "registration_key",
     "bank_location_id",
+    "bank_checked_at",
     "test_clock_id",
     "next_cycle",
     "next_due_date",
@@ -275,8 +276,8 @@ export type OpenCycle = RecurrenceCycle & Pick<Transaction, "status" | "amount" 
 export function findOpenCycles(client: SqlClient, recurrenceId: string): Promise<OpenCycle[]> {
   return sqlQuery<OpenCycle>(
     client,
-    sql`SELECT c.transaction_id, c.recurrence_id, c.due_date, c.attempts, c.next_attempt_at, t.status, t.amount,
-          t.created_at
+    sql`SELECT c.transaction_id, c.recurrence_id, c.due_date, c.attempts, c.next_attempt_at, c.bank_checked_at,
+          t.status, t.amount, t.created_at
         FROM recurrence_cycles c JOIN transactions t ON t.id = c.transaction_id
         WHERE c.recurrence_id = ${recurrenceId} AND c.next_attempt_at IS NOT NULL
         ORDER BY c.due_date`,
@@ -395,6 +396,67 @@ export function listAdvancingTestClocks(
   );
 }
 
+/** A live recurrence awaiting the payer, as the reconciler reads it back. */
+export interface RecurrenceToCheck {
+  id: string;
+  bank_recurrence_id: string;
+}
+
+/**
+ * Up to `limit` live recurrences of bank `acquirerId` still `created` (awaiting the payer), least recently checked
+ * first, through `recurrences_bank_check_idx`: only those candidates are read, whatever the history.
+ */
+export function listRecurrencesToCheck(
+  client: SqlClient,
+  acquirerId: string,
+  limit: number,
+): Promise<RecurrenceToCheck[]> {
+  return sqlQuery<RecurrenceToCheck>(
+    client,
+    sql`SELECT id, bank_recurrence_id FROM recurrences
+        WHERE acquirer_id = ${acquirerId} AND status = 'created' AND bank_recurrence_id IS NOT NULL AND NOT registering
+        ORDER BY bank_checked_at NULLS FIRST, id LIMIT ${limit}`,
+  );
+}
+
+/** An open live cycle whose charge is `pending` past its first debit, as the reconciler reads it back. */
+export interface CycleToCheck {
+  transaction_id: string;
+  txid: string;
+  attempts: number;
+}
+
+/**
+ * Up to `limit` open cycles whose charge, held by bank `acquirerId`, is still `pending` after its first debit time
+ * (`next_attempt_at` at or before `now`), least recently checked first, through `recurrence_cycles_bank_check_idx`
+ * (open cycles only: closed ones leave it).
+ */
+export function listCyclesToCheck(
+  client: SqlClient,
+  acquirerId: string,
+  now: Date,
+  limit: number,
+): Promise<CycleToCheck[]> {
+  return sqlQuery<CycleToCheck>(
+    client,
+    sql`SELECT c.transaction_id, t.txid, c.attempts
+        FROM recurrence_cycles c JOIN transactions t ON t.id = c.transaction_id
+        WHERE c.next_attempt_at IS NOT NULL AND c.next_attempt_at <= ${now} AND t.status = 'pending'
+          AND t.acquirer_id = ${acquirerId}
+        ORDER BY c.bank_checked_at NULLS FIRST, c.transaction_id LIMIT ${limit}`,
+  );
+}
+
+/** Records that the reconciler read recurrence `id` back from its bank at `at`. */
+export async function markRecurrenceChecked(db: DbClient, id: string, at: Date): Promise<void> {
+  await db.recurrence.update({ where: { id }, data: { bank_checked_at: at } });
+}
+
+/** Records that the reconciler read cycle `transactionId`'s charge back from its bank at `at`. */
+export async function markCycleChecked(db: DbClient, transactionId: string, at: Date): Promise<void> {
+  await db.recurrenceCycle.update({ where: { transaction_id: transactionId }, data: { bank_checked_at: at } });
+}
+
 /** This repository bound to connection `c` (`createRepositories`): each function without its client. */
 export function recurrencesRepository(c: Connection) {
   return {
@@ -405,6 +467,8 @@ export function recurrencesRepository(c: Connection) {
       findOpenCycles,
       insertCycle,
       listAdvancingTestClocks,
+      listRecurrencesToCheck,
+      listCyclesToCheck,
     }),
     ...onPrisma(c, {
       findRecurrenceById,
@@ -421,6 +485,8 @@ export function recurrencesRepository(c: Connection) {
       updateCycle,
       markCycleChargeSent,
       markCycleChargeFailed,
+      markRecurrenceChecked,
+      markCycleChecked,
       insertTestClock,
       findTestClockById,
       listTestClocksPage,

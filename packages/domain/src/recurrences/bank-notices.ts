@@ -10,11 +10,12 @@
  *   the last one, or when the bank ends the charge (rejected, expired), the charge fails with `transaction.failed`;
  * - a cycle charge canceled at the bank is canceled here.
  * Each is idempotent: a report already applied changes nothing. The engine then runs what became due (a cycle
- * closed).
+ * closed). A lost callback is caught by the reconciler ({@link reconcileLiveRecurrences}), which reads the
+ * candidates back and stores what changed as the callback would have, processed by this same code.
  */
-import type { ProcessableInboxItem, Recurrence, Transaction } from "@lm/db";
+import type { Acquirer, ProcessableInboxItem, Recurrence, Transaction } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
-import { acquirerOfRow, type BankRecurrences, type CycleAtBank } from "../acquirers";
+import { acquirerOfRow, bankAcquirer, storeReconciled, type BankRecurrences, type CycleAtBank } from "../acquirers";
 import { saoPauloDate } from "../due-dates";
 import { INBOX_ERRORS } from "../inbound";
 import { recordProcessingFailure, settlePaymentItem } from "../settle";
@@ -196,4 +197,44 @@ async function applyCycleState(
     }
     return { result: null, deliveryIds: [] };
   });
+}
+
+/** Live recurrences, and live cycles, read back per bank per reconciler tick: one page of each. */
+const CHECK_PAGE_SIZE = 100;
+
+/**
+ * The reconciler's catch for lost Pix Automático callbacks (DESIGN §9): reads back from bank `acquirer` one page of
+ * its live recurrences still awaiting the payer (`GET /rec/{idRec}`) and one of its open cycles still `pending` after
+ * their first debit time (`GET /cobr/{txid}`), each the least recently checked first (through their partial indexes,
+ * so the cost does not grow with history), records each as checked, and stores every change the bank reports in the
+ * inbox as its callback would have (a `recs` or `cobsr` report, source `reconciliation`): the worker then applies it
+ * with the callbacks' own code ({@link processRecurrenceNotice}). A report identical to one stored before is a
+ * duplicate, so a change is applied once however many sweeps see it before it is.
+ * @returns how many reports were stored
+ * @throws Error when the bank cannot be asked (the next tick tries again)
+ */
+export async function reconcileLiveRecurrences(deps: UseCaseDeps, acquirer: Acquirer): Promise<number> {
+  const bank = bankAcquirer(deps, acquirer).recurrences;
+  if (bank === undefined) return 0;
+  const recs: object[] = [];
+  for (const candidate of await deps.repos.recurrences.listRecurrencesToCheck(acquirer.id, CHECK_PAGE_SIZE)) {
+    const reported = await bank.readRecurrence(candidate.bank_recurrence_id);
+    await deps.repos.recurrences.markRecurrenceChecked(candidate.id, deps.now());
+    if (reported !== null && reported.status !== "created") {
+      recs.push({ idRec: candidate.bank_recurrence_id, status: reported.status });
+    }
+  }
+  const cycles: object[] = [];
+  const now = deps.now();
+  for (const candidate of await deps.repos.recurrences.listCyclesToCheck(acquirer.id, now, CHECK_PAGE_SIZE)) {
+    const reported = await bank.readCycle(candidate.txid);
+    await deps.repos.recurrences.markCycleChecked(candidate.transaction_id, deps.now());
+    const failedAttempt = reported?.lastAttemptFailed === true && reported.attempts > candidate.attempts;
+    if (reported !== null && (reported.status !== "active" || failedAttempt)) {
+      cycles.push({ txid: candidate.txid, status: reported.status, attempts: reported.attempts });
+    }
+  }
+  return (
+    (await storeReconciled(deps, acquirer, recs, "recs")) + (await storeReconciled(deps, acquirer, cycles, "cobsr"))
+  );
 }

@@ -164,6 +164,7 @@ export async function createRecurrence(
     registering: acquirer.acquirerId !== null,
     registration_key: registrationKey,
     bank_location_id: null,
+    bank_checked_at: null,
     test_clock_id: clock?.id ?? null,
     next_cycle: 0,
     next_due_date: input.start_date,

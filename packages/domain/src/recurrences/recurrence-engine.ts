@@ -262,6 +262,7 @@ export async function writeCycle(
     due_date: next.dueDate,
     attempts: 0,
     next_attempt_at: attemptAt(next.dueDate, 0),
+    bank_checked_at: null,
   });
   const cycle = next.cycle + 1;
   await tx.recurrences.moveToNextCycle(recurrence.id, { cycle, dueDate: cycleDueDateWithin(recurrence, cycle) }, at);
