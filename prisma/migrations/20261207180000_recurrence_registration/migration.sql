@@ -18,3 +18,7 @@ CREATE INDEX "recurrences_bank_check_idx" ON "recurrences" ("acquirer_id", "bank
   WHERE "status" = 'created' AND "bank_recurrence_id" IS NOT NULL AND NOT "registering";
 CREATE INDEX "recurrence_cycles_bank_check_idx" ON "recurrence_cycles" ("bank_checked_at" NULLS FIRST, "transaction_id")
   WHERE "next_attempt_at" IS NOT NULL;
+
+-- Why a recurrence's cycle charge failed: every debit failed, or its bank refused to register it (nullable:
+-- catalog-only).
+ALTER TABLE "transactions" ADD COLUMN     "failure_reason" TEXT;

@@ -378,4 +378,47 @@ describe("Pix Automático in live mode through an API Pix bank", () => {
     const reports = await ctx.db.inboxItem.findMany({ where: { event_type: "cobr", end_to_end_id: txid } });
     expect(reports.map((item) => item.source)).toEqual(["reconciliation"]);
   });
+
+  test("when the bank refuses a cycle's charge, then each refused cycle fails once with transaction.failed and rejected_by_acquirer and the recurrence goes on to its next cycle; when the bank is down, then the cycle waits for it", async () => {
+    const start = plusDays(TODAY, 3);
+    const dues = [start, addMonths(start, 1)];
+    const created = await live.post(
+      "/v1/recurrences",
+      // The emulator refuses a cycle charge whose amount ends in 13.
+      recurrenceBody({ contract: "live-recusada-2", start_date: start, end_date: dues[1], amount: 4913 }),
+    );
+    const id = created.body.id as string;
+    const idRec = (await ctx.db.recurrence.findUniqueOrThrow({ where: { id } })).bank_recurrence_id as string;
+    await bank.answerRecurrence(idRec, true);
+    await waitUntil("the recurrence approved", async () => (await recurrence(id)).status === "approved");
+
+    // The bank down: the first cycle is written but not sent, and stays scheduled for the next run.
+    bank.failNext(50, 503, { path: "/v2/cobr/" });
+    await expect(runRecurrence(ctx.deps, id, new Date(`${start}T12:00:00.000Z`))).rejects.toMatchObject({
+      code: "acquirer_unavailable",
+    });
+    bank.failNext(0);
+    const [waiting] = await ctx.db.transaction.findMany({ where: { recurrence_id: id } });
+    expect(waiting?.status).toBe("scheduled");
+
+    await runRecurrence(ctx.deps, id, new Date(`${dues[1]}T12:00:00.000Z`));
+    await runRecurrence(ctx.deps, id, new Date(`${dues[1]}T12:00:00.000Z`));
+
+    const charges = await ctx.db.transaction.findMany({ where: { recurrence_id: id }, orderBy: { created_at: "asc" } });
+    expect(charges.map((c) => [c.status, c.failure_reason])).toEqual([
+      ["failed", "rejected_by_acquirer"],
+      ["failed", "rejected_by_acquirer"],
+    ]);
+    expect(bank.cycles(idRec)).toEqual([]);
+    expect(await charge(charges[0]?.id as string)).toMatchObject({
+      status: "failed",
+      failure_reason: "rejected_by_acquirer",
+    });
+    const failed = (
+      await ctx.db.event.findMany({ where: { store_id: owner.storeId, type: "transaction.failed" } })
+    ).filter((event) => charges.some((c) => c.id === (event.data as { id: string }).id));
+    expect(failed).toHaveLength(2);
+    const cycles = await ctx.db.recurrenceCycle.findMany({ where: { recurrence_id: id } });
+    expect(cycles.map((cycle) => cycle.next_attempt_at)).toEqual([null, null]);
+  });
 });

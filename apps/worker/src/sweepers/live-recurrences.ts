@@ -1,6 +1,6 @@
 /**
- * The reconciler's sweep of Pix Automático through banks (DESIGN §9, §14 "Live"): run with the `acquirer-reconciliation`
- * job, it reads back from every bank that has served a mode the live recurrences still awaiting the payer and the
+ * The reconciler's sweep of Pix Automático through banks (DESIGN §9, §14 "Live"): run with the
+ * `acquirer-reconciliation` job, it reads back from every bank that has served a mode the live recurrences still awaiting the payer and the
  * cycles still pending after their debit, a page of each per bank, and stores what changed as the lost callback would
  * have (`reconcileLiveRecurrences`). One bank's failure is logged and does not stop the others.
  */

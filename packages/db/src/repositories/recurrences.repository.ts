@@ -322,12 +322,17 @@ export function markCycleChargeSent(db: DbClient, id: string, at: Date): Promise
 }
 
 /**
- * Marks cycle charge `id` failed at `at` (its last debit failed), only while it is `pending` (a cancel or a payment
- * may have come first).
- * @returns the charge as written, or null when it was no longer pending (nothing written)
+ * Fails cycle charge `id` at `at`, only while it is in status `failure.from` (`pending`: its debits failed;
+ * `scheduled`: its bank refused to register it), with `failure.reason` (`debit_failed`, `rejected_by_acquirer`).
+ * @returns the charge as written, or null when it was no longer in that status (nothing written)
  */
-export function markCycleChargeFailed(db: DbClient, id: string, at: Date): Promise<Transaction | null> {
-  return moveChargeStatus(db, id, "pending", { status: "failed", updated_at: at });
+export function markCycleChargeFailed(
+  db: DbClient,
+  id: string,
+  at: Date,
+  failure: { from: "pending" | "scheduled"; reason: "debit_failed" | "rejected_by_acquirer" },
+): Promise<Transaction | null> {
+  return moveChargeStatus(db, id, failure.from, { status: "failed", failure_reason: failure.reason, updated_at: at });
 }
 
 /** Moves charge `id` from status `from` with `data`, by a conditional update; the charge as written, or null. */
