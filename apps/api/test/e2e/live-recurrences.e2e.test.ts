@@ -380,7 +380,8 @@ describe("Pix Automático in live mode through an API Pix bank", () => {
   });
 
   test("when the bank refuses a cycle's charge, then each refused cycle fails once with transaction.failed and rejected_by_acquirer and the recurrence goes on to its next cycle; when the bank is down, then the cycle waits for it", async () => {
-    const start = plusDays(TODAY, 3);
+    // Its first cycle is sent after today: the engine's run after the approval sends nothing yet.
+    const start = plusDays(TODAY, 10);
     const dues = [start, addMonths(start, 1)];
     const created = await live.post(
       "/v1/recurrences",
@@ -394,10 +395,9 @@ describe("Pix Automático in live mode through an API Pix bank", () => {
 
     // The bank down: the first cycle is written but not sent, and stays scheduled for the next run.
     bank.failNext(50, 503, { path: "/v2/cobr/" });
-    await expect(runRecurrence(ctx.deps, id, new Date(`${start}T12:00:00.000Z`))).rejects.toMatchObject({
-      code: "acquirer_unavailable",
-    });
+    const down = await runRecurrence(ctx.deps, id, new Date(`${start}T12:00:00.000Z`)).catch((err: unknown) => err);
     bank.failNext(0);
+    expect(down).toMatchObject({ code: "acquirer_unavailable" });
     const [waiting] = await ctx.db.transaction.findMany({ where: { recurrence_id: id } });
     expect(waiting?.status).toBe("scheduled");
 
@@ -420,5 +420,39 @@ describe("Pix Automático in live mode through an API Pix bank", () => {
     expect(failed).toHaveLength(2);
     const cycles = await ctx.db.recurrenceCycle.findMany({ where: { recurrence_id: id } });
     expect(cycles.map((cycle) => cycle.next_attempt_at)).toEqual([null, null]);
+  });
+
+  test("when a cycle's cobr is in flight at the bank, then the recurrence is not locked meanwhile", async () => {
+    // Its first cycle is sent after today: the engine's run after the approval sends nothing yet.
+    const start = plusDays(TODAY, 10);
+    const created = await live.post(
+      "/v1/recurrences",
+      recurrenceBody({ contract: "live-sem-trava-1", start_date: start }),
+    );
+    const id = created.body.id as string;
+    const idRec = (await ctx.db.recurrence.findUniqueOrThrow({ where: { id } })).bank_recurrence_id as string;
+    await bank.answerRecurrence(idRec, true);
+    await waitUntil("the recurrence approved", async () => (await recurrence(id)).status === "approved");
+    const before = bank.requests().length;
+    // The PUT /cobr is never answered: the engine waits for it until the acquirer timeout.
+    bank.hangNext(1);
+    const run = runRecurrence(ctx.deps, id, new Date(`${start}T12:00:00.000Z`)).catch((err: unknown) => err);
+    await waitUntil("the cobr sent", () =>
+      bank
+        .requests()
+        .slice(before)
+        .some((request) => request.method === "PUT" && request.path.startsWith("/v2/cobr/")),
+    );
+
+    // NOWAIT fails at once (55P03) when another transaction holds the row's lock.
+    const locked = await ctx.db.$transaction(
+      (tx) => tx.$queryRaw<Array<{ id: string }>>`SELECT id FROM recurrences WHERE id = ${id} FOR UPDATE NOWAIT`,
+    );
+
+    expect(locked).toEqual([{ id }]);
+    expect(await run).toMatchObject({ code: "acquirer_unavailable" });
+    // The outage is retried by the next run: the cycle is registered once.
+    await runRecurrence(ctx.deps, id, new Date(`${start}T12:00:00.000Z`));
+    expect(bank.cycles(idRec).map((cobr) => cobr.status)).toEqual(["ATIVA"]);
   });
 });

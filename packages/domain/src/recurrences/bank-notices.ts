@@ -70,6 +70,10 @@ async function applyRecurrenceReport(deps: UseCaseDeps, item: ProcessableInboxIt
   if (recurrence === null) {
     return finish(deps, item, { code: INBOX_ERRORS.unknownRecurrence, detail: `idRec ${item.end_to_end_id}` });
   }
+  if (recurrence.registering) {
+    // Its creation is not finished (its `recurrence.created` not written yet): the report waits for it (a retry).
+    throw new Error(`recurrence ${recurrence.id} is still being registered at its bank`);
+  }
   const reported = await (await bankOf(deps, recurrence)).readRecurrence(item.end_to_end_id);
   if (reported === null) {
     return finish(deps, item, { code: INBOX_ERRORS.notConfirmed, detail: "the bank does not know the recurrence" });
