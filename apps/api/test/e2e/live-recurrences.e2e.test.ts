@@ -455,4 +455,23 @@ describe("Pix Automático in live mode through an API Pix bank", () => {
     await runRecurrence(ctx.deps, id, new Date(`${start}T12:00:00.000Z`));
     expect(bank.cycles(idRec).map((cobr) => cobr.status)).toEqual(["ATIVA"]);
   });
+
+  test("when the payer's bank refuses a push request after the bank made the rec, then the rec is canceled there and nothing is left here", async () => {
+    bank.failNext(1, 422, { path: "/v2/solicrec" });
+
+    const refused = await live.post(
+      "/v1/recurrences",
+      recurrenceBody({
+        contract: "live-recusada-3",
+        journey: "push",
+        payer_account: { ispb: "99990001", branch: "0001", number: "445566" },
+      }),
+    );
+
+    expect(refused.status).toBe(502);
+    expect(refused.body.error.code).toBe("acquirer_rejected");
+    const atBank = bank.recurrences().filter((rec) => rec.vinculo.contrato === "live-recusada-3");
+    expect(atBank.map((rec) => rec.status)).toEqual(["CANCELADA"]);
+    expect(await ctx.db.recurrence.count({ where: { contract: "live-recusada-3" } })).toBe(0);
+  });
 });

@@ -192,7 +192,7 @@ export async function createRecurrence(
   } catch (err) {
     // The bank refused: nothing of the creation is left. An outage leaves the row for a retry to resume.
     if (recurrence.registering && err instanceof ApiError && err.code !== "acquirer_unavailable") {
-      await deps.repos.recurrences.deleteRegisteringRecurrence(id);
+      await withdrawRefused(deps, acquirer, id);
     }
     throw err;
   }
@@ -234,6 +234,24 @@ export async function createRecurrence(
     );
   }
   return written;
+}
+
+/**
+ * Deletes live recurrence `id`, still `registering`, whose bank refused a step of its creation; a recurrence the bank
+ * made before refusing a later step (a push request) is canceled there first, so the payer is never asked. A cancel
+ * that fails is logged: the recurrence at the bank then expires unanswered, its 30 days.
+ */
+async function withdrawRefused(deps: UseCaseDeps, acquirer: AcquirerPort, id: string): Promise<void> {
+  const row = await deps.repos.recurrences.findRecurrenceById(id);
+  const idRec = row?.bank_recurrence_id ?? null;
+  if (idRec !== null && acquirer.recurrences !== undefined) {
+    try {
+      await acquirer.recurrences.cancelRecurrence(idRec);
+    } catch (err) {
+      deps.logger.error("a refused recurrence could not be canceled at its bank", { recurrence_id: id, err });
+    }
+  }
+  await deps.repos.recurrences.deleteRegisteringRecurrence(id);
 }
 
 /** The events of a row written before its bank holds it: none (its `recurrence.created` comes with its completion). */
