@@ -6,6 +6,10 @@ ALTER TABLE "recurrences" ADD COLUMN     "registering" BOOLEAN NOT NULL DEFAULT 
 ADD COLUMN     "registration_key" TEXT,
 ADD COLUMN     "bank_location_id" INTEGER;
 
+-- The reconciler withdraws creations abandoned while registering (no retry can resume them once their key expired):
+-- only those rows are in this index.
+CREATE INDEX "recurrences_registering_idx" ON "recurrences" ("acquirer_id", "created_at") WHERE "registering";
+
 -- CreateIndex
 CREATE UNIQUE INDEX "recurrences_store_id_mode_registration_key_key" ON "recurrences"("store_id", "mode", "registration_key");
 

@@ -474,4 +474,22 @@ describe("Pix Automático in live mode through an API Pix bank", () => {
     expect(atBank.map((rec) => rec.status)).toEqual(["CANCELADA"]);
     expect(await ctx.db.recurrence.count({ where: { contract: "live-recusada-3" } })).toBe(0);
   });
+
+  test("when a creation cut short by an outage is never retried, then once its key has expired the reconciler cancels its rec at the bank and deletes the row", async () => {
+    bank.failNext(1, 503, { path: "/v2/rec/" });
+    const failed = await live
+      .post("/v1/recurrences", recurrenceBody({ contract: "live-abandonada-1" }))
+      .set("Idempotency-Key", "abandonada-1");
+    expect(failed.status).toBe(502);
+    const [atBank] = bank.recurrences().filter((rec) => rec.vinculo.contrato === "live-abandonada-1");
+
+    // A retry may still come while the key is kept: the row stays.
+    await reconcileLiveRecurrencesOfBanks(ctx.deps);
+    expect(await ctx.db.recurrence.count({ where: { contract: "live-abandonada-1", registering: true } })).toBe(1);
+    const dayAfter = { ...ctx.deps, now: () => new Date(Date.now() + 25 * 3_600_000) };
+    await reconcileLiveRecurrencesOfBanks(dayAfter);
+
+    expect(await ctx.db.recurrence.count({ where: { contract: "live-abandonada-1" } })).toBe(0);
+    expect(bank.recurrences().find((rec) => rec.idRec === atBank?.idRec)?.status).toBe("CANCELADA");
+  });
 });

@@ -424,6 +424,24 @@ export function listRecurrencesToCheck(
   );
 }
 
+/**
+ * Up to `limit` recurrences of bank `acquirerId` still `registering` that were created before `createdBefore`, oldest
+ * first, through `recurrences_registering_idx` (only such rows are in it).
+ */
+export function listAbandonedRegistrations(
+  client: SqlClient,
+  acquirerId: string,
+  createdBefore: Date,
+  limit: number,
+): Promise<Array<Pick<Recurrence, "id" | "bank_recurrence_id" | "bank_location_id">>> {
+  return sqlQuery(
+    client,
+    sql`SELECT id, bank_recurrence_id, bank_location_id FROM recurrences
+        WHERE acquirer_id = ${acquirerId} AND registering AND created_at < ${createdBefore}
+        ORDER BY created_at LIMIT ${limit}`,
+  );
+}
+
 /** An open live cycle whose charge is `pending` past its first debit, as the reconciler reads it back. */
 export interface CycleToCheck {
   transaction_id: string;
@@ -473,6 +491,7 @@ export function recurrencesRepository(c: Connection) {
       insertCycle,
       listAdvancingTestClocks,
       listRecurrencesToCheck,
+      listAbandonedRegistrations,
       listCyclesToCheck,
     }),
     ...onPrisma(c, {

@@ -139,6 +139,11 @@ export interface BankRecurrences {
    * @throws ApiError `acquirer_unavailable` or `acquirer_rejected` (502)
    */
   cancelRecurrence(bankRecurrenceId: string): Promise<RecurrenceAtBank>;
+  /**
+   * The `idRec` of the recurrence linked to location `locationId` (`GET /locrec/{id}`), or null (none, or no such
+   * location). @throws Error when it cannot be asked
+   */
+  recurrenceAtLocation(locationId: number): Promise<string | null>;
   /** Reads it back (`GET /rec/{idRec}`); null when the bank does not know it. @throws Error when it cannot be asked */
   readRecurrence(bankRecurrenceId: string): Promise<RecurrenceAtBank | null>;
   /**

@@ -107,6 +107,9 @@ export function bankRecurrences(
   client: () => PixApiClient,
   atBank: <T>(call: () => Promise<T>) => Promise<T>,
 ): BankRecurrences {
+  /** The `idRec` linked to location `locationId`, or null. */
+  const recurrenceAtLocation = async (locationId: number): Promise<string | null> =>
+    (await client().getRecurrenceLocation(locationId))?.idRec ?? null;
   return {
     async createRecurrence(registration) {
       receivingAccount(acquirer);
@@ -117,9 +120,7 @@ export function bankRecurrences(
        * `push` the one the list filters find since the run began.
        */
       const createdBefore = async (input: CreateRecurrenceInput, since: Date): Promise<string | null> => {
-        if (input.locationId !== undefined) {
-          return (await client().getRecurrenceLocation(input.locationId))?.idRec ?? null;
-        }
+        if (input.locationId !== undefined) return recurrenceAtLocation(input.locationId);
         const range = {
           from: new Date(since.getTime() - READ_BACK_WINDOW_MS),
           to: new Date(Date.now() + READ_BACK_WINDOW_MS),
@@ -186,6 +187,7 @@ export function bankRecurrences(
     async cancelRecurrence(bankRecurrenceId) {
       return recurrenceAtBank(await atBank(() => client().cancelRecurrence(bankRecurrenceId)));
     },
+    recurrenceAtLocation,
     async readRecurrence(bankRecurrenceId) {
       const rec = await client().getRecurrence(bankRecurrenceId);
       return rec === null ? null : recurrenceAtBank(rec);

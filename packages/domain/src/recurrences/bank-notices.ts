@@ -17,6 +17,7 @@ import type { Acquirer, ProcessableInboxItem, Recurrence, Transaction } from "@l
 import type { UseCaseDeps } from "../deps";
 import { acquirerOfRow, bankAcquirer, storeReconciled, type BankRecurrences, type CycleAtBank } from "../acquirers";
 import { saoPauloDate } from "../due-dates";
+import { IDEMPOTENCY_TTL_MS } from "../idempotency";
 import { INBOX_ERRORS } from "../inbound";
 import { recordProcessingFailure, settlePaymentItem } from "../settle";
 import { cancelIfPending } from "../transactions";
@@ -213,13 +214,15 @@ const CHECK_PAGE_SIZE = 100;
  * so the cost does not grow with history), records each as checked, and stores every change the bank reports in the
  * inbox as its callback would have (a `recs` or `cobsr` report, source `reconciliation`): the worker then applies it
  * with the callbacks' own code ({@link processRecurrenceNotice}). A report identical to one stored before is a
- * duplicate, so a change is applied once however many sweeps see it before it is.
+ * duplicate, so a change is applied once however many sweeps see it before it is. First, creations abandoned while
+ * registering are withdrawn ({@link withdrawAbandonedRegistrations}).
  * @returns how many reports were stored
  * @throws Error when the bank cannot be asked (the next tick tries again)
  */
 export async function reconcileLiveRecurrences(deps: UseCaseDeps, acquirer: Acquirer): Promise<number> {
   const bank = bankAcquirer(deps, acquirer).recurrences;
   if (bank === undefined) return 0;
+  await withdrawAbandonedRegistrations(deps, acquirer, bank);
   const recs: object[] = [];
   for (const candidate of await deps.repos.recurrences.listRecurrencesToCheck(acquirer.id, CHECK_PAGE_SIZE)) {
     const reported = await bank.readRecurrence(candidate.bank_recurrence_id);
@@ -241,4 +244,27 @@ export async function reconcileLiveRecurrences(deps: UseCaseDeps, acquirer: Acqu
   return (
     (await storeReconciled(deps, acquirer, recs, "recs")) + (await storeReconciled(deps, acquirer, cycles, "cobsr"))
   );
+}
+
+/**
+ * Withdraws one page of bank `acquirer`'s creations left `registering` for longer than an `Idempotency-Key` is kept
+ * (no retry can resume them any more, and the merchant never got them): the recurrence the bank made, found by its
+ * `idRec` or its location, is canceled there so the payer is never asked, then the row is deleted. A push creation
+ * cut short before its `idRec` was stored is only deleted: its request, if sent, expires unanswered.
+ * @throws ApiError `acquirer_unavailable` when the bank cannot be asked (the next tick tries again)
+ */
+async function withdrawAbandonedRegistrations(
+  deps: UseCaseDeps,
+  acquirer: Acquirer,
+  bank: BankRecurrences,
+): Promise<void> {
+  const cutoff = new Date(deps.now().getTime() - IDEMPOTENCY_TTL_MS);
+  for (const row of await deps.repos.recurrences.listAbandonedRegistrations(acquirer.id, cutoff, CHECK_PAGE_SIZE)) {
+    const idRec =
+      row.bank_recurrence_id ??
+      (row.bank_location_id === null ? null : await bank.recurrenceAtLocation(row.bank_location_id));
+    if (idRec !== null) await bank.cancelRecurrence(idRec);
+    await deps.repos.recurrences.deleteRegisteringRecurrence(row.id);
+    deps.logger.warn("an abandoned recurrence creation was withdrawn", { recurrence_id: row.id });
+  }
 }
