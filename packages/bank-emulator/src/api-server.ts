@@ -157,7 +157,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       schemaErrors: violations.map(describeViolation),
     });
 
-    const fault = faults.take(isToken);
+    const fault = faults.take(isToken, url.pathname);
     if (fault?.kind === "hang") return "hang";
     if (fault?.kind === "fail") return problemReply(scriptedFailure(fault.status));
     if (isToken) {

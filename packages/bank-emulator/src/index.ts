@@ -107,8 +107,11 @@ export interface BankEmulator {
     amount: number,
     options?: { callback?: "send" | "drop" },
   ): Promise<{ id: string; rtrId: string }>;
-  /** The next `count` API requests (token requests excluded unless includeToken) answer `status` (default 503). */
-  failNext(count: number, status?: number, options?: { includeToken?: boolean }): void;
+  /**
+   * The next `count` API requests (token requests excluded unless includeToken; with `path`, only those whose path
+   * starts with it, e.g. `/v2/rec/`) answer `status` (default 503).
+   */
+  failNext(count: number, status?: number, options?: { includeToken?: boolean; path?: string }): void;
   /**
    * The next `count` API requests (token requests excluded unless includeToken) never answer (until close), and are
    * not acted on: for timeout tests. (A request acted on but answered late is `setLatency`'s.)
@@ -209,7 +212,7 @@ export async function startBankEmulator(options: BankEmulatorOptions = {}): Prom
     forgeCallback: (item, url) => bank.forgeCallback(item, url),
     med: (endToEndId, amount, medOptions) => bank.med(endToEndId, amount, medOptions),
     failNext: (count, status = 503, failOptions = {}) =>
-      faults.failNext(count, status, failOptions.includeToken ?? false),
+      faults.failNext(count, status, failOptions.includeToken ?? false, failOptions.path),
     hangNext: (count, hangOptions = {}) => faults.hangNext(count, hangOptions.includeToken ?? false),
     setLatency: (ms) => {
       faults.latencyMs = ms;

@@ -21,7 +21,7 @@ import type { CallbackPoster } from "./callbacks";
 import { EMULATOR_ISPB, PAYER_BANK_ISPB, newEndToEndId } from "./ids";
 import { centavosFromValor } from "./money";
 import { PROBLEM_TYPES, ProblemError, notFound } from "./problems";
-import type { BankState } from "./state";
+import { REFUSED_REASON, failsOnSettlement, type BankState } from "./state";
 import { paymentJson } from "./wire";
 
 type Json = Record<string, unknown>;
@@ -228,8 +228,8 @@ export class RecurrenceBook {
 
   /**
    * `PUT /cobr/{txid}`: a cycle charge of an approved recurrence, `ATIVA` with its first attempt scheduled.
-   * @throws ProblemError 400 for a txid used already, an unknown or unapproved recurrence, a zero amount or a due
-   *   date in the past (São Paulo)
+   * @throws ProblemError 400 for a txid used already, an unknown or unapproved recurrence, a zero amount, an amount
+   *   ending in 13 (the emulator's refusal, as for a due-date charge) or a due date in the past (São Paulo)
    */
   createCycle(txid: string, body: Json, now: Date): CobR {
     if (this.cycles.has(txid) || this.state.findCharge(txid) !== undefined) {
@@ -240,6 +240,7 @@ export class RecurrenceBook {
     if (rec.status !== "APROVADA") throw cobrProblem(`the recurrence is ${rec.status}, not APROVADA`);
     const valor = body.valor as { original: string };
     if (centavosFromValor(valor.original) === 0) throw cobrProblem("valor.original must be greater than zero");
+    if (failsOnSettlement(centavosFromValor(valor.original))) throw cobrProblem(REFUSED_REASON);
     const calendario = body.calendario as { dataDeVencimento: string };
     if (calendario.dataDeVencimento < saoPauloDate(now)) throw cobrProblem("calendario.dataDeVencimento is past");
     const at = now.toISOString();

@@ -32,13 +32,16 @@ const DEFAULT_EXPIRES_IN = 86_400;
 const MERCHANT_NAME = "BANK EMULATOR";
 const MERCHANT_CITY = "SAO PAULO";
 /**
- * The reason given for a devolução, payout or due-date charge the emulator refuses (amounts whose last two digits are
- * 13).
+ * The reason given for a devolução, payout, due-date charge or cycle charge the emulator refuses (amounts whose last
+ * two digits are 13).
  */
-const REFUSED_REASON = "refused by the emulator: amounts ending in 13 always fail";
+export const REFUSED_REASON = "refused by the emulator: amounts ending in 13 always fail";
 
-/** Whether the emulator refuses a devolução, payout or due-date charge of `amount` centavos (last two digits 13). */
-function failsOnSettlement(amount: number): boolean {
+/**
+ * Whether the emulator refuses a devolução, payout, due-date charge or cycle charge of `amount` centavos (last two
+ * digits 13).
+ */
+export function failsOnSettlement(amount: number): boolean {
   return amount % 100 === 13;
 }
 

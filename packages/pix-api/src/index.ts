@@ -17,6 +17,7 @@ export {
   type PixApiRecurrenceOperations,
   type RegisterCycleChargeInput,
   type RequestRecurrenceInput,
+  READ_BACK_WINDOW_MS,
 } from "./recurrence-client";
 export type {
   CobR,

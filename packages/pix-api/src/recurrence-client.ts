@@ -69,6 +69,11 @@ export interface PixApiRecurrenceOperations {
    * @throws RangeError for an amount `valorFromCentavos` refuses
    */
   createRecurrence(input: CreateRecurrenceInput): Promise<Rec>;
+  /**
+   * The recurrence `input` created in `range` (`GET /rec` for its debtor, every page), matched as an unsure
+   * `POST /rec` is read back; null when there is none: a resumed creation's check before it creates again.
+   */
+  findRecurrence(input: CreateRecurrenceInput, range: { from: Date; to: Date }): Promise<Rec | null>;
   /** `GET /rec/{idRec}`, with `txid` the composite BR Code of journey 3 in `dadosQR`; null when unknown. */
   getRecurrence(idRec: string, txid?: string): Promise<Rec | null>;
   /**
@@ -116,7 +121,7 @@ function unsure(err: unknown): boolean {
 }
 
 /** How far around an unsure `POST /rec` the bank's list is read for it, ms. */
-const READ_BACK_WINDOW_MS = 10 * 60_000;
+export const READ_BACK_WINDOW_MS = 10 * 60_000;
 
 /** One page of `GET /rec` (`RecsConsultadas`), as far as the read-back needs it. */
 interface RecPage {
@@ -189,6 +194,15 @@ export function recurrenceOperations(http: RecurrenceHttp): PixApiRecurrenceOper
     }
   }
 
+  /** The recurrence `input` asked for among those created in `range`, or null. */
+  async function findRecurrence(input: CreateRecurrenceInput, range: { from: Date; to: Date }): Promise<Rec | null> {
+    const debtor = input.debtor.cpf === undefined ? { cnpj: input.debtor.cnpj } : { cpf: input.debtor.cpf };
+    for await (const rec of listRecurrences(range, debtor)) {
+      if (isSameRecurrence(rec, input)) return rec;
+    }
+    return null;
+  }
+
   return {
     createRecurrenceLocation: () => call<LocRec>("POST", rules.locrec()),
 
@@ -202,13 +216,13 @@ export function recurrenceOperations(http: RecurrenceHttp): PixApiRecurrenceOper
       } catch (err) {
         if (!unsure(err)) throw err;
         const range = { from: new Date(sentAt - READ_BACK_WINDOW_MS), to: new Date(Date.now() + READ_BACK_WINDOW_MS) };
-        const debtor = input.debtor.cpf === undefined ? { cnpj: input.debtor.cnpj } : { cpf: input.debtor.cpf };
-        for await (const rec of listRecurrences(range, debtor)) {
-          if (isSameRecurrence(rec, input)) return rec;
-        }
-        throw err;
+        const found = await findRecurrence(input, range);
+        if (found === null) throw err;
+        return found;
       }
     },
+
+    findRecurrence,
 
     getRecurrence: (idRec, txid) => read<Rec>(rules.rec(idRec, txid)),
 

@@ -146,6 +146,7 @@ export function paidTransactionObject(mode: "live" | "test" = "test"): Transacti
     paid_at: at,
     expired_at: null,
     canceled_at: null,
+    failure_reason: null,
     due_date: null,
     amount_due: null,
     qr_code_id: null,

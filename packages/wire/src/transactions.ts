@@ -175,6 +175,10 @@ export const Transaction = wireObject(
       paid_at: Nullable(Timestamp),
       expired_at: Nullable(Timestamp),
       canceled_at: Nullable(Timestamp),
+      failure_reason: Nullable(StringEnum(["debit_failed", "rejected_by_acquirer"]), {
+        description:
+          "Why a recurrence's cycle (`type` `recurring`) is `failed`: `debit_failed`, every debit the policy allows failed; `rejected_by_acquirer`, its bank refused to register the cycle's charge (a refusal, not an outage: an outage is retried). Null otherwise.",
+      }),
       payment: Nullable(
         Type.Object({
           end_to_end_id: Type.String(),
@@ -268,6 +272,7 @@ export function serializeTransaction(
     paid_at: iso(transaction.paid_at),
     expired_at: expired ? (transaction.expired_at ?? transaction.expires_at).toISOString() : null,
     canceled_at: iso(transaction.canceled_at),
+    failure_reason: transaction.failure_reason as Transaction["failure_reason"],
     payment:
       transaction.payment_end_to_end_id === null
         ? null

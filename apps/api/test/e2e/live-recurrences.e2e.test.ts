@@ -4,6 +4,7 @@ import { startBankEmulator, type BankEmulator } from "@lm/bank-emulator";
 import { addMonths, registerBankWebhook, runRecurrence, saoPauloDate, setSellerKyc } from "@lm/domain";
 import { useWebhookReceiver, waitUntil } from "@lm/testing";
 import { runOps } from "../../../ops/src/run";
+import { reconcileLiveRecurrencesOfBanks } from "../../../worker/src/sweepers/live-recurrences";
 import { useE2eTestContext } from "./support/e2e-harness";
 import { createEndpoint, endpointOwner, ownerMerchantClient, type EndpointOwner } from "../support/webhook-endpoints";
 import type { MerchantClient } from "../support/merchant-client";
@@ -269,5 +270,226 @@ describe("Pix Automático in live mode through an API Pix bank", () => {
       .filter((event) => (event.data as { id: string }).id === created.body.id)
       .map((event) => event.type);
     expect(types.sort()).toEqual(["recurrence.created", "recurrence.rejected"]);
+  });
+
+  test("when the bank created the rec but its next reply was lost and the merchant retries with the same Idempotency-Key, then the bank holds one rec and we one recurrence, and the reply is the one a first success gives", async () => {
+    const body = recurrenceBody({ contract: "live-retomada-1" });
+    const recsBefore = bank.recurrences().length;
+    // POST /locrec and POST /rec succeed; the read of the rec's QR code (GET /rec/{idRec}) fails: the run stops there.
+    bank.failNext(1, 503, { path: "/v2/rec/" });
+    const failed = await live.post("/v1/recurrences", body).set("Idempotency-Key", "retomada-1");
+    expect(failed.status).toBe(502);
+    expect(bank.recurrences().length).toBe(recsBefore + 1);
+    const listed = await live.get("/v1/recurrences?limit=100").expect(200);
+    expect(listed.body.data.map((r: { contract: string }) => r.contract)).not.toContain("live-retomada-1");
+
+    const retried = await live.post("/v1/recurrences", body).set("Idempotency-Key", "retomada-1");
+
+    expect(retried.status).toBe(201);
+    expect(retried.body).toMatchObject({ status: "created", contract: "live-retomada-1" });
+    expect(bank.recurrences().length).toBe(recsBefore + 1);
+    const rows = await ctx.db.recurrence.findMany({ where: { contract: "live-retomada-1" } });
+    expect(rows.map((row) => [row.id, row.registering])).toEqual([[retried.body.id, false]]);
+    const atBank = bank.recurrences().filter((rec) => rec.vinculo.contrato === "live-retomada-1");
+    expect(atBank.map((rec) => rec.idRec)).toEqual([rows[0]?.bank_recurrence_id]);
+    expect(retried.body.authorization.copy_paste).toContain(atBank[0]?.loc?.location);
+    const replayed = await live.post("/v1/recurrences", body).set("Idempotency-Key", "retomada-1");
+    expect(replayed.body).toEqual(retried.body);
+    const events = await ctx.db.event.findMany({ where: { store_id: owner.storeId, mode: "live" } });
+    expect(events.filter((event) => (event.data as { id: string }).id === retried.body.id).map((e) => e.type)).toEqual([
+      "recurrence.created",
+    ]);
+  });
+
+  test("when a push request was not sent and the merchant retries with the same Idempotency-Key, then the bank holds one rec with one solicrec", async () => {
+    const body = recurrenceBody({
+      contract: "live-retomada-2",
+      journey: "push",
+      payer_account: { ispb: "99990001", branch: "0001", number: "112233" },
+    });
+    bank.failNext(1, 503, { path: "/v2/solicrec" });
+    const failed = await live.post("/v1/recurrences", body).set("Idempotency-Key", "retomada-2");
+    expect(failed.status).toBe(502);
+
+    const retried = await live.post("/v1/recurrences", body).set("Idempotency-Key", "retomada-2");
+
+    expect(retried.status).toBe(201);
+    const atBank = bank.recurrences().filter((rec) => rec.vinculo.contrato === "live-retomada-2");
+    expect(atBank.map((rec) => (rec.solicitacao ?? []).length)).toEqual([1]);
+    expect(await ctx.db.recurrence.count({ where: { contract: "live-retomada-2" } })).toBe(1);
+  });
+
+  test("when the bank refuses a live recurrence, then the merchant gets the bank's error and nothing of it is left", async () => {
+    bank.failNext(5, 422, { path: "/v2/rec" });
+
+    const refused = await live.post("/v1/recurrences", recurrenceBody({ contract: "live-recusada-1" }));
+
+    bank.failNext(0);
+    expect(refused.status).toBe(502);
+    expect(refused.body.error.code).toBe("acquirer_rejected");
+    expect(await ctx.db.recurrence.count({ where: { contract: "live-recusada-1" } })).toBe(0);
+  });
+
+  test("when the payer approves in their bank and the callback is lost, then the reconciler's sweep reads it back and approves the recurrence once", async () => {
+    const created = await live.post("/v1/recurrences", recurrenceBody({ contract: "live-sem-aviso-1" }));
+    const id = created.body.id as string;
+    const idRec = (await ctx.db.recurrence.findUniqueOrThrow({ where: { id } })).bank_recurrence_id as string;
+    await bank.answerRecurrence(idRec, true, { callback: "drop" });
+    expect((await recurrence(id)).status).toBe("created");
+
+    await reconcileLiveRecurrencesOfBanks(ctx.deps);
+    await waitUntil("the recurrence approved", async () => (await recurrence(id)).status === "approved");
+    await reconcileLiveRecurrencesOfBanks(ctx.deps);
+
+    const types = (await ctx.db.event.findMany({ where: { store_id: owner.storeId, mode: "live" } }))
+      .filter((event) => (event.data as { id: string }).id === id)
+      .map((event) => event.type);
+    expect(types.sort()).toEqual(["recurrence.approved", "recurrence.created"]);
+    const reports = await ctx.db.inboxItem.findMany({ where: { event_type: "rec", end_to_end_id: idRec } });
+    expect(reports.map((item) => [item.source, item.error])).toEqual([["reconciliation", null]]);
+  });
+
+  test("when the payer's bank pays a cycle and the callback is lost, then the reconciler's sweep after its due date settles it once", async () => {
+    const start = plusDays(TODAY, 3);
+    const created = await live.post(
+      "/v1/recurrences",
+      recurrenceBody({ contract: "live-sem-aviso-2", start_date: start }),
+    );
+    const id = created.body.id as string;
+    const idRec = (await ctx.db.recurrence.findUniqueOrThrow({ where: { id } })).bank_recurrence_id as string;
+    await bank.answerRecurrence(idRec, true);
+    await waitUntil("the recurrence approved", async () => (await recurrence(id)).status === "approved");
+    await runRecurrence(ctx.deps, id, new Date(`${start}T12:00:00.000Z`));
+    const [cycle] = await ctx.db.transaction.findMany({ where: { recurrence_id: id } });
+    const txid = cycle?.txid as string;
+    await bank.payCycle(txid, { callback: "drop" });
+    const afterDue = { ...ctx.deps, now: () => new Date(`${start}T20:00:00.000Z`) };
+
+    await reconcileLiveRecurrencesOfBanks(afterDue);
+    await waitUntil("the cycle paid", async () => (await charge(cycle?.id as string)).status === "paid");
+    await reconcileLiveRecurrencesOfBanks(afterDue);
+
+    const credits = await ctx.db.balanceTransaction.findMany({ where: { type: "payment", source_id: cycle?.id } });
+    expect(credits.map((credit) => credit.amount)).toEqual([4990]);
+    const paid = (await ctx.db.event.findMany({ where: { store_id: owner.storeId, type: "transaction.paid" } })).filter(
+      (event) => (event.data as { id: string }).id === cycle?.id,
+    );
+    expect(paid).toHaveLength(1);
+    const reports = await ctx.db.inboxItem.findMany({ where: { event_type: "cobr", end_to_end_id: txid } });
+    expect(reports.map((item) => item.source)).toEqual(["reconciliation"]);
+  });
+
+  test("when the bank refuses a cycle's charge, then each refused cycle fails once with transaction.failed and rejected_by_acquirer and the recurrence goes on to its next cycle; when the bank is down, then the cycle waits for it", async () => {
+    // Its first cycle is sent after today: the engine's run after the approval sends nothing yet.
+    const start = plusDays(TODAY, 10);
+    const dues = [start, addMonths(start, 1)];
+    const created = await live.post(
+      "/v1/recurrences",
+      // The emulator refuses a cycle charge whose amount ends in 13.
+      recurrenceBody({ contract: "live-recusada-2", start_date: start, end_date: dues[1], amount: 4913 }),
+    );
+    const id = created.body.id as string;
+    const idRec = (await ctx.db.recurrence.findUniqueOrThrow({ where: { id } })).bank_recurrence_id as string;
+    await bank.answerRecurrence(idRec, true);
+    await waitUntil("the recurrence approved", async () => (await recurrence(id)).status === "approved");
+
+    // The bank down: the first cycle is written but not sent, and stays scheduled for the next run.
+    bank.failNext(50, 503, { path: "/v2/cobr/" });
+    const down = await runRecurrence(ctx.deps, id, new Date(`${start}T12:00:00.000Z`)).catch((err: unknown) => err);
+    bank.failNext(0);
+    expect(down).toMatchObject({ code: "acquirer_unavailable" });
+    const [waiting] = await ctx.db.transaction.findMany({ where: { recurrence_id: id } });
+    expect(waiting?.status).toBe("scheduled");
+
+    await runRecurrence(ctx.deps, id, new Date(`${dues[1]}T12:00:00.000Z`));
+    await runRecurrence(ctx.deps, id, new Date(`${dues[1]}T12:00:00.000Z`));
+
+    const charges = await ctx.db.transaction.findMany({ where: { recurrence_id: id }, orderBy: { created_at: "asc" } });
+    expect(charges.map((c) => [c.status, c.failure_reason])).toEqual([
+      ["failed", "rejected_by_acquirer"],
+      ["failed", "rejected_by_acquirer"],
+    ]);
+    expect(bank.cycles(idRec)).toEqual([]);
+    expect(await charge(charges[0]?.id as string)).toMatchObject({
+      status: "failed",
+      failure_reason: "rejected_by_acquirer",
+    });
+    const failed = (
+      await ctx.db.event.findMany({ where: { store_id: owner.storeId, type: "transaction.failed" } })
+    ).filter((event) => charges.some((c) => c.id === (event.data as { id: string }).id));
+    expect(failed).toHaveLength(2);
+    const cycles = await ctx.db.recurrenceCycle.findMany({ where: { recurrence_id: id } });
+    expect(cycles.map((cycle) => cycle.next_attempt_at)).toEqual([null, null]);
+  });
+
+  test("when a cycle's cobr is in flight at the bank, then the recurrence is not locked meanwhile", async () => {
+    // Its first cycle is sent after today: the engine's run after the approval sends nothing yet.
+    const start = plusDays(TODAY, 10);
+    const created = await live.post(
+      "/v1/recurrences",
+      recurrenceBody({ contract: "live-sem-trava-1", start_date: start }),
+    );
+    const id = created.body.id as string;
+    const idRec = (await ctx.db.recurrence.findUniqueOrThrow({ where: { id } })).bank_recurrence_id as string;
+    await bank.answerRecurrence(idRec, true);
+    await waitUntil("the recurrence approved", async () => (await recurrence(id)).status === "approved");
+    const before = bank.requests().length;
+    // The PUT /cobr is never answered: the engine waits for it until the acquirer timeout.
+    bank.hangNext(1);
+    const run = runRecurrence(ctx.deps, id, new Date(`${start}T12:00:00.000Z`)).catch((err: unknown) => err);
+    await waitUntil("the cobr sent", () =>
+      bank
+        .requests()
+        .slice(before)
+        .some((request) => request.method === "PUT" && request.path.startsWith("/v2/cobr/")),
+    );
+
+    // NOWAIT fails at once (55P03) when another transaction holds the row's lock.
+    const locked = await ctx.db.$transaction(
+      (tx) => tx.$queryRaw<Array<{ id: string }>>`SELECT id FROM recurrences WHERE id = ${id} FOR UPDATE NOWAIT`,
+    );
+
+    expect(locked).toEqual([{ id }]);
+    expect(await run).toMatchObject({ code: "acquirer_unavailable" });
+    // The outage is retried by the next run: the cycle is registered once.
+    await runRecurrence(ctx.deps, id, new Date(`${start}T12:00:00.000Z`));
+    expect(bank.cycles(idRec).map((cobr) => cobr.status)).toEqual(["ATIVA"]);
+  });
+
+  test("when the payer's bank refuses a push request after the bank made the rec, then the rec is canceled there and nothing is left here", async () => {
+    bank.failNext(1, 422, { path: "/v2/solicrec" });
+
+    const refused = await live.post(
+      "/v1/recurrences",
+      recurrenceBody({
+        contract: "live-recusada-3",
+        journey: "push",
+        payer_account: { ispb: "99990001", branch: "0001", number: "445566" },
+      }),
+    );
+
+    expect(refused.status).toBe(502);
+    expect(refused.body.error.code).toBe("acquirer_rejected");
+    const atBank = bank.recurrences().filter((rec) => rec.vinculo.contrato === "live-recusada-3");
+    expect(atBank.map((rec) => rec.status)).toEqual(["CANCELADA"]);
+    expect(await ctx.db.recurrence.count({ where: { contract: "live-recusada-3" } })).toBe(0);
+  });
+
+  test("when a creation cut short by an outage is never retried, then once its key has expired the reconciler cancels its rec at the bank and deletes the row", async () => {
+    bank.failNext(1, 503, { path: "/v2/rec/" });
+    const failed = await live
+      .post("/v1/recurrences", recurrenceBody({ contract: "live-abandonada-1" }))
+      .set("Idempotency-Key", "abandonada-1");
+    expect(failed.status).toBe(502);
+    const [atBank] = bank.recurrences().filter((rec) => rec.vinculo.contrato === "live-abandonada-1");
+
+    // A retry may still come while the key is kept: the row stays.
+    await reconcileLiveRecurrencesOfBanks(ctx.deps);
+    expect(await ctx.db.recurrence.count({ where: { contract: "live-abandonada-1", registering: true } })).toBe(1);
+    const dayAfter = { ...ctx.deps, now: () => new Date(Date.now() + 25 * 3_600_000) };
+    await reconcileLiveRecurrencesOfBanks(dayAfter);
+
+    expect(await ctx.db.recurrence.count({ where: { contract: "live-abandonada-1" } })).toBe(0);
+    expect(bank.recurrences().find((rec) => rec.idRec === atBank?.idRec)?.status).toBe("CANCELADA");
   });
 });

@@ -41,6 +41,7 @@ describe("POST /v1/transactions", () => {
       paid_at: null,
       expired_at: null,
       canceled_at: null,
+      failure_reason: null,
       payment: null,
       due_date: null,
       amount_due: null,

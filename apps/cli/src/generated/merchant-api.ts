@@ -1058,7 +1058,7 @@ export interface paths {
      * Create a Pix Automático recurrence
      * @description The payer authorizes once in their bank; then our engine charges each cycle without them: it sends each cycle's charge (a transaction of `type` `recurring`) `RECURRENCE_LEAD_DAYS` (default 5) before its due date, the payer's bank debits it on the due date, and a failed debit is retried as `retry_policy` allows. `created` until the payer answers (in test mode: `POST /v1/recurrences/{id}/simulate-approval`); not answered in 30 days, `expired`.
      *
-     *     Test mode only for now (the sandbox builds the authorization's BR Code and plays the payer's bank); a mode whose acquirer is a bank answers 503 `acquirer_not_configured`. With `test_clock`, the recurrence runs on that clock's time.
+     *     In test mode the sandbox builds the authorization's BR Code and plays the payer's bank; with `test_clock`, the recurrence runs on that clock's time. Through a bank (live mode, or a bank activated for test mode) the recurrence is created at the bank (the API Pix standard's `rec`, with a `locrec` or a `solicrec`) and the bank's QR code is the authorization; a bank that fails or refuses makes it 502. With an `Idempotency-Key`, the same request sent again after a 502 `acquirer_unavailable` resumes the first one: the bank's recurrence is read back, never created twice. A key whose 24 h record expired, once a recurrence was created under it, is 409 `invalid_state` (`param` `Idempotency-Key`): send a new key.
      */
     post: operations["createRecurrence"];
     delete?: never;
@@ -3509,6 +3509,8 @@ export interface components {
       paid_at: string | null;
       expired_at: string | null;
       canceled_at: string | null;
+      /** @description Why a recurrence's cycle (`type` `recurring`) is `failed`: `debit_failed`, every debit the policy allows failed; `rejected_by_acquirer`, its bank refused to register the cycle's charge (a refusal, not an outage: an outage is retried). Null otherwise. */
+      failure_reason: ("debit_failed" | "rejected_by_acquirer") | null;
       payment: {
         end_to_end_id: string;
         /** @description Centavos paid. */
@@ -5940,6 +5942,7 @@ export interface operations {
            *           "paid_at": "2026-11-26T19:03:19.025Z",
            *           "expired_at": null,
            *           "canceled_at": null,
+           *           "failure_reason": null,
            *           "payment": {
            *             "end_to_end_id": "E000000002026112619035e1db8696de",
            *             "amount": 1500,
@@ -6062,6 +6065,7 @@ export interface operations {
            *               "paid_at": "2026-11-26T19:03:19.025Z",
            *               "expired_at": null,
            *               "canceled_at": null,
+           *               "failure_reason": null,
            *               "payment": {
            *                 "end_to_end_id": "E000000002026112619035e1db8696de",
            *                 "amount": 1500,
@@ -6844,6 +6848,7 @@ export interface operations {
            *           "paid_at": null,
            *           "expired_at": null,
            *           "canceled_at": null,
+           *           "failure_reason": null,
            *           "payment": null,
            *           "due_date": null,
            *           "amount_due": null,
@@ -7018,6 +7023,7 @@ export interface operations {
            *       "paid_at": null,
            *       "expired_at": null,
            *       "canceled_at": null,
+           *       "failure_reason": null,
            *       "payment": null,
            *       "due_date": null,
            *       "amount_due": null,
@@ -7124,6 +7130,7 @@ export interface operations {
            *       "paid_at": null,
            *       "expired_at": null,
            *       "canceled_at": null,
+           *       "failure_reason": null,
            *       "payment": null,
            *       "due_date": null,
            *       "amount_due": null,
@@ -7237,6 +7244,7 @@ export interface operations {
            *               "paid_at": "2026-11-26T19:03:19.025Z",
            *               "expired_at": null,
            *               "canceled_at": null,
+           *               "failure_reason": null,
            *               "payment": {
            *                 "end_to_end_id": "E000000002026112619035e1db8696de",
            *                 "amount": 1500,
@@ -7343,6 +7351,7 @@ export interface operations {
            *       "paid_at": null,
            *       "expired_at": null,
            *       "canceled_at": null,
+           *       "failure_reason": null,
            *       "payment": null,
            *       "due_date": null,
            *       "amount_due": null,
@@ -8566,7 +8575,7 @@ export interface operations {
           "application/json": components["schemas"]["Error.resource_not_found"];
         };
       };
-      /** @description `invalid_state`: `test_clock` is advancing; or (`param` `postback_url`) the store has no postback secret. `idempotency_key_in_progress`: a request with this key is still running. */
+      /** @description `invalid_state`: `test_clock` is advancing; or (`param` `postback_url`) the store has no postback secret; or (`param` `Idempotency-Key`) the key's 24 h record expired and a recurrence was created under it. `idempotency_key_in_progress`: a request with this key is still running. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8584,6 +8593,16 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["Error.rate_limited"];
+        };
+      };
+      /** @description `acquirer_unavailable`: the bank could not be reached, timed out or answered 5xx; retry with the same `Idempotency-Key` to resume. `acquirer_rejected`: the bank refused; `message` carries its reason. Nothing was created. */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json":
+            components["schemas"]["Error.acquirer_unavailable"] | components["schemas"]["Error.acquirer_rejected"];
         };
       };
       /** @description `acquirer_not_configured`: the mode's acquirer does not serve Pix Automático (live mode, or a bank activated for test mode); nothing was created. `service_unavailable` (with `Retry-After`): PostgreSQL is down or unreachable for now. */
@@ -8665,6 +8684,7 @@ export interface operations {
            *       "paid_at": null,
            *       "expired_at": null,
            *       "canceled_at": null,
+           *       "failure_reason": null,
            *       "payment": null,
            *       "due_date": null,
            *       "amount_due": null,
@@ -10604,6 +10624,7 @@ export interface operations {
            *             "paid_at": null,
            *             "expired_at": null,
            *             "canceled_at": null,
+           *             "failure_reason": null,
            *             "payment": null,
            *             "due_date": {
            *               "date": "2027-01-11",
@@ -10741,6 +10762,7 @@ export interface operations {
            *       "paid_at": null,
            *       "expired_at": null,
            *       "canceled_at": null,
+           *       "failure_reason": null,
            *       "payment": null,
            *       "due_date": null,
            *       "amount_due": null,
@@ -10874,6 +10896,7 @@ export interface operations {
            *           "paid_at": null,
            *           "expired_at": null,
            *           "canceled_at": null,
+           *           "failure_reason": null,
            *           "payment": null,
            *           "due_date": null,
            *           "amount_due": null,
@@ -11036,6 +11059,7 @@ export interface operations {
            *       "paid_at": null,
            *       "expired_at": null,
            *       "canceled_at": null,
+           *       "failure_reason": null,
            *       "payment": null,
            *       "due_date": null,
            *       "amount_due": null,
@@ -11248,6 +11272,7 @@ export interface operations {
            *       "paid_at": null,
            *       "expired_at": null,
            *       "canceled_at": null,
+           *       "failure_reason": null,
            *       "payment": null,
            *       "due_date": null,
            *       "amount_due": null,
@@ -11445,6 +11470,7 @@ export interface operations {
            *       "paid_at": null,
            *       "expired_at": null,
            *       "canceled_at": null,
+           *       "failure_reason": null,
            *       "payment": null,
            *       "due_date": null,
            *       "amount_due": null,
@@ -11568,6 +11594,7 @@ export interface operations {
            *       "paid_at": null,
            *       "expired_at": null,
            *       "canceled_at": null,
+           *       "failure_reason": null,
            *       "payment": null,
            *       "due_date": null,
            *       "amount_due": null,
@@ -14215,6 +14242,7 @@ export interface operations {
          *           "paid_at": null,
          *           "expired_at": null,
          *           "canceled_at": null,
+         *           "failure_reason": null,
          *           "payment": null,
          *           "due_date": null,
          *           "amount_due": null,
@@ -14343,6 +14371,7 @@ export interface operations {
          *           "paid_at": null,
          *           "expired_at": null,
          *           "canceled_at": null,
+         *           "failure_reason": null,
          *           "payment": null,
          *           "due_date": null,
          *           "amount_due": null,
@@ -14471,6 +14500,7 @@ export interface operations {
          *           "paid_at": null,
          *           "expired_at": null,
          *           "canceled_at": null,
+         *           "failure_reason": null,
          *           "payment": null,
          *           "due_date": null,
          *           "amount_due": null,
@@ -14599,6 +14629,7 @@ export interface operations {
          *           "paid_at": null,
          *           "expired_at": null,
          *           "canceled_at": null,
+         *           "failure_reason": null,
          *           "payment": null,
          *           "due_date": null,
          *           "amount_due": null,
@@ -14727,6 +14758,7 @@ export interface operations {
          *           "paid_at": null,
          *           "expired_at": null,
          *           "canceled_at": null,
+         *           "failure_reason": null,
          *           "payment": null,
          *           "due_date": null,
          *           "amount_due": null,
@@ -14855,6 +14887,7 @@ export interface operations {
          *           "paid_at": null,
          *           "expired_at": null,
          *           "canceled_at": null,
+         *           "failure_reason": null,
          *           "payment": null,
          *           "due_date": null,
          *           "amount_due": null,
@@ -14983,6 +15016,7 @@ export interface operations {
          *           "paid_at": null,
          *           "expired_at": null,
          *           "canceled_at": null,
+         *           "failure_reason": null,
          *           "payment": null,
          *           "due_date": null,
          *           "amount_due": null,

@@ -6,6 +6,7 @@ import { reconcileServingBankAcquirers } from "@lm/domain";
 import type { JobPayloads, QueueName } from "@lm/queue";
 import type { WorkerDeps } from "../deps";
 import { reconcile } from "../sweepers/reconciler";
+import { reconcileLiveRecurrencesOfBanks } from "../sweepers/live-recurrences";
 import { processWebhookDelivery } from "./webhook-delivery.processor";
 import { processWebhookRecovery } from "./webhook-recovery.processor";
 import { processTransactionBatch } from "./transaction-batch.processor";
@@ -48,6 +49,7 @@ export const PROCESSORS: { [N in QueueName]?: Processor<N> } = {
   "withdrawal-submission": payoutSubmissionProcessor,
   "acquirer-reconciliation": async (deps) => {
     await reconcileServingBankAcquirers(deps);
+    await reconcileLiveRecurrencesOfBanks(deps);
   },
   retention: retentionProcessor,
 };

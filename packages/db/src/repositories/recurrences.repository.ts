@@ -40,6 +40,10 @@ const RECURRENCE_COLUMNS = rawSql(
     "postback_url",
     "acquirer_id",
     "bank_recurrence_id",
+    "registering",
+    "registration_key",
+    "bank_location_id",
+    "bank_checked_at",
     "test_clock_id",
     "next_cycle",
     "next_due_date",
@@ -90,6 +94,46 @@ export function findRecurrenceById(db: DbClient, id: string): Promise<Recurrence
   return db.recurrence.findUnique({ where: { id } });
 }
 
+/** The recurrence of store `storeId` in `mode` whose creation had key `registrationKey` (see `registration_key`), or null. */
+export function findRecurrenceByRegistrationKey(
+  db: DbClient,
+  scope: { storeId: string; mode: Recurrence["mode"] },
+  registrationKey: string,
+): Promise<Recurrence | null> {
+  return db.recurrence.findUnique({
+    where: {
+      store_id_mode_registration_key: { store_id: scope.storeId, mode: scope.mode, registration_key: registrationKey },
+    },
+  });
+}
+
+/** Records what the bank gave a recurrence still `registering` (its location, its `idRec`) as soon as it is known. */
+export async function recordBankRegistration(
+  db: DbClient,
+  id: string,
+  ids: { bank_location_id?: number; bank_recurrence_id?: string },
+): Promise<void> {
+  await db.recurrence.updateMany({ where: { id, registering: true }, data: ids });
+}
+
+/**
+ * Completes recurrence `id`'s registration at its bank (the caller holds its lock and checked it `registering`): its
+ * authorization and `idRec` written, visible from now on, the engine's next run set; returns it as written.
+ */
+export function completeRecurrenceRegistration(
+  db: DbClient,
+  id: string,
+  done: Pick<Recurrence, "br_code" | "qr_code_png_base64" | "bank_recurrence_id" | "next_run_at">,
+  at: Date,
+): Promise<Recurrence> {
+  return db.recurrence.update({ where: { id }, data: { ...done, registering: false, updated_at: at } });
+}
+
+/** Deletes recurrence `id` if it is still `registering` (its bank refused it: nothing of it is left). */
+export async function deleteRegisteringRecurrence(db: DbClient, id: string): Promise<void> {
+  await db.recurrence.deleteMany({ where: { id, registering: true } });
+}
+
 /** The recurrence bank `acquirerId` holds as `bankRecurrenceId` (the standard's `idRec`), or null. */
 export function findRecurrenceByBankId(
   db: DbClient,
@@ -108,7 +152,12 @@ export function listRecurrencesPage(
   page: PageArgs,
 ): Promise<Recurrence[]> {
   return db.recurrence.findMany({
-    where: { store_id: scope.storeId, mode: scope.mode, ...(page.id === undefined ? {} : { id: page.id }) },
+    where: {
+      store_id: scope.storeId,
+      mode: scope.mode,
+      registering: false,
+      ...(page.id === undefined ? {} : { id: page.id }),
+    },
     orderBy: page.orderBy,
     take: page.take,
   });
@@ -227,8 +276,8 @@ export type OpenCycle = RecurrenceCycle & Pick<Transaction, "status" | "amount" 
 export function findOpenCycles(client: SqlClient, recurrenceId: string): Promise<OpenCycle[]> {
   return sqlQuery<OpenCycle>(
     client,
-    sql`SELECT c.transaction_id, c.recurrence_id, c.due_date, c.attempts, c.next_attempt_at, t.status, t.amount,
-          t.created_at
+    sql`SELECT c.transaction_id, c.recurrence_id, c.due_date, c.attempts, c.next_attempt_at, c.bank_checked_at,
+          t.status, t.amount, t.created_at
         FROM recurrence_cycles c JOIN transactions t ON t.id = c.transaction_id
         WHERE c.recurrence_id = ${recurrenceId} AND c.next_attempt_at IS NOT NULL
         ORDER BY c.due_date`,
@@ -273,12 +322,17 @@ export function markCycleChargeSent(db: DbClient, id: string, at: Date): Promise
 }
 
 /**
- * Marks cycle charge `id` failed at `at` (its last debit failed), only while it is `pending` (a cancel or a payment
- * may have come first).
- * @returns the charge as written, or null when it was no longer pending (nothing written)
+ * Fails cycle charge `id` at `at`, only while it is in status `failure.from` (`pending`: its debits failed;
+ * `scheduled`: its bank refused to register it), with `failure.reason` (`debit_failed`, `rejected_by_acquirer`).
+ * @returns the charge as written, or null when it was no longer in that status (nothing written)
  */
-export function markCycleChargeFailed(db: DbClient, id: string, at: Date): Promise<Transaction | null> {
-  return moveChargeStatus(db, id, "pending", { status: "failed", updated_at: at });
+export function markCycleChargeFailed(
+  db: DbClient,
+  id: string,
+  at: Date,
+  failure: { from: "pending" | "scheduled"; reason: "debit_failed" | "rejected_by_acquirer" },
+): Promise<Transaction | null> {
+  return moveChargeStatus(db, id, failure.from, { status: "failed", failure_reason: failure.reason, updated_at: at });
 }
 
 /** Moves charge `id` from status `from` with `data`, by a conditional update; the charge as written, or null. */
@@ -347,6 +401,85 @@ export function listAdvancingTestClocks(
   );
 }
 
+/** A live recurrence awaiting the payer, as the reconciler reads it back. */
+export interface RecurrenceToCheck {
+  id: string;
+  bank_recurrence_id: string;
+}
+
+/**
+ * Up to `limit` live recurrences of bank `acquirerId` still `created` (awaiting the payer), least recently checked
+ * first, through `recurrences_bank_check_idx`: only those candidates are read, whatever the history.
+ */
+export function listRecurrencesToCheck(
+  client: SqlClient,
+  acquirerId: string,
+  limit: number,
+): Promise<RecurrenceToCheck[]> {
+  return sqlQuery<RecurrenceToCheck>(
+    client,
+    sql`SELECT id, bank_recurrence_id FROM recurrences
+        WHERE acquirer_id = ${acquirerId} AND status = 'created' AND bank_recurrence_id IS NOT NULL AND NOT registering
+        ORDER BY bank_checked_at NULLS FIRST, id LIMIT ${limit}`,
+  );
+}
+
+/**
+ * Up to `limit` recurrences of bank `acquirerId` still `registering` that were created before `createdBefore`, oldest
+ * first, through `recurrences_registering_idx` (only such rows are in it).
+ */
+export function listAbandonedRegistrations(
+  client: SqlClient,
+  acquirerId: string,
+  createdBefore: Date,
+  limit: number,
+): Promise<Array<Pick<Recurrence, "id" | "bank_recurrence_id" | "bank_location_id">>> {
+  return sqlQuery(
+    client,
+    sql`SELECT id, bank_recurrence_id, bank_location_id FROM recurrences
+        WHERE acquirer_id = ${acquirerId} AND registering AND created_at < ${createdBefore}
+        ORDER BY created_at LIMIT ${limit}`,
+  );
+}
+
+/** An open live cycle whose charge is `pending` past its first debit, as the reconciler reads it back. */
+export interface CycleToCheck {
+  transaction_id: string;
+  txid: string;
+  attempts: number;
+}
+
+/**
+ * Up to `limit` open cycles whose charge, held by bank `acquirerId`, is still `pending` after its first debit time
+ * (`next_attempt_at` at or before `now`), least recently checked first, through `recurrence_cycles_bank_check_idx`
+ * (open cycles only: closed ones leave it).
+ */
+export function listCyclesToCheck(
+  client: SqlClient,
+  acquirerId: string,
+  now: Date,
+  limit: number,
+): Promise<CycleToCheck[]> {
+  return sqlQuery<CycleToCheck>(
+    client,
+    sql`SELECT c.transaction_id, t.txid, c.attempts
+        FROM recurrence_cycles c JOIN transactions t ON t.id = c.transaction_id
+        WHERE c.next_attempt_at IS NOT NULL AND c.next_attempt_at <= ${now} AND t.status = 'pending'
+          AND t.acquirer_id = ${acquirerId}
+        ORDER BY c.bank_checked_at NULLS FIRST, c.transaction_id LIMIT ${limit}`,
+  );
+}
+
+/** Records that the reconciler read recurrence `id` back from its bank at `at`. */
+export async function markRecurrenceChecked(db: DbClient, id: string, at: Date): Promise<void> {
+  await db.recurrence.update({ where: { id }, data: { bank_checked_at: at } });
+}
+
+/** Records that the reconciler read cycle `transactionId`'s charge back from its bank at `at`. */
+export async function markCycleChecked(db: DbClient, transactionId: string, at: Date): Promise<void> {
+  await db.recurrenceCycle.update({ where: { transaction_id: transactionId }, data: { bank_checked_at: at } });
+}
+
 /** This repository bound to connection `c` (`createRepositories`): each function without its client. */
 export function recurrencesRepository(c: Connection) {
   return {
@@ -357,10 +490,17 @@ export function recurrencesRepository(c: Connection) {
       findOpenCycles,
       insertCycle,
       listAdvancingTestClocks,
+      listRecurrencesToCheck,
+      listAbandonedRegistrations,
+      listCyclesToCheck,
     }),
     ...onPrisma(c, {
       findRecurrenceById,
       findRecurrenceByBankId,
+      findRecurrenceByRegistrationKey,
+      recordBankRegistration,
+      completeRecurrenceRegistration,
+      deleteRegisteringRecurrence,
       listRecurrencesPage,
       approveRecurrenceRow,
       endRecurrenceRow,
@@ -369,6 +509,8 @@ export function recurrencesRepository(c: Connection) {
       updateCycle,
       markCycleChargeSent,
       markCycleChargeFailed,
+      markRecurrenceChecked,
+      markCycleChecked,
       insertTestClock,
       findTestClockById,
       listTestClocksPage,

@@ -94,6 +94,14 @@ export interface RecurrenceRegistration {
   /** Journey `push`: the payer's account, and when the request to it expires. */
   payerAccount: PayerAccount | null;
   expiresAt: Date;
+  /**
+   * What an earlier run of the same creation recorded (DESIGN §1): its location and `idRec` when known, and when it
+   * began; the bank's recurrence is then read back (by its location, or for `push` by the standard's list filters)
+   * instead of created again. Null for a first run.
+   */
+  resumed: { locationId: number | null; bankRecurrenceId: string | null; since: Date } | null;
+  /** Stores what the bank gave (a location, the `idRec`) as soon as it is known, for a run cut short to resume. */
+  record(ids: { locationId?: number; bankRecurrenceId?: string }): Promise<void>;
 }
 
 /** A recurrence as its bank reports it, in our terms. */
@@ -118,7 +126,8 @@ export interface CycleAtBank {
 export interface BankRecurrences {
   /**
    * Creates the recurrence at the bank: for a QR journey a location first and the composite BR Code read back
-   * (`JORNADA_2`, or `JORNADA_3` with its immediate charge); for `push` the request sent to the payer's bank.
+   * (`JORNADA_2`, or `JORNADA_3` with its immediate charge); for `push` the request sent to the payer's bank. A
+   * resumed creation (`registration.resumed`) makes none of them twice.
    * @returns the bank's id (`idRec`) and the authorization's BR Code (null for `push`)
    * @throws ApiError `acquirer_not_configured` when the acquirer has no receiving account; `acquirer_unavailable` or
    *   `acquirer_rejected` (502)
@@ -130,6 +139,11 @@ export interface BankRecurrences {
    * @throws ApiError `acquirer_unavailable` or `acquirer_rejected` (502)
    */
   cancelRecurrence(bankRecurrenceId: string): Promise<RecurrenceAtBank>;
+  /**
+   * The `idRec` of the recurrence linked to location `locationId` (`GET /locrec/{id}`), or null (none, or no such
+   * location). @throws Error when it cannot be asked
+   */
+  recurrenceAtLocation(locationId: number): Promise<string | null>;
   /** Reads it back (`GET /rec/{idRec}`); null when the bank does not know it. @throws Error when it cannot be asked */
   readRecurrence(bankRecurrenceId: string): Promise<RecurrenceAtBank | null>;
   /**

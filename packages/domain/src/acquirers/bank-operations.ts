@@ -221,13 +221,21 @@ export interface ReconciliationReport {
 }
 
 /**
- * Stores `body`'s items as inbox items of `acquirer` from the reconciliation (source `reconciliation`) and enqueues
- * them; processed like any notification (read back, then settled).
+ * Stores `items` as inbox items of `acquirer` from the reconciliation (source `reconciliation`) and enqueues them;
+ * processed like any notification (read back, then settled). An item the inbox holds already is a duplicate, not
+ * processed again.
+ * @param list - the callback body's list the items are reported in: `pix` (payments and their outcomes), or a Pix
+ *   Automático report's `recs` or `cobsr` (DESIGN §14 "Live")
  * @returns how many were stored
  */
-async function storeReconciled(deps: UseCaseDeps, acquirer: Acquirer, items: object[]): Promise<number> {
+export async function storeReconciled(
+  deps: UseCaseDeps,
+  acquirer: Acquirer,
+  items: object[],
+  list: "pix" | "recs" | "cobsr" = "pix",
+): Promise<number> {
   if (items.length === 0) return 0;
-  const rawBody = Buffer.from(JSON.stringify({ pix: items }), "utf8");
+  const rawBody = Buffer.from(JSON.stringify({ [list]: items }), "utf8");
   const now = deps.now();
   const stored = await deps.repos.inbox.storeInboxItems({
     acquirer: { id: acquirer.id, secretCiphertext: acquirer.secret_ciphertext },

@@ -5,7 +5,15 @@
  * terms, so the recurrence engine never reads the standard's words.
  */
 import type { Acquirer, RecurrenceInterval, RecurrenceRetryPolicy } from "@lm/db";
-import type { CobR, CobRRecebedor, PixApiClient, Rec, RecPeriodicidade } from "@lm/pix-api";
+import {
+  READ_BACK_WINDOW_MS,
+  type CobR,
+  type CobRRecebedor,
+  type CreateRecurrenceInput,
+  type PixApiClient,
+  type Rec,
+  type RecPeriodicidade,
+} from "@lm/pix-api";
 import { ApiError } from "../errors";
 import type { BankRecurrences, CycleAtBank, RecurrenceAtBank } from "./acquirer-port";
 
@@ -99,14 +107,33 @@ export function bankRecurrences(
   client: () => PixApiClient,
   atBank: <T>(call: () => Promise<T>) => Promise<T>,
 ): BankRecurrences {
+  /** The `idRec` linked to location `locationId`, or null. */
+  const recurrenceAtLocation = async (locationId: number): Promise<string | null> =>
+    (await client().getRecurrenceLocation(locationId))?.idRec ?? null;
   return {
     async createRecurrence(registration) {
       receivingAccount(acquirer);
-      const { debtor } = registration;
+      const { debtor, resumed } = registration;
       const qr = registration.journey !== "push";
+      /**
+       * The `idRec` an earlier run of this creation made at the bank, or null: the one linked to its location, or for
+       * `push` the one the list filters find since the run began.
+       */
+      const createdBefore = async (input: CreateRecurrenceInput, since: Date): Promise<string | null> => {
+        if (input.locationId !== undefined) return recurrenceAtLocation(input.locationId);
+        const range = {
+          from: new Date(since.getTime() - READ_BACK_WINDOW_MS),
+          to: new Date(Date.now() + READ_BACK_WINDOW_MS),
+        };
+        return (await client().findRecurrence(input, range))?.idRec ?? null;
+      };
       return atBank(async () => {
-        const location = qr ? await client().createRecurrenceLocation() : null;
-        const rec = await client().createRecurrence({
+        let locationId = resumed?.locationId ?? null;
+        if (qr && locationId === null) {
+          locationId = (await client().createRecurrenceLocation()).id;
+          await registration.record({ locationId });
+        }
+        const input: CreateRecurrenceInput = {
           contract: registration.contract,
           ...(registration.description === null
             ? {}
@@ -119,25 +146,34 @@ export function bankRecurrences(
             ? { minimumAmount: registration.minimumAmount ?? 0 }
             : { amount: registration.amount }),
           retryPolicy: RETRY_POLICY[registration.retryPolicy],
-          ...(location === null ? {} : { locationId: location.id }),
+          ...(locationId === null ? {} : { locationId }),
           ...(registration.firstPaymentTxid === null ? {} : { firstPaymentTxid: registration.firstPaymentTxid }),
-        });
+        };
+        let idRec = resumed?.bankRecurrenceId ?? null;
+        if (idRec === null && resumed !== null) idRec = await createdBefore(input, resumed.since);
+        if (idRec === null) {
+          idRec = (await client().createRecurrence(input)).idRec;
+          await registration.record({ bankRecurrenceId: idRec });
+        }
         if (!qr) {
           const payer = registration.payerAccount;
           if (payer === null) throw new TypeError("a push recurrence is sent to the payer's account");
-          await client().requestRecurrence({
-            idRec: rec.idRec,
-            expiresAt: registration.expiresAt,
-            payer: {
-              ispb: payer.ispb,
-              branch: payer.branch,
-              account: payer.number,
-              [debtor.document.kind]: debtor.document.digits,
-            },
-          });
-          return { bankRecurrenceId: rec.idRec, brCode: null };
+          const sent = resumed === null ? [] : ((await client().getRecurrence(idRec))?.solicitacao ?? []);
+          if (!sent.some((request) => request.status !== "CANCELADA")) {
+            await client().requestRecurrence({
+              idRec,
+              expiresAt: registration.expiresAt,
+              payer: {
+                ispb: payer.ispb,
+                branch: payer.branch,
+                account: payer.number,
+                [debtor.document.kind]: debtor.document.digits,
+              },
+            });
+          }
+          return { bankRecurrenceId: idRec, brCode: null };
         }
-        const read = await client().getRecurrence(rec.idRec, registration.firstPaymentTxid ?? undefined);
+        const read = await client().getRecurrence(idRec, registration.firstPaymentTxid ?? undefined);
         const brCode = read?.dadosQR?.pixCopiaECola;
         if (typeof brCode !== "string" || brCode === "") {
           throw new ApiError(
@@ -145,12 +181,13 @@ export function bankRecurrences(
             "The acquirer created the recurrence without a QR code to authorize it.",
           );
         }
-        return { bankRecurrenceId: rec.idRec, brCode };
+        return { bankRecurrenceId: idRec, brCode };
       });
     },
     async cancelRecurrence(bankRecurrenceId) {
       return recurrenceAtBank(await atBank(() => client().cancelRecurrence(bankRecurrenceId)));
     },
+    recurrenceAtLocation,
     async readRecurrence(bankRecurrenceId) {
       const rec = await client().getRecurrence(bankRecurrenceId);
       return rec === null ? null : recurrenceAtBank(rec);

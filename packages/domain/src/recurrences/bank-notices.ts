@@ -10,12 +10,14 @@
  *   the last one, or when the bank ends the charge (rejected, expired), the charge fails with `transaction.failed`;
  * - a cycle charge canceled at the bank is canceled here.
  * Each is idempotent: a report already applied changes nothing. The engine then runs what became due (a cycle
- * closed).
+ * closed). A lost callback is caught by the reconciler ({@link reconcileLiveRecurrences}), which reads the
+ * candidates back and stores what changed as the callback would have, processed by this same code.
  */
-import type { ProcessableInboxItem, Recurrence, Transaction } from "@lm/db";
+import type { Acquirer, ProcessableInboxItem, Recurrence, Transaction } from "@lm/db";
 import type { UseCaseDeps } from "../deps";
-import { acquirerOfRow, type BankRecurrences, type CycleAtBank } from "../acquirers";
+import { acquirerOfRow, bankAcquirer, storeReconciled, type BankRecurrences, type CycleAtBank } from "../acquirers";
 import { saoPauloDate } from "../due-dates";
+import { IDEMPOTENCY_TTL_MS } from "../idempotency";
 import { INBOX_ERRORS } from "../inbound";
 import { recordProcessingFailure, settlePaymentItem } from "../settle";
 import { cancelIfPending } from "../transactions";
@@ -68,6 +70,10 @@ async function applyRecurrenceReport(deps: UseCaseDeps, item: ProcessableInboxIt
   const recurrence = await deps.repos.recurrences.findRecurrenceByBankId(item.acquirer_id, item.end_to_end_id);
   if (recurrence === null) {
     return finish(deps, item, { code: INBOX_ERRORS.unknownRecurrence, detail: `idRec ${item.end_to_end_id}` });
+  }
+  if (recurrence.registering) {
+    // Its creation is not finished (its `recurrence.created` not written yet): the report waits for it (a retry).
+    throw new Error(`recurrence ${recurrence.id} is still being registered at its bank`);
   }
   const reported = await (await bankOf(deps, recurrence)).readRecurrence(item.end_to_end_id);
   if (reported === null) {
@@ -196,4 +202,69 @@ async function applyCycleState(
     }
     return { result: null, deliveryIds: [] };
   });
+}
+
+/** Live recurrences, and live cycles, read back per bank per reconciler tick: one page of each. */
+const CHECK_PAGE_SIZE = 100;
+
+/**
+ * The reconciler's catch for lost Pix Automático callbacks (DESIGN §9): reads back from bank `acquirer` one page of
+ * its live recurrences still awaiting the payer (`GET /rec/{idRec}`) and one of its open cycles still `pending` after
+ * their first debit time (`GET /cobr/{txid}`), each the least recently checked first (through their partial indexes,
+ * so the cost does not grow with history), records each as checked, and stores every change the bank reports in the
+ * inbox as its callback would have (a `recs` or `cobsr` report, source `reconciliation`): the worker then applies it
+ * with the callbacks' own code ({@link processRecurrenceNotice}). A report identical to one stored before is a
+ * duplicate, so a change is applied once however many sweeps see it before it is. First, creations abandoned while
+ * registering are withdrawn ({@link withdrawAbandonedRegistrations}).
+ * @returns how many reports were stored
+ * @throws Error when the bank cannot be asked (the next tick tries again)
+ */
+export async function reconcileLiveRecurrences(deps: UseCaseDeps, acquirer: Acquirer): Promise<number> {
+  const bank = bankAcquirer(deps, acquirer).recurrences;
+  if (bank === undefined) return 0;
+  await withdrawAbandonedRegistrations(deps, acquirer, bank);
+  const recs: object[] = [];
+  for (const candidate of await deps.repos.recurrences.listRecurrencesToCheck(acquirer.id, CHECK_PAGE_SIZE)) {
+    const reported = await bank.readRecurrence(candidate.bank_recurrence_id);
+    await deps.repos.recurrences.markRecurrenceChecked(candidate.id, deps.now());
+    if (reported !== null && reported.status !== "created") {
+      recs.push({ idRec: candidate.bank_recurrence_id, status: reported.status });
+    }
+  }
+  const cycles: object[] = [];
+  const now = deps.now();
+  for (const candidate of await deps.repos.recurrences.listCyclesToCheck(acquirer.id, now, CHECK_PAGE_SIZE)) {
+    const reported = await bank.readCycle(candidate.txid);
+    await deps.repos.recurrences.markCycleChecked(candidate.transaction_id, deps.now());
+    const failedAttempt = reported?.lastAttemptFailed === true && reported.attempts > candidate.attempts;
+    if (reported !== null && (reported.status !== "active" || failedAttempt)) {
+      cycles.push({ txid: candidate.txid, status: reported.status, attempts: reported.attempts });
+    }
+  }
+  return (
+    (await storeReconciled(deps, acquirer, recs, "recs")) + (await storeReconciled(deps, acquirer, cycles, "cobsr"))
+  );
+}
+
+/**
+ * Withdraws one page of bank `acquirer`'s creations left `registering` for longer than an `Idempotency-Key` is kept
+ * (no retry can resume them any more, and the merchant never got them): the recurrence the bank made, found by its
+ * `idRec` or its location, is canceled there so the payer is never asked, then the row is deleted. A push creation
+ * cut short before its `idRec` was stored is only deleted: its request, if sent, expires unanswered.
+ * @throws ApiError `acquirer_unavailable` when the bank cannot be asked (the next tick tries again)
+ */
+async function withdrawAbandonedRegistrations(
+  deps: UseCaseDeps,
+  acquirer: Acquirer,
+  bank: BankRecurrences,
+): Promise<void> {
+  const cutoff = new Date(deps.now().getTime() - IDEMPOTENCY_TTL_MS);
+  for (const row of await deps.repos.recurrences.listAbandonedRegistrations(acquirer.id, cutoff, CHECK_PAGE_SIZE)) {
+    const idRec =
+      row.bank_recurrence_id ??
+      (row.bank_location_id === null ? null : await bank.recurrenceAtLocation(row.bank_location_id));
+    if (idRec !== null) await bank.cancelRecurrence(idRec);
+    await deps.repos.recurrences.deleteRegisteringRecurrence(row.id);
+    deps.logger.warn("an abandoned recurrence creation was withdrawn", { recurrence_id: row.id });
+  }
 }

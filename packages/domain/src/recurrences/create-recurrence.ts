@@ -6,6 +6,7 @@
  * first payment's `cob` named as journey 3's, a `solicrec` for `push`), the bank's composite BR Code is the
  * authorization, and the recurrence keeps the bank's id (`idRec`); nothing is written when the bank refuses.
  */
+import { createHmac } from "node:crypto";
 import type { IdempotentReply, Recurrence, RecurrenceInterval, RecurrenceJourney } from "@lm/db";
 import type { PayerAccount } from "@lm/wire";
 import type { MerchantScope, UseCaseDeps } from "../deps";
@@ -15,12 +16,14 @@ import { saoPauloDate } from "../due-dates";
 import { ApiError, validationFailed } from "../errors";
 import { enqueueDeliveries } from "../events/record-event";
 import { newId } from "../ids";
+import { base62Of } from "../random";
 import { acquirerFor, acquirerNotConfigured, type AcquirerPort } from "../acquirers";
 import { buildPixBrCode, renderQrPngBase64, sandboxRecurrenceLocation, withRecurrenceAuthorization } from "../br-code";
-import { checkedPostbackUrl, createTransaction, generateTxid } from "../transactions";
+import { checkedPostbackUrl, createTransaction, generateTxid, TXID_LENGTH } from "../transactions";
 import { isIsoDate } from "./cycle-dates";
-import { planRecurrenceEvent } from "./recurrence-events";
+import { planRecurrenceEvent, recordRecurrenceEvent } from "./recurrence-events";
 import { findTestClock } from "./find-recurrences";
+import { underLock } from "./manage-recurrences";
 
 /** Days an unanswered recurrence waits for the payer before it expires (the standard's limit for a request). */
 export const APPROVAL_DAYS = 30;
@@ -54,6 +57,8 @@ export interface CreateRecurrenceInput {
 
 /** How a creation is written. */
 export interface CreateRecurrenceOptions {
+  /** The request's `Idempotency-Key`: a live creation retried with it resumes its row (see `registration_key`). */
+  idempotencyKey?: string | undefined;
   /** The idempotent reply to store with the creation's last write, given the recurrence (see `TransactionWriteOptions`). */
   reply?: (recurrence: Recurrence) => IdempotentReply | undefined;
 }
@@ -107,17 +112,32 @@ export async function createRecurrence(
   }
 
   const realNow = deps.now();
-  const id = newId("recurrence", realNow.getTime());
-  const firstPayment =
+  const registrationKey =
+    acquirer.acquirerId === null || options.idempotencyKey === undefined
+      ? null
+      : registrationKeyOf(deps.config.encryptionKey, merchant, options.idempotencyKey);
+  const earlier =
+    registrationKey === null
+      ? null
+      : await deps.repos.recurrences.findRecurrenceByRegistrationKey(merchant, registrationKey);
+  if (earlier !== null && !earlier.registering) {
+    throw new ApiError("invalid_state", "This Idempotency-Key created a recurrence before; send a new key.", {
+      param: "Idempotency-Key",
+    });
+  }
+  const id = earlier?.id ?? newId("recurrence", realNow.getTime());
+  const firstPaymentId =
     input.journey === "qr_with_first_payment"
-      ? { id: newId("transaction", realNow.getTime()), txid: generateTxid() }
+      ? (earlier?.first_payment_transaction_id ?? newId("transaction", realNow.getTime()))
       : null;
-  const { brCode, bankRecurrenceId } = await authorize(deps, acquirer, merchant.storeName, id, input, {
-    firstPaymentTxid: firstPayment?.txid ?? null,
-    document,
-    expiresAt: new Date(now.getTime() + APPROVAL_DAYS * 86_400_000),
-  });
-  const recurrence: Recurrence = {
+  const firstPayment =
+    firstPaymentId === null
+      ? null
+      : {
+          id: firstPaymentId,
+          txid: acquirer.acquirerId === null ? generateTxid() : firstPaymentTxid(deps.config.encryptionKey, id),
+        };
+  const recurrence: Recurrence = earlier ?? {
     id,
     store_id: merchant.storeId,
     mode: merchant.mode,
@@ -135,16 +155,20 @@ export async function createRecurrence(
     minimum_amount: input.minimum_amount ?? null,
     retry_policy: input.retry_policy ?? "none",
     journey: input.journey,
-    br_code: brCode,
-    qr_code_png_base64: brCode === null ? null : renderQrPngBase64(brCode),
+    br_code: null,
+    qr_code_png_base64: null,
     first_payment_transaction_id: firstPayment?.id ?? null,
     postback_url: postbackUrl,
     acquirer_id: acquirer.acquirerId,
-    bank_recurrence_id: bankRecurrenceId,
+    bank_recurrence_id: null,
+    registering: acquirer.acquirerId !== null,
+    registration_key: registrationKey,
+    bank_location_id: null,
+    bank_checked_at: null,
     test_clock_id: clock?.id ?? null,
     next_cycle: 0,
     next_due_date: input.start_date,
-    next_run_at: new Date(now.getTime() + APPROVAL_DAYS * 86_400_000),
+    next_run_at: null,
     approval_expires_at: new Date(now.getTime() + APPROVAL_DAYS * 86_400_000),
     canceled_by: null,
     approved_at: null,
@@ -154,14 +178,48 @@ export async function createRecurrence(
     created_at: now,
     updated_at: now,
   };
-  const events = planRecurrenceEvent(recurrence, "recurrence.created", realNow);
-  // The first payment names the recurrence, so the recurrence is written first, and the reply with the last write.
-  const deliveryIds = await deps.repos.recurrences.insertRecurrence(
-    recurrence,
-    events,
-    firstPayment === null ? options.reply?.(recurrence) : undefined,
-  );
-  await enqueueDeliveries(deps, deliveryIds);
+  // A live row is written before the bank is asked, so that a run cut short resumes it (DESIGN §1).
+  if (recurrence.registering && earlier === null) {
+    await deps.repos.recurrences.insertRecurrence(recurrence, NO_EVENTS);
+  }
+  let authorization: { brCode: string | null; bankRecurrenceId: string | null };
+  try {
+    authorization = await authorize(deps, acquirer, merchant.storeName, recurrence, input, {
+      firstPaymentTxid: firstPayment?.txid ?? null,
+      document,
+      resumed: earlier !== null,
+    });
+  } catch (err) {
+    // The bank refused: nothing of the creation is left. An outage leaves the row for a retry to resume.
+    if (recurrence.registering && err instanceof ApiError && err.code !== "acquirer_unavailable") {
+      await withdrawRefused(deps, acquirer, id);
+    }
+    throw err;
+  }
+  const { brCode, bankRecurrenceId } = authorization;
+  const done = {
+    br_code: brCode,
+    qr_code_png_base64: brCode === null ? null : renderQrPngBase64(brCode),
+    bank_recurrence_id: bankRecurrenceId,
+    next_run_at: recurrence.approval_expires_at,
+  };
+  const reply = (written: Recurrence) => (firstPayment === null ? options.reply?.(written) : undefined);
+  let written: Recurrence;
+  if (recurrence.registering) {
+    written = await underLock(deps, id, async (tx, locked) => {
+      if (!locked.registering) return { result: locked, deliveryIds: [] };
+      const completed = await tx.recurrences.completeRecurrenceRegistration(id, done, now);
+      const recorded = await recordRecurrenceEvent(tx, completed, "recurrence.created", realNow);
+      await tx.idempotencyKeys.storeIdempotentReply(reply(completed));
+      return { result: completed, deliveryIds: recorded.deliveryIds };
+    });
+  } else {
+    written = { ...recurrence, ...done };
+    const events = planRecurrenceEvent(written, "recurrence.created", realNow);
+    // The first payment names the recurrence, so the recurrence is written first, and the reply with the last write.
+    const deliveryIds = await deps.repos.recurrences.insertRecurrence(written, events, reply(written));
+    await enqueueDeliveries(deps, deliveryIds);
+  }
   if (firstPayment !== null) {
     await createTransaction(
       deps,
@@ -172,10 +230,48 @@ export async function createRecurrence(
         customer: input.customer,
         ...(input.postback_url === undefined ? {} : { postback_url: input.postback_url }),
       },
-      { preassigned: firstPayment, recurrenceId: id, reply: () => options.reply?.(recurrence) },
+      { preassigned: firstPayment, recurrenceId: id, reply: () => options.reply?.(written) },
     );
   }
-  return recurrence;
+  return written;
+}
+
+/**
+ * Deletes live recurrence `id`, still `registering`, whose bank refused a step of its creation; a recurrence the bank
+ * made before refusing a later step (a push request) is canceled there first, so the payer is never asked. A cancel
+ * that fails is logged: the recurrence at the bank then expires unanswered, its 30 days.
+ */
+async function withdrawRefused(deps: UseCaseDeps, acquirer: AcquirerPort, id: string): Promise<void> {
+  const row = await deps.repos.recurrences.findRecurrenceById(id);
+  const idRec = row?.bank_recurrence_id ?? null;
+  if (idRec !== null && acquirer.recurrences !== undefined) {
+    try {
+      await acquirer.recurrences.cancelRecurrence(idRec);
+    } catch (err) {
+      deps.logger.error("a refused recurrence could not be canceled at its bank", { recurrence_id: id, err });
+    }
+  }
+  await deps.repos.recurrences.deleteRegisteringRecurrence(id);
+}
+
+/** The events of a row written before its bank holds it: none (its `recurrence.created` comes with its completion). */
+const NO_EVENTS = { events: [], deliveryIds: [], everyType: "" };
+
+/**
+ * The key a live creation sent with `Idempotency-Key` `key` by `scope` is found by (`registration_key`): an
+ * HMAC-SHA256 under `ENCRYPTION_KEY`, so the key itself is not stored.
+ */
+function registrationKeyOf(encryptionKey: Buffer, scope: MerchantScope, key: string): string {
+  const digest = createHmac("sha256", encryptionKey).update(`recurrence\n${scope.storeId}\n${scope.mode}\n${key}`);
+  return base62Of(digest.digest(), 32);
+}
+
+/**
+ * The txid of live recurrence `id`'s first payment: an HMAC-SHA256 of its id under `ENCRYPTION_KEY`, so a resumed
+ * creation registers the same `cob` (which the bank reads back) and names it in the same `rec`.
+ */
+function firstPaymentTxid(encryptionKey: Buffer, id: string): string {
+  return base62Of(createHmac("sha256", encryptionKey).update(`first-payment\n${id}`).digest(), TXID_LENGTH);
 }
 
 /** Centavos of a `qr_with_first_payment` recurrence's first payment. */
@@ -197,9 +293,9 @@ async function authorize(
   deps: UseCaseDeps,
   acquirer: AcquirerPort,
   merchantName: string,
-  id: string,
+  recurrence: Recurrence,
   input: CreateRecurrenceInput,
-  extra: { firstPaymentTxid: string | null; document: TaxDocument; expiresAt: Date },
+  extra: { firstPaymentTxid: string | null; document: TaxDocument; resumed: boolean },
 ): Promise<{ brCode: string | null; bankRecurrenceId: string | null }> {
   const { firstPaymentTxid } = extra;
   const firstCharge =
@@ -228,12 +324,25 @@ async function authorize(
       journey: input.journey,
       firstPaymentTxid,
       payerAccount: input.payer_account ?? null,
-      expiresAt: extra.expiresAt,
+      expiresAt: recurrence.approval_expires_at,
+      resumed:
+        recurrence.bank_location_id === null && recurrence.bank_recurrence_id === null && !extra.resumed
+          ? null
+          : {
+              locationId: recurrence.bank_location_id,
+              bankRecurrenceId: recurrence.bank_recurrence_id,
+              since: recurrence.created_at,
+            },
+      record: (ids) =>
+        deps.repos.recurrences.recordBankRegistration(recurrence.id, {
+          ...(ids.locationId === undefined ? {} : { bank_location_id: ids.locationId }),
+          ...(ids.bankRecurrenceId === undefined ? {} : { bank_recurrence_id: ids.bankRecurrenceId }),
+        }),
     });
     return { brCode: created.brCode, bankRecurrenceId: created.bankRecurrenceId };
   }
   if (input.journey === "push") return { brCode: null, bankRecurrenceId: null };
-  const location = sandboxRecurrenceLocation(deps.config.publicBaseUrl, id);
+  const location = sandboxRecurrenceLocation(deps.config.publicBaseUrl, recurrence.id);
   const brCode = firstCharge?.brCode ?? buildPixBrCode({ location, merchantName });
   return { brCode: withRecurrenceAuthorization(brCode, location), bankRecurrenceId: null };
 }

@@ -14,7 +14,10 @@ import type { PageArgs } from "../paging";
  */
 export async function findRecurrence(repos: Repositories, scope: MerchantScope, id: string): Promise<Recurrence> {
   const found = isId("recurrence", id) ? await repos.recurrences.findRecurrenceById(id) : null;
-  if (found === null || found.store_id !== scope.storeId || found.mode !== scope.mode) throw notFound("recurrence");
+  // A live recurrence still being registered at its bank is not the merchant's yet (see `createRecurrence`).
+  if (found === null || found.store_id !== scope.storeId || found.mode !== scope.mode || found.registering) {
+    throw notFound("recurrence");
+  }
   return found;
 }
 

@@ -11,9 +11,11 @@
  * repeat the inbox keeps once. A run stopped anywhere (a killed worker, `maxSteps`) and run again therefore sends no
  * cycle twice and misses none. Jobs are only enqueued after the rows commit (the events' deliveries).
  *
- * A live recurrence (one its bank holds, DESIGN §14 "Live") differs in two steps: `send` registers the cycle's charge
- * at the bank (`cobr`) before marking it sent, and there is no `debit`: the bank debits on the due date and reports,
- * and its report (bank-notices.ts) settles the charge, asks for a retry, or fails it.
+ * A live recurrence (one its bank holds, DESIGN §14 "Live") differs in two steps: `send` is preceded by the cycle's
+ * charge registered at the bank (`cobr`), outside the step's transaction and without the recurrence's lock (DESIGN §9),
+ * its txid making a repeat a read-back; a bank that refuses it (a 4xx problem) fails that cycle at once
+ * (`rejected_by_acquirer`), while an outage leaves it for the next run. And there is no `debit`: the bank debits on the
+ * due date and reports, and its report (bank-notices.ts) settles the charge, asks for a retry, or fails it.
  *
  * Time: a step happens at its own time (`at`: a cycle written at its send time, a debit at noon of its day), on the
  * recurrence's test clock when it has one, else on real time; events are always dated on real time.
@@ -26,6 +28,7 @@ import { endOfSaoPauloDay } from "../due-dates";
 import { enqueueDeliveries } from "../events/record-event";
 import { newId } from "../ids";
 import { acquirerOfRow, sandboxRefuses } from "../acquirers";
+import { ApiError } from "../errors";
 import { processInboxItem } from "../settle";
 import { postSandboxPayment, SANDBOX_PAYER_NAME } from "../test-mode";
 import { generateTxid, newChargeRow, recordTransactionEvent } from "../transactions";
@@ -143,8 +146,10 @@ export async function runRecurrence(
   options: RunRecurrenceOptions = {},
 ): Promise<number> {
   const maxSteps = options.maxSteps ?? Infinity;
-  for (let steps = 0; ; steps++) {
-    const taken = await deps.repos.transaction(async (tx) => {
+  // The live cycles registered at their bank by this run: their send step then only marks them sent.
+  const registered = new Set<string>();
+  for (let steps = 0; ;) {
+    const taken = await deps.repos.transaction(async (tx): Promise<(StepTaken & { recurrence: Recurrence }) | null> => {
       const recurrence = await tx.recurrences.lockRecurrence(id);
       if (recurrence === undefined) return null;
       const step = nextEngineStep(recurrence, await tx.recurrences.findOpenCycles(id), leadDays(deps));
@@ -152,18 +157,37 @@ export async function runRecurrence(
         await keepNextRunAt(tx, recurrence, step);
         return null;
       }
+      // A live cycle is registered at its bank outside this transaction, the lock released (DESIGN §9).
+      if (
+        step.kind === "send" &&
+        recurrence.bank_recurrence_id !== null &&
+        !registered.has(step.cycle.transaction_id)
+      ) {
+        return { recurrence, deliveryIds: [], register: step.cycle };
+      }
       return { recurrence, ...(await takeStep(deps, tx, recurrence, step)) };
     });
     if (taken === null) return steps;
+    if (taken.register !== undefined) {
+      const refused = await registerCycleAtBank(deps, taken.recurrence, taken.register);
+      if (refused !== null) await failRefusedCycle(deps, id, taken.register, refused);
+      registered.add(taken.register.transaction_id);
+      continue;
+    }
+    steps += 1;
     await enqueueDeliveries(deps, taken.deliveryIds);
     if (taken.debit !== undefined) await debitCycle(deps, taken.recurrence, taken.debit.cycle, taken.debit.at);
   }
 }
 
-/** What a step wrote: deliveries to enqueue after commit, and the sandbox debit to notify after it, if any. */
+/**
+ * What a step wrote: deliveries to enqueue after commit, and the sandbox debit to notify after it, if any; or, writing
+ * nothing, the live cycle to register at its bank before its send step.
+ */
 interface StepTaken {
   deliveryIds: string[];
   debit?: { cycle: OpenCycle; at: Date };
+  register?: OpenCycle;
 }
 
 /** Takes `step` of `recurrence` (locked) with `tx`. */
@@ -186,7 +210,6 @@ async function takeStep(
       return { deliveryIds: [] };
     }
     case "send": {
-      if (recurrence.bank_recurrence_id !== null) await registerCycleAtBank(deps, tx, recurrence, step.cycle);
       const sent = await tx.recurrences.markCycleChargeSent(step.cycle.transaction_id, step.at);
       if (sent === null) return { deliveryIds: [] };
       return recordTransactionEvent(tx, sent, "transaction.created", now);
@@ -262,6 +285,7 @@ export async function writeCycle(
     due_date: next.dueDate,
     attempts: 0,
     next_attempt_at: attemptAt(next.dueDate, 0),
+    bank_checked_at: null,
   });
   const cycle = next.cycle + 1;
   await tx.recurrences.moveToNextCycle(recurrence.id, { cycle, dueDate: cycleDueDateWithin(recurrence, cycle) }, at);
@@ -269,29 +293,63 @@ export async function writeCycle(
 }
 
 /**
- * Registers `cycle`'s charge of live recurrence `recurrence` at its bank (`cobr`, DESIGN §14 "Live") within the send
- * step, under the recurrence's lock: its txid was chosen when the cycle was written, so a step run again after a crash
- * reads the charge back at the bank instead of registering a second one.
- * @throws ApiError `acquirer_unavailable` or `acquirer_rejected` (the step rolls back; the next run tries again)
+ * Registers `cycle`'s charge of live recurrence `recurrence` at its bank (`cobr`, DESIGN §14 "Live") before its send
+ * step, holding no lock and outside any transaction (DESIGN §9: no bank call under a row lock): its txid was chosen
+ * when the cycle was written, so registering it again (a run after a crash, or one overlapping) reads the bank's
+ * charge back instead of making a second one.
+ * @returns null once the bank holds it; the bank's refusal (`acquirer_rejected`, definitive: a request the bank
+ *   refuses is refused again) for the caller to fail the cycle
+ * @throws ApiError `acquirer_unavailable` (the bank unreachable or failing: the next run tries again); Error when the
+ *   cycle's bank or charge is gone
  */
 async function registerCycleAtBank(
   deps: UseCaseDeps,
-  tx: Repositories,
   recurrence: Recurrence,
   cycle: OpenCycle,
-): Promise<void> {
+): Promise<ApiError | null> {
   const bank = (await acquirerOfRow(deps, recurrence.acquirer_id, recurrence.mode))?.recurrences;
-  const charge = await tx.charges.findChargeById(cycle.transaction_id);
+  const charge = await deps.repos.charges.findChargeById(cycle.transaction_id);
   if (bank === undefined || recurrence.bank_recurrence_id === null || charge === undefined) {
     throw new Error(`cycle ${cycle.transaction_id} of live recurrence ${recurrence.id} has no bank or charge`);
   }
-  await bank.registerCycle({
-    txid: charge.txid,
-    bankRecurrenceId: recurrence.bank_recurrence_id,
-    dueDate: cycle.due_date,
-    amount: charge.amount,
-    description: charge.description,
+  try {
+    await bank.registerCycle({
+      txid: charge.txid,
+      bankRecurrenceId: recurrence.bank_recurrence_id,
+      dueDate: cycle.due_date,
+      amount: charge.amount,
+      description: charge.description,
+    });
+    return null;
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "acquirer_rejected") return err;
+    throw err;
+  }
+}
+
+/**
+ * Fails live cycle `cycle` of recurrence `id` whose bank refused its charge (`refused`), under the recurrence's lock:
+ * its charge, still `scheduled`, is `failed` (`failure_reason` `rejected_by_acquirer`) with `transaction.failed`, and
+ * the cycle closed; the recurrence goes on with its next cycle. Nothing when a cancel or another run ended it first.
+ */
+async function failRefusedCycle(deps: UseCaseDeps, id: string, cycle: OpenCycle, refused: ApiError): Promise<void> {
+  const now = deps.now();
+  const deliveryIds = await deps.repos.transaction(async (tx) => {
+    await tx.recurrences.lockRecurrence(id);
+    const failed = await tx.recurrences.markCycleChargeFailed(cycle.transaction_id, now, {
+      from: "scheduled",
+      reason: "rejected_by_acquirer",
+    });
+    if (failed === null) return [];
+    await tx.recurrences.updateCycle(cycle.transaction_id, { attempts: cycle.attempts, next_attempt_at: null });
+    return (await recordTransactionEvent(tx, failed, "transaction.failed", now)).deliveryIds;
   });
+  deps.logger.warn("the bank refused a cycle charge; the cycle failed", {
+    recurrence_id: id,
+    transaction_id: cycle.transaction_id,
+    reason: refused.message,
+  });
+  await enqueueDeliveries(deps, deliveryIds);
 }
 
 /**
@@ -315,7 +373,10 @@ export async function recordFailedDebit(
     return { deliveryIds: [], retryAt };
   }
   await tx.recurrences.updateCycle(cycle.transaction_id, { attempts, next_attempt_at: null });
-  const failed = await tx.recurrences.markCycleChargeFailed(cycle.transaction_id, at);
+  const failed = await tx.recurrences.markCycleChargeFailed(cycle.transaction_id, at, {
+    from: "pending",
+    reason: "debit_failed",
+  });
   if (failed === null) return { deliveryIds: [], retryAt: null };
   return { ...(await recordTransactionEvent(tx, failed, "transaction.failed", deps.now())), retryAt: null };
 }

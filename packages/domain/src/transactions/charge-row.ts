@@ -42,6 +42,7 @@ export function newChargeRow(fields: NewChargeFields): Transaction {
     paid_at: null,
     expired_at: null,
     canceled_at: null,
+    failure_reason: null,
     payment_end_to_end_id: null,
     payment_amount: null,
     payer_name: null,

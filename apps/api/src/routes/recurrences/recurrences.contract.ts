@@ -122,7 +122,7 @@ export const createRecurrence = defineRoute({
   tag: TAG,
   summary: "Create a Pix Automático recurrence",
   description:
-    "The payer authorizes once in their bank; then our engine charges each cycle without them: it sends each cycle's charge (a transaction of `type` `recurring`) `RECURRENCE_LEAD_DAYS` (default 5) before its due date, the payer's bank debits it on the due date, and a failed debit is retried as `retry_policy` allows. `created` until the payer answers (in test mode: `POST /v1/recurrences/{id}/simulate-approval`); not answered in 30 days, `expired`.\n\nTest mode only for now (the sandbox builds the authorization's BR Code and plays the payer's bank); a mode whose acquirer is a bank answers 503 `acquirer_not_configured`. With `test_clock`, the recurrence runs on that clock's time.",
+    "The payer authorizes once in their bank; then our engine charges each cycle without them: it sends each cycle's charge (a transaction of `type` `recurring`) `RECURRENCE_LEAD_DAYS` (default 5) before its due date, the payer's bank debits it on the due date, and a failed debit is retried as `retry_policy` allows. `created` until the payer answers (in test mode: `POST /v1/recurrences/{id}/simulate-approval`); not answered in 30 days, `expired`.\n\nIn test mode the sandbox builds the authorization's BR Code and plays the payer's bank; with `test_clock`, the recurrence runs on that clock's time. Through a bank (live mode, or a bank activated for test mode) the recurrence is created at the bank (the API Pix standard's `rec`, with a `locrec` or a `solicrec`) and the bank's QR code is the authorization; a bank that fails or refuses makes it 502. With an `Idempotency-Key`, the same request sent again after a 502 `acquirer_unavailable` resumes the first one: the bank's recurrence is read back, never created twice. A key whose 24 h record expired, once a recurrence was created under it, is 409 `invalid_state` (`param` `Idempotency-Key`): send a new key.",
   security: API_KEY,
   headers: ["IdempotencyKey"],
   body: createRecurrenceSchema,
@@ -143,10 +143,15 @@ export const createRecurrence = defineRoute({
     },
     409: {
       description:
-        "`invalid_state`: `test_clock` is advancing; or (`param` `postback_url`) the store has no postback secret. `idempotency_key_in_progress`: a request with this key is still running.",
+        "`invalid_state`: `test_clock` is advancing; or (`param` `postback_url`) the store has no postback secret; or (`param` `Idempotency-Key`) the key's 24 h record expired and a recurrence was created under it. `idempotency_key_in_progress`: a request with this key is still running.",
       codes: ["invalid_state", "idempotency_key_in_progress"],
     },
     429: KEY_RATE_LIMITED,
+    502: {
+      description:
+        "`acquirer_unavailable`: the bank could not be reached, timed out or answered 5xx; retry with the same `Idempotency-Key` to resume. `acquirer_rejected`: the bank refused; `message` carries its reason. Nothing was created.",
+      codes: ["acquirer_unavailable", "acquirer_rejected"],
+    },
     503: {
       description:
         "`acquirer_not_configured`: the mode's acquirer does not serve Pix Automático (live mode, or a bank activated for test mode); nothing was created. `service_unavailable` (with `Retry-After`): PostgreSQL is down or unreachable for now.",

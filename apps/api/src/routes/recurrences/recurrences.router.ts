@@ -37,6 +37,7 @@ export function recurrencesRouter(deps: AppDeps): Router {
     idempotent(deps, async (req, res, commitReply) => {
       const input = validate(createRecurrenceSchema, req.body);
       const recurrence = await createRecurrence(deps, merchantOf(res), input, {
+        idempotencyKey: req.get("idempotency-key"),
         reply: (written) => commitReply(created(written)),
       });
       return created(recurrence);
