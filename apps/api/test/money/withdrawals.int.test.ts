@@ -109,7 +109,7 @@ describe("withdrawals", () => {
 
   test("when 20 withdrawals of the whole balance race, then exactly one 201 and each other one refused, insufficient_funds or (on a loaded machine) a 503 to retry, nothing written for it", async () => {
     const owner = await moneyOwner(ctx, 3_000);
-    const before = await ctx.db.withdrawal.count({ where: { seller_id: owner.sellerId } });
+    const before = await ctx.db.withdrawal.count({ where: { seller_id: owner.seller.id } });
 
     const replies = await Promise.all(
       Array.from({ length: 20 }, () =>
@@ -126,7 +126,7 @@ describe("withdrawals", () => {
     );
     expect(refusals).toHaveLength(19);
     expect((await owner.panel.get("/v1/me/balance")).body).toMatchObject({ available: 0, reserved: 3_000 });
-    expect(await ctx.db.withdrawal.count({ where: { seller_id: owner.sellerId } })).toBe(before + 1);
+    expect(await ctx.db.withdrawal.count({ where: { seller_id: owner.seller.id } })).toBe(before + 1);
   });
 
   test("when several rules fail at once, then the first in DESIGN §7's order answers: locked, KYC, key, cooling-off, funds", async () => {
