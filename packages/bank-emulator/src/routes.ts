@@ -32,11 +32,33 @@ export interface RouteMatch {
 
 type Json = Record<string, unknown>;
 
-/** The standard's default page size of `GET /pix`. */
+/** The page size of the standard's lists (`GET /pix`, `GET /rec`) when the request names none. */
 const DEFAULT_PAGE_SIZE = 100;
 
-/** The page size of `GET /rec` when the request names none. */
-const DEFAULT_REC_PAGE_SIZE = 100;
+/**
+ * A list's reply body as the standard pages it (`parametros` with `inicio`, `fim` and `paginacao`): the page of
+ * `found` that `query`'s `paginacao.paginaAtual` and `paginacao.itensPorPagina` ask for, each item as `toJson` writes
+ * it, under the key `key`.
+ */
+function pagedList<T>(
+  query: Record<string, unknown>,
+  found: T[],
+  key: string,
+  toJson: (item: T) => unknown = (item) => item,
+): Json {
+  const page = (query["paginacao.paginaAtual"] as number | undefined) ?? 0;
+  const size = (query["paginacao.itensPorPagina"] as number | undefined) ?? DEFAULT_PAGE_SIZE;
+  const paginacao = {
+    paginaAtual: page,
+    itensPorPagina: size,
+    quantidadeDePaginas: Math.max(1, Math.ceil(found.length / size)),
+    quantidadeTotalDeItens: found.length,
+  };
+  return {
+    parametros: { inicio: query.inicio, fim: query.fim, paginacao },
+    [key]: found.slice(page * size, (page + 1) * size).map(toJson),
+  };
+}
 
 /** Pix Automático's routes (`locrec`, `rec`, `solicrec`, `cobr`, `webhookrec`, `webhookcobr`), acting on `bank`. */
 function recurrenceRoutes(bank: Bank): Route[] {
@@ -66,27 +88,13 @@ function recurrenceRoutes(bank: Bank): Route[] {
       path: "/v2/rec",
       operation: "rec.list",
       handle: ({ query }) => {
-        const page = (query["paginacao.paginaAtual"] as number | undefined) ?? 0;
-        const size = (query["paginacao.itensPorPagina"] as number | undefined) ?? DEFAULT_REC_PAGE_SIZE;
         const found = book.listRecurrences({
           inicio: new Date(query.inicio as string),
           fim: new Date(query.fim as string),
           cpf: query.cpf as string | undefined,
           cnpj: query.cnpj as string | undefined,
         });
-        const paginacao = {
-          paginaAtual: page,
-          itensPorPagina: size,
-          quantidadeDePaginas: Math.max(1, Math.ceil(found.length / size)),
-          quantidadeTotalDeItens: found.length,
-        };
-        return {
-          status: 200,
-          body: {
-            parametros: { inicio: query.inicio, fim: query.fim, paginacao },
-            recs: found.slice(page * size, (page + 1) * size),
-          },
-        };
+        return { status: 200, body: pagedList(query, found, "recs") };
       },
     },
     {
@@ -219,8 +227,6 @@ function routesOf(bank: Bank): Route[] {
       path: "/v2/pix",
       operation: "pix.list",
       handle: ({ query }) => {
-        const page = (query["paginacao.paginaAtual"] as number | undefined) ?? 0;
-        const size = (query["paginacao.itensPorPagina"] as number | undefined) ?? DEFAULT_PAGE_SIZE;
         const found = state.listPayments({
           inicio: new Date(query.inicio as string),
           fim: new Date(query.fim as string),
@@ -230,19 +236,7 @@ function routesOf(bank: Bank): Route[] {
           cpf: query.cpf as string | undefined,
           cnpj: query.cnpj as string | undefined,
         });
-        const paginacao = {
-          paginaAtual: page,
-          itensPorPagina: size,
-          quantidadeDePaginas: Math.max(1, Math.ceil(found.length / size)),
-          quantidadeTotalDeItens: found.length,
-        };
-        return {
-          status: 200,
-          body: {
-            parametros: { inicio: query.inicio, fim: query.fim, paginacao },
-            pix: found.slice(page * size, (page + 1) * size).map(paymentJson),
-          },
-        };
+        return { status: 200, body: pagedList(query, found, "pix", paymentJson) };
       },
     },
     {
