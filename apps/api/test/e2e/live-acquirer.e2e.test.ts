@@ -1,11 +1,11 @@
-import http from "node:http";
+import type http from "node:http";
 import type { AddressInfo } from "node:net";
-import { startBankEmulator, type BankEmulator } from "@lm/bank-emulator";
-import { isBusinessDay, registerBankWebhook, saoPauloDate, setSellerKyc } from "@lm/domain";
+import type { BankEmulator } from "@lm/bank-emulator";
+import { isBusinessDay, registerBankWebhook, saoPauloDate } from "@lm/domain";
 import { useWebhookReceiver, waitUntil } from "@lm/testing";
-import { runOps } from "../../../ops/src/run";
 import { useE2eTestContext } from "./support/e2e-harness";
-import { createEndpoint, endpointOwner, ownerMerchantClient, type EndpointOwner } from "../support/webhook-endpoints";
+import { opsOf, useLiveStack } from "./support/live-stack";
+import type { EndpointOwner } from "../support/webhook-endpoints";
 import type { MerchantClient } from "../support/merchant-client";
 import { addPayoutKeyAgo } from "../support/money-owner";
 import { requestRefund, requestWithdrawal } from "../support/money-requests";
@@ -20,13 +20,13 @@ const DAY_MS = 86_400_000;
 describe("live mode through an API Pix bank", () => {
   const ctx = useE2eTestContext({ ACQUIRER_TIMEOUT_MS: "1000" });
   const receiver = useWebhookReceiver();
+  const stack = useLiveStack(ctx, receiver);
   let bank: BankEmulator;
   let server: http.Server;
   let owner: EndpointOwner;
   let live: MerchantClient;
 
-  const ops = (...argv: string[]) =>
-    runOps(argv, { config: ctx.config, repos: ctx.deps.repos, now: () => new Date(), useCaseDeps: () => ctx.deps });
+  const ops = opsOf(ctx);
   const configure = (slug: string, profile: "bcb" | "efi") =>
     ops(
       "acquirer:configure",
@@ -62,21 +62,8 @@ describe("live mode through an API Pix bank", () => {
         (JSON.parse(r.rawBody.toString("utf8")) as { data: { object: { id: string; payment: unknown } } }).data.object,
     );
 
-  beforeAll(async () => {
-    bank = await startBankEmulator({ settleDelayMs: 20 });
-    server = http.createServer(ctx.app);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    owner = await endpointOwner(ctx);
-    await setSellerKyc(ctx.deps.repos, owner.seller.id, "approved");
-    live = await ownerMerchantClient(ctx, owner, "live");
-    await createEndpoint(owner, { url: `${receiver.current.url}/live`, mode: "live" });
-  });
-  afterAll(async () => {
-    await new Promise((resolve) => server?.close(resolve));
-    await bank?.close();
-  });
-  afterEach(() => {
-    expect(bank.violations()).toEqual([]);
+  beforeAll(() => {
+    ({ bank, server, owner, live } = stack.current);
   });
 
   test("when live mode has no acquirer, then charges, refunds and withdrawals are refused with 503 and nothing is created", async () => {

@@ -1,12 +1,12 @@
-import http from "node:http";
+import type http from "node:http";
 import type { AddressInfo } from "node:net";
-import { startBankEmulator, type BankEmulator } from "@lm/bank-emulator";
-import { addMonths, registerBankWebhook, runRecurrence, saoPauloDate, setSellerKyc } from "@lm/domain";
+import type { BankEmulator } from "@lm/bank-emulator";
+import { addMonths, registerBankWebhook, runRecurrence, saoPauloDate } from "@lm/domain";
 import { useWebhookReceiver, waitUntil } from "@lm/testing";
-import { runOps } from "../../../ops/src/run";
 import { reconcileLiveRecurrencesOfBanks } from "../../../worker/src/sweepers/live-recurrences";
 import { useE2eTestContext } from "./support/e2e-harness";
-import { createEndpoint, endpointOwner, ownerMerchantClient, type EndpointOwner } from "../support/webhook-endpoints";
+import { opsOf, useLiveStack } from "./support/live-stack";
+import type { EndpointOwner } from "../support/webhook-endpoints";
 import type { MerchantClient } from "../support/merchant-client";
 import { plusDays, recurrenceBody, TODAY } from "../support/recurrences";
 
@@ -20,31 +20,18 @@ import { plusDays, recurrenceBody, TODAY } from "../support/recurrences";
 describe("Pix Automático in live mode through an API Pix bank", () => {
   const ctx = useE2eTestContext({ ACQUIRER_TIMEOUT_MS: "2000" });
   const receiver = useWebhookReceiver();
+  const stack = useLiveStack(ctx, receiver);
   let bank: BankEmulator;
   let server: http.Server;
   let owner: EndpointOwner;
   let live: MerchantClient;
 
-  const ops = (...argv: string[]) =>
-    runOps(argv, { config: ctx.config, repos: ctx.deps.repos, now: () => new Date(), useCaseDeps: () => ctx.deps });
+  const ops = opsOf(ctx);
   const recurrence = async (id: string) => (await live.get(`/v1/recurrences/${id}`).expect(200)).body;
   const charge = async (id: string) => (await live.get(`/v1/transactions/${id}`).expect(200)).body;
 
-  beforeAll(async () => {
-    bank = await startBankEmulator({ settleDelayMs: 20 });
-    server = http.createServer(ctx.app);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    owner = await endpointOwner(ctx);
-    await setSellerKyc(ctx.deps.repos, owner.seller.id, "approved");
-    live = await ownerMerchantClient(ctx, owner, "live");
-    await createEndpoint(owner, { url: `${receiver.current.url}/live`, mode: "live" });
-  });
-  afterAll(async () => {
-    await new Promise((resolve) => server?.close(resolve));
-    await bank?.close();
-  });
-  afterEach(() => {
-    expect(bank.violations()).toEqual([]);
+  beforeAll(() => {
+    ({ bank, server, owner, live } = stack.current);
   });
 
   test("when an operator configures a bank with its receiving account and registers the webhooks, then the bank posts rec and cobr callbacks to us", async () => {
