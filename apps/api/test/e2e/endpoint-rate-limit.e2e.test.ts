@@ -4,13 +4,9 @@
  * limit, every event arrives (nothing dropped), the backlog drains at about the limit, and an endpoint of the same
  * store without a limit is not slowed by it.
  */
-import type { ChildProcess } from "node:child_process";
 import { enqueueDeliveries, planEvents } from "@lm/domain";
 import {
-  REPO_ROOT,
   paidTransactionObject,
-  serviceCommand,
-  startWatchedProcess,
   startWebhookReceiver,
   waitUntil,
   type ReceivedRequest,
@@ -19,6 +15,7 @@ import {
 import { buildServices } from "../../../../scripts/build";
 import { useApiTestContext } from "../support/harness";
 import { createEndpoint, endpointOwner } from "../support/webhook-endpoints";
+import { useWorkerProcesses } from "./support/worker-processes";
 
 jest.setTimeout(120_000);
 
@@ -46,32 +43,14 @@ function eventIds(requests: ReceivedRequest[]): string[] {
 
 describe("an endpoint's rate limit across worker processes (DESIGN §16)", () => {
   const ctx = useApiTestContext({ TRUST_PROXY: "loopback" });
-  const workers = new Set<ChildProcess>();
+  const workers = useWorkerProcesses(ctx);
   let receiver: WebhookReceiver;
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
     await buildServices(["worker"]);
-    await Promise.all(
-      Array.from({ length: WORKERS }, async () => {
-        const { nodeArgs, bundle } = serviceCommand("worker");
-        const proc = startWatchedProcess(process.execPath, [...nodeArgs, bundle], {
-          cwd: REPO_ROOT,
-          env: {
-            ...process.env,
-            DATABASE_URL: ctx.config.databaseUrl,
-            QUEUE_PREFIX: ctx.config.queuePrefix,
-            WEBHOOK_ALLOW_LOCAL_DESTINATIONS: "true",
-            LOG_LEVEL: "info",
-          },
-        });
-        workers.add(proc.child);
-        proc.child.on("exit", () => workers.delete(proc.child));
-        await proc.waitFor(/worker consuming/);
-      }),
-    );
+    await Promise.all(Array.from({ length: WORKERS }, () => workers.start()));
   }, 90_000);
   afterAll(async () => {
-    for (const child of workers) child.kill("SIGKILL");
     await receiver?.close();
   });
 

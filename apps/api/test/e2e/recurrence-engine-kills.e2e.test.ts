@@ -4,12 +4,12 @@
  * reconciler would offer it too), which resumes where the rows stand: every cycle of every recurrence is written,
  * sent, debited and credited exactly once, none is missed, and each charge has exactly its events.
  */
-import type { ChildProcess } from "node:child_process";
-import { REPO_ROOT, serviceCommand, startWatchedProcess, waitUntil } from "@lm/testing";
+import { waitUntil } from "@lm/testing";
 import { buildServices } from "../../../../scripts/build";
 import { useApiTestContext } from "../support/harness";
 import { useTestMerchant } from "../support/merchant-client";
 import { approvedRecurrence, createClock, cycleOutcomes, recurrenceBody } from "../support/recurrences";
+import { useWorkerProcesses } from "./support/worker-processes";
 
 jest.setTimeout(240_000);
 
@@ -24,31 +24,10 @@ const FAILING = 6;
 describe("the recurrence engine in worker processes, killed mid-advance", () => {
   const ctx = useApiTestContext();
   const merchant = useTestMerchant(ctx);
-  const workers = new Set<ChildProcess>();
+  const workers = useWorkerProcesses(ctx);
   beforeAll(async () => {
     await buildServices();
   }, 60_000);
-  afterAll(() => {
-    for (const child of workers) child.kill("SIGKILL");
-  });
-
-  /** Starts a worker process on the file's database and queue prefix; resolves once it consumes. */
-  async function startWorker() {
-    const { nodeArgs, bundle } = serviceCommand("worker");
-    const proc = startWatchedProcess(process.execPath, [...nodeArgs, bundle], {
-      cwd: REPO_ROOT,
-      env: {
-        ...process.env,
-        DATABASE_URL: ctx.config.databaseUrl,
-        QUEUE_PREFIX: ctx.config.queuePrefix,
-        LOG_LEVEL: "info",
-      },
-    });
-    workers.add(proc.child);
-    proc.child.on("exit", () => workers.delete(proc.child));
-    await proc.waitFor(/worker consuming/);
-    return proc;
-  }
 
   /** How many cycles of the store's recurrences have been debited at least once, or paid. */
   async function cyclesDebited(): Promise<number> {
@@ -69,7 +48,7 @@ describe("the recurrence engine in worker processes, killed mid-advance", () => 
     const total = (PAID + FAILING) * CYCLES;
 
     for (const share of [0.2, 0.55]) {
-      const worker = await startWorker();
+      const worker = await workers.start();
       await waitUntil(`${share * 100} % of the cycles debited`, async () => (await cyclesDebited()) >= total * share, {
         timeoutMs: 120_000,
         intervalMs: 20,
@@ -78,7 +57,7 @@ describe("the recurrence engine in worker processes, killed mid-advance", () => 
       await worker.exited;
     }
     expect((await merchant.client.get(`/v1/test-clocks/${clock}`).expect(200)).body.status).toBe("advancing");
-    await startWorker();
+    await workers.start();
     await waitUntil(
       "the clock to be ready",
       async () => (await merchant.client.get(`/v1/test-clocks/${clock}`).expect(200)).body.status === "ready",

@@ -5,20 +5,12 @@
  * every charge is made exactly once, the batch completes, and its endpoint receives
  * `transaction_batch.completed` and each charge's `transaction.created`.
  */
-import type { ChildProcess } from "node:child_process";
-import {
-  REPO_ROOT,
-  createEndpointRow,
-  serviceCommand,
-  startWatchedProcess,
-  startWebhookReceiver,
-  waitUntil,
-  type WebhookReceiver,
-} from "@lm/testing";
+import { createEndpointRow, startWebhookReceiver, waitUntil, type WebhookReceiver } from "@lm/testing";
 import { buildServices } from "../../../../scripts/build";
 import { batchItem } from "../support/batches";
 import { useApiTestContext } from "../support/harness";
 import { useTestMerchant } from "../support/merchant-client";
+import { useWorkerProcesses } from "./support/worker-processes";
 
 jest.setTimeout(120_000);
 
@@ -28,35 +20,15 @@ const ITEMS = 600;
 describe("a batch run by worker processes, one killed mid-batch", () => {
   const ctx = useApiTestContext();
   const merchant = useTestMerchant(ctx);
-  const workers = new Set<ChildProcess>();
+  const workers = useWorkerProcesses(ctx);
   let receiver: WebhookReceiver;
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
     await buildServices();
   }, 60_000);
   afterAll(async () => {
-    for (const child of workers) child.kill("SIGKILL");
     await receiver?.close();
   });
-
-  /** Starts a worker process on the file's database and queue prefix; resolves once it consumes. */
-  async function startWorker() {
-    const { nodeArgs, bundle } = serviceCommand("worker");
-    const proc = startWatchedProcess(process.execPath, [...nodeArgs, bundle], {
-      cwd: REPO_ROOT,
-      env: {
-        ...process.env,
-        DATABASE_URL: ctx.config.databaseUrl,
-        QUEUE_PREFIX: ctx.config.queuePrefix,
-        WEBHOOK_ALLOW_LOCAL_DESTINATIONS: "true",
-        LOG_LEVEL: "info",
-      },
-    });
-    workers.add(proc.child);
-    proc.child.on("exit", () => workers.delete(proc.child));
-    await proc.waitFor(/worker consuming/);
-    return proc;
-  }
 
   /** How many charges the store has. */
   function chargesMade(): Promise<number> {
@@ -88,7 +60,7 @@ describe("a batch run by worker processes, one killed mid-batch", () => {
     const posted = await merchant.client.post("/v1/transaction-batches", { transactions }).expect(202);
     const batchId = posted.body.id as string;
 
-    const first = await startWorker();
+    const first = await workers.start();
     // Killed while a page is half done: some of its charges are made, none of its items recorded yet.
     await waitUntil(
       "the first worker to be between making charges and recording them",
@@ -104,7 +76,7 @@ describe("a batch run by worker processes, one killed mid-batch", () => {
     expect(whenKilled.pending).toBeGreaterThan(0);
     expect(await chargesMade()).toBeGreaterThan(whenKilled.succeeded ?? 0);
 
-    await startWorker();
+    await workers.start();
     const batch = await waitUntil(
       "the batch to complete",
       async () => {
