@@ -20,7 +20,6 @@ import {
   recSolicitadaSchema,
   solicRecPathSchema,
   solicRecSolicitadaSchema,
-  webhookRecSolicitadoSchema,
 } from "./schemas/recurrence.schemas";
 import {
   cobPathSchema,
@@ -128,9 +127,9 @@ const OPERATIONS: Record<OperationName, OperationSchemas> = {
   "cobr.get": { resource: "cobr", params: cobRPathSchema },
   "cobr.patch": { resource: "cobr", params: cobRPathSchema, body: cobRRevisadaSchema },
   "cobr.retry": { resource: "cobr", params: cobRRetryPathSchema },
-  "webhookrec.put": { resource: "webhookrec", body: webhookRecSolicitadoSchema },
+  "webhookrec.put": { resource: "webhookrec", body: webhookSolicitadoSchema },
   "webhookrec.get": { resource: "webhookrec" },
-  "webhookcobr.put": { resource: "webhookcobr", body: webhookRecSolicitadoSchema },
+  "webhookcobr.put": { resource: "webhookcobr", body: webhookSolicitadoSchema },
   "webhookcobr.get": { resource: "webhookcobr" },
 };
 

@@ -1,25 +1,20 @@
 /**
  * JSON Schemas of Pix Automático's requests (API Pix 2.9: `RecSolicitada`, `RecRevisada`, `SolicRecSolicitada`,
- * `CobRSolicitada`, `CobRRevisada`, `WebhookRecSolicitado`, `WebhookCobRSolicitado`, the path parameters `idRec`,
- * `idSolicRec`, the location's `id`, the retry's `data`, and the queries of `GET /rec/{idRec}` and `GET /rec`), written
- * from the standard's OpenAPI document with the same two stricter choices as standard.schemas.ts: anchored patterns,
- * and only the properties the document defines (its `allOf` compositions flattened). Also:
+ * `CobRSolicitada`, `CobRRevisada`, the path parameters `idRec`, `idSolicRec`, the location's `id`, the retry's
+ * `data`, and the queries of `GET /rec/{idRec}` and `GET /rec`; the webhooks' bodies are standard.schemas.ts'
+ * `WebhookSolicitado`), written from the standard's OpenAPI document with the same two stricter choices as
+ * standard.schemas.ts, whose amounts, documents, dates and txids they share: anchored patterns, and only the properties
+ * the document defines (its `allOf` compositions flattened). Also:
  * - the request schemas leave out what the bank fills (`idRec` of `RecSolicitada`, which `RecBase` lists as required
  *   but the bank assigns; `retentativa`, which `RecBase` requires but defines nowhere);
  * - a recurrence's `valor` carries `valorRec` or `valorMinimoRecebedor`, not both, as the document's prose says;
  * - `loc` of a `rec` is the location's integer id, as the document's `PayloadLocationRecId` and examples write it.
  */
-import { VALOR_PATTERN } from "../money";
+import { cnpj, cpf, isoDate, txidSchema as txid, valor } from "./standard.schemas";
 
-const valor = { type: "string", pattern: VALOR_PATTERN } as const;
-const isoDate = { type: "string", format: "date" } as const;
-const cpf = { type: "string", pattern: "^\\d{11}$" } as const;
-const cnpj = { type: "string", pattern: "^[0-9A-Z]{14}$" } as const;
 const ispb = { type: "string", pattern: "^[0-9A-Z]{8}$" } as const;
 /** `RecId` and `SolicRecId`: 29 letters and digits. */
 const recId = { type: "string", pattern: "^[a-zA-Z0-9]{29}$" } as const;
-/** `TxId` of a charge: 26 to 35 letters and digits. */
-const txid = { type: "string", pattern: "^[a-zA-Z0-9]{26,35}$" } as const;
 const locationId = { type: "integer", format: "int64", minimum: 1 } as const;
 
 /** `PessoaFisicaRecorrencia` or `PessoaJuridicaRecorrencia`: a name (≤ 140) and one document. */
@@ -200,14 +195,6 @@ export const cobRRevisadaSchema = {
   type: "object",
   required: ["status"],
   properties: { status: { type: "string", enum: ["CANCELADA"] } },
-  additionalProperties: false,
-} as const;
-
-/** Body of `PUT /webhookrec` and `PUT /webhookcobr` (`WebhookRecSolicitado`, `WebhookCobRSolicitado`). */
-export const webhookRecSolicitadoSchema = {
-  type: "object",
-  required: ["webhookUrl"],
-  properties: { webhookUrl: { type: "string", format: "uri" } },
   additionalProperties: false,
 } as const;
 

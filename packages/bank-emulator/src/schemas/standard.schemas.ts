@@ -17,14 +17,18 @@
  */
 import { VALOR_PATTERN } from "../money";
 
-const valor = { type: "string", pattern: VALOR_PATTERN } as const;
+/** An amount in reais with two decimals (the standard's `valor` strings), shared with recurrence.schemas.ts. */
+export const valor = { type: "string", pattern: VALOR_PATTERN } as const;
 const chave = { type: "string", maxLength: 77 } as const;
 const int32 = { type: "integer", format: "int32" } as const;
-const cpf = { type: "string", pattern: "^\\d{11}$" } as const;
-const cnpj = { type: "string", pattern: "^[0-9A-Z]{14}$" } as const;
+/** A CPF: 11 digits. */
+export const cpf = { type: "string", pattern: "^\\d{11}$" } as const;
+/** A CNPJ: 14 digits or capital letters. */
+export const cnpj = { type: "string", pattern: "^[0-9A-Z]{14}$" } as const;
 const nome = { type: "string", maxLength: 200 } as const;
-
-/** `TxId` of an immediate charge: 26 to 35 letters and digits. */
+/** A calendar date, `YYYY-MM-DD`. */
+export const isoDate = { type: "string", format: "date" } as const;
+export /** `TxId` of a charge: 26 to 35 letters and digits. */
 const txidSchema = { type: "string", pattern: "^[a-zA-Z0-9]{26,35}$" } as const;
 /** `EndToEndId`: 32 letters and digits. */
 const endToEndIdSchema = { type: "string", pattern: "^[a-zA-Z0-9]{32}$" } as const;
@@ -123,8 +127,6 @@ export const cobRevisadaSchema = {
   },
   additionalProperties: false,
 } as const;
-
-const isoDate = { type: "string", format: "date" } as const;
 
 /** `CobDataDeVencimento`: the due date and the calendar days it stays payable after. */
 const calendarioCobv = {
@@ -266,7 +268,10 @@ export const devolucaoSolicitadaSchema = {
   additionalProperties: false,
 } as const;
 
-/** Body of `PUT /webhook/{chave}` (`WebhookSolicitado`). */
+/**
+ * Body of `PUT /webhook/{chave}` (`WebhookSolicitado`), and of `PUT /webhookrec` and `PUT /webhookcobr`
+ * (`WebhookRecSolicitado`, `WebhookCobRSolicitado`), which the standard defines alike.
+ */
 export const webhookSolicitadoSchema = {
   type: "object",
   required: ["webhookUrl"],
