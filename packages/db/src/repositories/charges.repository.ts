@@ -6,9 +6,9 @@ import { onSql, onPrisma, inUnitOfWork, type Connection } from "../connection";
 import type { DbClient } from "../client";
 import { Prisma, type Transaction } from "../generated/client";
 import type { PageArgs } from "../page";
-import { insertWrite, rawSql, rowStatusIs, runWrites, sql, sqlQuery, type Sql, type SqlClient } from "../sql";
-import { changeRowsWithEvents, eventWrites, writtenDeliveryIds, type EventsToWrite } from "./events.repository";
-import { idempotentReplyWrite, type IdempotentReply } from "./idempotency-keys.repository";
+import { insertWrite, rawSql, rowStatusIs, sql, sqlQuery, type Sql, type SqlClient } from "../sql";
+import { changeRowsWithEvents, insertWithEvents, type EventsToWrite } from "./events.repository";
+import type { IdempotentReply } from "./idempotency-keys.repository";
 
 /** The columns of a charge, by name (a prepared statement must not select `*`, see `sqlQuery`). */
 export const CHARGE_COLUMN_NAMES: readonly string[] = Object.values(Prisma.TransactionScalarFieldEnum);
@@ -27,21 +27,15 @@ export async function insertCharge(
   events: EventsToWrite,
   reply?: IdempotentReply,
 ): Promise<string[]> {
-  const { events: eventRows, deliveries } = eventWrites(events);
-  const written = await runWrites(client, [
-    insertWrite("transactions", [charge], {
-      mode: "mode",
-      status: "transaction_status",
-      type: "transaction_type",
-      metadata: "jsonb",
-      due_terms: "jsonb",
-      payment_components: "jsonb",
-    }),
-    eventRows,
-    deliveries,
-    ...(reply ? [idempotentReplyWrite(reply)] : []),
-  ]);
-  return writtenDeliveryIds(events, written[2] ?? 0);
+  const row = insertWrite("transactions", [charge], {
+    mode: "mode",
+    status: "transaction_status",
+    type: "transaction_type",
+    metadata: "jsonb",
+    due_terms: "jsonb",
+    payment_components: "jsonb",
+  });
+  return insertWithEvents(client, row, events, reply);
 }
 
 /**

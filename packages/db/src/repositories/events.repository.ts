@@ -11,6 +11,7 @@ import type { Event, Prisma } from "../generated/client";
 import type { PageArgs } from "../page";
 import { emptySql, rawSql, runWrites, sql, sqlQuery, type Sql, type SqlClient, type SqlWrite } from "../sql";
 import type { DbClient } from "../client";
+import { idempotentReplyWrite, type IdempotentReply } from "./idempotency-keys.repository";
 
 /** A first delivery whose destination is known before the statement: a charge's postback URL, or a ping's endpoint. */
 export interface KnownDestination {
@@ -150,6 +151,30 @@ export async function changeRowsWithEvents(
           (SELECT count(*) FROM deliveries_written)::int AS deliveries`,
   );
   return { changedIds: result?.ids ?? [], deliveryIds: writtenDeliveryIds(input.events, result?.deliveries ?? 0) };
+}
+
+/**
+ * Runs `subject` (the insert of the row the events are about), the events of `batch` and their first deliveries, and
+ * `reply` (the request's idempotent reply), in ONE statement: no `BEGIN`/`COMMIT` round trips, the subscribed
+ * endpoints selected inside it.
+ * @returns the ids of the delivery rows written
+ * @throws what `subject` throws (a unique violation, say); `reply.takenOver()` when its claim was taken over (nothing
+ *   written)
+ */
+export async function insertWithEvents(
+  client: SqlClient,
+  subject: SqlWrite,
+  batch: EventsToWrite,
+  reply?: IdempotentReply,
+): Promise<string[]> {
+  const { events, deliveries } = eventWrites(batch);
+  const written = await runWrites(client, [
+    subject,
+    events,
+    deliveries,
+    ...(reply ? [idempotentReplyWrite(reply)] : []),
+  ]);
+  return writtenDeliveryIds(batch, written[2] ?? 0);
 }
 
 /** The ids of the first `count` delivery rows of `batch`: those a statement that wrote `count` of them wrote. */

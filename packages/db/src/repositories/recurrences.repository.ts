@@ -11,8 +11,8 @@ import type { DbClient } from "../client";
 import type { Prisma, Recurrence, RecurrenceCycle, TestClock, Transaction } from "../generated/client";
 import type { PageArgs } from "../page";
 import { insertWrite, rawSql, runWrites, sql, sqlQuery, type SqlClient } from "../sql";
-import { eventWrites, writtenDeliveryIds, type EventsToWrite } from "./events.repository";
-import { idempotentReplyWrite, type IdempotentReply } from "./idempotency-keys.repository";
+import { insertWithEvents, type EventsToWrite } from "./events.repository";
+import type { IdempotentReply } from "./idempotency-keys.repository";
 
 /** The columns of a recurrence, by name (a prepared statement must not select `*`, see `sqlQuery`). */
 const RECURRENCE_COLUMNS = rawSql(
@@ -71,22 +71,16 @@ export async function insertRecurrence(
   events: EventsToWrite,
   reply?: IdempotentReply,
 ): Promise<string[]> {
-  const { events: eventRows, deliveries } = eventWrites(events);
-  const written = await runWrites(client, [
-    insertWrite("recurrences", [{ ...recurrence }], {
-      mode: "mode",
-      status: "recurrence_status",
-      interval: "recurrence_interval",
-      retry_policy: "recurrence_retry_policy",
-      journey: "recurrence_journey",
-      canceled_by: "recurrence_party",
-      payer_account: "jsonb",
-    }),
-    eventRows,
-    deliveries,
-    ...(reply ? [idempotentReplyWrite(reply)] : []),
-  ]);
-  return writtenDeliveryIds(events, written[2] ?? 0);
+  const row = insertWrite("recurrences", [{ ...recurrence }], {
+    mode: "mode",
+    status: "recurrence_status",
+    interval: "recurrence_interval",
+    retry_policy: "recurrence_retry_policy",
+    journey: "recurrence_journey",
+    canceled_by: "recurrence_party",
+    payer_account: "jsonb",
+  });
+  return insertWithEvents(client, row, events, reply);
 }
 
 /** Recurrence `id`, or null. By id alone: the caller checks the store and mode. */
