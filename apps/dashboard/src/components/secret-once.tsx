@@ -1,6 +1,7 @@
 /**
  * A secret the API returns only once (an API key, an endpoint or postback secret, backup codes: DESIGN §15), with a
- * copy button. It lives only in this component's props: nothing keeps it after the dialog closes.
+ * copy button. It lives only in this component's props: nothing keeps it after the dialog closes. And an endpoint's
+ * credential as a creation or rotation returns it: its secret that way, or its Ed25519 public key (DESIGN §16).
  */
 import { useRef, useState } from "react";
 import { useI18n } from "../i18n/i18n";
@@ -36,5 +37,19 @@ export function SecretOnce({ label, value }: { label: string; value: string }) {
       </div>
       {copied === "select" ? <p role="status">{t("secret.select")}</p> : null}
     </div>
+  );
+}
+
+/**
+ * What a receiver verifies an endpoint's deliveries with, as a creation or rotation returns it: the secret, shown once,
+ * or for an Ed25519 endpoint its public key (no secret: the endpoint's page shows the key again at any time).
+ */
+export function EndpointCredential({ endpoint }: { endpoint: { secret?: string; public_key: string | null } }) {
+  const { t } = useI18n();
+  if (endpoint.secret !== undefined) return <SecretOnce label={t("webhooks.secret")} value={endpoint.secret} />;
+  return (
+    <p>
+      {t("webhooks.publicKey")}: <code data-testid="public-key">{endpoint.public_key}</code>
+    </p>
   );
 }

@@ -24,10 +24,10 @@ import { Field, submitted } from "../components/forms";
 import { PageTitle } from "../components/page-title";
 import { Pager, usePagedList } from "../components/paged-list";
 import { StatusBadge } from "../components/status-badge";
+import { EndpointCredential } from "../components/secret-once";
 import { SuccessChart } from "../components/success-chart";
 import { isoToSaoPauloInput, saoPauloInputToIso } from "../i18n/format";
 import { useI18n } from "../i18n/i18n";
-import { EndpointCredential } from "./webhooks";
 
 /** Delivery statuses the list filters by. */
 const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "dead"] as const;

@@ -11,7 +11,7 @@ import { Dialog } from "../components/dialog";
 import { ErrorMessage } from "../components/error-message";
 import { Field, submitted } from "../components/forms";
 import { PageTitle } from "../components/page-title";
-import { SecretOnce } from "../components/secret-once";
+import { EndpointCredential } from "../components/secret-once";
 import { StatusBadge } from "../components/status-badge";
 import { useI18n } from "../i18n/i18n";
 import { useMode } from "../mode";
@@ -44,20 +44,6 @@ export function EventTypesPicker({ value, onChange }: { value: string[]; onChang
           ))}
       <ErrorMessage error={catalog.error} />
     </fieldset>
-  );
-}
-
-/**
- * What a receiver verifies an endpoint's deliveries with, as a creation or rotation returns it: the secret, shown once,
- * or for an Ed25519 endpoint its public key (no secret: the endpoint's page shows the key again at any time).
- */
-export function EndpointCredential({ endpoint }: { endpoint: { secret?: string; public_key: string | null } }) {
-  const { t } = useI18n();
-  if (endpoint.secret !== undefined) return <SecretOnce label={t("webhooks.secret")} value={endpoint.secret} />;
-  return (
-    <p>
-      {t("webhooks.publicKey")}: <code data-testid="public-key">{endpoint.public_key}</code>
-    </p>
   );
 }
 
