@@ -17,11 +17,11 @@ import { acquirerFor, acquirerNotConfigured } from "../acquirers";
 import type { MerchantScope, UseCaseDeps } from "../deps";
 import { encryptDocument } from "../document-at-rest";
 import { parseTaxDocument } from "../documents";
-import { ApiError, validationFailed } from "../errors";
+import { validationFailed, type ApiError } from "../errors";
 import { enqueueDeliveries } from "../events/record-event";
 import { newId } from "../ids";
 import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
-import type { CreateTransactionInput } from "../transactions/create-transaction";
+import { externalIdTaken, type CreateTransactionInput } from "../transactions/create-transaction";
 import { generateTxid } from "../transactions/txid";
 import { planBatchCompletedEvent } from "./transaction-batch-events";
 
@@ -113,11 +113,7 @@ function withoutRepeatedExternalIds(items: TransactionBatchItemInput[]): Transac
       seen.add(externalId);
       return item;
     }
-    return {
-      refused: new ApiError("invalid_state", "A transaction with this external_id already exists.", {
-        param: "external_id",
-      }),
-    };
+    return { refused: externalIdTaken() };
   });
 }
 

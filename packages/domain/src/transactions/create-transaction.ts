@@ -135,11 +135,7 @@ export async function createTransaction(
     const written =
       options.preassigned && isUniqueViolation(err) ? await deps.repos.charges.findChargeById(id) : undefined;
     if (written !== undefined) return written;
-    if (isUniqueViolation(err, "external_id")) {
-      throw new ApiError("invalid_state", "A transaction with this external_id already exists.", {
-        param: "external_id",
-      });
-    }
+    if (isUniqueViolation(err, "external_id")) throw externalIdTaken();
     if (isUniqueViolation(err, "txid")) {
       throw new ApiError("invalid_state", "This Idempotency-Key was used for a charge before; send a new key.", {
         param: "Idempotency-Key",
@@ -245,4 +241,9 @@ function noPostbackSecret(): ApiError {
       "(POST /v1/me/webhook-endpoints).",
     { param: "postback_url" },
   );
+}
+
+/** The refusal of a charge whose `external_id` the store already gave a charge of this mode (409 `invalid_state`). */
+export function externalIdTaken(): ApiError {
+  return new ApiError("invalid_state", "A transaction with this external_id already exists.", { param: "external_id" });
 }
