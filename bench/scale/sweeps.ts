@@ -32,8 +32,7 @@ import {
   expireDueTransactions,
   findRecentBalanceDrift,
   idFloor,
-  LEDGER_MAX_SETTLED_ENTRIES,
-  LEDGER_SETTLE_MS,
+  recentReconciliation,
   recoverWebhookEndpoint,
   type UseCaseDeps,
 } from "@lm/domain";
@@ -152,12 +151,9 @@ async function measureSize(url: string, rows: number): Promise<Record<string, un
       catchUp.push(
         await timed(async () => {
           const now = new Date();
-          const rows = await repos.ledger.listRecentBalanceReconciliation({
-            since: new Date(now.getTime() - 600_000),
-            settledBelow: idFloor("balanceTransaction", now.getTime() - LEDGER_SETTLE_MS),
-            maxSettledEntries: LEDGER_MAX_SETTLED_ENTRIES,
-            now,
-          });
+          const rows = await repos.ledger.listRecentBalanceReconciliation(
+            recentReconciliation({ since: new Date(now.getTime() - 600_000), now }),
+          );
           compared = rows.some((row) => row.seller_id === store.seller_id);
         }),
       );

@@ -14,6 +14,7 @@ import type {
   LedgerScope,
   Repositories,
   NewBalanceTransaction,
+  RecentReconciliation,
 } from "@lm/db";
 import { ApiError } from "../errors";
 import { idFloor, newId } from "../ids";
@@ -150,13 +151,19 @@ export async function findRecentBalanceDrift(
   repos: Repositories,
   check: { since: Date; now: Date },
 ): Promise<BalanceDrift[]> {
-  const settledBelow = idFloor("balanceTransaction", check.now.getTime() - LEDGER_SETTLE_MS);
-  return drifted(
-    await repos.ledger.listRecentBalanceReconciliation({
-      since: check.since,
-      settledBelow,
-      maxSettledEntries: LEDGER_MAX_SETTLED_ENTRIES,
-      now: check.now,
-    }),
-  );
+  return drifted(await repos.ledger.listRecentBalanceReconciliation(recentReconciliation(check)));
+}
+
+/**
+ * What the drift check of the balances changed since `check.since`, run at `check.now`, asks of the ledger: the
+ * checkpoints may move up to the entries older than {@link LEDGER_SETTLE_MS}, by at most
+ * {@link LEDGER_MAX_SETTLED_ENTRIES} entries each.
+ */
+export function recentReconciliation(check: { since: Date; now: Date }): RecentReconciliation {
+  return {
+    since: check.since,
+    settledBelow: idFloor("balanceTransaction", check.now.getTime() - LEDGER_SETTLE_MS),
+    maxSettledEntries: LEDGER_MAX_SETTLED_ENTRIES,
+    now: check.now,
+  };
 }
