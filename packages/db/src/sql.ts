@@ -85,10 +85,12 @@ const plannedEachCall = new WeakSet<Sql>();
  * generic plan for every later call on the connection, and a generic plan costs each partition at its size when it
  * was made: a week's partition is made ahead, empty, so the plan reads it with a sequential scan, and keeps reading
  * it so, every row for every call, while the week fills it (until autovacuum's next `ANALYZE` of the partition
- * happens to make a better one). Measured in `bench:delivery`: storing an inbox item (whose duplicate check looks the
- * notification's identity up in every partition) took 5.1 ms on average over 4,000 payments, two thirds of the
- * database's time, and 0.4 ms planned on each call. Planned with its values, the statement is pruned to the partitions
- * they name and costs each one at its current size; the text is still parsed on every call, as behind a pooler.
+ * happens to make a better one). Measured in `bench:delivery`: storing an inbox item (whose duplicate check looked the
+ * notification's identity up in every partition) took 5.1 ms on average over 4,000 payments on a generic plan, two
+ * thirds of the database's time, and 0.4 ms planned on each call. Planned with its values, the statement is pruned to
+ * the partitions they name and costs each one at its current size; the text is still parsed on every call, as behind
+ * a pooler. A lookup that no value prunes is better kept in a database function whose plan cannot scan a partition
+ * sequentially (`inbox_identity_received`).
  * @returns `query`, marked
  */
 export function plannedOnEachCall(query: Sql): Sql {

@@ -21,8 +21,9 @@ import { rowsReadBy, withoutAutovacuum } from "../support/rows-read";
  * it on every call, while the week filled it. The file builds that situation on a fresh database: each statement runs
  * ten times (past the five calls after which PostgreSQL may cache a generic plan) while the partition holds a few
  * rows, then the partition gains 5,000 rows that no `ANALYZE` sees; the next call must read only the rows it names
- * (PostgreSQL's own counters, on a connection of its own). The inbox item's insert, the fan-out's route read and a
- * recovery's page read every row of the week on their cached plans, hence `plannedOnEachCall`; the other lookups
+ * (PostgreSQL's own counters, on a connection of its own). The fan-out's route read and a recovery's page read every
+ * row of the week on their cached plans, hence `plannedOnEachCall`; the inbox item's insert did too, until its
+ * duplicate check became a database function whose kept plan never scans a partition sequentially; the other lookups
  * tested here (a settlement's load of its items, the inbox sweep, an attempt's load of its rows and the write of its
  * outcome) hold on theirs.
  */

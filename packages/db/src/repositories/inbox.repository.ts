@@ -7,7 +7,7 @@ import { onSql, onPrisma, type Connection } from "../connection";
 import type { DbClient } from "../client";
 import type { Acquirer, InboxItem, Prisma } from "../generated/client";
 import type { PageArgs } from "../page";
-import { plannedOnEachCall, rawSql, sql, sqlQuery, type Sql, type SqlClient } from "../sql";
+import { rawSql, sql, sqlQuery, type Sql, type SqlClient } from "../sql";
 
 /**
  * The code an item's `error` starts with (`processing_failed: <reason>`) while processing it threw and its job is
@@ -34,14 +34,13 @@ const PROCESSABLE = rawSql(`i.signature_valid AND i.processed_at IS NULL
 export const NOT_CONFIRMED_ERROR = "not_confirmed_by_acquirer";
 
 /**
- * SQL true for an item `i` of acquirer `acquirerId` that already stands for identity `providerEventId`: validly
- * received and not refuted by the bank. A repeat of one is a duplicate, and the reconciliation does not store it again.
- * It looks the identity up in every week's partition: a statement using it is {@link plannedOnEachCall}.
+ * SQL true when an item of acquirer `acquirerId` already stands for identity `providerEventId`: validly received and
+ * not refuted by the bank. A repeat of one is a duplicate, and the reconciliation does not store it again. The lookup
+ * reads every week's partition, so it is the database function `inbox_identity_received`, planned once per connection
+ * (see its migration), not a subquery planned inside each statement that uses it.
  */
 function receivedBefore(acquirerId: Sql, providerEventId: Sql): Sql {
-  return sql`EXISTS (SELECT 1 FROM inbox_items i WHERE i.acquirer_id = ${acquirerId} AND i.signature_valid
-    AND i.provider_event_id = ${providerEventId}
-    AND (i.error IS NULL OR NOT starts_with(i.error, ${NOT_CONFIRMED_ERROR})))`;
+  return sql`inbox_identity_received(${acquirerId}, ${providerEventId}, ${NOT_CONFIRMED_ERROR})`;
 }
 
 /** A processable item as processing reads it, with its acquirer's slug, API Pix profile and mode. */
@@ -114,7 +113,7 @@ export function storeInboxItems(
   const { acquirer, items } = request;
   return sqlQuery<{ id: string; error: string | null }>(
     client,
-    plannedOnEachCall(sql`
+    sql`
         INSERT INTO inbox_items (id, acquirer_id, provider_event_id, event_type, signature_valid, raw_body, headers,
                                  received_at, end_to_end_id, error, source)
         SELECT v.id, ${acquirer.id}, v.provider_event_id, v.event_type, ${request.signatureValid}, ${request.rawBody},
@@ -126,7 +125,7 @@ export function storeInboxItems(
                     ${items.map((item) => item.error)}::text[])
           AS v(id, provider_event_id, event_type, end_to_end_id, error)
         WHERE EXISTS (SELECT 1 FROM acquirers a WHERE a.id = ${acquirer.id} AND a.secret_ciphertext = ${acquirer.secretCiphertext})
-        RETURNING id, error`),
+        RETURNING id, error`,
   );
 }
 
@@ -138,9 +137,7 @@ export async function findReceivedProviderEventIds(
 ): Promise<Set<string>> {
   const rows = await sqlQuery<{ id: string }>(
     client,
-    plannedOnEachCall(
-      sql`SELECT v.id FROM unnest(${providerEventIds}::text[]) AS v(id) WHERE ${receivedBefore(sql`${acquirerId}`, rawSql("v.id"))}`,
-    ),
+    sql`SELECT v.id FROM unnest(${providerEventIds}::text[]) AS v(id) WHERE ${receivedBefore(sql`${acquirerId}`, rawSql("v.id"))}`,
   );
   return new Set(rows.map(({ id }) => id));
 }
