@@ -64,7 +64,15 @@ import {
 import { startBankProcess, type BankProcess } from "./bank-server";
 import { BASELINE_SCHEMA_SQL } from "./baseline-server";
 import { buildServices } from "../scripts/build";
-import { backendCpuMs, backendCpuSince, cpuMs, redisUsedMemory, round } from "./support/children";
+import {
+  backendCpuMs,
+  backendCpuSince,
+  cpuMs,
+  redisCpuMs,
+  redisServerPid,
+  redisUsedMemory,
+  round,
+} from "./support/children";
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -164,15 +172,6 @@ interface SharedServers {
   redisPid: number;
 }
 
-/** CPU time (ms) of the Redis server so far; NaN when it is not a process of this machine. */
-function redisCpuMs({ redisPid }: SharedServers): number {
-  try {
-    return cpuMs(redisPid);
-  } catch {
-    return NaN;
-  }
-}
-
 /**
  * Runs autocannon against `side` for `seconds` and adds to `tally` what it did: its requests, their latencies, and
  * the CPU time that the side's process, the bench database's PostgreSQL backends (`backendCpuMs`; one side runs at
@@ -188,7 +187,7 @@ async function slice(
 ): Promise<void> {
   const postgresBefore = backendCpuMs(shared.database);
   const cpuBefore = cpuMs(side.pid);
-  const redisBefore = redisCpuMs(shared);
+  const redisBefore = redisCpuMs(shared.redisPid);
   const latencies: number[] = [];
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
@@ -215,7 +214,7 @@ async function slice(
   tally.latencies.push(...latencies);
   tally.cpuMs += cpuMs(side.pid) - cpuBefore;
   tally.postgresCpuMs += backendCpuSince(postgresBefore, backendCpuMs(shared.database));
-  tally.redisCpuMs += redisCpuMs(shared) - redisBefore;
+  tally.redisCpuMs += redisCpuMs(shared.redisPid) - redisBefore;
 }
 
 /** The `q` quantile (0..1) of `sorted`, ms, one decimal. */
@@ -437,7 +436,7 @@ async function main(): Promise<void> {
     await whenSettled(redis);
     const shared: SharedServers = {
       database: database.name,
-      redisPid: Number(/process_id:(\d+)/.exec(await redis.info("server"))?.[1] ?? NaN),
+      redisPid: await redisServerPid(redis),
     };
     // Warm-up (JIT, pools, BullMQ scripts), then the measured slices, API and baseline in turn.
     const apiCreate: Side = { url: api.base, status: 201, next: createRequest, pid: api.child.pid ?? 0 };

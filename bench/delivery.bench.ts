@@ -15,8 +15,8 @@
  * BENCH_OPEN_LOOP_ENDPOINTS endpoints, after BENCH_OPEN_LOOP_WARMUP_SECONDS at the same rate to another store (not
  * measured: a deployed service is warm, and the first seconds of a cold worker measure its start), and measures
  * event → attempt 1 (and notification received → event recorded), the worker's CPU per paid event and this process's (`receipt_cpu_ms_per_event`: the charge read, signing, the
- * notification's receipt, its inbox row and job, as the API would spend them) and the PostgreSQL backends' of the
- * bench's database (`postgres_cpu_ms_per_event`, to the last first attempt); `inbound_events_recorded_per_s` receives
+ * notification's receipt, its inbox row and job, as the API would spend them), the PostgreSQL backends' of the
+ * bench's database (`postgres_cpu_ms_per_event`, to the last first attempt), the Redis server's and the receiver's; `inbound_events_recorded_per_s` receives
  * BENCH_EVENTS payments to a store with BENCH_ENDPOINTS endpoints while inbox processing is paused, then times the
  * worker settling them and recording their events and fan-out once it resumes. `events_recorded_per_s` is the
  * recording's capacity: the drain phase's events recorded with `recordEvent` (BENCH_ENDPOINTS endpoints each,
@@ -62,6 +62,8 @@ import {
   backendCpuMs,
   backendCpuSince,
   cpuMs,
+  redisCpuMs,
+  redisServerPid,
   redisUsedMemory,
   round,
   runReceiver,
@@ -119,7 +121,7 @@ async function main(): Promise<void> {
     const receiver = await startChild(children, ["bench/delivery.bench.ts", "receiver"], {}, /listening (\d+)/);
     const receiverUrl = `http://127.0.0.1:${receiver.match[1]}`;
     const baseline = await measureBaseline(children, config.redisUrl, baselinePrefix, receiverUrl);
-    const engine = await measureEngine(children, config, receiverUrl);
+    const engine = await measureEngine(children, config, { url: receiverUrl, pid: receiver.child.pid as number });
     const ratio = engine.deliveries_per_s / baseline.deliveries_per_s;
     process.stdout.write(
       `${JSON.stringify(
@@ -149,7 +151,12 @@ async function main(): Promise<void> {
  * event to first attempt, and the pipeline's throughput, which the fan-out's own pace may cap); `drain` fans the same
  * number out while the queue is paused, then times the worker emptying it, which is what the baseline measures too.
  */
-async function measureEngine(children: ChildProcess[], config: ReturnType<typeof testConfig>, receiverUrl: string) {
+async function measureEngine(
+  children: ChildProcess[],
+  config: ReturnType<typeof testConfig>,
+  receiver: { url: string; pid: number },
+) {
+  const receiverUrl = receiver.url;
   const db = createDb(config.databaseUrl, { maxConnections: FANOUT_CONCURRENCY + 2 });
   const redis = createRedis(config.redisUrl, "producer");
   const producer = createProducer(redis, config, () => undefined);
@@ -190,7 +197,11 @@ async function measureEngine(children: ChildProcess[], config: ReturnType<typeof
       now: () => new Date(),
     };
     const workerPid = worker.child.pid as number;
-    const openLoop = await measureOpenLoop(deps, receiverUrl, workerPid);
+    const openLoop = await measureOpenLoop(deps, receiverUrl, {
+      worker: workerPid,
+      receiver: receiver.pid,
+      redis: await redisServerPid(redis),
+    });
     const inbound = await measureEventRecording(deps, producer, receiverUrl, workerPid);
 
     // A graceful stop, so that BENCH_PROFILE_DIR gets its profile written.
@@ -264,7 +275,11 @@ async function fanOutAll(db: Db, producer: ReturnType<typeof createProducer>, st
  * starts the payments due, whatever the engine does), then waits for every paid event's first attempts. The first
  * {@link OPEN_LOOP_WARMUP_SECONDS} of payments go to a store of their own and are left out of every figure.
  */
-async function measureOpenLoop(deps: BenchDeps, receiverUrl: string, workerPid: number) {
+async function measureOpenLoop(
+  deps: BenchDeps,
+  receiverUrl: string,
+  pids: { worker: number; receiver: number; redis: number },
+) {
   const warm = await storeWithEndpoints(deps.db, deps.config.encryptionKey, receiverUrl, OPEN_LOOP_ENDPOINTS);
   const store = await storeWithEndpoints(deps.db, deps.config.encryptionKey, receiverUrl, OPEN_LOOP_ENDPOINTS);
   const warmUp = OPEN_LOOP_RATE * OPEN_LOOP_WARMUP_SECONDS;
@@ -274,7 +289,7 @@ async function measureOpenLoop(deps: BenchDeps, receiverUrl: string, workerPid: 
     ...(await pendingCharges(deps.db, store.id, total)).map((id) => ({ storeId: store.id, id })),
   ];
   const databaseName = new URL(deps.config.databaseUrl).pathname.slice(1);
-  let before = { worker: 0, receipt: 0, database: new Map<number, number>(), at: 0 };
+  let before = { worker: 0, receipt: 0, receiver: 0, redis: 0, database: new Map<number, number>(), at: 0 };
   const started = Date.now();
   const running: Array<Promise<unknown>> = [];
   let paid = 0;
@@ -286,8 +301,10 @@ async function measureOpenLoop(deps: BenchDeps, receiverUrl: string, workerPid: 
       // The measured window starts with the first payment after the warm-up, on the same clock.
       if (paid === warmUp) {
         before = {
-          worker: cpuMs(workerPid),
+          worker: cpuMs(pids.worker),
           receipt: cpuMs(process.pid),
+          receiver: cpuMs(pids.receiver),
+          redis: redisCpuMs(pids.redis),
           database: backendCpuMs(databaseName),
           at: Date.now(),
         };
@@ -309,7 +326,9 @@ async function measureOpenLoop(deps: BenchDeps, receiverUrl: string, workerPid: 
   const payingMs = Date.now() - before.at;
   const receiptCpuMsPerEvent = round((cpuMs(process.pid) - before.receipt) / total, 2);
   await waitForFirstAttempts(deps.db, store, total * OPEN_LOOP_ENDPOINTS);
-  const workerCpuMsPerEvent = round((cpuMs(workerPid) - before.worker) / total, 2);
+  const workerCpuMsPerEvent = round((cpuMs(pids.worker) - before.worker) / total, 2);
+  const receiverCpuMsPerEvent = round((cpuMs(pids.receiver) - before.receiver) / total, 2);
+  const redisCpuMsPerEvent = round((redisCpuMs(pids.redis) - before.redis) / total, 2);
   const databaseCpuMsPerEvent = round(backendCpuSince(before.database, backendCpuMs(databaseName)) / total, 2);
   const figures = await firstAttemptFigures(deps.db, store.id);
   const [settling] = await deps.db.$queryRaw<Array<{ p50: number; p99: number }>>`
@@ -328,6 +347,8 @@ async function measureOpenLoop(deps: BenchDeps, receiverUrl: string, workerPid: 
     worker_cpu_ms_per_event: workerCpuMsPerEvent,
     receipt_cpu_ms_per_event: receiptCpuMsPerEvent,
     postgres_cpu_ms_per_event: databaseCpuMsPerEvent,
+    redis_cpu_ms_per_event: redisCpuMsPerEvent,
+    receiver_cpu_ms_per_event: receiverCpuMsPerEvent,
   };
 }
 

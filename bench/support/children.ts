@@ -156,6 +156,20 @@ export function backendCpuSince(before: Map<number, number>, now: Map<number, nu
   return total;
 }
 
+/** The pid of the Redis server `redis` is connected to (`INFO server`). */
+export async function redisServerPid(redis: { info(section: "server"): Promise<string> }): Promise<number> {
+  return Number(/process_id:(\d+)/.exec(await redis.info("server"))?.[1] ?? NaN);
+}
+
+/** CPU time (ms) Redis server `pid` has used so far; NaN when it is not a process of this machine. */
+export function redisCpuMs(pid: number): number {
+  try {
+    return cpuMs(pid);
+  } catch {
+    return NaN;
+  }
+}
+
 /** Redis's `used_memory` (`INFO memory`), bytes. */
 export async function redisUsedMemory(redis: { info(section: "memory"): Promise<string> }): Promise<number> {
   return Number(/used_memory:(\d+)/.exec(await redis.info("memory"))?.[1] ?? NaN);
