@@ -96,7 +96,7 @@ async function main(): Promise<void> {
   }
 }
 
-/** Runs `addJobs` (which adds `jobs` jobs), waits until the worker has finished them all, and returns the phase's CPU. */
+/** Runs `addJobs` (which adds `jobs` jobs), waits until the worker has finished them all; returns the phase's CPU. */
 async function measure(
   queue: Queue,
   pids: { redis: number; worker: number },
