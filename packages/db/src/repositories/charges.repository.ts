@@ -6,13 +6,25 @@ import { onSql, onPrisma, inUnitOfWork, type Connection } from "../connection";
 import type { DbClient } from "../client";
 import { Prisma, type Transaction } from "../generated/client";
 import type { PageArgs } from "../page";
-import { insertWrite, rawSql, rowStatusIs, sql, sqlQuery, type Sql, type SqlClient } from "../sql";
+import { insertWrite, rawSql, rowStatusIs, sql, sqlQuery, type Sql, type SqlClient, type SqlWrite } from "../sql";
 import { changeRowsWithEvents, insertWithEvents, type EventsToWrite } from "./events.repository";
 import type { IdempotentReply } from "./idempotency-keys.repository";
 
 /** The columns of a charge, by name (a prepared statement must not select `*`, see `sqlQuery`). */
 export const CHARGE_COLUMN_NAMES: readonly string[] = Object.values(Prisma.TransactionScalarFieldEnum);
 const CHARGE_COLUMNS = rawSql(CHARGE_COLUMN_NAMES.join(", "));
+
+/** The insert of charge row `charge`, for `runWrites` or `insertWithEvents`, with the casts its columns need. */
+export function chargeRowWrite(charge: Transaction): SqlWrite {
+  return insertWrite("transactions", [charge], {
+    mode: "mode",
+    status: "transaction_status",
+    type: "transaction_type",
+    metadata: "jsonb",
+    due_terms: "jsonb",
+    payment_components: "jsonb",
+  });
+}
 
 /**
  * Inserts `charge` with its events (`transaction.created`) and their first deliveries, and `reply` (the request's
@@ -27,15 +39,7 @@ export async function insertCharge(
   events: EventsToWrite,
   reply?: IdempotentReply,
 ): Promise<string[]> {
-  const row = insertWrite("transactions", [charge], {
-    mode: "mode",
-    status: "transaction_status",
-    type: "transaction_type",
-    metadata: "jsonb",
-    due_terms: "jsonb",
-    payment_components: "jsonb",
-  });
-  return insertWithEvents(client, row, events, reply);
+  return insertWithEvents(client, chargeRowWrite(charge), events, reply);
 }
 
 /**

@@ -11,6 +11,7 @@ import type { DbClient } from "../client";
 import type { Prisma, Recurrence, RecurrenceCycle, TestClock, Transaction } from "../generated/client";
 import type { PageArgs } from "../page";
 import { insertWrite, rawSql, runWrites, sql, sqlQuery, type SqlClient } from "../sql";
+import { chargeRowWrite } from "./charges.repository";
 import { insertWithEvents, type EventsToWrite } from "./events.repository";
 import type { IdempotentReply } from "./idempotency-keys.repository";
 
@@ -285,14 +286,7 @@ export function findOpenCycles(client: SqlClient, recurrenceId: string): Promise
  */
 export async function insertCycle(client: SqlClient, charge: Transaction, cycle: RecurrenceCycle): Promise<void> {
   await runWrites(client, [
-    insertWrite("transactions", [{ ...charge }], {
-      mode: "mode",
-      status: "transaction_status",
-      type: "transaction_type",
-      metadata: "jsonb",
-      due_terms: "jsonb",
-      payment_components: "jsonb",
-    }),
+    chargeRowWrite(charge),
     insertWrite("recurrence_cycles", [{ ...cycle }]),
   ]);
 }
