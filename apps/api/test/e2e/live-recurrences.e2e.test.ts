@@ -29,6 +29,17 @@ describe("Pix Automático in live mode through an API Pix bank", () => {
   const ops = opsOf(ctx);
   const recurrence = async (id: string) => (await live.get(`/v1/recurrences/${id}`).expect(200)).body;
   const charge = async (id: string) => (await live.get(`/v1/transactions/${id}`).expect(200)).body;
+  /** The bank's id (`idRec`) of recurrence `id`, as saved when the bank made it. */
+  const bankRecurrenceId = async (id: string) =>
+    (await ctx.db.recurrence.findUniqueOrThrow({ where: { id } })).bank_recurrence_id as string;
+  /** A live recurrence created with `body` and approved by the payer at the bank: its id and the bank's. */
+  const approvedRecurrence = async (body: Record<string, unknown>) => {
+    const id = (await live.post("/v1/recurrences", body)).body.id as string;
+    const idRec = await bankRecurrenceId(id);
+    await bank.answerRecurrence(idRec, true);
+    await waitUntil("the recurrence approved", async () => (await recurrence(id)).status === "approved");
+    return { id, idRec };
+  };
 
   beforeAll(() => {
     ({ bank, server, owner, live } = stack.current);
@@ -164,8 +175,7 @@ describe("Pix Automático in live mode through an API Pix bank", () => {
     expect(created.status).toBe(201);
     const first = created.body.first_payment_transaction_id as string;
     const { txid } = await charge(first);
-    const idRec = (await ctx.db.recurrence.findUniqueOrThrow({ where: { id: created.body.id } }))
-      .bank_recurrence_id as string;
+    const idRec = await bankRecurrenceId(created.body.id);
     const atBank = bank.recurrences().find((rec) => rec.idRec === idRec);
     expect(atBank?.ativacao).toEqual({ tipoJornada: "AGUARDANDO_DEFINICAO", dadosJornada: { txid } });
     expect(created.body.authorization.copy_paste).toContain(bank.charge(txid)?.location as string);
@@ -190,8 +200,7 @@ describe("Pix Automático in live mode through an API Pix bank", () => {
 
     expect(created.status).toBe(201);
     expect(created.body.authorization).toBeNull();
-    const idRec = (await ctx.db.recurrence.findUniqueOrThrow({ where: { id: created.body.id } }))
-      .bank_recurrence_id as string;
+    const idRec = await bankRecurrenceId(created.body.id);
     expect(bank.recurrences().find((rec) => rec.idRec === idRec)?.solicitacao).toEqual([
       expect.objectContaining({
         status: "ENVIADA",
@@ -202,14 +211,9 @@ describe("Pix Automático in live mode through an API Pix bank", () => {
 
   test("when the merchant cancels a live cycle, then its cobr is withdrawn at the bank; when the payer then cancels the recurrence in their bank, then it is canceled by the payer with its other cycle", async () => {
     const start = plusDays(TODAY, 3);
-    const created = await live.post(
-      "/v1/recurrences",
+    const { id, idRec } = await approvedRecurrence(
       recurrenceBody({ contract: "live-assinatura-6", start_date: start, end_date: addMonths(start, 1) }),
     );
-    const id = created.body.id as string;
-    const idRec = (await ctx.db.recurrence.findUniqueOrThrow({ where: { id } })).bank_recurrence_id as string;
-    await bank.answerRecurrence(idRec, true);
-    await waitUntil("the recurrence approved", async () => (await recurrence(id)).status === "approved");
     await runRecurrence(ctx.deps, id, new Date(`${addMonths(start, 1)}T12:00:00.000Z`));
     const [first, second] = await ctx.db.transaction.findMany({
       where: { recurrence_id: id },
@@ -232,8 +236,7 @@ describe("Pix Automático in live mode through an API Pix bank", () => {
 
   test("when the merchant cancels a live recurrence, then it is canceled at the bank first", async () => {
     const created = await live.post("/v1/recurrences", recurrenceBody({ contract: "live-assinatura-2" }));
-    const idRec = (await ctx.db.recurrence.findUniqueOrThrow({ where: { id: created.body.id } }))
-      .bank_recurrence_id as string;
+    const idRec = await bankRecurrenceId(created.body.id);
 
     const canceled = await live.post(`/v1/recurrences/${created.body.id}/cancel`, {});
 
@@ -247,8 +250,7 @@ describe("Pix Automático in live mode through an API Pix bank", () => {
 
   test("when the payer rejects a live recurrence in their bank, then it is rejected here with recurrence.rejected", async () => {
     const created = await live.post("/v1/recurrences", recurrenceBody({ contract: "live-assinatura-3" }));
-    const idRec = (await ctx.db.recurrence.findUniqueOrThrow({ where: { id: created.body.id } }))
-      .bank_recurrence_id as string;
+    const idRec = await bankRecurrenceId(created.body.id);
 
     await bank.answerRecurrence(idRec, false);
 
@@ -320,7 +322,7 @@ describe("Pix Automático in live mode through an API Pix bank", () => {
   test("when the payer approves in their bank and the callback is lost, then the reconciler's sweep reads it back and approves the recurrence once", async () => {
     const created = await live.post("/v1/recurrences", recurrenceBody({ contract: "live-sem-aviso-1" }));
     const id = created.body.id as string;
-    const idRec = (await ctx.db.recurrence.findUniqueOrThrow({ where: { id } })).bank_recurrence_id as string;
+    const idRec = await bankRecurrenceId(id);
     await bank.answerRecurrence(idRec, true, { callback: "drop" });
     expect((await recurrence(id)).status).toBe("created");
 
@@ -338,14 +340,7 @@ describe("Pix Automático in live mode through an API Pix bank", () => {
 
   test("when the payer's bank pays a cycle and the callback is lost, then the reconciler's sweep after its due date settles it once", async () => {
     const start = plusDays(TODAY, 3);
-    const created = await live.post(
-      "/v1/recurrences",
-      recurrenceBody({ contract: "live-sem-aviso-2", start_date: start }),
-    );
-    const id = created.body.id as string;
-    const idRec = (await ctx.db.recurrence.findUniqueOrThrow({ where: { id } })).bank_recurrence_id as string;
-    await bank.answerRecurrence(idRec, true);
-    await waitUntil("the recurrence approved", async () => (await recurrence(id)).status === "approved");
+    const { id } = await approvedRecurrence(recurrenceBody({ contract: "live-sem-aviso-2", start_date: start }));
     await runRecurrence(ctx.deps, id, new Date(`${start}T12:00:00.000Z`));
     const [cycle] = await ctx.db.transaction.findMany({ where: { recurrence_id: id } });
     const txid = cycle?.txid as string;
@@ -370,15 +365,10 @@ describe("Pix Automático in live mode through an API Pix bank", () => {
     // Its first cycle is sent after today: the engine's run after the approval sends nothing yet.
     const start = plusDays(TODAY, 10);
     const dues = [start, addMonths(start, 1)];
-    const created = await live.post(
-      "/v1/recurrences",
-      // The emulator refuses a cycle charge whose amount ends in 13.
+    // The emulator refuses a cycle charge whose amount ends in 13.
+    const { id, idRec } = await approvedRecurrence(
       recurrenceBody({ contract: "live-recusada-2", start_date: start, end_date: dues[1], amount: 4913 }),
     );
-    const id = created.body.id as string;
-    const idRec = (await ctx.db.recurrence.findUniqueOrThrow({ where: { id } })).bank_recurrence_id as string;
-    await bank.answerRecurrence(idRec, true);
-    await waitUntil("the recurrence approved", async () => (await recurrence(id)).status === "approved");
 
     // The bank down: the first cycle is written but not sent, and stays scheduled for the next run.
     bank.failNext(50, 503, { path: "/v2/cobr/" });
@@ -412,14 +402,7 @@ describe("Pix Automático in live mode through an API Pix bank", () => {
   test("when a cycle's cobr is in flight at the bank, then the recurrence is not locked meanwhile", async () => {
     // Its first cycle is sent after today: the engine's run after the approval sends nothing yet.
     const start = plusDays(TODAY, 10);
-    const created = await live.post(
-      "/v1/recurrences",
-      recurrenceBody({ contract: "live-sem-trava-1", start_date: start }),
-    );
-    const id = created.body.id as string;
-    const idRec = (await ctx.db.recurrence.findUniqueOrThrow({ where: { id } })).bank_recurrence_id as string;
-    await bank.answerRecurrence(idRec, true);
-    await waitUntil("the recurrence approved", async () => (await recurrence(id)).status === "approved");
+    const { id, idRec } = await approvedRecurrence(recurrenceBody({ contract: "live-sem-trava-1", start_date: start }));
     const before = bank.requests().length;
     // The PUT /cobr is never answered: the engine waits for it until the acquirer timeout.
     bank.hangNext(1);
