@@ -19,7 +19,7 @@ import { Queue, Worker } from "bullmq";
 import type { ChildProcess } from "node:child_process";
 import { FINISHED_JOBS, closeRedis, createRedis } from "@lm/queue";
 import { deleteQueueKeys, uniqueQueuePrefix } from "@lm/testing";
-import { cpuMs, redisCpuMs, redisServerPid, round, startChild } from "./support/children";
+import { cpuMs, redisCpuMs, redisServerPid, round, runBenchPart, startChild } from "./support/children";
 
 const RATE = Number(process.env.BENCH_QUEUE_RATE ?? 500);
 const SECONDS = Number(process.env.BENCH_QUEUE_SECONDS ?? 10);
@@ -37,29 +37,26 @@ interface PhaseCost {
   total_cpu_ms_per_job: number;
 }
 
-async function main(): Promise<void> {
-  const redisUrl = REDIS_URL;
-  if (process.argv[2] === "worker") return runWorker(redisUrl, String(process.env.BENCH_QUEUE_PREFIX));
-
+/** The two phases over one worker process, and their ratio (see the module comment). */
+async function measureQueue(): Promise<Record<string, unknown>> {
   const prefix = uniqueQueuePrefix();
   const children: ChildProcess[] = [];
-  const redis = createRedis(redisUrl, "worker");
+  const redis = createRedis(REDIS_URL, "worker");
   const queue = new Queue(QUEUE, { connection: redis, prefix });
   try {
-    const pids = { redis: await redisServerPid(redis), worker: 0 };
     const worker = await startChild(
       children,
       ["bench/queue.bench.ts", "worker"],
       { BENCH_QUEUE_PREFIX: prefix },
       /consuming/,
     );
-    pids.worker = worker.child.pid as number;
+    const pids = { redis: await redisServerPid(redis), worker: worker.child.pid as number };
+    const total = RATE * SECONDS;
     let next = 0;
     const add = () => queue.add("job", {}, { jobId: `j${next++}`, ...FINISHED_JOBS });
 
-    const trickle = await measure(queue, pids, RATE * SECONDS, async () => {
+    const trickle = await measure(queue, pids, total, async () => {
       const started = Date.now();
-      const total = RATE * SECONDS;
       const adding: Array<Promise<unknown>> = [];
       for (let sent = 0; sent < total;) {
         const due = Math.min(total, Math.floor(((Date.now() - started) / 1000) * RATE));
@@ -70,29 +67,23 @@ async function main(): Promise<void> {
     });
 
     await queue.pause();
-    const backlog = await measure(queue, pids, RATE * SECONDS, async () => {
-      await Promise.all(Array.from({ length: RATE * SECONDS }, add));
+    const backlog = await measure(queue, pids, total, async () => {
+      await Promise.all(Array.from({ length: total }, add));
       await queue.resume();
     });
 
-    process.stdout.write(
-      `${JSON.stringify(
-        {
-          rate_per_s: RATE,
-          worker_concurrency: CONCURRENCY,
-          trickle,
-          backlog,
-          ratio: round(trickle.total_cpu_ms_per_job / backlog.total_cpu_ms_per_job, 2),
-        },
-        null,
-        2,
-      )}\n`,
-    );
+    return {
+      rate_per_s: RATE,
+      worker_concurrency: CONCURRENCY,
+      trickle,
+      backlog,
+      ratio: round(trickle.total_cpu_ms_per_job / backlog.total_cpu_ms_per_job, 2),
+    };
   } finally {
     for (const child of children) child.kill("SIGKILL");
     await queue.close();
     await closeRedis(redis);
-    await deleteQueueKeys(redisUrl, prefix);
+    await deleteQueueKeys(REDIS_URL, prefix);
   }
 }
 
@@ -138,10 +129,5 @@ async function runWorker(redisUrl: string, prefix: string): Promise<void> {
   process.stdout.write("consuming\n");
 }
 
-main().then(
-  () => undefined,
-  (err: unknown) => {
-    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exit(1);
-  },
-);
+if (process.argv[2] === "worker") void runWorker(REDIS_URL, String(process.env.BENCH_QUEUE_PREFIX));
+else runBenchPart(measureQueue);
