@@ -285,10 +285,7 @@ export function findOpenCycles(client: SqlClient, recurrenceId: string): Promise
  *   `isUniqueViolation`): nothing is written twice
  */
 export async function insertCycle(client: SqlClient, charge: Transaction, cycle: RecurrenceCycle): Promise<void> {
-  await runWrites(client, [
-    chargeRowWrite(charge),
-    insertWrite("recurrence_cycles", [{ ...cycle }]),
-  ]);
+  await runWrites(client, [chargeRowWrite(charge), insertWrite("recurrence_cycles", [{ ...cycle }])]);
 }
 
 /** Sets cycle `transactionId`'s debits tried and next action time. */
