@@ -23,8 +23,11 @@ export interface JobPayloads {
   "test-clock": { testClockId: string };
   /** Run one recovery of an endpoint (DESIGN §8) in pages, from its cursor: a `webhook_recoveries` row. */
   "webhook-recovery": { recoveryId: string };
-  /** Process one stored inbound acquirer notification. */
-  "inbox-processing": { inboxItemId: string };
+  /**
+   * Process stored inbound acquirer notifications: item `inboxItemId` (whose id is the job's), and the items in
+   * `moreInboxItemIds` received with it (the receipt gives the items of a few milliseconds one job).
+   */
+  "inbox-processing": { inboxItemId: string; moreInboxItemIds?: string[] };
   /** Hand one refund (a `refunds` row not yet accepted by the acquirer) to the acquirer. */
   "refund-submission": { refundId: string };
   /** Hand one withdrawal (a `withdrawals` row not yet accepted by the acquirer) to the acquirer. */
@@ -55,8 +58,8 @@ export type QueueName = keyof JobPayloads;
 /**
  * The queues split into shards (DESIGN §10 "Redis"): `DELIVERY_QUEUE_SHARDS` BullMQ queues each, every one under a hash
  * tag of its own, so a Redis Cluster spreads the most numerous jobs over its masters. A paid charge runs one job of
- * each of its events' fan-outs (`webhook-delivery`) and one of its payment's notification (`inbox-processing`): left
- * in one queue, the notifications alone would give their master a third of the jobs.
+ * each of its events' fan-outs (`webhook-delivery`) and its share of its notification's (`inbox-processing`): left in
+ * one queue, the notifications alone would give their master a good part of the jobs.
  */
 export type ShardedQueueName = "webhook-delivery" | "inbox-processing";
 

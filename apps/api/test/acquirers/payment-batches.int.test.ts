@@ -1,9 +1,20 @@
 import request from "supertest";
-import { fanOutJobId, processInboxItem, sandboxAcquirerSecret, settlePayments, signatureHeader } from "@lm/domain";
+import {
+  enqueueReceivedInboxItems,
+  fanOutJobId,
+  newId,
+  processInboxItem,
+  sandboxAcquirerSecret,
+  settlePayments,
+  signatureHeader,
+} from "@lm/domain";
 import { createLogger } from "@lm/logging";
 import { createEndpointRow, createTestMerchant, deliveryJobsIn, givePostbackSecret } from "@lm/testing";
+import type { JobPayloads } from "@lm/queue";
 import { withoutChargeFields } from "@lm/wire";
+import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from "../../../worker/src/deps";
 import { createPaymentSettlement } from "../../../worker/src/inbox/payment-settlement";
+import { inboxProcessingProcessor } from "../../../worker/src/processors/inbox-processing.processor";
 import { useApiTestContext } from "../support/harness";
 import { paymentOf } from "../support/pix-payments";
 import { captureLogs } from "../support/log-capture";
@@ -178,5 +189,77 @@ describe("settling a batch of inbound payments in one statement (settlePayments)
     for (const id of itemIds) oneByOne.push(await processInboxItem(ctx.deps, id));
     expect(oneByOne).toEqual(["paid", "paid"]);
     expect((await store.client.get("/v1/balance")).body.available).toBe(2300);
+  });
+
+  describe("the items received together share one inbox job", () => {
+    let worker: WorkerDeps;
+    beforeAll(() => {
+      worker = createWorkerDeps(ctx.config, {
+        logger: createLogger({ level: "error", service: "worker", silent: true }),
+      });
+    });
+    afterAll(async () => {
+      await closeWorkerDeps(worker);
+    });
+
+    const jobData = async (id: string) =>
+      (await ctx.deps.producer.queueFor("inbox-processing", id).getJob(id))?.data as JobPayloads["inbox-processing"];
+    const control = (id: string) => ({ id, defer: () => Promise.reject(new Error("not deferred here")) });
+
+    test("when items are received within a few milliseconds, then one job names them all, by the first's id; items received apart have jobs of their own", async () => {
+      const store = await freshStore();
+      const charges = [];
+      for (let i = 0; i < 4; i++) charges.push(await charge(store.client, { amount: 800 + i }));
+      const apart = [...(await notify([paymentOf(charges[0])])), ...(await notify([paymentOf(charges[1])]))];
+      const together = await notify(charges.slice(2).map((txn) => paymentOf(txn)));
+      const [a, b, c] = [newId("inboxItem"), newId("inboxItem"), newId("inboxItem")];
+
+      await Promise.all([enqueueReceivedInboxItems(ctx.deps, [a]), enqueueReceivedInboxItems(ctx.deps, [b, c])]);
+
+      expect(await jobData(apart[0]!)).toEqual({ inboxItemId: apart[0] });
+      expect(await jobData(apart[1]!)).toEqual({ inboxItemId: apart[1] });
+      expect(await jobData(together[0]!)).toEqual({ inboxItemId: together[0], moreInboxItemIds: [together[1]] });
+      expect(await jobData(together[1]!)).toBeUndefined();
+      expect(await jobData(a)).toEqual({ inboxItemId: a, moreInboxItemIds: [b, c] });
+    });
+
+    test("when the worker runs a job of several items and one fails, then the others are settled and the job fails with that item's error", async () => {
+      const store = await freshStore();
+      const charges = [];
+      for (let i = 0; i < 3; i++) charges.push(await charge(store.client, { amount: 900 + i }));
+      const itemIds = await notify(charges.map((txn) => paymentOf(txn)));
+      const [failing] = itemIds;
+      const deps: WorkerDeps = {
+        ...worker,
+        settlePayment: async (id) => {
+          if (id === failing) throw new Error("connection lost");
+          return worker.settlePayment(id);
+        },
+      };
+
+      await expect(
+        inboxProcessingProcessor(
+          deps,
+          { inboxItemId: itemIds[0]!, moreInboxItemIds: itemIds.slice(1) },
+          control(failing!),
+        ),
+      ).rejects.toThrow("connection lost");
+
+      const statuses = await Promise.all(
+        charges.map(async (txn) => (await store.client.get(`/v1/transactions/${txn.id}`)).body.status),
+      );
+      expect(statuses).toEqual(["pending", "paid", "paid"]);
+
+      // The retry settles what is left and changes nothing else.
+      await inboxProcessingProcessor(
+        worker,
+        { inboxItemId: itemIds[0]!, moreInboxItemIds: itemIds.slice(1) },
+        control(failing!),
+      );
+
+      expect((await store.client.get(`/v1/transactions/${charges[0].id}`)).body.status).toBe("paid");
+      expect((await store.client.get("/v1/balance")).body.available).toBe(900 + 901 + 902);
+      expect(await ctx.db.event.count({ where: { store_id: store.storeId, type: "transaction.paid" } })).toBe(3);
+    });
   });
 });

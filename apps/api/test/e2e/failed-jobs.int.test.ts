@@ -177,26 +177,39 @@ describe("reviving failed jobs", () => {
     expect(row).toMatchObject({ job_given_up_at: null, job_error: null });
   });
 
-  test("when an inbox item's job fails its last try, then the item is failed with job_given_up and the reason", async () => {
+  test("when an inbox job fails its last try, then each of its items still unprocessed is failed with job_given_up and the reason", async () => {
     const acquirer = await ctx.db.acquirer.create({
       data: { id: newId("acquirer"), slug: `given-up-${randomUUID().slice(0, 8)}`, secret_ciphertext: "unused" },
     });
-    const item = await ctx.db.inboxItem.create({
-      data: {
-        id: newId("inboxItem"),
-        acquirer_id: acquirer.id,
-        provider_event_id: randomUUID(),
-        signature_valid: true,
-        raw_body: Buffer.from("{}"),
-        headers: {},
-        error: "processing_failed: boom",
-      },
-    });
-    const job = await failedJob("inbox-processing", { inboxItemId: item.id }, item.id, MAX_JOB_TRIES);
+    const item = (fields: { error: string | null; processed_at: Date | null }) =>
+      ctx.db.inboxItem.create({
+        data: {
+          id: newId("inboxItem"),
+          acquirer_id: acquirer.id,
+          provider_event_id: randomUUID(),
+          signature_valid: true,
+          raw_body: Buffer.from("{}"),
+          headers: {},
+          ...fields,
+        },
+      });
+    const failing = await item({ error: "processing_failed: boom", processed_at: null });
+    const settled = await item({ error: null, processed_at: new Date() });
+    const untried = await item({ error: null, processed_at: null });
+    const job = await failedJob(
+      "inbox-processing",
+      { inboxItemId: failing.id, moreInboxItemIds: [settled.id, untried.id] },
+      failing.id,
+      MAX_JOB_TRIES,
+    );
 
     await noteFailedJob(deps, "inbox-processing", job, new Error("boom"));
 
-    const row = await ctx.db.inboxItem.findUniqueOrThrow({ where: { id: item.id } });
-    expect(row).toMatchObject({ error: "job_given_up: boom", processed_at: null });
+    const rows = await ctx.db.inboxItem.findMany({ where: { acquirer_id: acquirer.id }, orderBy: { id: "asc" } });
+    expect(rows.map(({ error, processed_at }) => ({ error, processed: processed_at !== null }))).toEqual([
+      { error: "job_given_up: boom", processed: false },
+      { error: null, processed: true },
+      { error: "job_given_up: boom", processed: false },
+    ]);
   });
 });

@@ -4,8 +4,7 @@
  * for reads). The statements themselves are the deliveries repository's.
  */
 import type { Repositories } from "@lm/db";
-import type { AttemptRow, DeliveryRows } from "@lm/domain";
-import { createBatcher } from "../batcher";
+import { createBatcher, type AttemptRow, type DeliveryRows } from "@lm/domain";
 
 /** Creates the batched reader and writer over `repos`, one per worker process. */
 export function createDeliveryRows(repos: Repositories): DeliveryRows {

@@ -1,9 +1,9 @@
 /**
- * Group settlement of inbound payments (events must be recorded at 1,000 a second): the `inbox-processing` jobs running at the same time hand their
- * items to one batcher, which settles the plain payments of each batch in one statement (`settlePayments`, domain).
+ * Group settlement of inbound payments (events must be recorded at 1,000 a second): the `inbox-processing` jobs running
+ * at the same time hand their items to one batcher, which settles the plain payments of each batch in one statement
+ * (`settlePayments`, domain).
  */
-import { settlePayments, type UseCaseDeps } from "@lm/domain";
-import { createBatcher } from "../batcher";
+import { createBatcher, settlePayments, type UseCaseDeps } from "@lm/domain";
 
 /**
  * Settles one inbox item as part of the next batch.

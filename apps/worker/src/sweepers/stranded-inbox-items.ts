@@ -6,6 +6,7 @@
  * offer too many changes nothing, while a payment whose job a Redis flush lost is processed at the next sweep (run at
  * once after a flush).
  */
+import { inboxJob } from "@lm/domain";
 import type { WorkerDeps } from "../deps";
 import { offerRows, putFailedJobsBack } from "./offer-rows";
 
@@ -23,6 +24,6 @@ export async function enqueueStrandedInboxItems(deps: WorkerDeps): Promise<numbe
   return offerRows(
     deps,
     "inbox-processing",
-    stranded.map((id) => ({ data: { inboxItemId: id }, jobId: id })),
+    stranded.map((id) => inboxJob([id])),
   );
 }

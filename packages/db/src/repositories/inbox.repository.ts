@@ -170,11 +170,11 @@ export async function recordInboxItemFailure(db: DbClient, id: string, error: st
 }
 
 /**
- * Writes `error` (a job given up) on item `id` while it is not processed.
- * @returns whether the item was marked
+ * Writes `error` (a job given up) on each of items `ids` still unprocessed.
+ * @returns whether an item was marked
  */
-export async function markInboxItemGivenUp(db: DbClient, id: string, error: string): Promise<boolean> {
-  const marked = await db.inboxItem.updateMany({ where: { id, processed_at: null }, data: { error } });
+export async function markInboxItemsGivenUp(db: DbClient, ids: string[], error: string): Promise<boolean> {
+  const marked = await db.inboxItem.updateMany({ where: { id: { in: ids }, processed_at: null }, data: { error } });
   return marked.count > 0;
 }
 
@@ -242,7 +242,7 @@ export function inboxRepository(c: Connection) {
     ...onPrisma(c, {
       finishInboxItem,
       recordInboxItemFailure,
-      markInboxItemGivenUp,
+      markInboxItemsGivenUp,
       listInboxItemsPage,
       findInboxItemWithAcquirer,
       resetInboxItemForReprocessing,

@@ -1,16 +1,16 @@
 /**
  * Use case: receive an acquirer's inbound notification (`POST /v1/acquirers/{slug}/notifications`, DESIGN §5).
  * Every request is stored first, one inbox item per notified payment, with its exact body bytes (whatever they are:
- * NUL, invalid UTF-8), its headers and whether its
- * `X-Acquirer-Signature` is valid; only items with a valid signature that were not received before are enqueued for
- * the worker. Nothing is ever dropped: a bad signature, a repeat or an unreadable body is kept with its reason.
+ * NUL, invalid UTF-8), its headers and whether its `X-Acquirer-Signature` is valid; only items with a valid signature
+ * that were not received before are enqueued for the worker, sharing jobs with the items received in the same few
+ * milliseconds. Nothing is ever dropped: a bad signature, a repeat or an unreadable body is kept with its reason.
  */
 import type { UseCaseDeps } from "../deps";
 import { newId } from "../ids";
 import { verifySignatureHeader } from "../webhooks/signature";
 import { forgetAcquirer, knownAcquirer, type AcquirerWithSecret } from "./acquirer-secrets";
 import { INBOX_ERRORS } from "./inbox-errors";
-import { enqueueInboxItems } from "./enqueue-inbox-items";
+import { enqueueReceivedInboxItems } from "./enqueue-inbox-items";
 import { notificationEntries, type NotificationEntry } from "./pix-notification";
 
 /** Header carrying the acquirer's `t=<unix>,v1=<hex>` signature (DESIGN §5). */
@@ -124,10 +124,7 @@ async function storeNotification(
   });
   if (stored.length === 0) return null;
   const enqueued = stored.filter((row) => row.error === null).map((row) => row.id);
-  await enqueueInboxItems(
-    deps,
-    enqueued.map((inboxItemId) => ({ inboxItemId })),
-  );
+  await enqueueReceivedInboxItems(deps, enqueued);
 
   const duplicate = signature.ok && stored.every((row) => row.error === INBOX_ERRORS.duplicate);
   return { receipt: duplicate ? { received: true, duplicate: true } : { received: true }, enqueued };

@@ -4,8 +4,8 @@
  * - a delivery: `job_given_up_at` and `job_error` on its `pending` row (on each of them, for a fan-out's job); the
  *   reconciler no longer offers it, and a recover or a resend (new chains) is how the event goes out once the cause
  *   is fixed;
- * - an inbox item: `error` = `job_given_up: <reason>`, so it is listed as `failed` by the ops inbox and a reprocess
- *   (which clears the outcome) runs it again.
+ * - an inbox item: `error` = `job_given_up: <reason>` (on each item of the job still unprocessed), so it is listed as
+ *   `failed` by the ops inbox and a reprocess (which clears the outcome) runs it again.
  * The other queues' rows have no such field: a refund or withdrawal keeps its own bounded `submit_attempts`, and the
  * repeatable sweeps (charge expiry, key revocation, the reconciler) run again at their next tick; those give-ups are
  * logged only.
@@ -13,6 +13,7 @@
 import type { Repositories } from "@lm/db";
 import type { JobPayloads, QueueName } from "@lm/queue";
 import { deliveryIdsOfJob } from "./delivery-jobs";
+import { inboxItemIdsOfJob } from "./inbox-jobs";
 import { toStorableText } from "../text/storable-text";
 
 /** The code an inbox item's `error` starts with when its job was given up. */
@@ -40,7 +41,7 @@ export async function recordGivenUpJob(
     case "webhook-delivery":
       return deps.repos.deliveries.markDeliveriesGivenUp(deliveryIdsOfJob(job.jobId, job.data), reason, deps.now());
     case "inbox-processing":
-      return deps.repos.inbox.markInboxItemGivenUp(job.data.inboxItemId, `${JOB_GIVEN_UP_ERROR}: ${reason}`);
+      return deps.repos.inbox.markInboxItemsGivenUp(inboxItemIdsOfJob(job.data), `${JOB_GIVEN_UP_ERROR}: ${reason}`);
     default:
       return false;
   }

@@ -1,4 +1,4 @@
-import { createBatcher } from "../src/batcher";
+import { createBatcher } from "../src/jobs/batcher";
 
 /** A runner that records its batches and answers each item doubled, after `release()` when held. */
 function recordingRunner(options: { hold?: boolean } = {}) {
@@ -67,5 +67,29 @@ describe("createBatcher", () => {
 
     expect(failed.map((r) => r.status)).toEqual(["rejected", "rejected"]);
     expect(recovered).toBe(3);
+  });
+});
+
+describe("createBatcher with a linger", () => {
+  test("when items arrive apart within the linger, then they run as one batch", async () => {
+    const runner = recordingRunner();
+    const batched = createBatcher(runner.run, { lingerMs: 40 });
+
+    const first = batched(1);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const second = batched(2);
+
+    expect(await Promise.all([first, second])).toEqual([2, 4]);
+    expect(runner.batches).toEqual([[1, 2]]);
+  });
+
+  test("when an item comes after the linger, then it starts a batch of its own", async () => {
+    const runner = recordingRunner();
+    const batched = createBatcher(runner.run, { lingerMs: 5 });
+
+    await batched(1);
+    await batched(2);
+
+    expect(runner.batches).toEqual([[1], [2]]);
   });
 });
