@@ -2,9 +2,9 @@
  * Reconciler sweep of the inbound inbox (DESIGN §1, §5): every item processing can still settle (a valid signature and
  * no outcome yet, or a failure of processing being retried) is offered to the `inbox-processing` queue with `jobId` =
  * its id, covering a crash between storing and enqueueing and a Redis flush. Items are offered however young: an item
- * whose job still exists makes the offer a no-op (the job id is the item id), and processing is idempotent, so an
- * offer too many changes nothing, while a payment whose job a Redis flush lost is processed at the next sweep (run at
- * once after a flush).
+ * whose own job still exists makes the offer a no-op (the job id is the item id), an item listed in another's job (the
+ * receipt's shared jobs) gets a second one, and processing is idempotent, so an offer too many changes nothing, while
+ * a payment whose job a Redis flush lost is processed at the next sweep (run at once after a flush).
  */
 import { inboxJob } from "@lm/domain";
 import type { WorkerDeps } from "../deps";

@@ -14,7 +14,7 @@ import {
   createAcquirer,
   SANDBOX_ACQUIRER_SLUG,
   INBOX_ERRORS,
-  enqueueInboxItems,
+  enqueueReceivedInboxItems,
   notificationEntries,
 } from "../inbound";
 import {
@@ -254,9 +254,9 @@ export async function storeReconciled(
     })),
   });
   const fresh = stored.filter((row) => row.error === null);
-  await enqueueInboxItems(
+  await enqueueReceivedInboxItems(
     deps,
-    fresh.map((row) => ({ inboxItemId: row.id })),
+    fresh.map((row) => row.id),
   );
   return fresh.length;
 }

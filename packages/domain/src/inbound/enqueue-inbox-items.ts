@@ -1,11 +1,12 @@
 /**
  * Enqueuing stored inbox items for processing (worker queue `inbox-processing`, DESIGN §1 "Write, then enqueue", §5).
- * An item sent again (the reconciler's offer, an operator's reprocess) has a job of its own. The items a receipt
- * stores share jobs: those received within {@link RECEIPT_JOB_LINGER_MS} of each other by one process go in one job,
- * named by the first item's id and listing the others. A paid charge's notification then costs a share of a job's
- * life in Redis and in the worker instead of a whole one (measured with `bench:queue`: a job's life at 500 a second
- * costs the machine about 0.9 ms of CPU, the most of any step of a payment), and the worker settles the job's payments
- * in one statement.
+ * An item offered again (the reconciler's sweep, an operator's reprocess) has a job of its own. The items stored by a
+ * receipt, or by a reconciliation with a bank (DESIGN §9), share jobs: those stored by one process within
+ * {@link RECEIPT_JOB_LINGER_MS} of each other go in one job, named by the first item's id and listing the others. A
+ * paid charge's notification then costs a share of a job's life in Redis and in the worker instead of a whole one
+ * (`bench:queue`: a job's life at 500 a second costs the machine about 0.9 ms of CPU), and the worker settles the
+ * job's payments in one statement. Processing is idempotent, so an item the reconciler offers while its shared job
+ * waits is processed once and skipped once.
  */
 import type { UseCaseDeps } from "../deps";
 import { createBatcher } from "../jobs/batcher";
