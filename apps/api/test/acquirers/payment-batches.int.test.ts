@@ -12,10 +12,11 @@ import { createLogger } from "@lm/logging";
 import { createEndpointRow, createTestMerchant, deliveryJobsIn, givePostbackSecret } from "@lm/testing";
 import type { JobPayloads } from "@lm/queue";
 import { withoutChargeFields } from "@lm/wire";
-import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from "../../../worker/src/deps";
+import type { WorkerDeps } from "../../../worker/src/deps";
 import { createPaymentSettlement } from "../../../worker/src/inbox/payment-settlement";
 import { inboxProcessingProcessor } from "../../../worker/src/processors/inbox-processing.processor";
 import { useApiTestContext } from "../support/harness";
+import { useWorkerDeps } from "../support/worker-deps";
 import { paymentOf } from "../support/pix-payments";
 import { captureLogs } from "../support/log-capture";
 import { chargeBody, merchantClient, type MerchantClient } from "../support/merchant-client";
@@ -192,15 +193,7 @@ describe("settling a batch of inbound payments in one statement (settlePayments)
   });
 
   describe("the items received together share one inbox job", () => {
-    let worker: WorkerDeps;
-    beforeAll(() => {
-      worker = createWorkerDeps(ctx.config, {
-        logger: createLogger({ level: "error", service: "worker", silent: true }),
-      });
-    });
-    afterAll(async () => {
-      await closeWorkerDeps(worker);
-    });
+    const worker = useWorkerDeps(ctx);
 
     const jobData = async (id: string) =>
       (await ctx.deps.producer.queueFor("inbox-processing", id).getJob(id))?.data as JobPayloads["inbox-processing"];
@@ -230,10 +223,10 @@ describe("settling a batch of inbound payments in one statement (settlePayments)
       const itemIds = await notify(charges.map((txn) => paymentOf(txn)));
       const [failing] = itemIds;
       const deps: WorkerDeps = {
-        ...worker,
+        ...worker.current,
         settlePayment: async (id) => {
           if (id === failing) throw new Error("connection lost");
-          return worker.settlePayment(id);
+          return worker.current.settlePayment(id);
         },
       };
 
@@ -252,7 +245,7 @@ describe("settling a batch of inbound payments in one statement (settlePayments)
 
       // The retry settles what is left and changes nothing else.
       await inboxProcessingProcessor(
-        worker,
+        worker.current,
         { inboxItemId: itemIds[0]!, moreInboxItemIds: itemIds.slice(1) },
         control(failing!),
       );

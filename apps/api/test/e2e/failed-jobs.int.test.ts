@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Worker, type Job, type Queue } from "bullmq";
 import { deliveryJob, newId } from "@lm/domain";
-import { createLogger } from "@lm/logging";
 import {
   closeRedis,
   createRedis,
@@ -13,7 +12,7 @@ import {
 } from "@lm/queue";
 import { createDeliveryRow, createEndpointRow, createEventRow, createStoreRow } from "@lm/testing";
 import { useApiTestContext } from "../support/harness";
-import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from "../../../worker/src/deps";
+import { useWorkerDeps } from "../support/worker-deps";
 import { enqueueDueDeliveries } from "../../../worker/src/sweepers/due-deliveries";
 import { MAX_JOB_TRIES, putFailedJobsBack } from "../../../worker/src/sweepers/offer-rows";
 import { noteFailedJob } from "../../../worker/src/workers";
@@ -25,17 +24,15 @@ import { noteFailedJob } from "../../../worker/src/workers";
  */
 describe("reviving failed jobs", () => {
   const ctx = useApiTestContext();
-  let deps: WorkerDeps;
+  const worker = useWorkerDeps(ctx);
   let scratchRedis: RedisClient;
   const scratches: Worker[] = [];
   beforeAll(() => {
     scratchRedis = createRedis(ctx.config.redisUrl, "worker");
-    deps = createWorkerDeps(ctx.config, { logger: createLogger({ level: "error", service: "worker", silent: true }) });
   });
   afterAll(async () => {
     await Promise.all(scratches.map((scratch) => scratch.close()));
     await closeRedis(scratchRedis);
-    await closeWorkerDeps(deps);
   });
 
   /**
@@ -51,8 +48,8 @@ describe("reviving failed jobs", () => {
     destination = "",
   ): Promise<Job> {
     const queue: Queue = isShardedQueue(name)
-      ? deps.producer.queueFor(name, name === "webhook-delivery" ? destination : id)
-      : deps.producer.queue(name as Exclude<QueueName, ShardedQueueName>);
+      ? worker.current.producer.queueFor(name, name === "webhook-delivery" ? destination : id)
+      : worker.current.producer.queue(name as Exclude<QueueName, ShardedQueueName>);
     const scratch = new Worker(queue.name, null, {
       connection: scratchRedis,
       prefix: ctx.config.queuePrefix,
@@ -75,7 +72,7 @@ describe("reviving failed jobs", () => {
    * used every try, as the worker leaves jobs it gave up on.
    */
   async function failGivenUpJobs(name: "refund-submission", count: number): Promise<void> {
-    const queue = deps.producer.queue(name) as Queue;
+    const queue = worker.current.producer.queue(name) as Queue;
     const before = await queue.getFailedCount();
     const ids = Array.from({ length: count }, () => `rfd_${randomUUID()}`);
     await queue.addBulk(ids.map((id) => ({ name, data: { refundId: id }, opts: { jobId: id, attempts: 1 } })));
@@ -99,33 +96,33 @@ describe("reviving failed jobs", () => {
     const id = `wd_${randomUUID()}`;
     await failedJob("withdrawal-submission", { withdrawalId: id }, id, MAX_JOB_TRIES - 1);
 
-    const revived = await putFailedJobsBack(deps, "withdrawal-submission");
+    const revived = await putFailedJobsBack(worker.current, "withdrawal-submission");
 
     expect(revived).toBe(1);
-    expect(await deps.producer.queue("withdrawal-submission").getJobState(id)).toBe("waiting");
-    await deps.producer.queue("withdrawal-submission").remove(id);
+    expect(await worker.current.producer.queue("withdrawal-submission").getJobState(id)).toBe("waiting");
+    await worker.current.producer.queue("withdrawal-submission").remove(id);
   });
 
   test("when a failed job used every try, then the sweep leaves it failed for good", async () => {
     const id = `wd_${randomUUID()}`;
     await failedJob("withdrawal-submission", { withdrawalId: id }, id, MAX_JOB_TRIES);
 
-    const revived = await putFailedJobsBack(deps, "withdrawal-submission");
-    await putFailedJobsBack(deps, "withdrawal-submission");
+    const revived = await putFailedJobsBack(worker.current, "withdrawal-submission");
+    await putFailedJobsBack(worker.current, "withdrawal-submission");
 
     expect(revived).toBe(0);
-    expect(await deps.producer.queue("withdrawal-submission").getJobState(id)).toBe("failed");
+    expect(await worker.current.producer.queue("withdrawal-submission").getJobState(id)).toBe("failed");
   });
 
   test("when more failed jobs than a page have used every try, then the sweep reads past them and returns", async () => {
-    const queue = deps.producer.queue("refund-submission") as Queue;
+    const queue = worker.current.producer.queue("refund-submission") as Queue;
     const revivable = `rfd_${randomUUID()}`;
     await failedJob("refund-submission", { refundId: revivable }, revivable, MAX_JOB_TRIES - 1);
     await failGivenUpJobs("refund-submission", 1_200);
     const failedBefore = await queue.getFailedCount();
 
     const revived = await Promise.race([
-      putFailedJobsBack(deps, "refund-submission"),
+      putFailedJobsBack(worker.current, "refund-submission"),
       new Promise<never>((_, reject) =>
         setTimeout(() => reject(new Error("the sweep did not return")), 20_000).unref(),
       ),
@@ -148,14 +145,14 @@ describe("reviving failed jobs", () => {
     const err = new Error("relation does not exist\nat line 2");
     const job = await failedJob("webhook-delivery", data, jobId, MAX_JOB_TRIES, err, destination);
 
-    await noteFailedJob(deps, "webhook-delivery", job, err);
+    await noteFailedJob(worker.current, "webhook-delivery", job, err);
 
     const row = await ctx.db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } });
     expect(row).toMatchObject({ status: "pending", job_error: "relation does not exist" });
     expect(row.job_given_up_at).toBeInstanceOf(Date);
     await job.remove();
-    await enqueueDueDeliveries(deps);
-    expect(await deps.producer.queueFor("webhook-delivery", destination).getJob(jobId)).toBeUndefined();
+    await enqueueDueDeliveries(worker.current);
+    expect(await worker.current.producer.queueFor("webhook-delivery", destination).getJob(jobId)).toBeUndefined();
   });
 
   test("when a delivery's job fails with tries left, then its row is left as it was", async () => {
@@ -171,7 +168,7 @@ describe("reviving failed jobs", () => {
     const { data, jobId, destination } = deliveryJob(delivery);
     const job = await failedJob("webhook-delivery", data, jobId, MAX_JOB_TRIES - 1, undefined, destination);
 
-    await noteFailedJob(deps, "webhook-delivery", job, new Error("boom"));
+    await noteFailedJob(worker.current, "webhook-delivery", job, new Error("boom"));
 
     const row = await ctx.db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } });
     expect(row).toMatchObject({ job_given_up_at: null, job_error: null });
@@ -203,7 +200,7 @@ describe("reviving failed jobs", () => {
       MAX_JOB_TRIES,
     );
 
-    await noteFailedJob(deps, "inbox-processing", job, new Error("boom"));
+    await noteFailedJob(worker.current, "inbox-processing", job, new Error("boom"));
 
     const rows = await ctx.db.inboxItem.findMany({ where: { acquirer_id: acquirer.id }, orderBy: { id: "asc" } });
     expect(rows.map(({ error, processed_at }) => ({ error, processed: processed_at !== null }))).toEqual([

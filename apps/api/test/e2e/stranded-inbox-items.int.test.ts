@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { newId } from "@lm/domain";
-import { createLogger } from "@lm/logging";
 import { useApiTestContext } from "../support/harness";
-import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from "../../../worker/src/deps";
+import { useWorkerDeps } from "../support/worker-deps";
 import { enqueueStrandedInboxItems } from "../../../worker/src/sweepers/stranded-inbox-items";
 
 /**
@@ -12,16 +11,14 @@ import { enqueueStrandedInboxItems } from "../../../worker/src/sweepers/stranded
  */
 describe("offering stranded inbox items", () => {
   const ctx = useApiTestContext();
-  let deps: WorkerDeps;
+  const worker = useWorkerDeps(ctx);
   let acquirerId: string;
   beforeAll(async () => {
-    deps = createWorkerDeps(ctx.config, { logger: createLogger({ level: "error", service: "worker", silent: true }) });
     const acquirer = await ctx.db.acquirer.create({
       data: { id: newId("acquirer"), slug: `stranded-${randomUUID().slice(0, 8)}`, secret_ciphertext: "unused" },
     });
     acquirerId = acquirer.id;
   });
-  afterAll(() => closeWorkerDeps(deps));
 
   /** A stored item of the test's acquirer, with no job. */
   async function item(fields: { signature_valid?: boolean; error?: string | null; processed_at?: Date | null }) {
@@ -41,12 +38,13 @@ describe("offering stranded inbox items", () => {
     });
   }
 
-  const queued = async (id: string) => (await deps.producer.queueFor("inbox-processing", id).getJob(id)) !== undefined;
+  const queued = async (id: string) =>
+    (await worker.current.producer.queueFor("inbox-processing", id).getJob(id)) !== undefined;
 
   test("when an unprocessed item has no job, then the sweep gives it one", async () => {
     const stranded = await item({});
 
-    await enqueueStrandedInboxItems(deps);
+    await enqueueStrandedInboxItems(worker.current);
 
     expect(await queued(stranded.id)).toBe(true);
   });
@@ -54,7 +52,7 @@ describe("offering stranded inbox items", () => {
   test("when an item whose processing failed lost its retry's job (a Redis flush), then the sweep gives it one again", async () => {
     const retrying = await item({ error: "processing_failed: deadlock detected" });
 
-    await enqueueStrandedInboxItems(deps);
+    await enqueueStrandedInboxItems(worker.current);
 
     expect(await queued(retrying.id)).toBe(true);
   });
@@ -67,7 +65,7 @@ describe("offering stranded inbox items", () => {
       await item({ signature_valid: false, error: "invalid_signature" }),
     ];
 
-    await enqueueStrandedInboxItems(deps);
+    await enqueueStrandedInboxItems(worker.current);
 
     for (const { id } of settled) expect(await queued(id)).toBe(false);
   });

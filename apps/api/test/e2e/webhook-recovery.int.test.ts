@@ -1,4 +1,3 @@
-import { createLogger } from "@lm/logging";
 import {
   continueWebhookRecovery,
   deliveryIdsOfJob,
@@ -9,7 +8,8 @@ import {
 import type { JobPayloads } from "@lm/queue";
 import { createEndpointRow, createStoreRow } from "@lm/testing";
 import { useApiTestContext } from "../support/harness";
-import { closeWorkerDeps, createWorkerDeps, type WorkerDeps } from "../../../worker/src/deps";
+import { useWorkerDeps } from "../support/worker-deps";
+import type { WorkerDeps } from "../../../worker/src/deps";
 import { processWebhookRecovery } from "../../../worker/src/processors/webhook-recovery.processor";
 import { reconcile } from "../../../worker/src/sweepers/reconciler";
 
@@ -23,15 +23,7 @@ jest.setTimeout(60_000);
  */
 describe("recovery in pages by the worker", () => {
   const ctx = useApiTestContext();
-  let worker: WorkerDeps;
-  beforeAll(() => {
-    worker = createWorkerDeps(ctx.config, {
-      logger: createLogger({ level: "error", service: "worker", silent: true }),
-    });
-  });
-  afterAll(async () => {
-    await closeWorkerDeps(worker);
-  });
+  const worker = useWorkerDeps(ctx);
 
   /** An endpoint of a new store with `count` missed events (no delivery rows), an hour old, a millisecond apart. */
   async function endpointThatMissed(count: number) {
@@ -64,7 +56,7 @@ describe("recovery in pages by the worker", () => {
         return Promise.resolve();
       },
     } as unknown as WorkerDeps["producer"];
-    return { deps: { ...worker, producer }, enqueued };
+    return { deps: { ...worker.current, producer }, enqueued };
   }
 
   async function chainsPerEvent(endpointId: string): Promise<Map<string, number>> {
@@ -84,7 +76,7 @@ describe("recovery in pages by the worker", () => {
 
     expect(recovery.events).toBe(5_000);
     expect(await chainsPerEvent(endpoint.id)).toEqual(new Map());
-    const [job, ...others] = await worker.producer.queue("webhook-recovery").getWaiting();
+    const [job, ...others] = await worker.current.producer.queue("webhook-recovery").getWaiting();
     expect(others).toHaveLength(0);
     const recoveryId = String(job?.id);
     expect(job?.data).toEqual({ recoveryId });
@@ -100,7 +92,7 @@ describe("recovery in pages by the worker", () => {
     const row = await ctx.db.webhookRecovery.findUniqueOrThrow({ where: { id: recoveryId } });
     expect(row).toMatchObject({ events: 5_000, pages: Math.ceil(5_000 / RECOVERY_PAGE_SIZE) });
     expect(row.completed_at).not.toBeNull();
-    await worker.producer.queue("webhook-recovery").obliterate({ force: true });
+    await worker.current.producer.queue("webhook-recovery").obliterate({ force: true });
   });
 
   test("when the worker stops after two pages, then the next run resumes at the cursor and every missed event gets exactly one chain", async () => {
@@ -137,13 +129,13 @@ describe("recovery in pages by the worker", () => {
   test("when the recovery job is lost, then the reconciler offers the recovery again once it is a minute old", async () => {
     const { sellerId, endpoint, since } = await endpointThatMissed(3);
     await recoverWebhookEndpoint(ctx.deps, sellerId, endpoint.id, { since });
-    const queue = worker.producer.queue("webhook-recovery");
+    const queue = worker.current.producer.queue("webhook-recovery");
     await queue.obliterate({ force: true });
     const { id } = await ctx.db.webhookRecovery.findFirstOrThrow({ where: { endpoint_id: endpoint.id } });
 
-    await reconcile(worker);
+    await reconcile(worker.current);
     expect(await queue.getJob(id)).toBeUndefined();
-    await reconcile({ ...worker, now: () => new Date(Date.now() + 61_000) });
+    await reconcile({ ...worker.current, now: () => new Date(Date.now() + 61_000) });
 
     expect((await queue.getJob(id))?.data).toEqual({ recoveryId: id });
     await queue.obliterate({ force: true });
