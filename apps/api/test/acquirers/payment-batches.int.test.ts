@@ -216,6 +216,27 @@ describe("settling a batch of inbound payments in one statement (settlePayments)
       expect(await jobData(a)).toEqual({ inboxItemId: a, moreInboxItemIds: [b, c] });
     });
 
+    test("when a shared job cannot be enqueued, then every caller resolves and one warning, in the log of the job's first caller, names the job", async () => {
+      const logger = (service: string) => createLogger({ level: "info", service });
+      const [earlier, first, second] = [logger("earlier"), logger("first"), logger("second")];
+      const [earlierLogs, firstLogs, secondLogs] = [captureLogs(earlier), captureLogs(first), captureLogs(second)];
+      // A queue that cannot take jobs, as when Redis is down.
+      const producer = { ...ctx.deps.producer, enqueueBulk: () => Promise.reject(new Error("Connection is closed.")) };
+      const [a, b, c, d] = [newId("inboxItem"), newId("inboxItem"), newId("inboxItem"), newId("inboxItem")];
+      await enqueueReceivedInboxItems({ producer, logger: earlier }, [a]);
+
+      await Promise.all([
+        enqueueReceivedInboxItems({ producer, logger: first }, [b]),
+        enqueueReceivedInboxItems({ producer, logger: second }, [c, d]),
+      ]);
+
+      const warning = (jobId: string) =>
+        expect.objectContaining({ level: "warn", queue: "inbox-processing", count: 1, job_id: jobId });
+      expect(earlierLogs.lines).toEqual([warning(a)]);
+      expect(firstLogs.lines).toEqual([warning(b)]);
+      expect(secondLogs.lines).toEqual([]);
+    });
+
     test("when the worker runs a job of several items and one fails, then the others are settled and the job fails with that item's error", async () => {
       const store = await freshStore();
       const charges = [];

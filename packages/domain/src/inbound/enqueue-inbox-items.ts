@@ -37,29 +37,35 @@ export async function enqueueInboxItems(
   );
 }
 
+/** An item handed to the receipt's batcher, with the logger of the request that stored it. */
+type ReceivedItem = { inboxItemId: string; logger: UseCaseDeps["logger"] };
+
 /** The receipt's batcher of each producer (one per process). */
-const receiptJobs = new WeakMap<UseCaseDeps["producer"], (inboxItemId: string) => Promise<boolean>>();
+const receiptJobs = new WeakMap<UseCaseDeps["producer"], (item: ReceivedItem) => Promise<boolean>>();
 
 /**
  * Enqueues freshly received items `inboxItemIds` after commit, sharing jobs with the items this process receives
  * within {@link RECEIPT_JOB_LINGER_MS} (see the module comment). Resolves once their job is enqueued, or its failure
- * logged (the reconciler's sweep covers it); never throws.
+ * logged (the reconciler's sweep covers it) with the logger of the job's first item's caller; never throws.
  */
 export async function enqueueReceivedInboxItems(
   deps: Pick<UseCaseDeps, "producer" | "logger">,
   inboxItemIds: string[],
 ): Promise<void> {
   if (inboxItemIds.length === 0) return;
-  let enqueue = receiptJobs.get(deps.producer);
+  const { producer } = deps;
+  let enqueue = receiptJobs.get(producer);
   if (enqueue === undefined) {
     enqueue = createBatcher(
-      async (ids: string[]) => {
-        const enqueued = await enqueueAfterCommit(deps, "inbox-processing", [inboxJob(ids as [string, ...string[]])]);
-        return ids.map(() => enqueued);
+      async (items: ReceivedItem[]) => {
+        const ids = items.map((item) => item.inboxItemId) as [string, ...string[]];
+        const logger = items[0]!.logger;
+        const enqueued = await enqueueAfterCommit({ producer, logger }, "inbox-processing", [inboxJob(ids)]);
+        return items.map(() => enqueued);
       },
       { maxSize: MAX_ITEMS_PER_JOB, lingerMs: RECEIPT_JOB_LINGER_MS },
     );
-    receiptJobs.set(deps.producer, enqueue);
+    receiptJobs.set(producer, enqueue);
   }
-  await Promise.all(inboxItemIds.map(enqueue));
+  await Promise.all(inboxItemIds.map((inboxItemId) => enqueue({ inboxItemId, logger: deps.logger })));
 }
