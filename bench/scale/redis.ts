@@ -248,6 +248,7 @@ export async function measureRedis(): Promise<Record<string, unknown>> {
             url: endpoint.url,
             event_id: "",
             attempt: 2,
+            fan_out_event_id: null,
           };
           return deliveryJob({ ...retry, manual: false }, delayMs);
         });

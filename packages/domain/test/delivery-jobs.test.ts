@@ -1,7 +1,10 @@
 import { deliveryJob, deliveryJobId, deliveryJobs, destinationKey, deliveryIdsOfJob, fanOutJobId, newId } from "../src";
 
 /** A delivery row's route, attempt 1 of the fan-out of `eventId` unless `overrides` say otherwise. */
-function route(eventId: string, overrides: { attempt?: number; manual?: boolean; endpoint_id?: string } = {}) {
+function route(
+  eventId: string,
+  overrides: { attempt?: number; manual?: boolean; endpoint_id?: string; fan_out_event_id?: string } = {},
+) {
   return {
     id: newId("delivery"),
     event_id: eventId,
@@ -9,6 +12,7 @@ function route(eventId: string, overrides: { attempt?: number; manual?: boolean;
     url: "https://a.example/hook",
     attempt: overrides.attempt ?? 1,
     manual: overrides.manual ?? false,
+    fan_out_event_id: overrides.fan_out_event_id ?? null,
   };
 }
 
@@ -34,6 +38,25 @@ describe("webhook-delivery jobs", () => {
     ]);
     expect(fanOutJobId(eventId)).toBe(`e${eventId.slice(4)}`);
     expect(deliveryIdsOfJob(fanOutJobId(eventId), jobs[0]!.data)).toEqual(rows.map((row) => row.id));
+  });
+
+  test("when first attempts name another event's fan-out, then they share that event's job, in its shard, with its own rows", () => {
+    const [first, second, third] = [newId("event"), newId("event"), newId("event")];
+    const rows = [
+      route(first),
+      route(second, { fan_out_event_id: first }),
+      route(third, { fan_out_event_id: first, endpoint_id: "we_2" }),
+    ];
+
+    const jobs = deliveryJobs(rows);
+
+    expect(jobs).toEqual([
+      { data: { deliveries: rows.map((row) => row.id.slice(4)) }, jobId: fanOutJobId(first), destination: first },
+    ]);
+    // The reconciler, reading one of them alone, names the same job.
+    expect(deliveryJob(rows[2]!)).toMatchObject({ jobId: fanOutJobId(first), destination: first });
+    // A retry of such a row has its own job, as every retry.
+    expect(deliveryJob(route(second, { fan_out_event_id: first, attempt: 2 })).destination).toBe("we_1");
   });
 
   test("when a first attempt is a seller's (a ping, a resend, a recovery), then it has its own job", () => {

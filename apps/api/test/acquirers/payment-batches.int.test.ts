@@ -15,6 +15,7 @@ import { withoutChargeFields } from "@lm/wire";
 import type { WorkerDeps } from "../../../worker/src/deps";
 import { createPaymentSettlement } from "../../../worker/src/inbox/payment-settlement";
 import { inboxProcessingProcessor } from "../../../worker/src/processors/inbox-processing.processor";
+import { enqueueDueDeliveries } from "../../../worker/src/sweepers/due-deliveries";
 import { useApiTestContext } from "../support/harness";
 import { useWorkerDeps } from "../support/worker-deps";
 import { paymentOf } from "../support/pix-payments";
@@ -86,12 +87,16 @@ describe("settling a batch of inbound payments in one statement (settlePayments)
       expect(deliveries.find((d) => d.destination_type === "postback")?.transaction_id).toBe(txn.id);
     }
     const queued = await deliveryJobsIn(ctx.deps.producer, ["waiting", "delayed", "prioritized"]);
-    const eventIds = (
-      await ctx.db.webhookDelivery.findMany({ where: { store_id: store.storeId, event_type: "transaction.paid" } })
-    ).map((d) => d.event_id);
-    expect(eventIds).toHaveLength(60);
-    // Each event's two first attempts share its job.
-    expect(eventIds.every((id) => queued.some((job) => job.id === fanOutJobId(id)))).toBe(true);
+    const rows = await ctx.db.webhookDelivery.findMany({
+      where: { store_id: store.storeId, event_type: "transaction.paid" },
+    });
+    expect(rows).toHaveLength(60);
+    // The first attempts of each 20 events share the job of the group's first event, which their rows name.
+    const jobOf = (row: (typeof rows)[number]) => fanOutJobId(row.fan_out_event_id ?? row.event_id);
+    expect(new Set(rows.map(jobOf)).size).toBe(2);
+    for (const row of rows) {
+      expect(queued.find((job) => job.id === jobOf(row))?.data.deliveries).toContain(row.id.slice(4));
+    }
     const total = charges.reduce((sum, txn) => sum + txn.amount, 0);
     expect((await store.client.get("/v1/balance").expect(200)).body).toMatchObject({ available: total, reserved: 0 });
     expect(
@@ -235,6 +240,60 @@ describe("settling a batch of inbound payments in one statement (settlePayments)
       expect(earlierLogs.lines).toEqual([warning(a)]);
       expect(firstLogs.lines).toEqual([warning(b)]);
       expect(secondLogs.lines).toEqual([]);
+    });
+
+    test("when the reconciler offers the first attempts of payments settled together, then it names their shared job and adds none", async () => {
+      const store = await freshStore();
+      const charges = [];
+      for (let i = 0; i < 3; i++) charges.push(await charge(store.client, { amount: 950 + i }));
+      await settlePayments(ctx.deps, await notify(charges.map((txn) => paymentOf(txn))));
+      const rows = await ctx.db.webhookDelivery.findMany({
+        where: { store_id: store.storeId, event_type: "transaction.paid" },
+      });
+      const jobsOfStore = async () =>
+        (await deliveryJobsIn(ctx.deps.producer, ["waiting", "delayed", "prioritized"])).filter((job) =>
+          rows.some((row) => job.data.deliveries?.includes(row.id.slice(4))),
+        );
+      const [shared, ...others] = await jobsOfStore();
+      expect(others).toEqual([]);
+      expect(shared?.data.deliveries?.sort()).toEqual(rows.map((row) => row.id.slice(4)).sort());
+
+      await enqueueDueDeliveries(worker.current);
+
+      expect((await jobsOfStore()).map((job) => job.id)).toEqual([shared?.id]);
+    });
+
+    test("when payments settled together reach a rate-limited endpoint and an unlimited one, then only the unlimited endpoint's first attempts share the first event's job", async () => {
+      const store = await freshStore();
+      await createEndpointRow(ctx.db, ctx.config.encryptionKey, {
+        storeId: store.storeId,
+        url: "http://127.0.0.1:9/limited",
+        rateLimit: 5,
+      });
+      const charges = [];
+      for (let i = 0; i < 3; i++) charges.push(await charge(store.client, { amount: 970 + i }));
+
+      await settlePayments(ctx.deps, await notify(charges.map((txn) => paymentOf(txn))));
+
+      const rows = await ctx.db.webhookDelivery.findMany({
+        where: { store_id: store.storeId, event_type: "transaction.paid" },
+        include: { endpoint: true },
+      });
+      const first = rows.find((row) => row.endpoint?.rate_limit === null && row.fan_out_event_id === null)!.event_id;
+      expect(
+        rows
+          .map((row) => [row.endpoint?.rate_limit ?? null, row.event_id === first, row.fan_out_event_id])
+          .sort((a, b) => String(a).localeCompare(String(b))),
+      ).toEqual(
+        [
+          [null, true, null],
+          [null, false, first],
+          [null, false, first],
+          [5, true, null],
+          [5, false, null],
+          [5, false, null],
+        ].sort((a, b) => String(a).localeCompare(String(b))),
+      );
     });
 
     test("when the worker runs a job of several items and one fails, then the others are settled and the job fails with that item's error", async () => {

@@ -8,7 +8,7 @@ import { deleteQueueKeys, testConfig, uniqueQueuePrefix } from "@lm/testing";
  * the job carried `{deliveryId}` and its name; its `opts` is its id alone (no `attempts`, see `defaultJobOptions`).
  */
 /** What makes a row's job its own: a retry (attempt 2), as what waits behind a slow endpoint is. */
-const RETRY = { event_id: "", attempt: 2, manual: false };
+const RETRY = { event_id: "", attempt: 2, manual: false, fan_out_event_id: null };
 
 describe("a waiting delivery job in Redis", () => {
   const config = testConfig("postgresql://unused", { QUEUE_PREFIX: uniqueQueuePrefix() });

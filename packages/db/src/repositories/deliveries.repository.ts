@@ -73,6 +73,7 @@ const DELIVERY_FIELDS: Record<keyof WebhookDelivery, true> = {
   job_given_up_at: true,
   job_error: true,
   ordered: true,
+  fan_out_event_id: true,
   created_at: true,
 };
 const EVENT_FIELDS: Record<keyof Event, true> = {
@@ -435,10 +436,14 @@ export async function insertRecoveryDeliveries(client: DbClient, rows: RecoveryD
 
 /**
  * What gives a delivery its job and that job's queue shard (`deliveryJob` in packages/domain, DESIGN §10 "Redis"): its
- * id, its destination's columns, and whether it is the first attempt of its event's fan-out.
+ * id, its destination's columns, whether it is the first attempt of its event's fan-out, and the event whose fan-out
+ * job sends it when that is not its own.
  */
-export type DeliveryRoute = Pick<WebhookDelivery, "id" | "endpoint_id" | "url" | "event_id" | "attempt" | "manual">;
-const DELIVERY_ROUTE_COLUMNS = "id, endpoint_id, url, event_id, attempt, manual";
+export type DeliveryRoute = Pick<
+  WebhookDelivery,
+  "id" | "endpoint_id" | "url" | "event_id" | "attempt" | "manual" | "fan_out_event_id"
+>;
+const DELIVERY_ROUTE_COLUMNS = "id, endpoint_id, url, event_id, attempt, manual, fan_out_event_id";
 
 /**
  * Calls `onPage` with the pending deliveries due by `dueBy` whose job was not given up, `pageSize` at a time, until
@@ -509,7 +514,7 @@ export type OrderedHead = DeliveryRoute & Pick<WebhookDelivery, "scheduled_at"> 
 
 /** The columns of an {@link OrderedHead} `d` of endpoint `w`. */
 const ORDERED_HEAD_COLUMNS = rawSql(
-  "d.id, d.endpoint_id, d.url, d.event_id, d.attempt, d.manual, d.scheduled_at, w.paused",
+  "d.id, d.endpoint_id, d.url, d.event_id, d.attempt, d.manual, d.fan_out_event_id, d.scheduled_at, w.paused",
 );
 
 /**

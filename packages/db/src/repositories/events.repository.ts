@@ -55,8 +55,21 @@ export interface EventsToWrite {
 }
 
 /**
+ * Most events whose first attempts share one fan-out job (DESIGN §10 "Redis"): the events of a batch go in groups of
+ * this many, each sent by its first event's job, so that a job's rows stay a small share of a worker's attempts at
+ * once (`WORKER_CONCURRENCY`) and of a destination's.
+ */
+export const MAX_EVENTS_PER_FAN_OUT_JOB = 20;
+
+/**
  * The two writes of `batch`, for {@link runWrites} or as CTEs of a statement of the caller's: the `events` rows, then
- * their first delivery rows (attempt 1, `pending`, due at the event's time).
+ * their first delivery rows (attempt 1, `pending`, due at the event's time). The first attempts of each group of
+ * {@link MAX_EVENTS_PER_FAN_OUT_JOB} events share the fan-out job of the group's first event: the others' rows name it
+ * in `fan_out_event_id` (null on the first event's own rows), so that whoever makes their job, the writer after commit
+ * or the reconciler, names the same one. The rows whose endpoint paces them (a rate limit, FIFO order or a pause,
+ * DESIGN §16; and a known endpoint's, whose controls are not read here) keep their own event's job: a job that holds
+ * rows waiting for their turn goes back to the queue as a whole, so a shared one would pace every row it holds at the
+ * slowest row's rhythm.
  * @param changed - in a statement that changes rows conditionally, the name of its CTE of changed rows (with an `id`
  *   column): an event whose subject is not among them is not written, and neither are its deliveries
  */
@@ -78,16 +91,21 @@ export function eventWrites(batch: EventsToWrite, changed?: string): { events: S
     },
     deliveries: {
       sql: sql`INSERT INTO webhook_deliveries (id, chain_id, attempt, status, event_id, event_type, store_id,
-          scheduled_at, created_at, manual, destination_type, endpoint_id, transaction_id, url, ordered)
+          scheduled_at, created_at, manual, destination_type, endpoint_id, transaction_id, url, ordered, fan_out_event_id)
         WITH e AS (SELECT e.* FROM ${eventRows} ${onlyChanged})
         SELECT (${batch.deliveryIds}::text[])[d.n], (${batch.deliveryIds}::text[])[d.n], 1, 'pending', d.event_id,
           d.type, d.store_id, d.created_at, d.created_at, d.manual, d.destination_type, d.endpoint_id,
-          d.transaction_id, d.url, d.ordered
+          d.transaction_id, d.url, d.ordered,
+          CASE WHEN NOT d.paced AND d.ordered IS NULL THEN
+            NULLIF((${events.map(({ event }) => event.id)}::text[])[(d.ord - 1) / ${MAX_EVENTS_PER_FAN_OUT_JOB} *
+              ${MAX_EVENTS_PER_FAN_OUT_JOB} + 1], d.event_id)
+          END
         FROM (
           SELECT row_number() OVER (ORDER BY x.ord, x.part, x.endpoint_id) AS n, x.*
           FROM (
             SELECT e.ord, 0 AS part, e.id AS event_id, e.type, e.store_id, e.created_at, k.manual,
-              k.destination_type, k.endpoint_id, k.transaction_id, k.url, k.ordered
+              k.destination_type, k.endpoint_id, k.transaction_id, k.url, k.ordered,
+              k.destination_type = 'endpoint' AS paced
             FROM e
             JOIN unnest(${known.map((row) => row.ord)}::bigint[], ${known.map((row) => row.manual)}::boolean[],
                         ${known.map((row) => row.destination_type)}::destination_type[],
@@ -96,7 +114,7 @@ export function eventWrites(batch: EventsToWrite, changed?: string): { events: S
               AS k(ord, manual, destination_type, endpoint_id, transaction_id, url, ordered) ON k.ord = e.ord
             UNION ALL
             SELECT e.ord, 1, e.id, e.type, e.store_id, e.created_at, false, 'endpoint', w.id, NULL, w.url,
-              ${ORDERED_BY_ENDPOINT}
+              ${ORDERED_BY_ENDPOINT}, w.rate_limit IS NOT NULL
             FROM e
             JOIN webhook_endpoints w ON w.store_id = e.store_id AND w.mode = e.mode AND ${subscribedTo(everyType)}
             WHERE e.fan_out
