@@ -4,14 +4,16 @@
  * the job exists, as with every other queue's row-id job ids (DESIGN §1):
  * - **the first attempts of an event's fan-out** (attempt 1, not `manual`: one per subscribed endpoint and postback)
  *   share ONE job, whose id names the event (`e` + the event id's ULID body) and whose data lists the rows (their ids'
- *   ULID bodies), in the shard of the event. The events one statement records together (a settlement's payments, in
- *   groups of `MAX_EVENTS_PER_FAN_OUT_JOB`) share their group's first event's job: their rows name that event in
- *   `fan_out_event_id`, so the reconciler names the same job (measured in `bench:delivery`'s open loop at 500 paid
- *   events a second: the first attempt's p99 from 129 ms to 1.3 s down to 38 to 60 ms, five runs each). One job instead of one per destination is most of what a paid charge
+ *   ULID bodies), in the shard of the event. One job instead of one per destination is most of what a paid charge
  *   costs Redis (DESIGN §10 "Redis"): a BullMQ job's life is three Lua scripts, each dearer when it wakes an idle
  *   queue, as most do here (measured: a paid charge with 5 endpoints cost 1.8 to 2.1 ms of Redis CPU in 11 jobs, about
- *   1 ms in 3). When the reconciler makes the job (its enqueue after commit was lost) from a page that holds only some
- *   of the event's rows, the others are offered again once that job is done;
+ *   1 ms in 3). The events one statement records together (a settlement's payments, in groups of
+ *   `MAX_EVENTS_PER_FAN_OUT_JOB`) share their group's first event's job likewise: their rows name that event in
+ *   `fan_out_event_id`, so the reconciler names the same job (`bench:delivery`'s open loop at 500 paid events a
+ *   second, four runs each way: the first attempt's p99 from 189 to 481 ms down to 49 to 81 ms). Rows their endpoint
+ *   paces keep their own event's job (`eventWrites` in packages/db says why). When the reconciler makes the job (its
+ *   enqueue after commit was lost) from a page that holds only some of its rows, the others are offered again once
+ *   that job is done;
  * - **any other attempt** (a retry, a ping, a resend, a recovery) has its own job, whose id is the delivery id's ULID
  *   body (the id without `whd_`), with no data, in the shard of its destination ({@link destinationKey}, the key the
  *   worker's isolation also counts attempts by, DESIGN §8 "Isolation"). Retries are what waits in Redis (thousands
