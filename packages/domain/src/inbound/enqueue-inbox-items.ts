@@ -1,7 +1,7 @@
 /**
  * Enqueuing stored inbox items for processing (worker queue `inbox-processing`, DESIGN §1 "Write, then enqueue", §5).
- * An item offered again (the reconciler's sweep, an operator's reprocess) has a job of its own. The items stored by a
- * receipt, or by a reconciliation with a bank (DESIGN §9), share jobs: those stored by one process within
+ * An item offered again (the reconciler's sweep, an operator's reprocess) has a job of its own (`inboxJob`). The items
+ * stored by a receipt, or by a reconciliation with a bank (DESIGN §9), share jobs: those stored by one process within
  * {@link RECEIPT_JOB_LINGER_MS} of each other go in one job, named by the first item's id and listing the others. A
  * paid charge's notification then costs a share of a job's life in Redis and in the worker instead of a whole one
  * (`bench:queue`: a job's life at 500 a second costs the machine about 0.9 ms of CPU), and the worker settles the
@@ -21,21 +21,6 @@ export const RECEIPT_JOB_LINGER_MS = 5;
 
 /** Most items in one job (its payload stays within a few kilobytes). */
 const MAX_ITEMS_PER_JOB = 100;
-
-/**
- * Enqueues `inbox-processing` jobs of one item each after commit ({@link enqueueAfterCommit}; the reconciler's sweep
- * covers a failure). `jobId` defaults to the item's id.
- */
-export async function enqueueInboxItems(
-  deps: Pick<UseCaseDeps, "producer" | "logger">,
-  jobs: Array<{ inboxItemId: string; jobId?: string }>,
-): Promise<void> {
-  await enqueueAfterCommit(
-    deps,
-    "inbox-processing",
-    jobs.map(({ inboxItemId, jobId }) => ({ ...inboxJob([inboxItemId]), jobId: jobId ?? inboxItemId })),
-  );
-}
 
 /** An item handed to the receipt's batcher, with the logger of the request that stored it. */
 type ReceivedItem = { inboxItemId: string; logger: UseCaseDeps["logger"] };

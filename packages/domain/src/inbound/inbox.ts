@@ -9,7 +9,8 @@ import { notFound } from "../errors";
 import { isId } from "../ids";
 import type { PageArgs } from "../paging";
 import { loadAcquirer } from "./acquirer-secrets";
-import { enqueueInboxItems } from "./enqueue-inbox-items";
+import { enqueueAfterCommit } from "../jobs/enqueue-after-commit";
+import { inboxJob } from "../jobs/inbox-jobs";
 import { checkAcquirerSignature } from "./receive-notification";
 
 export type { InboxItemWithAcquirer, InboxStatus } from "@lm/db";
@@ -54,5 +55,7 @@ export async function reprocessInboxItem(deps: UseCaseDeps, id: string): Promise
     now,
   );
   // A fresh job id: the first job of this item may still be kept by BullMQ, which would make a same-id add a no-op.
-  if (signature.ok) await enqueueInboxItems(deps, [{ inboxItemId: id, jobId: `${id}-r${now.getTime()}` }]);
+  if (signature.ok) {
+    await enqueueAfterCommit(deps, "inbox-processing", [{ ...inboxJob([id]), jobId: `${id}-r${now.getTime()}` }]);
+  }
 }
